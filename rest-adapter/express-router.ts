@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import express, { type Request, type Response } from 'express';
+import { execute, subscribe, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { GraphQLContext } from '../src/context';
+import { AppError } from '../src/errors/app-error';
+import { classifyGraphQLError } from '../src/graphql/format-error';
+import type { Logger } from '../src/http/logger';
+import { sendError } from '../src/http/send-error';
+import { SseStream } from '../src/http/sse';
+import { parseInputs } from './inputs';
+import type { AnyRouteDef, Surface } from './route.types';
+
+export interface RestRouterDeps {
+  schema: GraphQLSchema;
+  logger: Logger;
+  /** The shared context factory (same as /graphql). */
+  context: (req: Request) => GraphQLContext;
+  etagMaxAgeSeconds: number;
+  heartbeatMs?: number;
+  streams?: { opened(kind: string): void; closed(kind: string): void };
+}
+
+/** Express path from an OpenAPI template: `/api/events/{slug}` → `/api/events/:slug`. */
+export function expressPath(template: string): string {
+  return template.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}
+
+/** Literal segments before parameters, so `/api/events/discover` wins over `/api/events/{slug}`. */
+export function bySpecificity(a: AnyRouteDef, b: AnyRouteDef): number {
+  const sa = a.path.split('/');
+  const sb = b.path.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i += 1) {
+    const pa = sa[i]!.startsWith('{');
+    const pb = sb[i]!.startsWith('{');
+    if (pa !== pb) return pa ? 1 : -1;
+  }
+  return 0;
+}
+
+/**
+ * Checks a route's document against the schema at start: a route whose
+ * operation no longer validates must stop the process, not fail per request.
+ */
+export function assertRouteValid(schema: GraphQLSchema, route: AnyRouteDef): void {
+  const doc = route.document as DocumentNode;
+  const errors = validate(schema, doc);
+  if (errors.length > 0) {
+    throw new Error(`route ${route.id}: operation does not validate: ${errors.map((e) => e.message).join('; ')}`);
+  }
+  const op = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+  if (!op) throw new Error(`route ${route.id}: document has no operation`);
+  if ((op.operation === 'subscription') !== (route.stream !== undefined)) {
+    throw new Error(`route ${route.id}: stream routes run subscriptions and only they do`);
+  }
+  const root = route.result.split('.')[0];
+  const hasRoot = op.selectionSet.selections.some(
+    (s) => s.kind === 'Field' && (s.alias?.value ?? s.name.value) === root,
+  );
+  if (!hasRoot) throw new Error(`route ${route.id}: result path ${route.result} is not selected`);
+}
+
+function pick(data: unknown, path: string): unknown {
+  let cur = data;
+  for (const key of path.split('.')) cur = (cur as Record<string, unknown> | null)?.[key];
+  return cur;
+}
+
+function etagOf(body: string): string {
+  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
+}
+
+/** Builds the express router of one surface from the route table. */
+export function createRestRouter(routes: readonly AnyRouteDef[], surface: Surface, deps: RestRouterDeps): express.Router {
+  const router = express.Router();
+  const mine = routes.filter((r) => r.surface === surface).sort(bySpecificity);
+  for (const route of mine) {
+    assertRouteValid(deps.schema, route);
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    router[method](expressPath(route.path), (req, res) => {
+      res.locals.route = route.path;
+      const run = route.stream ? runStream(route, req, res, deps) : runOperation(route, req, res, deps);
+      run.catch((err: unknown) => fail(res, err, deps.logger, req));
+    });
+  }
+  return router;
+}
+
+function fail(res: Response, err: unknown, logger: Logger, req: Request): void {
+  const c = classifyGraphQLError(err);
+  if (c.unexpected !== undefined) logger.error({ err: c.unexpected, reqId: res.locals.requestId, path: req.path }, 'request failed');
+  sendError(res, c.code, c.message, c.details);
+}
+
+function variablesFor(route: AnyRouteDef, req: Request): Record<string, unknown> {
+  const input = parseInputs(route, req);
+  const vars = route.variables ? route.variables(input) : input;
+  return Object.fromEntries(Object.entries(vars as Record<string, unknown>).filter(([, v]) => v !== undefined));
+}
+
+async function runOperation(route: AnyRouteDef, req: Request, res: Response, deps: RestRouterDeps): Promise<void> {
+  const variableValues = variablesFor(route, req);
+  const result = await execute({
+    schema: deps.schema,
+    document: route.document as DocumentNode,
+    variableValues,
+    contextValue: deps.context(req),
+  });
+  if (result.errors && result.errors.length > 0) throw result.errors[0];
+  const body = JSON.stringify(pick(result.data, route.result) ?? null);
+  if (route.deprecated) {
+    res.setHeader('deprecation', `@${Math.floor(route.deprecated.since.getTime() / 1000)}`);
+    res.setHeader('link', `<${route.deprecated.successor}>; rel="successor-version"`);
+  }
+  if (route.etag) {
+    const etag = etagOf(body);
+    res.setHeader('etag', etag);
+    res.setHeader('cache-control', `public, max-age=${deps.etagMaxAgeSeconds}, must-revalidate`);
+    if (matchesEtag(req.get('if-none-match'), etag)) {
+      res.status(304).end();
+      return;
+    }
+  }
+  res.status(route.status ?? 200).type('application/json').send(body);
+}
+
+async function runStream(route: AnyRouteDef, req: Request, res: Response, deps: RestRouterDeps): Promise<void> {
+  const stream = route.stream!;
+  const variableValues = variablesFor(route, req);
+  const result = await subscribe({
+    schema: deps.schema,
+    document: route.document as DocumentNode,
+    variableValues,
+    contextValue: deps.context(req),
+  });
+  if (!(Symbol.asyncIterator in result)) {
+    throw result.errors?.[0] ?? new AppError('internal', 'subscription failed');
+  }
+  const sse = new SseStream(res, { heartbeatMs: deps.heartbeatMs });
+  sse.open();
+  deps.streams?.opened('rest');
+  // The client leaving ends the iterator, which unsubscribes from the pub/sub.
+  void sse.closed.then(() => result.return?.());
+  try {
+    for await (const item of result) {
+      if (item.errors?.length) {
+        const c = classifyGraphQLError(item.errors[0]);
+        sse.send('error', 'error', { error: c.code, message: c.message });
+        continue;
+      }
+      const value = pick(item.data, route.result) as Record<string, unknown>;
+      sse.send(stream.event, String(value[stream.idField]), value);
+    }
+  } finally {
+    deps.streams?.closed('rest');
+    sse.end();
+  }
+}

@@ -1,0 +1,71 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Which surface a route belongs to: trading at the root, market-data under /market-data. */
+export type Surface = 'trading' | 'market-data';
+
+/**
+ * How a route authenticates, as documented. Enforcement lives in the resolvers
+ * (the same rule holds for GraphQL callers); this drives OpenAPI security.
+ */
+export type RouteAuth =
+  | 'none'
+  | 'optional-bearer'
+  | 'bearer'
+  | 'bearer+admin'
+  | 'admin'
+  | 'rewards-admin'
+  | 'feed-ingest'
+  | 'payment-signature'
+  | 'indexer-secret'
+  | 'api-key';
+
+type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+/**
+ * One REST route: data, not code. The adapter turns it into an express handler
+ * and an OpenAPI operation. Variables come from path, then query, then body.
+ */
+export interface RouteDef<TData = unknown, TVars = Record<string, unknown>> {
+  /** OpenAPI operationId. */
+  id: string;
+  surface: Surface;
+  method: HttpMethod;
+  /** OpenAPI-style template relative to the surface's mount: `/api/events/{slug}`. */
+  path: string;
+  summary: string;
+  auth: RouteAuth;
+  params?: {
+    path?: AnyObjectSchema;
+    query?: AnyObjectSchema;
+    body?: AnyObjectSchema;
+  };
+  /** The operation it runs, typed by GraphQL Code Generator. */
+  document: TypedDocumentNode<TData, TVars>;
+  /** Maps the parsed inputs to the operation's variables (default: the inputs as they are). */
+  variables?(input: Record<string, unknown>): TVars;
+  /** Dot path of the response body inside the operation's data (`events`). */
+  result: string;
+  /** Success status (default 200). */
+  status?: number;
+  /** Documented statuses besides the success one. */
+  errors: readonly number[];
+  /** Answer conditional requests: weak ETag over the body, 304 on If-None-Match. */
+  etag?: boolean;
+  /** Deprecated route: a `Deprecation` header and a `Link` to the successor. */
+  deprecated?: { since: Date; successor: string };
+  /** A subscription route: the response is an SSE stream of `event` messages, `id:` from `idField`. */
+  stream?: { event: string; idField: string };
+  tags?: readonly string[];
+}
+
+/** A route whose generics are erased, for tables. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRouteDef = RouteDef<any, any>;
+
+/** Identity with inference: lets a table entry check its variables against its document. */
+export function route<TData, TVars>(def: RouteDef<TData, TVars>): RouteDef<TData, TVars> {
+  return def;
+}

@@ -1,0 +1,6 @@
+import type { AnyRouteDef } from './route.types';
+import { eventRoutes } from './routes.events';
+import { opsRoutes } from './routes.ops';
+
+/** The one route table: every REST path the service serves. */
+export const ROUTES: readonly AnyRouteDef[] = [...eventRoutes, ...opsRoutes];

@@ -1,0 +1,115 @@
+import { createLocalJWKSet, createRemoteJWKSet, importSPKI, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { JwtVerifierConfig } from '../config';
+import { AppError } from '../errors/app-error';
+
+/** Verified claims of a bearer token. */
+export interface VerifiedToken {
+  subject: string;
+  claims: JWTPayload;
+}
+
+/** Verifies one kind of bearer JWT (user or wallet-auth) against the configured keys. */
+export interface JwtVerifier {
+  verify(token: string): Promise<VerifiedToken>;
+}
+
+type KeySource = { kind: 'secret'; key: Uint8Array } | { kind: 'jwks'; getKey: JWTVerifyGetKey } | { kind: 'pem'; pem: string };
+
+/**
+ * Builds a verifier with an explicit algorithm allowlist: HS256 for a shared
+ * secret, ES256/RS256 for a JWKS URL or a PEM public key. `alg: none` and
+ * algorithm confusion (an HS256 token signed with a public key) are refused
+ * because each key source admits only its own algorithms.
+ */
+export function createJwtVerifier(cfg: JwtVerifierConfig, label: string): JwtVerifier {
+  const sources: { source: KeySource; algorithms: string[] }[] = [];
+  const asymmetric = cfg.algorithms.filter((a) => a !== 'HS256');
+  if (cfg.secret !== undefined && cfg.algorithms.includes('HS256')) {
+    sources.push({ source: { kind: 'secret', key: new TextEncoder().encode(cfg.secret) }, algorithms: ['HS256'] });
+  }
+  if (cfg.jwksUrl !== undefined && asymmetric.length > 0) {
+    sources.push({ source: { kind: 'jwks', getKey: createRemoteJWKSet(new URL(cfg.jwksUrl)) }, algorithms: asymmetric });
+  }
+  if (cfg.publicKey !== undefined && asymmetric.length > 0) {
+    const pem = cfg.publicKey.includes('BEGIN') ? cfg.publicKey : Buffer.from(cfg.publicKey, 'base64').toString('utf8');
+    sources.push({ source: { kind: 'pem', pem }, algorithms: asymmetric });
+  }
+  const pemKeys = new Map<string, ReturnType<typeof importSPKI>>();
+  const options = { issuer: cfg.issuer, audience: cfg.audience };
+
+  async function verifyWith(token: string, s: { source: KeySource; algorithms: string[] }): Promise<JWTPayload> {
+    const { source, algorithms } = s;
+    switch (source.kind) {
+      case 'secret':
+        return (await jwtVerify(token, source.key, { ...options, algorithms })).payload;
+      case 'jwks':
+        return (await jwtVerify(token, source.getKey, { ...options, algorithms })).payload;
+      case 'pem': {
+        const alg = headerAlg(token);
+        if (!algorithms.includes(alg)) throw new Error(`algorithm ${alg} not allowed`);
+        let key = pemKeys.get(alg);
+        if (!key) {
+          key = importSPKI(source.pem, alg);
+          pemKeys.set(alg, key);
+        }
+        return (await jwtVerify(token, await key, { ...options, algorithms: [alg] })).payload;
+      }
+      default: {
+        const never: never = source;
+        throw new Error(`unknown key source ${String(never)}`);
+      }
+    }
+  }
+
+  return {
+    async verify(token) {
+      if (sources.length === 0) throw AppError.unauthorized(`${label} tokens are not configured`);
+      const alg = safeHeaderAlg(token);
+      const candidates = sources.filter((s) => alg !== null && s.algorithms.includes(alg));
+      for (const s of candidates) {
+        try {
+          const claims = await verifyWith(token, s);
+          if (typeof claims.sub !== 'string' || claims.sub.length === 0) break;
+          return { subject: claims.sub, claims };
+        } catch {
+          // try the next key source; the caller sees one generic 401
+        }
+      }
+      throw AppError.unauthorized(`invalid ${label} token`);
+    },
+  };
+}
+
+function headerAlg(token: string): string {
+  const alg = safeHeaderAlg(token);
+  if (alg === null) throw new Error('malformed token header');
+  return alg;
+}
+
+function safeHeaderAlg(token: string): string | null {
+  const head = token.split('.')[0];
+  if (!head) return null;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(head, 'base64url').toString('utf8'));
+    const alg = (parsed as { alg?: unknown }).alg;
+    return typeof alg === 'string' ? alg : null;
+  } catch {
+    return null;
+  }
+}
+
+/** For tests and tools: a verifier over an in-memory JWKS document. */
+export function createLocalJwksVerifier(jwks: { keys: Record<string, unknown>[] }, algorithms: string[]): JwtVerifier {
+  const getKey = createLocalJWKSet(jwks as Parameters<typeof createLocalJWKSet>[0]);
+  return {
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, getKey, { algorithms });
+        if (typeof payload.sub !== 'string') throw new Error('no subject');
+        return { subject: payload.sub, claims: payload };
+      } catch {
+        throw AppError.unauthorized('invalid token');
+      }
+    },
+  };
+}

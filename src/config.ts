@@ -1,0 +1,204 @@
+import { z } from 'zod';
+
+/**
+ * The only reader of `process.env`. Every variable is parsed once at start; a bad
+ * value stops the process with a message naming each offending variable.
+ */
+
+const DEV_SECRET = 'development-only-secret-change-me-0123456789';
+const DEV_TOKEN = 'development-admin-token';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+const optionalUrl = (protocols: string[]) =>
+  optionalString.refine(
+    (v) => {
+      if (v === undefined) return true;
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL (${protocols.join(', ')})` },
+  );
+const intInRange = (min: number, max: number, fallback: number) =>
+  optionalString.pipe(
+    z.preprocess(
+      (v) => (v === undefined ? fallback : Number(v)),
+      z.number().int(`must be an integer from ${min} to ${max}`).min(min).max(max),
+    ),
+  );
+const numberInRange = (min: number, max: number, fallback: number) =>
+  optionalString.pipe(
+    z.preprocess(
+      (v) => (v === undefined ? fallback : Number(v)),
+      z.number(`must be a number from ${min} to ${max}`).min(min).max(max),
+    ),
+  );
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: intInRange(0, 65535, 4000),
+  HOST: optionalString.transform((v) => v ?? '127.0.0.1'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  DATA_DIR: optionalString.transform((v) => v ?? '.data'),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  REDIS_KEY_PREFIX: optionalString.transform((v) => v ?? 'pma:'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  AUTH_JWT_SECRET: optionalString,
+  AUTH_JWKS_URL: optionalUrl(['http:', 'https:']),
+  AUTH_JWT_PUBLIC_KEY: optionalString,
+  AUTH_JWT_ISSUER: optionalString,
+  AUTH_JWT_AUDIENCE: optionalString,
+  AUTH_JWT_ALGORITHMS: optionalString,
+  WALLET_AUTH_JWT_SECRET: optionalString,
+  WALLET_AUTH_JWKS_URL: optionalUrl(['http:', 'https:']),
+
+  ADMIN_TOKEN: optionalString,
+  REWARDS_ADMIN_TOKEN: optionalString,
+  FEED_INGEST_TOKEN: optionalString,
+  PAYMENT_WEBHOOK_SECRET: optionalString,
+  INDEXER_SHARED_SECRET: optionalString,
+  EXECUTION_SERVICE_URL: optionalUrl(['http:', 'https:']),
+  EMBEDDINGS_PROVIDER: z.enum(['local', 'remote']).default('local'),
+  EMBEDDINGS_API_URL: optionalUrl(['http:', 'https:']),
+  EMBEDDINGS_API_KEY: optionalString,
+  CURSOR_SECRET: optionalString,
+
+  SIM_TRADE_RATE: numberInRange(0, 10000, 2),
+  SIM_SEED: intInRange(0, 2 ** 31 - 1, 42),
+  DISCOVER_RATE_LIMIT: intInRange(1, 1_000_000, 120),
+  ETAG_MAX_AGE_SECONDS: intInRange(0, 86400, 5),
+  SHUTDOWN_GRACE_MS: intInRange(0, 120_000, 10_000),
+});
+
+type Env = z.infer<typeof envSchema>;
+
+export interface JwtVerifierConfig {
+  secret?: string;
+  jwksUrl?: string;
+  publicKey?: string;
+  issuer?: string;
+  audience?: string;
+  algorithms: string[];
+}
+
+export interface AppConfig {
+  env: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  redisUrl?: string;
+  redisKeyPrefix: string;
+  logLevel: Env['LOG_LEVEL'];
+  auth: { user: JwtVerifierConfig; wallet: JwtVerifierConfig };
+  tokens: { admin: string; rewardsAdmin: string; feedIngest: string };
+  webhooks: { paymentSecret?: string; indexerSecret?: string };
+  executionServiceUrl?: string;
+  embeddings: { provider: 'local' | 'remote'; apiUrl?: string; apiKey?: string };
+  cursorSecret: string;
+  sim: { tradeRate: number; seed: number };
+  limits: { discoverPerMinute: number };
+  etagMaxAgeSeconds: number;
+  shutdownGraceMs: number;
+  /** Names of secrets that fell back to development defaults (warned about at start). */
+  devDefaults: string[];
+}
+
+/** Raised when the environment is invalid; the message lists every problem. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const ALLOWED_ALGS = ['HS256', 'ES256', 'RS256'];
+
+/** Parses an environment (default `process.env`) into the application configuration. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const devDefaults: string[] = [];
+  const production = e.NODE_ENV === 'production';
+
+  const algorithms = (e.AUTH_JWT_ALGORITHMS ?? 'HS256,ES256,RS256').split(',').map((a) => a.trim());
+  for (const a of algorithms) {
+    if (!ALLOWED_ALGS.includes(a)) problems.push(`AUTH_JWT_ALGORITHMS: ${a} is not one of ${ALLOWED_ALGS.join(', ')}`);
+  }
+  const orDev = (name: string, value: string | undefined, dev: string): string => {
+    if (value !== undefined) return value;
+    if (production) problems.push(`${name}: required when NODE_ENV=production`);
+    devDefaults.push(name);
+    return dev;
+  };
+  const userHasKeys = e.AUTH_JWKS_URL !== undefined || e.AUTH_JWT_PUBLIC_KEY !== undefined;
+  const userSecret = userHasKeys ? e.AUTH_JWT_SECRET : orDev('AUTH_JWT_SECRET', e.AUTH_JWT_SECRET, DEV_SECRET);
+  const walletSecret =
+    e.WALLET_AUTH_JWKS_URL !== undefined
+      ? e.WALLET_AUTH_JWT_SECRET
+      : orDev('WALLET_AUTH_JWT_SECRET', e.WALLET_AUTH_JWT_SECRET, `${DEV_SECRET}-wallet`);
+  for (const [name, v] of [
+    ['AUTH_JWT_SECRET', userSecret],
+    ['WALLET_AUTH_JWT_SECRET', walletSecret],
+  ] as const) {
+    if (v !== undefined && Buffer.byteLength(v) < 32) problems.push(`${name}: must be at least 32 bytes for HS256`);
+  }
+  if (e.EMBEDDINGS_PROVIDER === 'remote' && e.EMBEDDINGS_API_URL === undefined) {
+    problems.push('EMBEDDINGS_API_URL: required when EMBEDDINGS_PROVIDER=remote');
+  }
+  const tokens = {
+    admin: orDev('ADMIN_TOKEN', e.ADMIN_TOKEN, DEV_TOKEN),
+    rewardsAdmin: orDev('REWARDS_ADMIN_TOKEN', e.REWARDS_ADMIN_TOKEN, `${DEV_TOKEN}-rewards`),
+    feedIngest: orDev('FEED_INGEST_TOKEN', e.FEED_INGEST_TOKEN, `${DEV_TOKEN}-feed`),
+  };
+  const cursorSecret = orDev('CURSOR_SECRET', e.CURSOR_SECRET, `${DEV_SECRET}-cursor`);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    logLevel: e.LOG_LEVEL,
+    auth: {
+      user: {
+        secret: userSecret,
+        jwksUrl: e.AUTH_JWKS_URL,
+        publicKey: e.AUTH_JWT_PUBLIC_KEY,
+        issuer: e.AUTH_JWT_ISSUER,
+        audience: e.AUTH_JWT_AUDIENCE,
+        algorithms,
+      },
+      wallet: {
+        secret: walletSecret,
+        jwksUrl: e.WALLET_AUTH_JWKS_URL,
+        issuer: e.AUTH_JWT_ISSUER,
+        audience: e.AUTH_JWT_AUDIENCE,
+        algorithms,
+      },
+    },
+    tokens,
+    webhooks: { paymentSecret: e.PAYMENT_WEBHOOK_SECRET, indexerSecret: e.INDEXER_SHARED_SECRET },
+    executionServiceUrl: e.EXECUTION_SERVICE_URL,
+    embeddings: { provider: e.EMBEDDINGS_PROVIDER, apiUrl: e.EMBEDDINGS_API_URL, apiKey: e.EMBEDDINGS_API_KEY },
+    cursorSecret,
+    sim: { tradeRate: e.SIM_TRADE_RATE, seed: e.SIM_SEED },
+    limits: { discoverPerMinute: e.DISCOVER_RATE_LIMIT },
+    etagMaxAgeSeconds: e.ETAG_MAX_AGE_SECONDS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    devDefaults,
+  };
+}

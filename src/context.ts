@@ -1,0 +1,33 @@
+import type { RequestAuth } from './auth/request-auth';
+import type { AppServices } from './services';
+import { createEventsLoaders, type EventsLoaders } from './modules/events';
+
+/** Per-request DataLoaders of every domain, built once per request. */
+export type Loaders = {
+  events: EventsLoaders;
+};
+
+/**
+ * What every resolver receives. A `type` alias (not an interface): graphql-sse's
+ * generics require it.
+ */
+export type GraphQLContext = {
+  requestId: string;
+  /** Who to rate-limit anonymous callers as: the client address. */
+  clientId: string;
+  auth: RequestAuth;
+  services: AppServices;
+  loaders: Loaders;
+};
+
+export function createLoaders(services: AppServices): Loaders {
+  return { events: createEventsLoaders(services.events) };
+}
+
+/** The context factory shared by /graphql, /graphql/stream and the REST adapter. */
+export function createContext(
+  services: AppServices,
+  req: { requestId: string; clientId: string; auth: RequestAuth },
+): GraphQLContext {
+  return { ...req, services, loaders: createLoaders(services) };
+}

@@ -1,0 +1,81 @@
+/**
+ * Template cache for in-memory PGlites. A new PGlite runs `initdb` (1.5–2 s); loading a
+ * saved freshly initialised cluster (`loadDataDir`) takes ~0.5 s. The first in-memory
+ * PGlite saves its cluster (right after initdb and the extensions, before anything
+ * else) as a tarball in the template folder; later ones, in any process, load it.
+ *
+ * The file is keyed by the PGlite version and the extension list; it is written to a
+ * temporary name and renamed, so concurrent processes never read a partial file.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Extensions, PGlite } from '@electric-sql/pglite';
+import { nativeRequire } from './native-require.util';
+
+/** The PGlite class, loaded with Node's own loader (see native-require.util.ts). */
+export function loadPGlite(): typeof PGlite {
+  return nativeRequire<typeof import('@electric-sql/pglite')>('@electric-sql/pglite').PGlite;
+}
+
+function pgliteVersion(): string {
+  const file = join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
+function templateFile(templateDir: string, extensions: Extensions): string {
+  const names = Object.keys(extensions).sort().join('-') || 'none';
+  return join(templateDir, `pglite-${pgliteVersion()}-${names}.tar`);
+}
+
+function readTemplate(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+async function saveTemplate(db: PGlite, file: string): Promise<void> {
+  const tarball = Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer());
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    writeFileSync(tmp, tarball);
+    renameSync(tmp, file);
+  } catch {
+    rmSync(tmp, { force: true }); // a cache: failing to save only costs time later
+  }
+}
+
+/**
+ * Creates an in-memory PGlite with `extensions` created (`CREATE EXTENSION`) from the
+ * template in `templateDir`, making the template first when it is missing or unreadable.
+ */
+export async function createPGliteFromTemplate(templateDir: string, extensions: Extensions): Promise<PGlite> {
+  const file = templateFile(templateDir, extensions);
+  const tarball = readTemplate(file);
+  if (tarball) {
+    try {
+      return await loadPGlite().create({ extensions, loadDataDir: new Blob([tarball]) });
+    } catch {
+      rmSync(file, { force: true }); // corrupt or incompatible: make it again
+    }
+  }
+  const db = await loadPGlite().create({ extensions });
+  try {
+    await createExtensions(db, extensions);
+    await saveTemplate(db, file);
+    return db;
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+/** Runs `CREATE EXTENSION IF NOT EXISTS` for each loaded extension. */
+export async function createExtensions(db: PGlite, extensions: Extensions): Promise<void> {
+  for (const name of Object.keys(extensions)) {
+    await db.exec(`CREATE EXTENSION IF NOT EXISTS "${name}"`);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Counts the SQL statements Prisma executes, by wrapping a driver adapter factory: every
+ * `queryRaw`/`executeRaw` of its adapters and of the transactions they start counts one.
+ *
+ * Transaction control is counted the same way on both back ends: `BEGIN` (run by the
+ * adapters themselves) counts one when a transaction starts; `COMMIT`/`ROLLBACK` count
+ * one either as the `executeRaw` Prisma sends (PostgreSQL) or, where the adapter runs
+ * them itself (PGlite, `usePhantomQuery`), on `commit()`/`rollback()`.
+ */
+import type {
+  SqlDriverAdapter,
+  SqlDriverAdapterFactory,
+  SqlQueryable,
+  Transaction,
+} from '@prisma/driver-adapter-utils';
+
+/** A mutable statement counter. */
+export interface QueryCounter {
+  count: number;
+}
+
+function countQueryable<T extends SqlQueryable>(inner: T, counter: QueryCounter) {
+  return {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    queryRaw: (query: Parameters<T['queryRaw']>[0]) => {
+      counter.count++;
+      return inner.queryRaw(query);
+    },
+    executeRaw: (query: Parameters<T['executeRaw']>[0]) => {
+      counter.count++;
+      return inner.executeRaw(query);
+    },
+  };
+}
+
+function countTransaction(inner: Transaction, counter: QueryCounter): Transaction {
+  const phantom = inner.options.usePhantomQuery;
+  const tx: Transaction = {
+    ...countQueryable(inner, counter),
+    options: inner.options,
+    commit: () => {
+      if (phantom) counter.count++;
+      return inner.commit();
+    },
+    rollback: () => {
+      if (phantom) counter.count++;
+      return inner.rollback();
+    },
+  };
+  // Savepoints run one statement each (through the inner transaction's own executeRaw).
+  const { createSavepoint, rollbackToSavepoint, releaseSavepoint } = inner;
+  if (createSavepoint) {
+    tx.createSavepoint = (name) => {
+      counter.count++;
+      return createSavepoint.call(inner, name);
+    };
+  }
+  if (rollbackToSavepoint) {
+    tx.rollbackToSavepoint = (name) => {
+      counter.count++;
+      return rollbackToSavepoint.call(inner, name);
+    };
+  }
+  if (releaseSavepoint) {
+    tx.releaseSavepoint = (name) => {
+      counter.count++;
+      return releaseSavepoint.call(inner, name);
+    };
+  }
+  return tx;
+}
+
+function countAdapter(inner: SqlDriverAdapter, counter: QueryCounter): SqlDriverAdapter {
+  const adapter: SqlDriverAdapter = {
+    ...countQueryable(inner, counter),
+    executeScript: (script) => {
+      counter.count++;
+      return inner.executeScript(script);
+    },
+    startTransaction: async (isolationLevel) => {
+      counter.count++;
+      return countTransaction(await inner.startTransaction(isolationLevel), counter);
+    },
+    dispose: () => inner.dispose(),
+  };
+  if (inner.getConnectionInfo) adapter.getConnectionInfo = () => inner.getConnectionInfo!();
+  return adapter;
+}
+
+/**
+ * Returns a factory whose adapters (and their transactions) increment `counter.count`
+ * for every statement.
+ */
+export function withQueryCounting(
+  factory: SqlDriverAdapterFactory,
+  counter: QueryCounter,
+): SqlDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => countAdapter(await factory.connect(), counter),
+  };
+}

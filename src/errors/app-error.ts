@@ -1,0 +1,46 @@
+import type { ErrorCode } from './error-codes';
+
+/** Extra data an error may expose to clients (for example rate-limit figures). */
+export type ErrorDetails = Record<string, string | number | boolean | null>;
+
+/**
+ * The only error domain code throws. Its message is shown to clients, so it must
+ * never carry secrets or internals.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetails,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  static badRequest(field: string, problem: string): AppError {
+    return new AppError('bad_request', `${field}: ${problem}`, { field });
+  }
+  static notFound(what: string): AppError {
+    return new AppError('not_found', `${what} not found`);
+  }
+  static unauthorized(message = 'missing or invalid credential'): AppError {
+    return new AppError('unauthorized', message);
+  }
+  static forbidden(message: string): AppError {
+    return new AppError('forbidden', message);
+  }
+  static conflict(message: string): AppError {
+    return new AppError('conflict', message);
+  }
+  static unavailable(message: string): AppError {
+    return new AppError('unavailable', message);
+  }
+  static upstream(message: string): AppError {
+    return new AppError('upstream_error', message);
+  }
+  static rateLimited(retryAfterSeconds: number): AppError {
+    return new AppError('rate_limited', `rate limit exceeded; retry in ${retryAfterSeconds}s`, {
+      retryAfter: retryAfterSeconds,
+    });
+  }
+}

@@ -1,0 +1,33 @@
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { RequestHandler } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import type { GraphQLContext } from '../context';
+import type { Logger } from '../http/logger';
+import { createFormatError } from './format-error';
+
+/**
+ * Apollo Server on Express. Its own landing page loads from a CDN, so it is
+ * disabled; the offline GraphiQL router answers browsers instead. CSRF
+ * prevention stays on: simple GETs need a preflight header or a JSON type.
+ */
+export async function createApolloMiddleware(opts: {
+  schema: GraphQLSchema;
+  logger: Logger;
+  context: (req: Parameters<RequestHandler>[0]) => Promise<GraphQLContext>;
+}): Promise<{ middleware: RequestHandler; stop: () => Promise<void> }> {
+  const server = new ApolloServer<GraphQLContext>({
+    schema: opts.schema,
+    introspection: true,
+    csrfPrevention: true,
+    // The process owns shutdown (main.ts): Apollo must not race it on SIGTERM.
+    stopOnTerminationSignals: false,
+    includeStacktraceInErrorResponses: false,
+    formatError: createFormatError((err) => opts.logger.error({ err }, 'graphql resolver failed')),
+    plugins: [ApolloServerPluginLandingPageDisabled()],
+  });
+  await server.start();
+  const middleware = expressMiddleware(server, { context: ({ req }) => opts.context(req) });
+  return { middleware, stop: () => server.stop() };
+}

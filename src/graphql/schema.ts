@@ -1,0 +1,43 @@
+import 'reflect-metadata';
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchema, type NonEmptyArray } from 'type-graphql';
+import { EventsResolver, MarketFieldsResolver } from '../modules/events';
+import { IngestionResolver } from '../modules/ingestion';
+import { OpsResolver } from '../modules/ops';
+import { TradesResolver } from '../modules/trades';
+import { validateArgs } from './validate-args';
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+const RESOLVERS: NonEmptyArray<Function> = [EventsResolver, MarketFieldsResolver, TradesResolver, OpsResolver, IngestionResolver];
+
+let built: Promise<GraphQLSchema> | undefined;
+
+/**
+ * Every subscription here subscribes through the request context's pub/sub (the
+ * `subscribe` option), because the schema is shared by app instances with their
+ * own infra. type-graphql insists on a global PubSub regardless; this one refuses
+ * use so a subscription declared with `topics` fails loudly instead of silently.
+ */
+const contextOnlyPubSub = {
+  publish(): never {
+    throw new Error('publish through context.services.infra.pubsub');
+  },
+  subscribe(): never {
+    throw new Error('declare subscriptions with the `subscribe` option (context pub/sub)');
+  },
+};
+
+/** The one executable schema (built once per process; type-graphql metadata is global). */
+export function getSchema(): Promise<GraphQLSchema> {
+  built ??= buildSchema({
+    resolvers: RESOLVERS,
+    validateFn: validateArgs,
+    pubSub: contextOnlyPubSub,
+  });
+  return built;
+}
+
+/** The SDL committed as schema/schema.graphql (sorted, so diffs stay readable). */
+export async function printSdl(): Promise<string> {
+  return `${printSchema(lexicographicSortSchema(await getSchema()))}\n`;
+}

@@ -1,0 +1,16 @@
+/**
+ * Cache, pub/sub and rate limiting behind one interface each, backed by Redis
+ * when a URL is configured and by in-process implementations otherwise.
+ */
+export type { Cache, CacheWrapResult } from './cache.types';
+export type { PubSub, PubSubIterator, Unsubscribe } from './pubsub.types';
+export type { RateLimiter, RateLimitResult } from './rate-limiter.types';
+export type { Infra, InfraErrorHandler, InfraErrorSource, InfraOptions } from './infra.types';
+export { createInfra } from './infra.factory';
+export { MemoryCache, type MemoryCacheOptions } from './memory-cache';
+export { MemoryPubSub, type MemoryPubSubOptions, type PubSubOptions } from './memory-pubsub';
+export { MemoryRateLimiter, type MemoryRateLimiterOptions } from './memory-rate-limiter';
+export { RedisCache } from './redis-cache';
+export { RedisPubSub } from './redis-pubsub';
+export { RedisRateLimiter, SLIDING_WINDOW_LUA } from './redis-rate-limiter';
+export { closeRedisClient, createRedisClient, type RedisConnectionRole } from './redis-connection';

@@ -1,0 +1,162 @@
+import type { Redis } from 'ioredis';
+import { asError } from './cache-support';
+import { reportLag, type PubSubOptions } from './memory-pubsub';
+import { decodeEnvelope, deliveryLag, encodeEnvelope } from './pubsub-envelope';
+import type { PubSub, PubSubIterator, Unsubscribe } from './pubsub.types';
+import { closeRedisClient } from './redis-connection';
+import { TopicIterator } from './topic-iterator';
+
+/** Wraps a listener so the same function subscribed twice counts (and unsubscribes) twice. */
+interface ListenerEntry {
+  readonly listener: (payload: unknown) => void;
+}
+
+/** Local listeners of one Redis channel; the channel is subscribed while this exists. */
+interface ChannelState {
+  readonly topic: string;
+  readonly listeners: Set<ListenerEntry>;
+  /** Settles when Redis has answered the SUBSCRIBE for this channel. */
+  readonly confirmed: Promise<void>;
+}
+
+/**
+ * Redis pub/sub over two connections: `publisher` (shared with the other
+ * components; any connection may PUBLISH) and a dedicated `subscriber`, which
+ * Redis restricts to subscribe commands once it subscribed to anything.
+ * Local listeners are reference-counted per channel, so Redis sees one
+ * SUBSCRIBE per channel however many listeners this process has, and an
+ * UNSUBSCRIBE when the last one leaves.
+ */
+export class RedisPubSub implements PubSub {
+  private readonly channels = new Map<string, ChannelState>();
+  private readonly iterators = new Set<PubSubIterator<unknown>>();
+  private closed = false;
+
+  /**
+   * @param publisher connection used for PUBLISH; not closed by this class.
+   * @param subscriber dedicated connection, created with `createRedisClient(url, 'subscriber')`; closed by {@link close}.
+   */
+  constructor(
+    private readonly publisher: Redis,
+    private readonly subscriber: Redis,
+    private readonly keyPrefix: string,
+    private readonly options: PubSubOptions,
+  ) {
+    this.subscriber.on('message', (channel: string, message: string) => this.onMessage(channel, message));
+  }
+
+  async publish<T>(topic: string, payload: T): Promise<void> {
+    this.assertOpen();
+    // Wall clock: the lag metric compares it with the receiver's wall clock.
+    await this.publisher.publish(this.channelOf(topic), encodeEnvelope(payload, Date.now()));
+  }
+
+  async subscribe<T>(topic: string, listener: (payload: T) => void): Promise<Unsubscribe> {
+    this.assertOpen();
+    const channel = this.channelOf(topic);
+    const state = this.channels.get(channel) ?? this.openChannel(channel, topic);
+    // The payload is whatever the publisher sent; typing it is the caller's contract.
+    const entry: ListenerEntry = { listener: listener as (payload: unknown) => void };
+    state.listeners.add(entry);
+    try {
+      // Resolve only once Redis confirmed the SUBSCRIBE: a caller that
+      // publishes right after `await subscribe()` must see its own message.
+      await state.confirmed;
+    } catch (error) {
+      state.listeners.delete(entry);
+      throw error;
+    }
+    let active = true;
+    return async () => {
+      if (!active) return;
+      active = false;
+      await this.removeListener(channel, state, entry);
+    };
+  }
+
+  iterate<T>(topic: string): PubSubIterator<T> {
+    const iterator: PubSubIterator<T> = new TopicIterator<T>((listener) => this.subscribe(topic, listener), {
+      maxBuffer: this.options.iteratorBufferSize,
+      onDrop: () => this.options.onIteratorDrop?.(topic),
+      onFinish: () => this.iterators.delete(iterator),
+    });
+    this.iterators.add(iterator);
+    return iterator;
+  }
+
+  listenerCount(topic: string): number {
+    return this.channels.get(this.channelOf(topic))?.listeners.size ?? 0;
+  }
+
+  /** Ends iterators, forgets listeners and quits the subscriber connection (not the publisher). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.iterators].map((iterator) => iterator.return()));
+    this.iterators.clear();
+    // No per-channel UNSUBSCRIBE: quitting the connection drops them all.
+    this.channels.clear();
+    await closeRedisClient(this.subscriber);
+  }
+
+  private openChannel(channel: string, topic: string): ChannelState {
+    const listeners = new Set<ListenerEntry>();
+    const confirmed = this.subscriber.subscribe(channel).then(
+      () => undefined,
+      (error: unknown) => {
+        // Forget the failed state so the next subscribe retries instead of
+        // joining a promise that is already rejected.
+        if (this.channels.get(channel) === state) this.channels.delete(channel);
+        throw asError(error);
+      },
+    );
+    const state: ChannelState = { topic, listeners, confirmed };
+    this.channels.set(channel, state);
+    return state;
+  }
+
+  private async removeListener(channel: string, state: ChannelState, entry: ListenerEntry): Promise<void> {
+    state.listeners.delete(entry);
+    if (state.listeners.size > 0 || this.channels.get(channel) !== state) return;
+    this.channels.delete(channel);
+    if (this.closed) return;
+    try {
+      // Commands on one connection run in order, so a SUBSCRIBE issued by a
+      // later subscribe() for this channel lands after this UNSUBSCRIBE.
+      await this.subscriber.unsubscribe(channel);
+    } catch (error) {
+      this.options.onError(asError(error), 'pubsub:unsubscribe');
+    }
+  }
+
+  private onMessage(channel: string, message: string): void {
+    const state = this.channels.get(channel);
+    if (!state || state.listeners.size === 0) return;
+    let envelope: ReturnType<typeof decodeEnvelope>;
+    try {
+      envelope = decodeEnvelope(message);
+    } catch (error) {
+      this.options.onError(asError(error), 'pubsub:message');
+      return;
+    }
+    reportLag(this.options, state.topic, deliveryLag(envelope.publishedAt, Date.now()));
+    const { payload } = envelope;
+    for (const entry of [...state.listeners]) {
+      // An earlier listener in this loop may have unsubscribed this one.
+      if (!state.listeners.has(entry)) continue;
+      try {
+        entry.listener(payload);
+      } catch (error) {
+        this.options.onError(asError(error), 'pubsub:listener');
+      }
+    }
+  }
+
+  private channelOf(topic: string): string {
+    return `${this.keyPrefix}ps:${topic}`;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('pub/sub is closed');
+  }
+}

@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig, type AppConfig } from './config';
+import { createLogger } from './http/logger';
+import { removeRuntimeFile, writeRuntimeFile } from './runtime-file';
+import { startServer } from './server';
+import { closeServices, createServices, startBackground } from './services';
+
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+  if (config.devDefaults.length > 0) {
+    logger.warn(
+      { variables: config.devDefaults },
+      'DEVELOPMENT DEFAULTS IN USE: these secrets fall back to fixed development values; set them before exposing this server',
+    );
+  }
+  const services = await createServices(config, { logger });
+  await startBackground(services);
+  const running = await startServer(services, { port: config.port, host: config.host });
+  const embedded = config.databaseUrl === undefined;
+  if (embedded) writeRuntimeFile(config.dataDir, { pid: process.pid, url: running.url });
+  logger.info(
+    { url: running.url, database: services.db.kind, infra: services.infra.kind, graphiql: `${running.url}/graphql` },
+    'listening',
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    try {
+      await running.stop();
+      await closeServices(services);
+      if (embedded) removeRuntimeFile(config.dataDir);
+      logger.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'unclean shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+import type { CoreEvent, Market } from '../../db/generated/client';
+import type { MarketStatus, SourceType, Venue } from '../../venues/venue.types';
+
+/** A venue market as the domain hands it out: prices as numbers on the 0..1 scale. */
+export interface MarketView {
+  id: string;
+  venue: Venue;
+  marketId: string;
+  venueEventId: string;
+  eventId: string;
+  title: string;
+  description: string | null;
+  slug: string | null;
+  status: MarketStatus;
+  outcomes: string[];
+  endDate: Date | null;
+  bestBid: number | null;
+  bestAsk: number | null;
+  lastPrice: number | null;
+  volume: number | null;
+  volume24h: number | null;
+  openInterest: number | null;
+  liquidity: number | null;
+  iconUrl: string | null;
+  imageUrl: string | null;
+  updatedAt: Date;
+}
+
+/** A core event without its markets (those load through a loader). */
+export interface EventView {
+  id: string;
+  slug: string;
+  title: string;
+  description: string;
+  category: string;
+  sourceType: SourceType;
+  closeTime: Date | null;
+  activityScore: number;
+  updatedAt: Date;
+}
+
+export interface Page<T> {
+  data: T[];
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+type DecimalLike = { toString(): string } | null;
+
+/** Exact decimal from the database to a JSON number (prices have ≤ 6 decimals). */
+export function decimalToNumber(value: DecimalLike): number | null {
+  return value === null ? null : Number(value.toString());
+}
+
+export function toMarketView(m: Market): MarketView {
+  return {
+    id: m.id,
+    venue: m.venue,
+    marketId: m.venueMarketId,
+    venueEventId: m.venueEventId,
+    eventId: m.coreEventId,
+    title: m.title,
+    description: m.description,
+    slug: m.slug,
+    status: m.status,
+    outcomes: m.outcomes,
+    endDate: m.endDate,
+    bestBid: decimalToNumber(m.bestBid),
+    bestAsk: decimalToNumber(m.bestAsk),
+    lastPrice: decimalToNumber(m.lastPrice),
+    volume: decimalToNumber(m.volume),
+    volume24h: decimalToNumber(m.volume24h),
+    openInterest: decimalToNumber(m.openInterest),
+    liquidity: decimalToNumber(m.liquidity),
+    iconUrl: m.iconUrl,
+    imageUrl: m.imageUrl,
+    updatedAt: m.updatedAt,
+  };
+}
+
+export function toEventView(e: CoreEvent): EventView {
+  return {
+    id: e.id,
+    slug: e.slug,
+    title: e.title,
+    description: e.description,
+    category: e.category,
+    sourceType: e.sourceType,
+    closeTime: e.closeTime,
+    activityScore: decimalToNumber(e.activityScore) ?? 0,
+    updatedAt: e.updatedAt,
+  };
+}
+
+/** Mid price when both sides quote, else the last trade price. */
+export function yesPrice(m: Pick<MarketView, 'bestBid' | 'bestAsk' | 'lastPrice'>): number | null {
+  if (m.bestBid !== null && m.bestAsk !== null) return Math.round(((m.bestBid + m.bestAsk) / 2) * 1e6) / 1e6;
+  return m.lastPrice;
+}

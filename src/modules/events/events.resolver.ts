@@ -1,0 +1,44 @@
+import { Arg, Args, Ctx, FieldResolver, Float, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../../context';
+import { DiscoverEventsArgs, EventMarketsArgs, ListEventsArgs, MarketFilterArgs } from './events.inputs';
+import { yesPrice, type EventView, type MarketView } from './events.models';
+import { filterMarkets } from './events.service';
+import { EventPageType, EventType, MarketType } from './events.types';
+
+@Resolver(() => EventType)
+export class EventsResolver {
+  @Query(() => EventPageType, { description: 'Core events, most active first.' })
+  events(@Args() args: ListEventsArgs, @Ctx() ctx: GraphQLContext) {
+    return ctx.services.events.list(args);
+  }
+
+  @Query(() => EventType, { description: 'One core event by id or slug.' })
+  event(@Arg('ref', { description: 'Event id or slug.' }) ref: string, @Ctx() ctx: GraphQLContext) {
+    return ctx.services.events.get(ref);
+  }
+
+  @Query(() => EventPageType, { description: 'Search, filter and sort events (rate limited per client).' })
+  async discoverEvents(@Args() args: DiscoverEventsArgs, @Ctx() ctx: GraphQLContext) {
+    await ctx.services.clientLimits.consume('discover', ctx.clientId);
+    return ctx.services.events.discover(args);
+  }
+
+  @Query(() => [MarketType], { description: "An event's markets." })
+  eventMarkets(@Args() args: EventMarketsArgs, @Ctx() ctx: GraphQLContext) {
+    const { eventId, ...filter } = args;
+    return ctx.services.events.marketsOf(eventId, filter);
+  }
+
+  @FieldResolver(() => [MarketType])
+  async markets(@Root() event: EventView, @Args() filter: MarketFilterArgs, @Ctx() ctx: GraphQLContext) {
+    return filterMarkets(await ctx.loaders.events.marketsByEventId.load(event.id), filter);
+  }
+}
+
+@Resolver(() => MarketType)
+export class MarketFieldsResolver {
+  @FieldResolver(() => Float, { nullable: true, description: 'YES price: the mid when both sides quote, else the last trade.' })
+  yesPrice(@Root() market: MarketView): number | null {
+    return yesPrice(market);
+  }
+}

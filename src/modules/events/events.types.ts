@@ -1,0 +1,84 @@
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { MarketStatusEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
+import type { EventView, MarketView } from './events.models';
+
+@ObjectType('Market', { description: "A venue's market inside a core event. Prices are on the 0..1 scale." })
+export class MarketType implements MarketView {
+  @Field(() => ID, { description: 'Internal id (`venue:marketId`).' })
+  id: string;
+  @Field(() => VenueEnum)
+  venue: MarketView['venue'];
+  @Field({ description: "The venue's native market id." })
+  marketId: string;
+  @Field({ description: "The venue's native event id." })
+  venueEventId: string;
+  @Field(() => ID, { description: 'The core event this market belongs to.' })
+  eventId: string;
+  @Field()
+  title: string;
+  @Field(() => String, { nullable: true, description: 'Resolution criteria.' })
+  description: string | null;
+  @Field(() => String, { nullable: true })
+  slug: string | null;
+  @Field(() => MarketStatusEnum)
+  status: MarketView['status'];
+  @Field(() => [String])
+  outcomes: string[];
+  @Field(() => Date, { nullable: true })
+  endDate: Date | null;
+  @Field(() => Float, { nullable: true })
+  bestBid: number | null;
+  @Field(() => Float, { nullable: true })
+  bestAsk: number | null;
+  @Field(() => Float, { nullable: true })
+  lastPrice: number | null;
+  @Field(() => Float, { nullable: true })
+  volume: number | null;
+  @Field(() => Float, { nullable: true })
+  volume24h: number | null;
+  @Field(() => Float, { nullable: true })
+  openInterest: number | null;
+  @Field(() => Float, { nullable: true })
+  liquidity: number | null;
+  @Field(() => String, { nullable: true })
+  iconUrl: string | null;
+  @Field(() => String, { nullable: true })
+  imageUrl: string | null;
+  @Field()
+  updatedAt: Date;
+
+}
+
+@ObjectType('Event', { description: 'A core event: one question, with the markets of one or both venues.' })
+export class EventType implements EventView {
+  @Field(() => ID)
+  id: string;
+  @Field()
+  slug: string;
+  @Field()
+  title: string;
+  @Field()
+  description: string;
+  @Field()
+  category: string;
+  @Field(() => SourceTypeEnum)
+  sourceType: EventView['sourceType'];
+  @Field(() => Date, { nullable: true })
+  closeTime: Date | null;
+  @Field(() => Float, { description: '24 h volume across the markets: the discover `activity_desc` order.' })
+  activityScore: number;
+  @Field()
+  updatedAt: Date;
+}
+
+@ObjectType('EventPage', { description: 'A page of events.' })
+export class EventPageType {
+  @Field(() => [EventType])
+  data: EventView[];
+  @Field(() => Int)
+  page: number;
+  @Field(() => Int)
+  pageSize: number;
+  @Field(() => Int, { description: 'Events matching the filters, over all pages.' })
+  total: number;
+}

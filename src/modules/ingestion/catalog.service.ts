@@ -1,0 +1,100 @@
+import type { Prisma, PrismaClient } from '../../db/generated/client';
+import type { WorldCoreEvent } from '../../venues';
+import type { Venue, VenueClient, VenueMarket } from '../../venues/venue.types';
+
+/** Where core events come from: the catalog of unified events and each venue's client. */
+export interface CatalogSource {
+  coreEvents: readonly WorldCoreEvent[];
+  clients: Readonly<Record<Venue, VenueClient>>;
+}
+
+export interface SyncReport {
+  events: number;
+  markets: number;
+}
+
+/** Stable internal id of a venue market. */
+export function marketKey(venue: Venue, venueMarketId: string): string {
+  return `${venue}:${venueMarketId}`;
+}
+
+/**
+ * Loads the venues' catalogs into the database as core events and markets.
+ * Upserts by stable ids, so running it again changes nothing but prices.
+ */
+export class CatalogService {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async sync(source: CatalogSource): Promise<SyncReport> {
+    const venues = Object.keys(source.clients) as Venue[];
+    const marketsByVenueEvent = new Map<string, VenueMarket[]>();
+    const listings = await Promise.all(venues.map((v) => source.clients[v].listEvents()));
+    for (const events of listings) {
+      for (const e of events) marketsByVenueEvent.set(`${e.venue}:${e.venueEventId}`, e.markets);
+    }
+
+    const ops: Prisma.PrismaPromise<unknown>[] = [];
+    let marketCount = 0;
+    for (const ce of source.coreEvents) {
+      const markets = venues.flatMap((v) => {
+        const id = ce.venueEventIds[v];
+        return id === undefined ? [] : (marketsByVenueEvent.get(`${v}:${id}`) ?? []);
+      });
+      const activity = markets.reduce((sum, m) => sum + (m.volume24h ?? 0), 0);
+      const event = {
+        slug: ce.slug,
+        title: ce.title,
+        description: ce.description,
+        category: ce.category,
+        sourceType: ce.sourceType,
+        closeTime: ce.closeTime,
+        activityScore: activity.toFixed(6),
+      };
+      ops.push(this.prisma.coreEvent.upsert({ where: { id: ce.id }, create: { id: ce.id, ...event }, update: event }));
+      for (const m of markets) {
+        marketCount += 1;
+        const data = marketData(m);
+        const id = marketKey(m.venue, m.venueMarketId);
+        ops.push(
+          this.prisma.market.upsert({
+            where: { id },
+            create: { id, venue: m.venue, venueMarketId: m.venueMarketId, coreEventId: ce.id, ...data },
+            update: { coreEventId: ce.id, ...data },
+          }),
+        );
+      }
+    }
+    // One batch transaction: PGlite has a single connection, so no interactive callback.
+    await this.prisma.$transaction(ops);
+    return { events: source.coreEvents.length, markets: marketCount };
+  }
+
+  /** Map of venue market key → core event id, for tagging live trades. */
+  async marketIndex(): Promise<Map<string, string>> {
+    const rows = await this.prisma.market.findMany({ select: { venue: true, venueMarketId: true, coreEventId: true } });
+    return new Map(rows.map((r) => [marketKey(r.venue, r.venueMarketId), r.coreEventId]));
+  }
+}
+
+const dec = (v: number | null) => (v === null ? null : v.toFixed(6));
+
+function marketData(m: VenueMarket) {
+  return {
+    venueEventId: m.venueEventId,
+    title: m.title,
+    description: m.description,
+    slug: m.slug,
+    status: m.status,
+    outcomes: m.outcomes,
+    endDate: m.endDate,
+    bestBid: dec(m.bestBid),
+    bestAsk: dec(m.bestAsk),
+    lastPrice: dec(m.lastPrice),
+    volume: dec(m.volume),
+    volume24h: dec(m.volume24h),
+    openInterest: dec(m.openInterest),
+    liquidity: dec(m.liquidity),
+    iconUrl: m.iconUrl,
+    imageUrl: m.imageUrl,
+  };
+}

@@ -1,0 +1,24 @@
+import { Ctx, Field, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../context';
+import type { SyncReport } from './catalog.service';
+
+@ObjectType('CatalogSyncReport')
+export class CatalogSyncReportType implements SyncReport {
+  @Field(() => Int)
+  events: number;
+  @Field(() => Int)
+  markets: number;
+}
+
+@Resolver()
+export class IngestionResolver {
+  @Mutation(() => CatalogSyncReportType, {
+    description: "Loads the venues' catalogs (the demo world) into the database; idempotent. Needs X-Admin-Token.",
+  })
+  async syncCatalog(@Ctx() ctx: GraphQLContext): Promise<SyncReport> {
+    ctx.auth.requireHeaderToken('admin');
+    const report = await ctx.services.catalog.sync(ctx.services.world);
+    await ctx.services.refreshMarketIndex();
+    return report;
+  }
+}

@@ -1,0 +1,2 @@
+export { OpsService, type RuntimeSnapshot, type HealthView, type PipelineView } from './ops.service';
+export { OpsResolver } from './ops.resolver';

@@ -1,0 +1,161 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { createJwtVerifier } from './auth/jwt-verifier';
+import type { AuthVerifiers } from './auth/request-auth';
+import { createApolloMiddleware } from './graphql/apollo';
+import { graphiqlRouter } from './graphql/graphiql';
+import { getSchema } from './graphql/schema';
+import { createGraphqlSseHandler } from './graphql/sse-handler';
+import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
+import { sendError } from './http/send-error';
+import { buildOpenApi } from '../rest-adapter/openapi';
+import { createRestRouter } from '../rest-adapter/express-router';
+import { ROUTES } from '../rest-adapter/routes';
+import type { AppServices } from './services';
+
+export interface AppOptions {
+  /** SSE heartbeat interval (tests shorten it). */
+  heartbeatMs?: number;
+  /** Verifiers override (tests use JWKS/public keys). */
+  verifiers?: AuthVerifiers;
+}
+
+export interface RunningApp {
+  app: express.Express;
+  server: http.Server;
+  url: string;
+  /** Graceful stop: refuse new requests, end streams, drain, then close. */
+  stop(): Promise<void>;
+}
+
+/** Builds the express app: /graphql, /graphql/stream, REST surfaces, OpenAPI, health and metrics. */
+export async function createApp(services: AppServices, opts: AppOptions = {}) {
+  const { config, logger, metrics } = services;
+  const schema = await getSchema();
+  const verifiers = opts.verifiers ?? {
+    user: createJwtVerifier(config.auth.user, 'user'),
+    wallet: createJwtVerifier(config.auth.wallet, 'wallet-auth'),
+  };
+  const deps: ContextDeps = { services, verifiers, tokens: config.tokens };
+  const context = (req: Request) => contextFromHttp(deps, req, String(req.res?.locals.requestId ?? requestIdFrom(req.headers)));
+  const streams = new Set<Response>();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false); // conditional requests are a route option of the REST adapter
+
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    const requestId = requestIdFrom(req.headers);
+    res.locals.requestId = requestId;
+    res.setHeader('x-request-id', requestId);
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = String(res.locals.route ?? (req.path.startsWith('/graphql') ? req.baseUrl + req.path : 'unmatched'));
+      metrics.observeRequest(req.method, route, res.statusCode, seconds);
+      logger.info({ reqId: requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    });
+    next();
+  });
+  app.use(express.json({ limit: '1mb' }));
+
+  const track = (kind: string) => (res: Response) => {
+    streams.add(res);
+    metrics.streamOpened(kind);
+    res.on('close', () => {
+      streams.delete(res);
+      metrics.streamClosed(kind);
+    });
+  };
+  const sse = createGraphqlSseHandler({ schema, logger, context, track: track('graphql-sse') });
+  app.use('/graphql/stream', (req, res) => {
+    res.locals.route = '/graphql/stream';
+    void sse(req, res);
+  });
+  app.use('/graphql', graphiqlRouter({ endpoint: '/graphql', subscriptionsEndpoint: '/graphql/stream' }));
+  const apollo = await createApolloMiddleware({ schema, logger, context: async (req) => context(req) });
+  app.use('/graphql', (req, res, next) => {
+    res.locals.route = '/graphql';
+    apollo.middleware(req, res, next);
+  });
+
+  const openapi = buildOpenApi(ROUTES, schema);
+  app.get('/openapi.json', (_req, res) => {
+    res.locals.route = '/openapi.json';
+    res.json(openapi);
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.locals.route = '/metrics';
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  const restDeps = {
+    schema,
+    logger,
+    context,
+    etagMaxAgeSeconds: config.etagMaxAgeSeconds,
+    heartbeatMs: opts.heartbeatMs,
+    streams: {
+      opened: (kind: string) => metrics.streamOpened(kind),
+      closed: (kind: string) => metrics.streamClosed(kind),
+    },
+  };
+  const trading = createRestRouter(ROUTES, 'trading', restDeps);
+  app.use((req, res, next) => {
+    if (req.headers.accept?.includes('text/event-stream')) {
+      streams.add(res);
+      res.on('close', () => streams.delete(res));
+    }
+    next();
+  });
+  app.use('/market-data', createRestRouter(ROUTES, 'market-data', restDeps));
+  app.use(trading);
+
+  app.use((req, res) => sendError(res, 'not_found', `no route for ${req.method} ${req.path}`));
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const e = err as { type?: string; status?: number };
+    if (e.type === 'entity.parse.failed') return sendError(res, 'bad_request', 'body: malformed JSON');
+    if (e.type === 'entity.too.large') return sendError(res, 'bad_request', 'body: too large');
+    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+      return sendError(res, 'bad_request', 'malformed request');
+    }
+    logger.error({ err, path: req.path }, 'unhandled error');
+    return sendError(res, 'internal', 'internal error');
+  });
+
+  return { app, streams, stopGraphql: apollo.stop };
+}
+
+/** Creates the app and listens on the configured (or given) port. */
+export async function startServer(
+  services: AppServices,
+  listen: { port: number; host: string },
+  opts: AppOptions = {},
+): Promise<RunningApp> {
+  const { app, streams, stopGraphql } = await createApp(services, opts);
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      services.markShuttingDown();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const res of streams) res.end();
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), services.config.shutdownGraceMs);
+      grace.unref();
+      await closed;
+      clearTimeout(grace);
+      await stopGraphql();
+    })();
+    return stopping;
+  };
+  return { app, server, url: `http://${host}:${addr.port}`, stop };
+}

@@ -1,0 +1,166 @@
+/**
+ * The contract every venue client fulfils, whatever is behind it (the simulated
+ * world, or a venue's HTTP API). Prices are on the 0..1 scale (1 = one dollar);
+ * sizes are contracts. Domain code talks to venues only through this interface.
+ */
+export const VENUES = ['venue_a', 'venue_b'] as const;
+export type Venue = (typeof VENUES)[number];
+
+export const SOURCE_TYPES = ['matched', 'venue_a_only', 'venue_b_only'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+export type Side = 'buy' | 'sell';
+export type OutcomeSide = 'yes' | 'no';
+export type MarketStatus = 'active' | 'closed' | 'resolved';
+
+export const HISTORY_INTERVALS = ['1m', '5m', '1h', '1d', '1w'] as const;
+export type HistoryInterval = (typeof HISTORY_INTERVALS)[number];
+
+export interface VenueMarket {
+  venue: Venue;
+  venueMarketId: string;
+  venueEventId: string;
+  title: string;
+  description: string | null;
+  slug: string | null;
+  status: MarketStatus;
+  outcomes: string[];
+  endDate: Date | null;
+  bestBid: number | null;
+  bestAsk: number | null;
+  lastPrice: number | null;
+  volume: number | null;
+  volume24h: number | null;
+  openInterest: number | null;
+  liquidity: number | null;
+  iconUrl: string | null;
+  imageUrl: string | null;
+  updatedAt: Date;
+}
+
+export interface VenueEvent {
+  venue: Venue;
+  venueEventId: string;
+  title: string;
+  description: string;
+  category: string;
+  closeTime: Date | null;
+  updatedAt: Date;
+  markets: VenueMarket[];
+}
+
+export interface BookLevel {
+  price: number;
+  size: number;
+}
+
+/**
+ * The YES outcome's book, best level first on each side. venue_b's native book is
+ * YES bids and NO bids; its client turns a NO bid at q into a YES ask at 1 − q.
+ */
+export interface OrderBook {
+  venue: Venue;
+  venueMarketId: string;
+  bids: BookLevel[];
+  asks: BookLevel[];
+  timestamp: Date;
+}
+
+/** venue_a publishes price points; venue_b publishes OHLCV candles. */
+export interface PricePoint {
+  t: number; // unix seconds
+  p: number;
+}
+export interface Candle {
+  t: number; // unix seconds, bucket start
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v: number;
+}
+export type PriceHistory = { kind: 'points'; points: PricePoint[] } | { kind: 'ohlcv'; candles: Candle[] };
+
+export interface PriceHistoryQuery {
+  interval: HistoryInterval;
+  from: number; // unix seconds
+  to: number; // unix seconds
+}
+
+export interface PublicTrade {
+  venue: Venue;
+  venueTradeId: string;
+  venueMarketId: string;
+  /** A wallet address on venue_a; null on venue_b, whose public feed has no identities. */
+  venueTraderId: string | null;
+  side: Side;
+  outcome: OutcomeSide;
+  price: number;
+  size: number;
+  filledAt: Date;
+}
+
+export interface Holder {
+  wallet: string;
+  outcome: OutcomeSide;
+  size: number;
+  avgPrice: number | null;
+}
+export type HoldersResult = { supported: true; holders: Holder[] } | { supported: false; reason: string; holders: [] };
+
+export interface PlaceOrderRequest {
+  venueMarketId: string;
+  side: Side;
+  outcome: OutcomeSide;
+  size: number;
+  orderType: 'market' | 'limit';
+  limitPrice?: number;
+  clientOrderId: string;
+}
+export interface OrderFill {
+  price: number;
+  size: number;
+  filledAt: Date;
+}
+export interface PlaceOrderResult {
+  venueOrderId: string;
+  status: 'filled' | 'partially_filled' | 'rejected';
+  fills: OrderFill[];
+  reason?: string;
+}
+
+export type TradeListener = (trade: PublicTrade) => void;
+
+export interface VenueClient {
+  readonly venue: Venue;
+  /** The venue's whole catalog of events with their markets. */
+  listEvents(): Promise<VenueEvent[]>;
+  getOrderBook(venueMarketId: string, depth?: number): Promise<OrderBook>;
+  getPriceHistory(venueMarketId: string, query: PriceHistoryQuery): Promise<PriceHistory>;
+  /** Newest first. */
+  getPublicTrades(venueMarketId: string, page: { limit: number; offset: number }): Promise<PublicTrade[]>;
+  getHolders(venueMarketId: string, limit: number): Promise<HoldersResult>;
+  placeOrder(order: PlaceOrderRequest): Promise<PlaceOrderResult>;
+  /** Live public trades as the venue reports them; returns an unsubscribe function. */
+  onTrade(listener: TradeListener): () => void;
+}
+
+/** Errors a venue client throws when the venue cannot answer. */
+export class VenueUnavailableError extends Error {
+  constructor(
+    readonly venue: Venue,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'VenueUnavailableError';
+  }
+}
+export class VenueMarketNotFoundError extends Error {
+  constructor(
+    readonly venue: Venue,
+    readonly venueMarketId: string,
+  ) {
+    super(`${venue} market ${venueMarketId} not found`);
+    this.name = 'VenueMarketNotFoundError';
+  }
+}

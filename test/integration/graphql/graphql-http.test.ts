@@ -1,0 +1,86 @@
+import { serverAudits } from 'graphql-http';
+import { http, startTestApp, type TestApp } from '../../utils/app';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('graphql-http server audits against /graphql', () => {
+  // A MUST failure is an `error` and fails the suite. Apollo's CSRF prevention
+  // stays on, so GETs without a preflight header draw `notice`s, and a few
+  // 400-vs-200 nuances draw `warn`s: both are reported, not failed.
+  const tally: Record<string, number> = {};
+  afterAll(() => process.stdout.write(`graphql-http audits: ${JSON.stringify(tally)}\n`));
+  for (const audit of serverAudits({ url: () => `${app.url}/graphql`, fetchFn: fetch })) {
+    it(`${audit.name}`, async () => {
+      const result = await audit.fn();
+      tally[result.status] = (tally[result.status] ?? 0) + 1;
+      if (result.status === 'error') throw new Error(result.reason);
+      expect(['ok', 'warn', 'notice']).toContain(result.status);
+    });
+  }
+});
+
+describe('GraphQL errors', () => {
+  it('carries the error-table code in extensions.code and names the field on bad arguments', async () => {
+    const r = await http(`${app.url}/graphql`, { method: 'POST', json: { query: '{ events(page: 0) { total } }' } });
+    expect(r.status).toBe(200);
+    const body = r.body as { errors: { message: string; extensions: { code: string } }[] };
+    expect(body.errors[0]!.extensions.code).toBe('bad_request');
+    expect(body.errors[0]!.message).toMatch(/^page: /);
+  });
+
+  it('maps not found to not_found', async () => {
+    const r = await http(`${app.url}/graphql`, { method: 'POST', json: { query: '{ event(ref: "nope") { id } }' } });
+    const body = r.body as { errors: { extensions: { code: string } }[] };
+    expect(body.errors[0]!.extensions.code).toBe('not_found');
+  });
+
+  it('answers the same data as the REST route (same resolvers)', async () => {
+    const gql = await http(`${app.url}/graphql`, {
+      method: 'POST',
+      json: { query: '{ events(page: 2, pageSize: 7) { total page pageSize data { id slug markets { venue marketId yesPrice } } } }' },
+    });
+    const rest = await http(`${app.url}/api/events?page=2&pageSize=7`);
+    const g = (gql.body as { data: { events: { total: number; data: { id: string; markets: unknown[] }[] } } }).data.events;
+    const r = rest.body as { total: number; data: { id: string; slug: string; markets: { venue: string; marketId: string; yesPrice: number }[] }[] };
+    expect(g.total).toBe(r.total);
+    expect(g.data).toEqual(
+      r.data.map((e) => ({ id: e.id, slug: e.slug, markets: e.markets.map(({ venue, marketId, yesPrice }) => ({ venue, marketId, yesPrice })) })),
+    );
+  });
+
+  it('loads markets of a page of events in one batched query (DataLoader)', async () => {
+    const q = '{ events(pageSize: 50) { data { id markets { marketId } } } }';
+    const before = app.services.db.queryCount();
+    await http(`${app.url}/graphql`, { method: 'POST', json: { query: q } });
+    const fifty = app.services.db.queryCount() - before;
+    const before2 = app.services.db.queryCount();
+    await http(`${app.url}/graphql`, { method: 'POST', json: { query: q.replace('50', '5') } });
+    const five = app.services.db.queryCount() - before2;
+    expect(fifty).toBe(five);
+  });
+
+  it('refuses the admin mutation without X-Admin-Token', async () => {
+    const r = await http(`${app.url}/graphql`, {
+      method: 'POST',
+      json: { query: 'mutation { syncCatalog { events } }' },
+    });
+    const body = r.body as { errors: { extensions: { code: string } }[] };
+    expect(body.errors[0]!.extensions.code).toBe('unauthorized');
+  });
+});
+
+describe('GraphiQL', () => {
+  it('serves the IDE to browsers at GET /graphql with only same-origin assets', async () => {
+    const r = await fetch(`${app.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(r.status).toBe(200);
+    const html = await r.text();
+    expect(html).toContain('graphiql');
+    expect(html).not.toMatch(/(src|href)="https?:\/\//);
+  });
+});

@@ -1,0 +1,123 @@
+import { createClient } from 'graphql-sse';
+import type { PublicTrade } from '../../../src/venues/venue.types';
+import { http, startTestApp, type TestApp } from '../../utils/app';
+import { openSse } from '../../utils/sse';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({}, { heartbeatMs: 300 });
+});
+afterAll(async () => {
+  await app.close();
+});
+
+let seq = 0;
+function trade(venue: 'venue_a' | 'venue_b', marketId: string): PublicTrade {
+  seq += 1;
+  return {
+    venue,
+    venueTradeId: `test-${Date.now()}-${seq}`,
+    venueMarketId: marketId,
+    venueTraderId: venue === 'venue_a' ? '0x1111111111111111111111111111111111111111' : null,
+    side: 'buy',
+    outcome: 'yes',
+    price: 0.42,
+    size: 10,
+    filledAt: new Date(),
+  };
+}
+
+async function someMarket(venue: 'venue_a' | 'venue_b') {
+  const m = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue } });
+  return m;
+}
+
+describe('GET /stream/trades (REST SSE)', () => {
+  it('streams ingested trades as `event: trade` with ids, and heartbeats', async () => {
+    const market = await someMarket('venue_a');
+    const sse = await openSse(`${app.url}/stream/trades`);
+    expect(sse.status).toBe(200);
+    expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    await new Promise((r) => setTimeout(r, 100));
+    const t = trade('venue_a', market.venueMarketId);
+    await app.services.tradeIngest.ingest([t]);
+    const [msg] = await sse.take(1);
+    expect(msg!.event).toBe('trade');
+    expect(msg!.id).toBe(`venue_a:${t.venueTradeId}`);
+    expect(JSON.parse(msg!.data)).toMatchObject({
+      id: `venue_a:${t.venueTradeId}`,
+      venue: 'venue_a',
+      marketId: market.venueMarketId,
+      eventId: market.coreEventId,
+      traderId: t.venueTraderId,
+      price: 0.42,
+      size: 10,
+      filledAt: t.filledAt.toISOString(),
+    });
+    await new Promise((r) => setTimeout(r, 700));
+    expect(sse.comments).toContain('heartbeat');
+    sse.close();
+  });
+
+  it('filters by venue and market; a duplicate delivery is not streamed twice', async () => {
+    const a = await someMarket('venue_a');
+    const b = await someMarket('venue_b');
+    const sse = await openSse(`${app.url}/stream/trades?venue=venue_b`);
+    await new Promise((r) => setTimeout(r, 100));
+    const tb = trade('venue_b', b.venueMarketId);
+    await app.services.tradeIngest.ingest([trade('venue_a', a.venueMarketId), tb]);
+    await app.services.tradeIngest.ingest([tb]);
+    const tb2 = trade('venue_b', b.venueMarketId);
+    await app.services.tradeIngest.ingest([tb2]);
+    const msgs = await sse.take(2);
+    expect(msgs.map((m) => m.id)).toEqual([`venue_b:${tb.venueTradeId}`, `venue_b:${tb2.venueTradeId}`]);
+    expect(JSON.parse(msgs[0]!.data).traderId).toBeNull();
+    sse.close();
+  });
+
+  it('400 for a bad filter, before any stream opens', async () => {
+    const r = await http(`${app.url}/stream/trades?venue=nasdaq`);
+    expect(r.status).toBe(400);
+    expect((r.body as { message: string }).message).toMatch(/^venue: /);
+  });
+
+  it('releases the subscription when the client disconnects', async () => {
+    const sse = await openSse(`${app.url}/stream/trades`);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(app.services.metrics.openStreams()).toBeGreaterThan(0);
+    sse.close();
+    const deadline = Date.now() + 5000;
+    while (app.services.metrics.openStreams() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(app.services.metrics.openStreams()).toBe(0);
+  });
+});
+
+describe('trades subscription over graphql-sse', () => {
+  it('delivers a published trade to a graphql-sse client', async () => {
+    const market = await someMarket('venue_a');
+    const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0 });
+    const received: unknown[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      const unsubscribe = client.subscribe<{ trades: { id: string; venue: string; marketId: string } }>(
+        { query: `subscription { trades(marketId: "${market.venueMarketId}") { id venue marketId price filledAt } }` },
+        {
+          next: (v) => {
+            received.push(v.data?.trades);
+            unsubscribe();
+            resolve();
+          },
+          error: reject,
+          complete: () => resolve(),
+        },
+      );
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const t = trade('venue_a', market.venueMarketId);
+    await app.services.tradeIngest.ingest([t]);
+    await done;
+    client.dispose();
+    expect(received).toEqual([
+      { id: `venue_a:${t.venueTradeId}`, venue: 'venue_a', marketId: market.venueMarketId, price: 0.42, filledAt: t.filledAt.toISOString() },
+    ]);
+  });
+});

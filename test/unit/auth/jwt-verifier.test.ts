@@ -1,0 +1,105 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignJWT, exportJWK, exportSPKI, generateKeyPair } from 'jose';
+import { createJwtVerifier } from '../../../src/auth/jwt-verifier';
+import { safeEqual } from '../../../src/auth/constant-time';
+import { signToken } from '../../../src/auth/token-signer';
+
+const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
+const ALL = ['HS256', 'ES256', 'RS256'];
+
+describe('HS256 with a shared secret', () => {
+  const cfg = { secret: SECRET, algorithms: ALL };
+  const verifier = createJwtVerifier(cfg, 'user');
+
+  it('accepts a token it signed and returns the subject', async () => {
+    const token = await signToken(cfg, 'user-1');
+    await expect(verifier.verify(token)).resolves.toMatchObject({ subject: 'user-1' });
+  });
+
+  it('refuses a wrong secret, an expired token, garbage and alg none', async () => {
+    const other = await signToken({ secret: `${SECRET}-other`, algorithms: ALL }, 'u');
+    await expect(verifier.verify(other)).rejects.toMatchObject({ code: 'unauthorized' });
+    const expired = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
+      .sign(new TextEncoder().encode(SECRET));
+    await expect(verifier.verify(expired)).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(verifier.verify('not.a.token')).rejects.toMatchObject({ code: 'unauthorized' });
+    const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(
+      JSON.stringify({ sub: 'u', exp: Math.floor(Date.now() / 1000) + 60 }),
+    ).toString('base64url')}.`;
+    await expect(verifier.verify(none)).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('checks issuer and audience when configured', async () => {
+    const strict = { secret: SECRET, algorithms: ALL, issuer: 'https://id.example', audience: 'api' };
+    const v = createJwtVerifier(strict, 'user');
+    await expect(v.verify(await signToken(strict, 'u'))).resolves.toMatchObject({ subject: 'u' });
+    await expect(v.verify(await signToken({ ...strict, issuer: 'https://evil.example' }, 'u'))).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
+    await expect(v.verify(await signToken({ ...strict, audience: 'other' }, 'u'))).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('refuses HS256 when the allowlist excludes it', async () => {
+    const v = createJwtVerifier({ secret: SECRET, algorithms: ['ES256'] }, 'user');
+    await expect(v.verify(await signToken(cfg, 'u'))).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+});
+
+describe('ES256 through a JWKS URL and RS256 through a PEM key', () => {
+  let server: http.Server;
+  let jwksUrl: string;
+  type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+  let es: KeyPair;
+  let rs: KeyPair;
+
+  beforeAll(async () => {
+    es = await generateKeyPair('ES256');
+    rs = await generateKeyPair('RS256');
+    const jwk = { ...(await exportJWK(es.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+    server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    jwksUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  const sign = (key: KeyPair['privateKey'], alg: string, kid?: string) =>
+    new SignJWT({}).setProtectedHeader({ alg, ...(kid && { kid }) }).setSubject('u-es').setIssuedAt().setExpirationTime('5m').sign(key);
+
+  it('verifies ES256 tokens against the JWKS', async () => {
+    const v = createJwtVerifier({ jwksUrl, algorithms: ALL }, 'user');
+    await expect(v.verify(await sign(es.privateKey, 'ES256', 'k1'))).resolves.toMatchObject({ subject: 'u-es' });
+    const stranger = await generateKeyPair('ES256');
+    await expect(v.verify(await sign(stranger.privateKey, 'ES256', 'k1'))).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('verifies RS256 tokens against a PEM public key, and refuses HS256 signed with that key text', async () => {
+    const pem = await exportSPKI(rs.publicKey);
+    const v = createJwtVerifier({ publicKey: pem, algorithms: ALL }, 'user');
+    await expect(v.verify(await sign(rs.privateKey, 'RS256'))).resolves.toMatchObject({ subject: 'u-es' });
+    // Algorithm confusion: an HS256 token keyed with the public key text.
+    const confused = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('attacker')
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(pem));
+    await expect(v.verify(confused)).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+});
+
+describe('safeEqual', () => {
+  it('compares in constant time and refuses missing values', () => {
+    expect(safeEqual('abc', 'abc')).toBe(true);
+    expect(safeEqual('abc', 'abd')).toBe(false);
+    expect(safeEqual('abc', 'abcd')).toBe(false);
+    expect(safeEqual(undefined, 'abc')).toBe(false);
+    expect(safeEqual('', '')).toBe(false);
+  });
+});
