@@ -3,6 +3,7 @@ import express, { type Request, type Response } from 'express';
 import { execute, subscribe, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { GraphQLContext } from '../src/context';
 import { AppError } from '../src/errors/app-error';
+import { ReadMemo } from '../src/infra/read-memo';
 import { classifyGraphQLError } from '../src/graphql/format-error';
 import type { Logger } from '../src/http/logger';
 import { sendError } from '../src/http/send-error';
@@ -18,6 +19,14 @@ export interface RestRouterDeps {
   etagMaxAgeSeconds: number;
   heartbeatMs?: number;
   streams?: { opened(kind: string): void; closed(kind: string): void };
+  /** Subscribes to a pub/sub topic (response-cache invalidation). */
+  subscribe?: (topic: string, listener: () => void) => Promise<unknown>;
+}
+
+/** What a cached route keeps per variables: the body and its ETag. */
+interface CachedResponse {
+  body: string;
+  etag: string;
 }
 
 /** Express path from an OpenAPI template: `/api/events/{slug}` → `/api/events/:slug`. */
@@ -52,6 +61,9 @@ export function assertRouteValid(schema: GraphQLSchema, route: AnyRouteDef): voi
   if ((op.operation === 'subscription') !== (route.stream !== undefined)) {
     throw new Error(`route ${route.id}: stream routes run subscriptions and only they do`);
   }
+  if (route.cache && (route.auth !== 'none' || op.operation !== 'query')) {
+    throw new Error(`route ${route.id}: only public queries may be cached`);
+  }
   const root = route.result.split('.')[0];
   const hasRoot = op.selectionSet.selections.some(
     (s) => s.kind === 'Field' && (s.alias?.value ?? s.name.value) === root,
@@ -83,9 +95,11 @@ export function createRestRouter(routes: readonly AnyRouteDef[], surface: Surfac
   for (const route of mine) {
     assertRouteValid(deps.schema, route);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    const memo = route.cache ? new ReadMemo(route.cache.ttlMs) : undefined;
+    if (route.cache && memo) void deps.subscribe?.(route.cache.invalidatedBy, () => memo.invalidate());
     router[method](expressPath(route.path), (req, res) => {
       res.locals.route = route.path;
-      const run = route.stream ? runStream(route, req, res, deps) : runOperation(route, req, res, deps);
+      const run = route.stream ? runStream(route, req, res, deps) : runOperation(route, req, res, deps, memo);
       run.catch((err: unknown) => fail(res, err, deps.logger, req));
     });
   }
@@ -104,8 +118,7 @@ function variablesFor(route: AnyRouteDef, req: Request): Record<string, unknown>
   return Object.fromEntries(Object.entries(vars as Record<string, unknown>).filter(([, v]) => v !== undefined));
 }
 
-async function runOperation(route: AnyRouteDef, req: Request, res: Response, deps: RestRouterDeps): Promise<void> {
-  const variableValues = variablesFor(route, req);
+async function execute1(route: AnyRouteDef, req: Request, deps: RestRouterDeps, variableValues: Record<string, unknown>) {
   const result = await execute({
     schema: deps.schema,
     document: route.document as DocumentNode,
@@ -114,12 +127,25 @@ async function runOperation(route: AnyRouteDef, req: Request, res: Response, dep
   });
   if (result.errors && result.errors.length > 0) throw result.errors[0];
   const body = JSON.stringify(pick(result.data, route.result) ?? null);
+  return { body, etag: etagOf(body) };
+}
+
+async function runOperation(
+  route: AnyRouteDef,
+  req: Request,
+  res: Response,
+  deps: RestRouterDeps,
+  memo: ReadMemo | undefined,
+): Promise<void> {
+  const variableValues = variablesFor(route, req);
+  const { body, etag } = memo
+    ? await memo.get<CachedResponse>(JSON.stringify(variableValues), () => execute1(route, req, deps, variableValues))
+    : await execute1(route, req, deps, variableValues);
   if (route.deprecated) {
     res.setHeader('deprecation', `@${Math.floor(route.deprecated.since.getTime() / 1000)}`);
     res.setHeader('link', `<${route.deprecated.successor}>; rel="successor-version"`);
   }
   if (route.etag) {
-    const etag = etagOf(body);
     res.setHeader('etag', etag);
     res.setHeader('cache-control', `public, max-age=${deps.etagMaxAgeSeconds}, must-revalidate`);
     if (matchesEtag(req.get('if-none-match'), etag)) {

@@ -54,6 +54,11 @@ export interface RouteDef<TData = unknown, TVars = Record<string, unknown>> {
   errors: readonly number[];
   /** Answer conditional requests: weak ETag over the body, 304 on If-None-Match. */
   etag?: boolean;
+  /**
+   * Memoize the serialized response per variables in each process (public,
+   * side-effect-free routes only), dropped when `invalidatedBy` is published.
+   */
+  cache?: { ttlMs: number; invalidatedBy: string };
   /** Deprecated route: a `Deprecation` header and a `Link` to the successor. */
   deprecated?: { since: Date; successor: string };
   /** A subscription route: the response is an SSE stream of `event` messages, `id:` from `idField`. */

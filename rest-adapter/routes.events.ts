@@ -6,6 +6,7 @@ import {
   ListEventsDocument,
 } from '../schema/generated/operations';
 import { DISCOVER_SORTS, EVENTS_LIMITS, MARKET_SORTS } from '../src/modules/events/events.limits';
+import { CATALOG_CHANGED_TOPIC } from '../src/modules/events/events.service';
 import { SOURCE_TYPES, VENUES } from '../src/venues/venue.types';
 import { bool, int, oneOf, requiredStr, str } from './params';
 import { route } from './route.types';
@@ -24,6 +25,9 @@ const discoverQuery = z.object({
   sort: oneOf(DISCOVER_SORTS),
   ...paging,
 });
+
+/** Catalog reads change only when the catalog is synced, which announces itself. */
+const catalogCache = { ttlMs: 30_000, invalidatedBy: CATALOG_CHANGED_TOPIC };
 
 const discover = {
   surface: 'trading',
@@ -52,6 +56,7 @@ export const eventRoutes = [
     result: 'events',
     errors: [304, 400],
     etag: true,
+    cache: catalogCache,
     tags: ['events'],
   }),
   route({ ...discover, id: 'discoverEvents', path: '/api/events/discover', summary: 'Search, filter and sort events.' }),
@@ -76,6 +81,7 @@ export const eventRoutes = [
     result: 'event',
     errors: [304, 404],
     etag: true,
+    cache: catalogCache,
     tags: ['events'],
   }),
   route({
@@ -92,6 +98,7 @@ export const eventRoutes = [
     document: EventMarketsDocument,
     result: 'eventMarkets',
     errors: [400, 404],
+    cache: catalogCache,
     tags: ['events'],
   }),
 ];

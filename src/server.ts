@@ -96,6 +96,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     context,
     etagMaxAgeSeconds: config.etagMaxAgeSeconds,
     heartbeatMs: opts.heartbeatMs,
+    subscribe: (topic: string, listener: () => void) => services.infra.pubsub.subscribe(topic, listener),
     streams: {
       opened: (kind: string) => metrics.streamOpened(kind),
       closed: (kind: string) => metrics.streamClosed(kind),

@@ -3,8 +3,8 @@ import type { AppConfig } from './config';
 import { openDatabase, type Database } from './db';
 import { createLogger, type Logger } from './http/logger';
 import { createMetrics, type Metrics } from './http/metrics';
-import { createInfra, type Infra } from './infra';
-import { EventsService } from './modules/events';
+import { createInfra, ReadMemo, type Infra } from './infra';
+import { CATALOG_CHANGED_TOPIC, EventsService } from './modules/events';
 import { CatalogService, TradeIngestService, openSimulatedWorld } from './modules/ingestion';
 import { OpsService } from './modules/ops';
 import type { SimulatedWorld } from './venues';
@@ -58,7 +58,9 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
   const metrics = createMetrics({ queryCount: () => db.queryCount() });
   metricsRef.current = metrics;
   const world = o.world ?? (await openSimulatedWorld(db.prisma, config.sim.seed));
-  const catalog = new CatalogService(db.prisma);
+  const catalog = new CatalogService(db.prisma, () => infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() }));
+  const events = new EventsService(db.prisma, new ReadMemo(30_000));
+  await infra.pubsub.subscribe(CATALOG_CHANGED_TOPIC, () => events.invalidate());
   const marketIndex = new Map<string, string>();
   const tradeIngest = new TradeIngestService(db.prisma, infra.pubsub, (key) => marketIndex.get(key), {
     onError: (err) => logger.error({ err }, 'trade ingestion failed'),
@@ -75,7 +77,7 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     clientLimits: new ClientRateLimits(infra.rateLimiter, {
       discover: { limit: config.limits.discoverPerMinute, windowMs: 60_000 },
     }),
-    events: new EventsService(db.prisma),
+    events,
     catalog,
     tradeIngest,
     ops: new OpsService(

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db';
+import { createInfra } from '../infra';
+import { CATALOG_CHANGED_TOPIC } from '../modules/events';
 import { CatalogService, openSimulatedWorld } from '../modules/ingestion';
 import { readRuntimeFile } from '../runtime-file';
 import { runCli } from './cli-args';
@@ -23,10 +25,14 @@ runCli(async () => {
     return;
   }
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir });
+  // Servers sharing Redis drop their memoized catalog reads when told.
+  const infra = await createInfra({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix });
   try {
-    const report = await new CatalogService(db.prisma).sync(await openSimulatedWorld(db.prisma, config.sim.seed));
+    const catalog = new CatalogService(db.prisma, () => infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() }));
+    const report = await catalog.sync(await openSimulatedWorld(db.prisma, config.sim.seed));
     process.stdout.write(`${JSON.stringify({ via: 'database', ...report })}\n`);
   } finally {
+    await infra.close();
     await db.close();
   }
 });

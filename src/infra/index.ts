@@ -14,3 +14,4 @@ export { RedisCache } from './redis-cache';
 export { RedisPubSub } from './redis-pubsub';
 export { RedisRateLimiter, SLIDING_WINDOW_LUA } from './redis-rate-limiter';
 export { closeRedisClient, createRedisClient, type RedisConnectionRole } from './redis-connection';
+export { ReadMemo } from './read-memo';

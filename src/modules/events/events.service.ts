@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
+import type { ReadMemo } from '../../infra';
 import type { MarketStatus, SourceType, Venue } from '../../venues/venue.types';
 import type { DiscoverSort, MarketSort } from './events.limits';
 import { toEventView, toMarketView, type EventView, type MarketView, type Page } from './events.models';
@@ -28,11 +29,30 @@ export interface MarketFilter {
 
 const OPEN: MarketStatus = 'active';
 
-/** Core events and their markets, read from the database the ingestion fills. */
-export class EventsService {
-  constructor(private readonly prisma: PrismaClient) {}
+/** The pub/sub topic announcing that the catalog (events, markets, prices) changed. */
+export const CATALOG_CHANGED_TOPIC = 'catalog.changed';
 
-  async list(q: ListEventsQuery): Promise<Page<EventView>> {
+/**
+ * Core events and their markets, read from the database the ingestion fills.
+ * Reads go through a per-process memo: the catalog changes only when it is
+ * synced, which publishes {@link CATALOG_CHANGED_TOPIC} to every process.
+ */
+export class EventsService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly memo: ReadMemo,
+  ) {}
+
+  /** Drops memoized reads (on a catalog change). */
+  invalidate(): void {
+    this.memo.invalidate();
+  }
+
+  list(q: ListEventsQuery): Promise<Page<EventView>> {
+    return this.memo.get(`list:${q.page}:${q.pageSize}:${q.category ?? ''}:${q.sourceType ?? ''}`, () => this.listUncached(q));
+  }
+
+  private async listUncached(q: ListEventsQuery): Promise<Page<EventView>> {
     const where: Prisma.CoreEventWhereInput = {
       ...(q.category !== undefined && { category: q.category }),
       ...(q.sourceType !== undefined && { sourceType: q.sourceType }),
@@ -40,7 +60,12 @@ export class EventsService {
     return this.page(where, [{ activityScore: 'desc' }, { id: 'asc' }], q.page, q.pageSize);
   }
 
-  async discover(q: DiscoverEventsQuery): Promise<Page<EventView>> {
+  discover(q: DiscoverEventsQuery): Promise<Page<EventView>> {
+    const key = JSON.stringify(['discover', q.page, q.pageSize, q.search ?? '', q.category ?? '', q.venue ?? '', q.sort]);
+    return this.memo.get(key, () => this.discoverUncached(q));
+  }
+
+  private async discoverUncached(q: DiscoverEventsQuery): Promise<Page<EventView>> {
     const search = q.search?.trim();
     const where: Prisma.CoreEventWhereInput = {
       ...(q.category !== undefined && { category: q.category }),
@@ -57,7 +82,11 @@ export class EventsService {
   }
 
   /** By id or slug (the interface identifies events by either). */
-  async get(ref: string): Promise<EventView> {
+  get(ref: string): Promise<EventView> {
+    return this.memo.get(`event:${ref}`, () => this.getUncached(ref));
+  }
+
+  private async getUncached(ref: string): Promise<EventView> {
     const row = await this.prisma.coreEvent.findFirst({ where: { OR: [{ id: ref }, { slug: ref }] } });
     if (!row) throw AppError.notFound(`event ${ref}`);
     return toEventView(row);
@@ -65,12 +94,16 @@ export class EventsService {
 
   async marketsOf(ref: string, filter: MarketFilter): Promise<MarketView[]> {
     const event = await this.get(ref);
-    const rows = await this.prisma.market.findMany({ where: { coreEventId: event.id } });
-    return filterMarkets(rows.map(toMarketView), filter);
+    const [markets] = await this.marketsByEventIds([event.id]);
+    return filterMarkets(markets!, filter);
   }
 
   /** All markets of many events in one query (the loader's batch function). */
-  async marketsByEventIds(eventIds: readonly string[]): Promise<MarketView[][]> {
+  marketsByEventIds(eventIds: readonly string[]): Promise<MarketView[][]> {
+    return this.memo.get(`markets:${eventIds.join(',')}`, () => this.marketsUncached(eventIds));
+  }
+
+  private async marketsUncached(eventIds: readonly string[]): Promise<MarketView[][]> {
     const rows = await this.prisma.market.findMany({ where: { coreEventId: { in: [...eventIds] } } });
     const byEvent = new Map<string, MarketView[]>();
     for (const row of rows) {

@@ -23,7 +23,11 @@ export function marketKey(venue: Venue, venueMarketId: string): string {
  * Upserts by stable ids, so running it again changes nothing but prices.
  */
 export class CatalogService {
-  constructor(private readonly prisma: PrismaClient) {}
+  /** @param onChanged told after every sync (the app publishes a catalog-changed message). */
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly onChanged: () => Promise<void> = async () => undefined,
+  ) {}
 
   async sync(source: CatalogSource): Promise<SyncReport> {
     const venues = Object.keys(source.clients) as Venue[];
@@ -66,6 +70,7 @@ export class CatalogService {
     }
     // One batch transaction: PGlite has a single connection, so no interactive callback.
     await this.prisma.$transaction(ops);
+    await this.onChanged();
     return { events: source.coreEvents.length, markets: marketCount };
   }
 

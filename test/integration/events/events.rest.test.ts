@@ -1,3 +1,4 @@
+import { CATALOG_CHANGED_TOPIC } from '../../../src/modules/events';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 
 interface EventBody {
@@ -191,3 +192,32 @@ describe('GET /api/events/{eventId}/markets', () => {
     expect((bad.body as { message: string }).message).toMatch(/^openOnly: /);
   });
 });
+
+describe('memoized catalog reads', () => {
+  it('serve repeated reads without SQL and drop them when the catalog-changed message arrives', async () => {
+    const ce = app.services.world.coreEvents[11]!;
+    await http(`${app.url}/api/events/${ce.slug}`);
+    const before = app.services.db.queryCount();
+    const cached = await http(`${app.url}/api/events/${ce.slug}`);
+    expect(app.services.db.queryCount()).toBe(before);
+    await app.services.db.prisma.coreEvent.update({ where: { id: ce.id }, data: { title: 'Renamed by an operator' } });
+    expect((await http(`${app.url}/api/events/${ce.slug}`)).body).toEqual(cached.body);
+    await app.services.infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() });
+    expect(await titleEventually(ce.slug, 'Renamed by an operator')).toBe('Renamed by an operator');
+    // A sync restores the venue's title and announces the change itself.
+    await app.services.catalog.sync(app.services.world);
+    expect(await titleEventually(ce.slug, ce.title)).toBe(ce.title);
+  });
+});
+
+/** Polls the event until its title is `want` (pub/sub delivery is asynchronous) or 5 s pass. */
+async function titleEventually(slug: string, want: string): Promise<string> {
+  const deadline = Date.now() + 5000;
+  let title = '';
+  while (Date.now() < deadline) {
+    title = ((await http(`${app.url}/api/events/${slug}`)).body as EventBody).title;
+    if (title === want) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return title;
+}
