@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createJwtVerifier } from '../../../src/auth/jwt-verifier';
+import { loadConfig } from '../../../src/config';
+import { freePort, startServerProcess } from '../../utils/server-process';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+
+function cli(script: string, args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, ['-r', './scripts/register.js', `src/cli/${script}`, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...env },
+  });
+  return { status: r.status, stdout: r.stdout.trim(), stderr: r.stderr.trim() };
+}
+
+describe('token CLI', () => {
+  it('prints a user token, and a wallet-auth token with --wallet, each verifiable with its own secret only', async () => {
+    const env = { AUTH_JWT_SECRET: 'cli-test-user-secret-0123456789abcdef', WALLET_AUTH_JWT_SECRET: 'cli-test-wallet-secret-0123456789abcdef' };
+    const user = cli('token.cli.ts', ['--sub', 'user-42'], env);
+    const wallet = cli('token.cli.ts', ['--sub', 'user-42', '--wallet'], env);
+    expect(user.status).toBe(0);
+    expect(user.stdout.split('\n')).toHaveLength(1);
+    const config = loadConfig(env);
+    const userVerifier = createJwtVerifier(config.auth.user, 'user');
+    const walletVerifier = createJwtVerifier(config.auth.wallet, 'wallet-auth');
+    await expect(userVerifier.verify(user.stdout)).resolves.toMatchObject({ subject: 'user-42' });
+    await expect(walletVerifier.verify(wallet.stdout)).resolves.toMatchObject({ subject: 'user-42' });
+    await expect(userVerifier.verify(wallet.stdout)).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('fails with a usage line without --sub', () => {
+    const r = cli('token.cli.ts', [], {});
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/usage: token --sub/);
+  });
+});
+
+// The embedded database admits one process: the CLI opens it when no server
+// runs, and asks the server that owns it otherwise.
+(process.env.DATABASE_URL ? describe.skip : describe)('seed CLI (embedded)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'seed-cli-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('seeds an empty data folder, idempotently, then goes through the running server', async () => {
+    const first = cli('seed.cli.ts', [], { DATA_DIR: dir });
+    expect(first.stderr).toBe('');
+    const a = JSON.parse(first.stdout) as { via: string; events: number; markets: number };
+    expect(a.via).toBe('database');
+    expect(a.events).toBeGreaterThanOrEqual(60);
+    const second = JSON.parse(cli('seed.cli.ts', [], { DATA_DIR: dir }).stdout) as typeof a;
+    expect(second).toEqual(a);
+
+    const server = await startServerProcess({ DATA_DIR: dir, SIM_TRADE_RATE: '0' }, await freePort());
+    try {
+      const viaServer = JSON.parse(cli('seed.cli.ts', [], { DATA_DIR: dir }).stdout) as typeof a;
+      expect(viaServer).toEqual({ ...a, via: 'server' });
+      const page = (await (await fetch(`${server.url}/api/events?pageSize=1`)).json()) as { total: number };
+      expect(page.total).toBe(a.events);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,47 @@
+import { createJwtVerifier } from '../../../src/auth/jwt-verifier';
+import { RequestAuth } from '../../../src/auth/request-auth';
+import { signToken } from '../../../src/auth/token-signer';
+
+const user = { secret: 'request-auth-user-secret-0123456789abcdef', algorithms: ['HS256'] };
+const wallet = { secret: 'request-auth-wallet-secret-0123456789abcd', algorithms: ['HS256'] };
+const verifiers = { user: createJwtVerifier(user, 'user'), wallet: createJwtVerifier(wallet, 'wallet-auth') };
+const tokens = { admin: 'admin-token', rewardsAdmin: 'rewards-token', feedIngest: 'feed-token' };
+
+function auth(headers: Record<string, string>) {
+  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return new RequestAuth({ authorization: lower.authorization, header: (n) => lower[n.toLowerCase()] }, verifiers, tokens);
+}
+
+describe('RequestAuth', () => {
+  it('is anonymous without credentials; requireUser is then a 401', async () => {
+    await expect(auth({}).optionalUser()).resolves.toBeNull();
+    await expect(auth({}).requireUser()).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('verifies a user bearer token once per request', async () => {
+    const a = auth({ Authorization: `Bearer ${await signToken(user, 'u-1')}` });
+    await expect(a.requireUser()).resolves.toMatchObject({ userId: 'u-1' });
+    expect(a.optionalUser()).toBe(a.optionalUser());
+  });
+
+  it('refuses an invalid credential even where one is optional, and malformed headers', async () => {
+    await expect(auth({ Authorization: 'Bearer nope' }).optionalUser()).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(auth({ Authorization: 'Basic dXNlcjpwYXNz' }).optionalUser()).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('keeps user and wallet-auth tokens apart', async () => {
+    const walletToken = await signToken(wallet, 'u-2');
+    await expect(auth({ Authorization: `Bearer ${walletToken}` }).requireWallet()).resolves.toMatchObject({ userId: 'u-2' });
+    await expect(auth({ Authorization: `Bearer ${walletToken}` }).requireUser()).rejects.toMatchObject({ code: 'unauthorized' });
+    const userToken = await signToken(user, 'u-2');
+    await expect(auth({ Authorization: `Bearer ${userToken}` }).requireWallet()).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(auth({}).requireWallet()).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('checks each header token against its own value', () => {
+    expect(() => auth({ 'X-Admin-Token': 'admin-token' }).requireHeaderToken('admin')).not.toThrow();
+    expect(() => auth({ 'X-Admin-Token': 'rewards-token' }).requireHeaderToken('admin')).toThrow(/x-admin-token/);
+    expect(() => auth({ 'X-Rewards-Admin-Token': 'rewards-token' }).requireHeaderToken('rewardsAdmin')).not.toThrow();
+    expect(() => auth({}).requireHeaderToken('feedIngest')).toThrow(/x-feed-ingest-token/);
+  });
+});
