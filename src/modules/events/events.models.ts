@@ -1,30 +1,18 @@
 import type { CoreEvent, Market } from '../../db/generated/client';
-import type { MarketStatus, SourceType, Venue } from '../../venues/venue.types';
+import type { SourceType, VenueMarket } from '../../venues/venue.types';
 
-/** A venue market as the domain hands it out: prices as numbers on the 0..1 scale. */
-export interface MarketView {
+/**
+ * A venue market as the domain hands it out: the venue's fields (prices as
+ * numbers on the 0..1 scale) under the names of the interface, plus its ids.
+ */
+export type MarketView = Omit<VenueMarket, 'venueMarketId'> & {
+  /** `venue:marketId`. */
   id: string;
-  venue: Venue;
+  /** The venue's native market id. */
   marketId: string;
-  venueEventId: string;
+  /** The core event. */
   eventId: string;
-  title: string;
-  description: string | null;
-  slug: string | null;
-  status: MarketStatus;
-  outcomes: string[];
-  endDate: Date | null;
-  bestBid: number | null;
-  bestAsk: number | null;
-  lastPrice: number | null;
-  volume: number | null;
-  volume24h: number | null;
-  openInterest: number | null;
-  liquidity: number | null;
-  iconUrl: string | null;
-  imageUrl: string | null;
-  updatedAt: Date;
-}
+};
 
 /** A core event without its markets (those load through a loader). */
 export interface EventView {
