@@ -1,5 +1,10 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+  ApolloServerPluginUsageReportingDisabled,
+} from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
@@ -25,7 +30,14 @@ export async function createApolloMiddleware(opts: {
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError: createFormatError((err) => opts.logger.error({ err }, 'graphql resolver failed')),
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    // Cache-control hints would hook every field resolution for nothing: HTTP
+    // caching is the REST adapter's (ETags). No Apollo Studio reporting either.
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginUsageReportingDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+    ],
   });
   await server.start();
   const middleware = expressMiddleware(server, { context: ({ req }) => opts.context(req) });
