@@ -16,6 +16,11 @@ export type GraphQLContext = {
   /** Who to rate-limit anonymous callers as: the client address. */
   clientId: string;
   auth: RequestAuth;
+  /**
+   * A request header (lower-case name), for protocol headers an operation
+   * honours: `Idempotency-Key`, `Last-Event-ID`. Undefined outside HTTP.
+   */
+  header: (name: string) => string | undefined;
   services: AppServices;
   loaders: Loaders;
 };
@@ -27,7 +32,7 @@ export function createLoaders(services: AppServices): Loaders {
 /** The context factory shared by /graphql, /graphql/stream and the REST adapter. */
 export function createContext(
   services: AppServices,
-  req: { requestId: string; clientId: string; auth: RequestAuth },
+  req: { requestId: string; clientId: string; auth: RequestAuth; header?: (name: string) => string | undefined },
 ): GraphQLContext {
-  return { ...req, services, loaders: createLoaders(services) };
+  return { header: () => undefined, ...req, services, loaders: createLoaders(services) };
 }

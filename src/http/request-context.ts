@@ -33,5 +33,6 @@ export function contextFromHttp(
     requestId,
     clientId: req.ip ?? req.socket.remoteAddress ?? 'unknown',
     auth,
+    header,
   });
 }
