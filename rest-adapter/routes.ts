@@ -1,6 +1,11 @@
 import type { AnyRouteDef } from './route.types';
 import { eventRoutes } from './routes.events';
+import { feedRoutes } from './routes.feed';
 import { opsRoutes } from './routes.ops';
 
 /** The one route table: every REST path the service serves. */
-export const ROUTES: readonly AnyRouteDef[] = [...eventRoutes, ...opsRoutes];
+export const ROUTES: readonly AnyRouteDef[] = [
+  ...eventRoutes,
+  ...opsRoutes,
+  ...feedRoutes,
+];

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generate } from '@graphql-codegen/cli';
 import { buildOpenApi } from '../rest-adapter/openapi';
-import { ROUTES } from '../rest-adapter/routes';
+import type { AnyRouteDef } from '../rest-adapter/route.types';
 import { getSchema, printSdl } from '../src/graphql/schema';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -26,8 +26,17 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
     false,
   )) as { filename: string; content: string }[];
   for (const o of outputs) files.set(path.relative(ROOT, o.filename), o.content);
-  files.set('schema/openapi.json', `${JSON.stringify(buildOpenApi(ROUTES, await getSchema()), null, 2)}\n`);
   return files;
+}
+
+/**
+ * The OpenAPI document, from the route table as it is on disk: the routes
+ * import the typed documents, so it is rendered after those are written.
+ */
+async function renderOpenApi(): Promise<string> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { ROUTES } = require('../rest-adapter/routes') as { ROUTES: readonly AnyRouteDef[] };
+  return `${JSON.stringify(buildOpenApi(ROUTES, await getSchema()), null, 2)}\n`;
 }
 
 function codegenTarget() {
@@ -45,7 +54,9 @@ function codegenTarget() {
 /** Names of generated files whose committed content differs from the sources. */
 export async function staleGeneratedFiles(): Promise<string[]> {
   const stale: string[] = [];
-  for (const [file, content] of await renderGeneratedFiles()) {
+  const files = await renderGeneratedFiles();
+  files.set('schema/openapi.json', await renderOpenApi());
+  for (const [file, content] of files) {
     let current = '';
     try {
       current = readFileSync(path.join(ROOT, file), 'utf8');
@@ -60,6 +71,7 @@ export async function staleGeneratedFiles(): Promise<string[]> {
 async function main(mode: string | undefined): Promise<void> {
   if (mode === 'write') {
     for (const [file, content] of await renderGeneratedFiles()) writeFileSync(path.join(ROOT, file), content);
+    writeFileSync(path.join(ROOT, 'schema/openapi.json'), await renderOpenApi());
     process.stdout.write('generated: schema/schema.graphql, schema/generated/operations.ts, schema/openapi.json\n');
   } else if (mode === 'check') {
     const stale = await staleGeneratedFiles();

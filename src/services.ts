@@ -2,9 +2,11 @@ import { ClientRateLimits } from './auth/rate-limits';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './db';
 import { createLogger, type Logger } from './http/logger';
+import { SignedCursor } from './http/signed-cursor';
 import { createMetrics, type Metrics } from './http/metrics';
 import { createInfra, ReadMemo, type Infra } from './infra';
 import { CATALOG_CHANGED_TOPIC, EventsService } from './modules/events';
+import { FeedService } from './modules/feed';
 import { CatalogService, TradeIngestService, openSimulatedWorld } from './modules/ingestion';
 import { OpsService } from './modules/ops';
 import type { SimulatedWorld } from './venues';
@@ -25,6 +27,7 @@ export interface AppServices {
   catalog: CatalogService;
   tradeIngest: TradeIngestService;
   ops: OpsService;
+  feed: FeedService;
   /** Reloads the market → core event map used to tag live trades. */
   refreshMarketIndex(): Promise<void>;
   markShuttingDown(): void;
@@ -93,6 +96,7 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
       },
       o.now,
     ),
+    feed: new FeedService(db.prisma, infra.pubsub, new SignedCursor(config.cursorSecret), o.now),
     refreshMarketIndex: async () => {
       const next = await catalog.marketIndex();
       marketIndex.clear();

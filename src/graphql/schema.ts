@@ -2,13 +2,21 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { EventsResolver, MarketFieldsResolver } from '../modules/events';
+import { FeedResolver } from '../modules/feed';
 import { IngestionResolver } from '../modules/ingestion';
 import { OpsResolver } from '../modules/ops';
 import { TradesResolver } from '../modules/trades';
 import { validateArgs } from './validate-args';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-const RESOLVERS: NonEmptyArray<Function> = [EventsResolver, MarketFieldsResolver, TradesResolver, OpsResolver, IngestionResolver];
+const RESOLVERS: NonEmptyArray<Function> = [
+  EventsResolver,
+  MarketFieldsResolver,
+  TradesResolver,
+  OpsResolver,
+  IngestionResolver,
+  FeedResolver,
+];
 
 let built: Promise<GraphQLSchema> | undefined;
 

@@ -1,0 +1,113 @@
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsOptional,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { FEED_LIMITS as L } from './feed.limits';
+import type { FeedItemInput } from './feed.models';
+
+@ArgsType()
+export class FeedFilterArgs {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(L.category.max)
+  category?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(L.source.max)
+  source?: string;
+
+  @Field(() => String, { nullable: true, description: 'Only items mapped to this core event.' })
+  @IsOptional()
+  @MaxLength(200)
+  coreEventId?: string;
+}
+
+@ArgsType()
+export class FeedListArgs extends FeedFilterArgs {
+  @Field(() => Int, { defaultValue: L.limit.default, description: `${L.limit.min}..${L.limit.max}` })
+  @Min(L.limit.min)
+  @Max(L.limit.max)
+  limit: number;
+
+  @Field(() => String, { nullable: true, description: 'The nextCursor of the previous page.' })
+  @IsOptional()
+  @MaxLength(2000)
+  cursor?: string;
+}
+
+@InputType('FeedItemInput')
+export class FeedItemInputType implements FeedItemInput {
+  @Field({ description: 'The producer (e.g. a news wire), lowercase letters, digits, `-` `_` `.`.' })
+  @Matches(/^[a-z0-9][a-z0-9._-]*$/, { message: 'must be lowercase letters, digits, dot, dash or underscore' })
+  @MaxLength(L.source.max)
+  source: string;
+
+  @Field({ description: "The item's id at its source: ingest is idempotent on (source, externalId)." })
+  @MinLength(1)
+  @MaxLength(L.externalId.max)
+  externalId: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(32)
+  kind?: string;
+
+  @Field()
+  @MinLength(1)
+  @MaxLength(L.title.max)
+  title: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(L.summary.max)
+  summary?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(L.url.max)
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true })
+  url?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(L.author.max)
+  author?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(L.category.max)
+  category?: string;
+
+  @Field(() => String, { nullable: true, description: 'The core event (id or slug) when the producer knows it.' })
+  @IsOptional()
+  @MaxLength(200)
+  coreEventId?: string;
+
+  @Field(() => [String], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(L.tags.max)
+  @MaxLength(L.tags.length, { each: true })
+  tags?: string[];
+
+  @Field()
+  publishedAt: Date;
+}
+
+@ArgsType()
+export class IngestFeedArgs {
+  @Field(() => [FeedItemInputType])
+  @ArrayMinSize(1)
+  @ArrayMaxSize(L.batch.max)
+  @ValidateNested({ each: true })
+  items: FeedItemInputType[];
+}
