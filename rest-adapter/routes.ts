@@ -1,4 +1,5 @@
 import type { AnyRouteDef } from './route.types';
+import { commentRoutes } from './routes.comments';
 import { eventRoutes } from './routes.events';
 import { feedRoutes } from './routes.feed';
 import { opsRoutes } from './routes.ops';
@@ -8,4 +9,5 @@ export const ROUTES: readonly AnyRouteDef[] = [
   ...eventRoutes,
   ...opsRoutes,
   ...feedRoutes,
+  ...commentRoutes,
 ];

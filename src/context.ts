@@ -1,10 +1,12 @@
 import type { RequestAuth } from './auth/request-auth';
 import type { AppServices } from './services';
+import { createCommentsLoaders, type CommentsLoaders } from './modules/comments';
 import { createEventsLoaders, type EventsLoaders } from './modules/events';
 
 /** Per-request DataLoaders of every domain, built once per request. */
 export type Loaders = {
   events: EventsLoaders;
+  comments: CommentsLoaders;
 };
 
 /**
@@ -26,7 +28,10 @@ export type GraphQLContext = {
 };
 
 export function createLoaders(services: AppServices): Loaders {
-  return { events: createEventsLoaders(services.events) };
+  return {
+    events: createEventsLoaders(services.events),
+    comments: createCommentsLoaders(services.comments),
+  };
 }
 
 /** The context factory shared by /graphql, /graphql/stream and the REST adapter. */

@@ -6,6 +6,7 @@ import { SignedCursor } from './http/signed-cursor';
 import { createMetrics, type Metrics } from './http/metrics';
 import { createInfra, ReadMemo, type Infra } from './infra';
 import { CATALOG_CHANGED_TOPIC, EventsService } from './modules/events';
+import { CommentsService } from './modules/comments';
 import { FeedService } from './modules/feed';
 import { CatalogService, TradeIngestService, openSimulatedWorld } from './modules/ingestion';
 import { OpsService } from './modules/ops';
@@ -28,6 +29,7 @@ export interface AppServices {
   tradeIngest: TradeIngestService;
   ops: OpsService;
   feed: FeedService;
+  comments: CommentsService;
   /** Reloads the market → core event map used to tag live trades. */
   refreshMarketIndex(): Promise<void>;
   markShuttingDown(): void;
@@ -97,6 +99,7 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
       o.now,
     ),
     feed: new FeedService(db.prisma, infra.pubsub, new SignedCursor(config.cursorSecret), o.now),
+    comments: new CommentsService(db.prisma),
     refreshMarketIndex: async () => {
       const next = await catalog.marketIndex();
       marketIndex.clear();

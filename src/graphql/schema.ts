@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { EventsResolver, MarketFieldsResolver } from '../modules/events';
+import { CommentsResolver } from '../modules/comments';
 import { FeedResolver } from '../modules/feed';
 import { IngestionResolver } from '../modules/ingestion';
 import { OpsResolver } from '../modules/ops';
@@ -16,6 +17,7 @@ const RESOLVERS: NonEmptyArray<Function> = [
   OpsResolver,
   IngestionResolver,
   FeedResolver,
+  CommentsResolver,
 ];
 
 let built: Promise<GraphQLSchema> | undefined;

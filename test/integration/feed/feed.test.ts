@@ -162,17 +162,17 @@ describe('GET /api/feed/stream', () => {
     sse.close();
     expect(a!.event).toBe('feed_item');
     expect(JSON.parse(a!.data).source).toBe('live');
-    expect(BigInt(b!.id)).toBeGreaterThan(BigInt(a!.id));
+    expect(BigInt(b!.id!)).toBeGreaterThan(BigInt(a!.id!));
 
     // Missed while disconnected: two more; the resumed stream replays them, then goes live.
     await ingest([item({ source: 'live' }), item({ source: 'live' })]);
-    const resumed = await openSse(`${app.url}/api/feed/stream?source=live`, { headers: { 'last-event-id': a!.id } });
+    const resumed = await openSse(`${app.url}/api/feed/stream?source=live`, { headers: { 'last-event-id': a!.id! } });
     const replayed = await resumed.take(3);
     expect(replayed.map((m) => m.id)[0]).toBe(b!.id);
     await ingest([item({ source: 'live' })]);
     const [live] = await resumed.take(1);
     resumed.close();
-    const ids = [...replayed, live!].map((m) => BigInt(m.id));
+    const ids = [...replayed, live!].map((m) => BigInt(m.id!));
     expect([...ids].sort((x, y) => (x < y ? -1 : 1))).toEqual(ids);
     expect(new Set(ids).size).toBe(4);
   });

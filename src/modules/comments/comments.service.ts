@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import type { Prisma, PrismaClient } from '../../db/generated/client';
+import { AppError } from '../../errors/app-error';
+import type { CommentSort } from './comments.limits';
+
+/** What a comment is attached to: an event (by id) or a trade (`venue:venueTradeId`). */
+export type CommentTarget = { eventId: string } | { tradeId: string };
+
+export interface CommentView {
+  id: string;
+  eventId: string | null;
+  tradeId: string | null;
+  parentId: string | null;
+  authorId: string;
+  body: string;
+  likeCount: number;
+  replyCount: number;
+  createdAt: Date;
+}
+
+export interface CommentPage {
+  data: CommentView[];
+  limit: number;
+  offset: number;
+  total: number;
+}
+
+export interface LikeState {
+  commentId: string;
+  liked: boolean;
+  likeCount: number;
+}
+
+const VIEW = {
+  id: true,
+  eventId: true,
+  tradeId: true,
+  parentId: true,
+  authorId: true,
+  body: true,
+  likeCount: true,
+  replyCount: true,
+  createdAt: true,
+} as const;
+
+/**
+ * Comments on events and trades, one level of replies, likes. Like counts are
+ * kept on the comment and changed only in the transaction that inserts or
+ * deletes the (comment, user) like row, so they stay exact under concurrency.
+ */
+export class CommentsService {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** Resolves an event slug or id (404 when unknown). */
+  async eventTarget(ref: string): Promise<CommentTarget> {
+    const e = await this.prisma.coreEvent.findFirst({ where: { OR: [{ id: ref }, { slug: ref }] }, select: { id: true } });
+    if (!e) throw AppError.notFound(`event ${ref}`);
+    return { eventId: e.id };
+  }
+
+  /** Resolves `venue:venueTradeId` (404 when no such trade was seen). */
+  async tradeTarget(tradeId: string): Promise<CommentTarget> {
+    const [venue, venueTradeId] = splitTradeId(tradeId);
+    const t = await this.prisma.trade.findUnique({ where: { venue_venueTradeId: { venue, venueTradeId } }, select: { id: true } });
+    if (!t) throw AppError.notFound(`trade ${tradeId}`);
+    return { tradeId };
+  }
+
+  /** Top-level comments of a target; `top` orders by likes, then newest. */
+  async list(target: CommentTarget, sort: CommentSort, limit: number, offset: number): Promise<CommentPage> {
+    const where: Prisma.CommentWhereInput = { ...target, parentId: null };
+    const orderBy: Prisma.CommentOrderByWithRelationInput[] =
+      sort === 'top' ? [{ likeCount: 'desc' }, { createdAt: 'desc' }, { id: 'asc' }] : [{ createdAt: 'desc' }, { id: 'asc' }];
+    const [data, total] = await this.prisma.$transaction([
+      this.prisma.comment.findMany({ where, orderBy, skip: offset, take: limit, select: VIEW }),
+      this.prisma.comment.count({ where }),
+    ]);
+    return { data, limit, offset, total };
+  }
+
+  /** Replies of a comment, oldest first. */
+  async replies(commentId: string, limit: number, offset: number): Promise<CommentPage> {
+    await this.require(commentId);
+    const where = { parentId: commentId };
+    const [data, total] = await this.prisma.$transaction([
+      this.prisma.comment.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], skip: offset, take: limit, select: VIEW }),
+      this.prisma.comment.count({ where }),
+    ]);
+    return { data, limit, offset, total };
+  }
+
+  /**
+   * Creates a comment; with a parent it is a reply. A reply to a reply joins
+   * the thread's root, so threads stay one level deep.
+   */
+  async create(authorId: string, target: CommentTarget, body: string, parentId?: string): Promise<CommentView> {
+    const text = body.trim();
+    if (text.length === 0) throw AppError.badRequest('body', 'must not be blank');
+    return this.prisma.$transaction(async (tx) => {
+      let rootId: string | null = null;
+      if (parentId !== undefined) {
+        const parent = await tx.comment.findUnique({ where: { id: parentId }, select: { id: true, parentId: true, eventId: true, tradeId: true } });
+        const sameTarget =
+          parent && ('eventId' in target ? parent.eventId === target.eventId : parent.tradeId === target.tradeId);
+        if (!parent || !sameTarget) throw AppError.notFound(`parent comment ${parentId}`);
+        rootId = parent.parentId ?? parent.id;
+        await tx.comment.update({ where: { id: rootId }, data: { replyCount: { increment: 1 } } });
+      }
+      return tx.comment.create({
+        data: { id: randomUUID(), ...target, parentId: rootId, authorId, body: text },
+        select: VIEW,
+      });
+    });
+  }
+
+  /** Deletes a comment and its replies; only its author may (403 otherwise). */
+  async delete(userId: string, commentId: string): Promise<CommentView> {
+    return this.prisma.$transaction(async (tx) => {
+      const c = await tx.comment.findUnique({ where: { id: commentId }, select: VIEW });
+      if (!c) throw AppError.notFound(`comment ${commentId}`);
+      if (c.authorId !== userId) throw AppError.forbidden('only the author may delete a comment');
+      await tx.comment.delete({ where: { id: commentId } });
+      if (c.parentId) await tx.comment.update({ where: { id: c.parentId }, data: { replyCount: { decrement: 1 } } });
+      return c;
+    });
+  }
+
+  /** Idempotent: liking twice counts once. */
+  async like(userId: string, commentId: string): Promise<LikeState> {
+    return this.prisma.$transaction(async (tx) => {
+      await this.requireIn(tx, commentId);
+      const { count } = await tx.commentLike.createMany({ data: [{ commentId, userId }], skipDuplicates: true });
+      const c = count
+        ? await tx.comment.update({ where: { id: commentId }, data: { likeCount: { increment: count } }, select: { likeCount: true } })
+        : await tx.comment.findUniqueOrThrow({ where: { id: commentId }, select: { likeCount: true } });
+      return { commentId, liked: true, likeCount: c.likeCount };
+    });
+  }
+
+  /** Idempotent: unliking what is not liked changes nothing. */
+  async unlike(userId: string, commentId: string): Promise<LikeState> {
+    return this.prisma.$transaction(async (tx) => {
+      await this.requireIn(tx, commentId);
+      const { count } = await tx.commentLike.deleteMany({ where: { commentId, userId } });
+      const c = count
+        ? await tx.comment.update({ where: { id: commentId }, data: { likeCount: { decrement: count } }, select: { likeCount: true } })
+        : await tx.comment.findUniqueOrThrow({ where: { id: commentId }, select: { likeCount: true } });
+      return { commentId, liked: false, likeCount: c.likeCount };
+    });
+  }
+
+  /** Which of `commentIds` the user liked (the loader's batch). */
+  async likedBy(userId: string, commentIds: readonly string[]): Promise<boolean[]> {
+    const rows = await this.prisma.commentLike.findMany({ where: { userId, commentId: { in: [...commentIds] } }, select: { commentId: true } });
+    const liked = new Set(rows.map((r) => r.commentId));
+    return commentIds.map((id) => liked.has(id));
+  }
+
+  private async require(commentId: string): Promise<void> {
+    await this.requireIn(this.prisma, commentId);
+  }
+
+  private async requireIn(db: Pick<PrismaClient, 'comment'>, commentId: string): Promise<void> {
+    const c = await db.comment.findUnique({ where: { id: commentId }, select: { id: true } });
+    if (!c) throw AppError.notFound(`comment ${commentId}`);
+  }
+}
+
+function splitTradeId(tradeId: string): ['venue_a' | 'venue_b', string] {
+  const m = /^(venue_a|venue_b):(.+)$/.exec(tradeId);
+  if (!m) throw AppError.notFound(`trade ${tradeId}`);
+  return [m[1] as 'venue_a' | 'venue_b', m[2]!];
+}

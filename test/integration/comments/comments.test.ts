@@ -1,0 +1,163 @@
+import { http, startTestApp, type TestApp } from '../../utils/app';
+
+interface Comment {
+  id: string;
+  eventId: string | null;
+  tradeId: string | null;
+  parentId: string | null;
+  authorId: string;
+  body: string;
+  likeCount: number;
+  replyCount: number;
+  likedByMe: boolean | null;
+}
+interface Page {
+  data: Comment[];
+  limit: number;
+  offset: number;
+  total: number;
+}
+
+let app: TestApp;
+let alice: string;
+let bob: string;
+let slug: string;
+beforeAll(async () => {
+  app = await startTestApp();
+  alice = await app.token('alice');
+  bob = await app.token('bob');
+  slug = app.services.world.coreEvents[2]!.slug;
+});
+afterAll(async () => {
+  await app.close();
+});
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+const post = (path: string, token: string | null, json: unknown) =>
+  http(`${app.url}${path}`, { method: 'POST', json, headers: token ? auth(token) : {} });
+
+describe('event comments', () => {
+  it('creates (201), lists newest first with the offset envelope, and replies one level deep', async () => {
+    const first = await post(`/api/events/${slug}/comments`, alice, { body: '  First!  ' });
+    expect(first.status).toBe(201);
+    const c1 = first.body as Comment;
+    expect(c1).toMatchObject({ body: 'First!', authorId: 'alice', parentId: null, likeCount: 0, replyCount: 0 });
+    const c2 = (await post(`/api/events/${slug}/comments`, bob, { body: 'Second' })).body as Comment;
+    const reply = (await post(`/api/events/${slug}/comments`, bob, { body: 'Reply', parentId: c1.id })).body as Comment;
+    expect(reply.parentId).toBe(c1.id);
+    const nested = (await post(`/api/events/${slug}/comments`, alice, { body: 'Nested', parentId: reply.id })).body as Comment;
+    expect(nested.parentId).toBe(c1.id); // joins the thread root
+
+    const page = (await http(`${app.url}/api/events/${slug}/comments?limit=10`)).body as Page;
+    expect(page).toMatchObject({ limit: 10, offset: 0, total: 2 });
+    expect(page.data.map((c) => c.id)).toEqual([c2.id, c1.id]);
+    expect(page.data[1]!.replyCount).toBe(2);
+    const replies = (await http(`${app.url}/api/comments/${c1.id}/replies`)).body as Page;
+    expect(replies.data.map((c) => c.body)).toEqual(['Reply', 'Nested']);
+  });
+
+  it.each([
+    [{ body: '' }, /^body: /],
+    [{ body: '   ' }, /^body: /],
+    [{ body: 'x'.repeat(2001) }, /^body: /],
+    [{}, /^body: /],
+  ])('400 naming the field (case %#)', async (json, message) => {
+    const r = await post(`/api/events/${slug}/comments`, alice, json);
+    expect(r.status).toBe(400);
+    expect((r.body as { message: string }).message).toMatch(message);
+  });
+
+  it('401 without a bearer, 404 for an unknown event or parent', async () => {
+    expect((await post(`/api/events/${slug}/comments`, null, { body: 'hi' })).status).toBe(401);
+    expect((await post('/api/events/no-such-event/comments', alice, { body: 'hi' })).status).toBe(404);
+    expect((await post(`/api/events/${slug}/comments`, alice, { body: 'hi', parentId: 'nope' })).status).toBe(404);
+    expect((await http(`${app.url}/api/events/no-such-event/comments`)).status).toBe(404);
+    expect((await http(`${app.url}/api/events/${slug}/comments?limit=101`)).status).toBe(400);
+    expect((await http(`${app.url}/api/events/${slug}/comments?sort=best`)).status).toBe(400);
+  });
+
+  it('sorts by likes with sort=top', async () => {
+    const other = app.services.world.coreEvents[4]!.slug;
+    const a = (await post(`/api/events/${other}/comments`, alice, { body: 'a' })).body as Comment;
+    const b = (await post(`/api/events/${other}/comments`, alice, { body: 'b' })).body as Comment;
+    await post(`/api/comments/${a.id}/like`, bob, {});
+    const top = (await http(`${app.url}/api/events/${other}/comments?sort=top`)).body as Page;
+    expect(top.data.map((c) => c.id)).toEqual([a.id, b.id]);
+    const recent = (await http(`${app.url}/api/events/${other}/comments?sort=recent`)).body as Page;
+    expect(recent.data.map((c) => c.id)).toEqual([b.id, a.id]);
+  });
+});
+
+describe('likes', () => {
+  it('are idempotent and exact under concurrency', async () => {
+    const c = (await post(`/api/events/${slug}/comments`, alice, { body: 'like me' })).body as Comment;
+    const users = await Promise.all(Array.from({ length: 12 }, (_, i) => app.token(`fan-${i}`)));
+    // Every fan likes three times at once, then half of them unlike twice at once.
+    await Promise.all(users.flatMap((t) => [1, 2, 3].map(() => post(`/api/comments/${c.id}/like`, t, {}))));
+    await Promise.all(
+      users.slice(0, 6).flatMap((t) => [1, 2].map(() => http(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: auth(t) }))),
+    );
+    const row = await app.services.db.prisma.comment.findUniqueOrThrow({ where: { id: c.id } });
+    expect(row.likeCount).toBe(6);
+    expect(await app.services.db.prisma.commentLike.count({ where: { commentId: c.id } })).toBe(6);
+    const seenBy = (await http(`${app.url}/api/events/${slug}/comments?limit=100`, { headers: auth(users[11]!) })).body as Page;
+    expect(seenBy.data.find((x) => x.id === c.id)).toMatchObject({ likeCount: 6, likedByMe: true });
+    const anon = (await http(`${app.url}/api/events/${slug}/comments?limit=100`)).body as Page;
+    expect(anon.data.find((x) => x.id === c.id)!.likedByMe).toBeNull();
+  });
+
+  it('answer the like state; 404 for an unknown comment; 401 without bearer', async () => {
+    const c = (await post(`/api/events/${slug}/comments`, alice, { body: 'x' })).body as Comment;
+    expect((await post(`/api/comments/${c.id}/like`, bob, {})).body).toEqual({ commentId: c.id, liked: true, likeCount: 1 });
+    const un = await http(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: auth(bob) });
+    expect(un.body).toEqual({ commentId: c.id, liked: false, likeCount: 0 });
+    expect((await post('/api/comments/nope/like', bob, {})).status).toBe(404);
+    expect((await post(`/api/comments/${c.id}/like`, null, {})).status).toBe(401);
+  });
+});
+
+describe('deleting', () => {
+  it('is for the author only (403), removes replies, and 404s afterwards', async () => {
+    const c = (await post(`/api/events/${slug}/comments`, alice, { body: 'to delete' })).body as Comment;
+    const r = (await post(`/api/events/${slug}/comments`, bob, { body: 'reply', parentId: c.id })).body as Comment;
+    const del = (token: string, id: string) => http(`${app.url}/api/comments/${id}`, { method: 'DELETE', headers: auth(token) });
+    expect((await del(bob, c.id)).status).toBe(403);
+    // Bob may delete his own reply; the root's reply count follows.
+    expect((await del(bob, r.id)).status).toBe(200);
+    expect((await app.services.db.prisma.comment.findUniqueOrThrow({ where: { id: c.id } })).replyCount).toBe(0);
+    await post(`/api/events/${slug}/comments`, bob, { body: 'reply 2', parentId: c.id });
+    const gone = await del(alice, c.id);
+    expect(gone.status).toBe(200);
+    expect((gone.body as Comment).id).toBe(c.id);
+    expect((await del(alice, c.id)).status).toBe(404);
+    expect(await app.services.db.prisma.comment.count({ where: { parentId: c.id } })).toBe(0);
+    expect((await http(`${app.url}/api/comments/${c.id}/replies`)).status).toBe(404);
+  });
+});
+
+describe('trade comments', () => {
+  it('attach to a trade seen on a venue (venue:venueTradeId); 404 otherwise', async () => {
+    const market = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_a' } });
+    await app.services.tradeIngest.ingest([
+      {
+        venue: 'venue_a',
+        venueTradeId: 'comment-trade-1',
+        venueMarketId: market.venueMarketId,
+        venueTraderId: '0x2222222222222222222222222222222222222222',
+        side: 'buy',
+        outcome: 'no',
+        price: 0.61,
+        size: 3,
+        filledAt: new Date(),
+      },
+    ]);
+    const tradeId = 'venue_a:comment-trade-1';
+    const created = await post(`/api/trades/${tradeId}/comments`, alice, { body: 'Nice entry' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ tradeId, eventId: null });
+    const page = (await http(`${app.url}/api/trades/${tradeId}/comments`)).body as Page;
+    expect(page.total).toBe(1);
+    expect((await post('/api/trades/venue_a:unknown/comments', alice, { body: 'x' })).status).toBe(404);
+    expect((await http(`${app.url}/api/trades/garbage/comments`)).status).toBe(404);
+  });
+});
