@@ -3,6 +3,7 @@ import { commentRoutes } from './routes.comments';
 import { eventRoutes } from './routes.events';
 import { feedRoutes } from './routes.feed';
 import { opsRoutes } from './routes.ops';
+import { socialRoutes } from './routes.social';
 
 /** The one route table: every REST path the service serves. */
 export const ROUTES: readonly AnyRouteDef[] = [
@@ -10,4 +11,5 @@ export const ROUTES: readonly AnyRouteDef[] = [
   ...opsRoutes,
   ...feedRoutes,
   ...commentRoutes,
+  ...socialRoutes,
 ];

@@ -10,6 +10,7 @@ import { CommentsService } from './modules/comments';
 import { FeedService } from './modules/feed';
 import { CatalogService, TradeIngestService, openSimulatedWorld } from './modules/ingestion';
 import { OpsService } from './modules/ops';
+import { FollowsService } from './modules/social';
 import type { SimulatedWorld } from './venues';
 import { VERSION } from './version';
 import type { Venue, VenueClient } from './venues/venue.types';
@@ -30,6 +31,7 @@ export interface AppServices {
   ops: OpsService;
   feed: FeedService;
   comments: CommentsService;
+  follows: FollowsService;
   /** Reloads the market → core event map used to tag live trades. */
   refreshMarketIndex(): Promise<void>;
   markShuttingDown(): void;
@@ -100,6 +102,7 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     ),
     feed: new FeedService(db.prisma, infra.pubsub, new SignedCursor(config.cursorSecret), o.now),
     comments: new CommentsService(db.prisma),
+    follows: new FollowsService(db.prisma),
     refreshMarketIndex: async () => {
       const next = await catalog.marketIndex();
       marketIndex.clear();

@@ -6,6 +6,7 @@ import { CommentsResolver } from '../modules/comments';
 import { FeedResolver } from '../modules/feed';
 import { IngestionResolver } from '../modules/ingestion';
 import { OpsResolver } from '../modules/ops';
+import { FollowsResolver } from '../modules/social';
 import { TradesResolver } from '../modules/trades';
 import { validateArgs } from './validate-args';
 
@@ -18,6 +19,7 @@ const RESOLVERS: NonEmptyArray<Function> = [
   IngestionResolver,
   FeedResolver,
   CommentsResolver,
+  FollowsResolver,
 ];
 
 let built: Promise<GraphQLSchema> | undefined;
