@@ -1,8 +1,19 @@
 import { z } from 'zod';
-import { FollowDocument, FollowsDocument, UnfollowDocument } from '../schema/generated/operations';
+import {
+  FollowDocument,
+  FollowsDocument,
+  LeaderboardDocument,
+  RefreshLeaderboardDocument,
+  TraderDocument,
+  TraderTradesDocument,
+  UnfollowDocument,
+  type LeaderboardSort,
+} from '../schema/generated/operations';
+import { LEADERBOARD_LIMITS as LL } from '../src/modules/social/leaderboard.resolver';
+import { LEADERBOARD_SORTS } from '../src/modules/social/leaderboard.service';
 import { FOLLOW_LIMITS as L } from '../src/modules/social/follows.resolver';
 import { VENUES } from '../src/venues/venue.types';
-import { int, requiredStr } from './params';
+import { int, oneOf, requiredStr } from './params';
 import { route } from './route.types';
 
 const venue = z.enum(VENUES, { error: `must be one of ${VENUES.join(', ')}` });
@@ -43,5 +54,67 @@ export const socialRoutes = [
     document: UnfollowDocument,
     result: 'unfollow',
     errors: [400, 401],
+  }),
+];
+
+const traderPath = z.object({ venue, traderId: requiredStr(100) });
+const paging = {
+  limit: int(LL.limit.min, LL.limit.max, LL.limit.default),
+  offset: int(LL.offset.min, LL.offset.max, 0),
+};
+
+/** Leaderboard and trader profiles (public), and the admin refresh. */
+export const traderRoutes = [
+  route({
+    id: 'leaderboard',
+    surface: 'trading',
+    method: 'GET',
+    path: '/api/leaderboard',
+    summary: 'Traders ranked by total_volume, total_pnl, win_count or total_trades.',
+    auth: 'none',
+    params: { query: z.object({ sort_by: oneOf(LEADERBOARD_SORTS), venue: oneOf(VENUES), ...paging }) },
+    document: LeaderboardDocument,
+    variables: ({ sort_by, ...rest }: Record<string, unknown>) => ({ ...rest, sortBy: sort_by as LeaderboardSort | undefined }),
+    result: 'leaderboard',
+    errors: [400],
+    tags: ['social'],
+  }),
+  route({
+    id: 'refreshLeaderboard',
+    surface: 'trading',
+    method: 'POST',
+    path: '/api/leaderboard/refresh',
+    summary: 'Recompute every trader from the trades, marking open positions to market.',
+    auth: 'bearer+admin',
+    document: RefreshLeaderboardDocument,
+    result: 'refreshLeaderboard',
+    errors: [401],
+    tags: ['social'],
+  }),
+  route({
+    id: 'trader',
+    surface: 'trading',
+    method: 'GET',
+    path: '/api/traders/{venue}/{traderId}',
+    summary: 'A trader: stats, followers and volume rank.',
+    auth: 'none',
+    params: { path: traderPath },
+    document: TraderDocument,
+    result: 'trader',
+    errors: [400, 404],
+    tags: ['social'],
+  }),
+  route({
+    id: 'traderTrades',
+    surface: 'trading',
+    method: 'GET',
+    path: '/api/traders/{venue}/{traderId}/trades',
+    summary: "A trader's public trades, newest first.",
+    auth: 'none',
+    params: { path: traderPath, query: z.object(paging) },
+    document: TraderTradesDocument,
+    result: 'traderTrades',
+    errors: [400],
+    tags: ['social'],
   }),
 ];

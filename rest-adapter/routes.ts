@@ -3,7 +3,7 @@ import { commentRoutes } from './routes.comments';
 import { eventRoutes } from './routes.events';
 import { feedRoutes } from './routes.feed';
 import { opsRoutes } from './routes.ops';
-import { socialRoutes } from './routes.social';
+import { socialRoutes, traderRoutes } from './routes.social';
 
 /** The one route table: every REST path the service serves. */
 export const ROUTES: readonly AnyRouteDef[] = [
@@ -12,4 +12,5 @@ export const ROUTES: readonly AnyRouteDef[] = [
   ...feedRoutes,
   ...commentRoutes,
   ...socialRoutes,
+  ...traderRoutes,
 ];

@@ -70,6 +70,7 @@ const envSchema = z.object({
   CURSOR_SECRET: optionalString,
 
   SIM_TRADE_RATE: numberInRange(0, 10000, 2),
+  SIM_BACKFILL_TRADES: intInRange(0, 1000, 40),
   SIM_SEED: intInRange(0, 2 ** 31 - 1, 42),
   DISCOVER_RATE_LIMIT: intInRange(1, 1_000_000, 120),
   ETAG_MAX_AGE_SECONDS: intInRange(0, 86400, 5),
@@ -102,7 +103,8 @@ export interface AppConfig {
   executionServiceUrl?: string;
   embeddings: { provider: 'local' | 'remote'; apiUrl?: string; apiKey?: string };
   cursorSecret: string;
-  sim: { tradeRate: number; seed: number };
+  /** `backfillTrades`: recent public trades per market loaded when an empty database is seeded. */
+  sim: { tradeRate: number; seed: number; backfillTrades: number };
   limits: { discoverPerMinute: number };
   etagMaxAgeSeconds: number;
   shutdownGraceMs: number;
@@ -195,7 +197,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     executionServiceUrl: e.EXECUTION_SERVICE_URL,
     embeddings: { provider: e.EMBEDDINGS_PROVIDER, apiUrl: e.EMBEDDINGS_API_URL, apiKey: e.EMBEDDINGS_API_KEY },
     cursorSecret,
-    sim: { tradeRate: e.SIM_TRADE_RATE, seed: e.SIM_SEED },
+    sim: { tradeRate: e.SIM_TRADE_RATE, seed: e.SIM_SEED, backfillTrades: e.SIM_BACKFILL_TRADES },
     limits: { discoverPerMinute: e.DISCOVER_RATE_LIMIT },
     etagMaxAgeSeconds: e.ETAG_MAX_AGE_SECONDS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -8,9 +8,9 @@ import { createInfra, ReadMemo, type Infra } from './infra';
 import { CATALOG_CHANGED_TOPIC, EventsService } from './modules/events';
 import { CommentsService } from './modules/comments';
 import { FeedService } from './modules/feed';
-import { CatalogService, TradeIngestService, openSimulatedWorld } from './modules/ingestion';
+import { CatalogService, TradeIngestService, openSimulatedWorld, toTradeRow } from './modules/ingestion';
 import { OpsService } from './modules/ops';
-import { FollowsService } from './modules/social';
+import { FollowsService, LeaderboardService, TraderStatsService } from './modules/social';
 import type { SimulatedWorld } from './venues';
 import { VERSION } from './version';
 import type { Venue, VenueClient } from './venues/venue.types';
@@ -32,6 +32,8 @@ export interface AppServices {
   feed: FeedService;
   comments: CommentsService;
   follows: FollowsService;
+  traderStats: TraderStatsService;
+  leaderboard: LeaderboardService;
   /** Reloads the market → core event map used to tag live trades. */
   refreshMarketIndex(): Promise<void>;
   markShuttingDown(): void;
@@ -69,8 +71,10 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
   const events = new EventsService(db.prisma, new ReadMemo(30_000));
   await infra.pubsub.subscribe(CATALOG_CHANGED_TOPIC, () => events.invalidate());
   const marketIndex = new Map<string, string>();
+  const traderStats = new TraderStatsService(db.prisma);
   const tradeIngest = new TradeIngestService(db.prisma, infra.pubsub, (key) => marketIndex.get(key), {
     onError: (err) => logger.error({ err }, 'trade ingestion failed'),
+    onStored: (trades) => traderStats.apply(trades),
   });
   let shuttingDown = false;
   const services: AppServices = {
@@ -103,6 +107,8 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     feed: new FeedService(db.prisma, infra.pubsub, new SignedCursor(config.cursorSecret), o.now),
     comments: new CommentsService(db.prisma),
     follows: new FollowsService(db.prisma),
+    traderStats,
+    leaderboard: new LeaderboardService(db.prisma),
     refreshMarketIndex: async () => {
       const next = await catalog.marketIndex();
       marketIndex.clear();
@@ -117,13 +123,31 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
 
 /** Seeds an empty database, then starts ingesting the venues' live trades. */
 export async function startBackground(s: AppServices): Promise<void> {
-  if ((await s.db.prisma.coreEvent.count()) === 0) {
+  const empty = (await s.db.prisma.coreEvent.count()) === 0;
+  if (empty) {
     const r = await s.catalog.sync(s.world);
     s.logger.info(r, 'seeded the demo world into an empty database');
   }
   await s.refreshMarketIndex();
+  if (empty && s.config.sim.backfillTrades > 0) await backfillTrades(s, s.config.sim.backfillTrades);
   s.tradeIngest.start(Object.values(s.venues));
   if (s.config.sim.tradeRate > 0) s.world.startLiveTrades(s.config.sim.tradeRate);
+}
+
+/**
+ * Loads each market's recent public trades so the leaderboard and trader
+ * histories start with data. History is not news: it is stored, not published.
+ */
+async function backfillTrades(s: AppServices, perMarket: number): Promise<void> {
+  const markets = await s.db.prisma.market.findMany({ select: { venue: true, venueMarketId: true } });
+  const trades = (
+    await Promise.all(markets.map((m) => s.venues[m.venue].getPublicTrades(m.venueMarketId, { limit: perMarket, offset: 0 })))
+  ).flat();
+  for (let i = 0; i < trades.length; i += 1000) {
+    await s.db.prisma.trade.createMany({ data: trades.slice(i, i + 1000).map(toTradeRow), skipDuplicates: true });
+  }
+  const stats = await s.traderStats.rebuild();
+  s.logger.info({ trades: trades.length, traders: stats.traders }, 'backfilled recent public trades');
 }
 
 /** Stops background work and closes shared resources, in dependency order. */

@@ -6,7 +6,7 @@ import { CommentsResolver } from '../modules/comments';
 import { FeedResolver } from '../modules/feed';
 import { IngestionResolver } from '../modules/ingestion';
 import { OpsResolver } from '../modules/ops';
-import { FollowsResolver } from '../modules/social';
+import { FollowsResolver, LeaderboardResolver } from '../modules/social';
 import { TradesResolver } from '../modules/trades';
 import { validateArgs } from './validate-args';
 
@@ -20,6 +20,7 @@ const RESOLVERS: NonEmptyArray<Function> = [
   FeedResolver,
   CommentsResolver,
   FollowsResolver,
+  LeaderboardResolver,
 ];
 
 let built: Promise<GraphQLSchema> | undefined;

@@ -27,6 +27,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: AppOp
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     SIM_TRADE_RATE: '0',
+    SIM_BACKFILL_TRADES: '0',
     ...(process.env.REDIS_URL && { REDIS_URL: process.env.REDIS_URL }),
     ...env,
   });

@@ -10,6 +10,23 @@ export interface TradeIngestOptions {
   /** Largest batch written in one statement. */
   maxBatch?: number;
   onError?: (err: unknown) => void;
+  /** Told about each batch of newly stored trades before they are published (derived stats). */
+  onStored?: (trades: readonly PublicTrade[]) => Promise<void>;
+}
+
+/** A venue's public trade as a row of the trades table (exact decimals). */
+export function toTradeRow(t: PublicTrade) {
+  return {
+    venue: t.venue,
+    venueTradeId: t.venueTradeId,
+    venueMarketId: t.venueMarketId,
+    venueTraderId: t.venueTraderId,
+    side: t.side,
+    outcome: t.outcome,
+    price: t.price.toFixed(6),
+    size: t.size.toFixed(6),
+    filledAt: t.filledAt,
+  };
 }
 
 /**
@@ -66,23 +83,15 @@ export class TradeIngestService {
   async ingest(trades: readonly PublicTrade[]): Promise<TradeEvent[]> {
     if (trades.length === 0) return [];
     const inserted = await this.prisma.trade.createManyAndReturn({
-      data: trades.map((t) => ({
-        venue: t.venue,
-        venueTradeId: t.venueTradeId,
-        venueMarketId: t.venueMarketId,
-        venueTraderId: t.venueTraderId,
-        side: t.side,
-        outcome: t.outcome,
-        price: t.price.toFixed(6),
-        size: t.size.toFixed(6),
-        filledAt: t.filledAt,
-      })),
+      data: trades.map(toTradeRow),
       skipDuplicates: true,
       select: { venueTradeId: true, venue: true },
     });
     const fresh = new Set(inserted.map((r) => `${r.venue}:${r.venueTradeId}`));
     await this.recordFreshness(trades);
-    const events = trades.filter((t) => fresh.has(`${t.venue}:${t.venueTradeId}`)).map((t) => this.toEvent(t));
+    const stored = trades.filter((t) => fresh.has(`${t.venue}:${t.venueTradeId}`));
+    if (stored.length > 0) await this.opts.onStored?.(stored);
+    const events = stored.map((t) => this.toEvent(t));
     for (const e of events) await this.pubsub.publish(TRADES_TOPIC, e);
     return events;
   }
