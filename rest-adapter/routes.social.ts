@@ -2,8 +2,10 @@ import { z } from 'zod';
 import {
   FollowDocument,
   FollowsDocument,
+  FriendsTradedDocument,
   LeaderboardDocument,
   RefreshLeaderboardDocument,
+  SocialOverviewDocument,
   TraderDocument,
   TraderTradesDocument,
   UnfollowDocument,
@@ -11,6 +13,7 @@ import {
 } from '../schema/generated/operations';
 import { LEADERBOARD_LIMITS as LL } from '../src/modules/social/leaderboard.resolver';
 import { LEADERBOARD_SORTS } from '../src/modules/social/leaderboard.service';
+import { FRIENDS_TRADED_MAX_MARKETS } from '../src/modules/social/social.service';
 import { FOLLOW_LIMITS as L } from '../src/modules/social/follows.resolver';
 import { VENUES } from '../src/venues/venue.types';
 import { int, oneOf, requiredStr } from './params';
@@ -115,6 +118,43 @@ export const traderRoutes = [
     document: TraderTradesDocument,
     result: 'traderTrades',
     errors: [400],
+    tags: ['social'],
+  }),
+];
+
+/** The discovery hub and the friends-traded lookup. */
+export const discoveryRoutes = [
+  route({
+    id: 'socialOverview',
+    surface: 'trading',
+    method: 'GET',
+    path: '/api/social/overview',
+    summary: 'Public discovery hub: top traders, hot events, active comments (one query).',
+    auth: 'none',
+    params: { query: z.object({ size: int(1, 50, 10) }) },
+    document: SocialOverviewDocument,
+    result: 'socialOverview',
+    errors: [400],
+    tags: ['social'],
+  }),
+  route({
+    id: 'friendsTraded',
+    surface: 'trading',
+    method: 'POST',
+    path: '/api/social/friends-traded',
+    summary: `Which followed traders hold positions on the given markets (at most ${FRIENDS_TRADED_MAX_MARKETS}).`,
+    auth: 'bearer',
+    params: {
+      body: z.object({
+        markets: z
+          .array(z.object({ venue, marketId: requiredStr(200) }))
+          .min(1, { error: 'must name at least one market' })
+          .max(FRIENDS_TRADED_MAX_MARKETS, { error: `must name at most ${FRIENDS_TRADED_MAX_MARKETS} markets` }),
+      }),
+    },
+    document: FriendsTradedDocument,
+    result: 'friendsTraded',
+    errors: [400, 401],
     tags: ['social'],
   }),
 ];

@@ -3,7 +3,7 @@ import { commentRoutes } from './routes.comments';
 import { eventRoutes } from './routes.events';
 import { feedRoutes } from './routes.feed';
 import { opsRoutes } from './routes.ops';
-import { socialRoutes, traderRoutes } from './routes.social';
+import { discoveryRoutes, socialRoutes, traderRoutes } from './routes.social';
 
 /** The one route table: every REST path the service serves. */
 export const ROUTES: readonly AnyRouteDef[] = [
@@ -13,4 +13,5 @@ export const ROUTES: readonly AnyRouteDef[] = [
   ...commentRoutes,
   ...socialRoutes,
   ...traderRoutes,
+  ...discoveryRoutes,
 ];

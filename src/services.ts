@@ -10,7 +10,7 @@ import { CommentsService } from './modules/comments';
 import { FeedService } from './modules/feed';
 import { CatalogService, TradeIngestService, openSimulatedWorld, toTradeRow } from './modules/ingestion';
 import { OpsService } from './modules/ops';
-import { FollowsService, LeaderboardService, TraderStatsService } from './modules/social';
+import { FollowsService, LeaderboardService, SocialService, TraderStatsService } from './modules/social';
 import type { SimulatedWorld } from './venues';
 import { VERSION } from './version';
 import type { Venue, VenueClient } from './venues/venue.types';
@@ -34,6 +34,7 @@ export interface AppServices {
   follows: FollowsService;
   traderStats: TraderStatsService;
   leaderboard: LeaderboardService;
+  social: SocialService;
   /** Reloads the market → core event map used to tag live trades. */
   refreshMarketIndex(): Promise<void>;
   markShuttingDown(): void;
@@ -109,6 +110,7 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     follows: new FollowsService(db.prisma),
     traderStats,
     leaderboard: new LeaderboardService(db.prisma),
+    social: new SocialService(db.prisma),
     refreshMarketIndex: async () => {
       const next = await catalog.marketIndex();
       marketIndex.clear();

@@ -6,7 +6,7 @@ import { CommentsResolver } from '../modules/comments';
 import { FeedResolver } from '../modules/feed';
 import { IngestionResolver } from '../modules/ingestion';
 import { OpsResolver } from '../modules/ops';
-import { FollowsResolver, LeaderboardResolver } from '../modules/social';
+import { FollowsResolver, LeaderboardResolver, SocialResolver } from '../modules/social';
 import { TradesResolver } from '../modules/trades';
 import { validateArgs } from './validate-args';
 
@@ -21,6 +21,7 @@ const RESOLVERS: NonEmptyArray<Function> = [
   CommentsResolver,
   FollowsResolver,
   LeaderboardResolver,
+  SocialResolver,
 ];
 
 let built: Promise<GraphQLSchema> | undefined;
