@@ -61,8 +61,11 @@ export function assertRouteValid(schema: GraphQLSchema, route: AnyRouteDef): voi
   if ((op.operation === 'subscription') !== (route.stream !== undefined)) {
     throw new Error(`route ${route.id}: stream routes run subscriptions and only they do`);
   }
-  if (route.cache && (route.auth !== 'none' || op.operation !== 'query')) {
-    throw new Error(`route ${route.id}: only public queries may be cached`);
+  // A cache hit skips the resolvers, so only queries whose access is settled before routing
+  // qualify: public ones, and API-key ones (the market-data gate checks key, scope and limit
+  // first; such a route must serve the same data to every key).
+  if (route.cache && (!['none', 'api-key'].includes(route.auth) || op.operation !== 'query')) {
+    throw new Error(`route ${route.id}: only public or API-key queries may be cached`);
   }
   const root = route.result.split('.')[0];
   const hasRoot = op.selectionSet.selections.some(

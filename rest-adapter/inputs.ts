@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
 import { AppError } from '../src/errors/app-error';
+import { rawBodyOf } from '../src/http/raw-body';
 import type { AnyRouteDef } from './route.types';
 
 function check(schema: z.ZodType | undefined, value: unknown, where: string): Record<string, unknown> {
@@ -24,5 +25,11 @@ export function parseInputs(route: AnyRouteDef, req: Request): Record<string, un
   const fromBody = check(route.params?.body, body, 'body');
   const fromQuery = check(route.params?.query, req.query, 'query');
   const fromPath = check(route.params?.path, req.params, 'path');
-  return { ...fromBody, ...fromQuery, ...fromPath };
+  const raw: Record<string, unknown> = {};
+  if (route.rawBody) {
+    const text = rawBodyOf(req);
+    if (text === undefined) throw AppError.badRequest('body', 'must be a JSON request body');
+    raw[route.rawBody.variable] = text;
+  }
+  return { ...raw, ...fromBody, ...fromQuery, ...fromPath };
 }

@@ -91,6 +91,9 @@ export function buildOpenApi(routes: readonly AnyRouteDef[], schema: GraphQLSche
       ...(route.params?.body && {
         requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.params.body) } } },
       }),
+      ...(route.rawBody && {
+        requestBody: { required: true, description: route.rawBody.description, content: { 'application/json': { schema: { type: 'object' } } } },
+      }),
       security: SECURITY[route.auth],
       responses,
     };

@@ -24,6 +24,7 @@ const SCALARS: Record<string, JsonSchema> = {
   Float: { type: 'number' },
   Boolean: { type: 'boolean' },
   DateTimeISO: { type: 'string', format: 'date-time' },
+  JSONObject: { type: 'object' },
 };
 
 /**
@@ -103,7 +104,8 @@ function baseSchema(
   } else {
     const named = getNamedType(type);
     if (isEnumType(named)) inner = { type: 'string', enum: named.getValues().map((v) => v.value as string) };
-    else if (isScalarType(named)) inner = SCALARS[named.name] ?? {};
+    // A custom scalar may describe its JSON shape in `extensions.jsonSchema`.
+    else if (isScalarType(named)) inner = SCALARS[named.name] ?? (named.extensions.jsonSchema as JsonSchema | undefined) ?? {};
     else if (isObjectType(named) && set) inner = objectSchema(named, set, fragments, schema);
     else inner = {};
   }

@@ -44,6 +44,12 @@ export interface RouteDef<TData = unknown, TVars = Record<string, unknown>> {
   };
   /** The operation it runs, typed by GraphQL Code Generator. */
   document: TypedDocumentNode<TData, TVars>;
+  /**
+   * Passes the request's exact JSON body text to the operation as this variable
+   * (webhooks whose signature covers the raw bytes); the body is then not parsed
+   * against a schema here, the operation checks it after the signature.
+   */
+  rawBody?: { variable: string; description: string };
   /** Maps the parsed inputs to the operation's variables (default: the inputs as they are). */
   variables?(input: Record<string, unknown>): TVars;
   /** Dot path of the response body inside the operation's data (`events`). */

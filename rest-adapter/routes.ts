@@ -1,17 +1,35 @@
 import type { AnyRouteDef } from './route.types';
+import { accountRoutes } from './routes.accounts';
 import { commentRoutes } from './routes.comments';
+import { chartRoutes } from './routes.charts';
 import { eventRoutes } from './routes.events';
 import { feedRoutes } from './routes.feed';
+import { fundingRoutes } from './routes.funding';
+import { marketRoutes } from './routes.markets';
+import { marketDataRoutes } from './routes.market-data';
+import { notificationRoutes } from './routes.notifications';
 import { opsRoutes } from './routes.ops';
+import { searchRoutes } from './routes.search';
 import { discoveryRoutes, socialRoutes, traderRoutes } from './routes.social';
+import { walletRoutes } from './routes.wallets';
+import { webhookRoutes } from './routes.webhooks';
 
 /** The one route table: every REST path the service serves. */
 export const ROUTES: readonly AnyRouteDef[] = [
+  ...accountRoutes,
+  ...walletRoutes,
+  ...fundingRoutes,
+  ...webhookRoutes,
   ...eventRoutes,
+  ...chartRoutes,
+  ...searchRoutes,
+  ...marketRoutes,
   ...opsRoutes,
   ...feedRoutes,
   ...commentRoutes,
   ...socialRoutes,
   ...traderRoutes,
   ...discoveryRoutes,
+  ...notificationRoutes,
+  ...marketDataRoutes,
 ];

@@ -63,18 +63,35 @@ const envSchema = z.object({
   FEED_INGEST_TOKEN: optionalString,
   PAYMENT_WEBHOOK_SECRET: optionalString,
   INDEXER_SHARED_SECRET: optionalString,
+  WALLET_PROVIDER_URL: optionalUrl(['http:', 'https:']),
+  WALLET_PROVIDER_API_KEY: optionalString,
+  CHAIN_BALANCES_URL: optionalUrl(['http:', 'https:']),
+  CHAIN_BALANCES_API_KEY: optionalString,
+  PAYMENT_PROCESSOR_URL: optionalUrl(['http:', 'https:']),
+  PAYMENT_PROCESSOR_API_KEY: optionalString,
+  UPSTREAM_TIMEOUT_MS: intInRange(100, 120_000, 10_000),
+  WITHDRAWAL_DISPATCH_MS: intInRange(0, 3_600_000, 5_000),
   EXECUTION_SERVICE_URL: optionalUrl(['http:', 'https:']),
   EMBEDDINGS_PROVIDER: z.enum(['local', 'remote']).default('local'),
   EMBEDDINGS_API_URL: optionalUrl(['http:', 'https:']),
   EMBEDDINGS_API_KEY: optionalString,
+  EMBEDDINGS_MODEL: optionalString.transform((v) => v ?? 'text-embedding-3-small'),
+  EMBEDDINGS_TIMEOUT_MS: intInRange(100, 120_000, 10_000),
   CURSOR_SECRET: optionalString,
+  PUSH_PROVIDER_URL: optionalUrl(['http:', 'https:']),
+  PUSH_PROVIDER_KEY: optionalString,
 
   SIM_TRADE_RATE: numberInRange(0, 10000, 2),
   SIM_BACKFILL_TRADES: intInRange(0, 1000, 40),
   SIM_SEED: intInRange(0, 2 ** 31 - 1, 42),
   DISCOVER_RATE_LIMIT: intInRange(1, 1_000_000, 120),
+  AUTH_SETUP_RATE_LIMIT: intInRange(1, 1_000_000, 10),
+  AUTH_ME_RATE_LIMIT: intInRange(1, 1_000_000, 120),
+  ONRAMP_RATE_LIMIT: intInRange(1, 1_000_000, 10),
   ETAG_MAX_AGE_SECONDS: intInRange(0, 86400, 5),
   SHUTDOWN_GRACE_MS: intInRange(0, 120_000, 10_000),
+  API_KEY_RATE_LIMIT: z.enum(['on', 'off']).default('on'),
+  USAGE_FLUSH_MS: intInRange(100, 3_600_000, 10_000),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -86,6 +103,12 @@ export interface JwtVerifierConfig {
   issuer?: string;
   audience?: string;
   algorithms: string[];
+}
+
+/** An HTTP upstream: its base URL (unset: the simulated one) and API key. */
+export interface UpstreamConfig {
+  url?: string;
+  apiKey?: string;
 }
 
 export interface AppConfig {
@@ -100,14 +123,29 @@ export interface AppConfig {
   auth: { user: JwtVerifierConfig; wallet: JwtVerifierConfig };
   tokens: { admin: string; rewardsAdmin: string; feedIngest: string };
   webhooks: { paymentSecret?: string; indexerSecret?: string };
+  /** Wallet provider, chain balances and payment processor: base URL and API key; unset URL = simulated. */
+  upstreams: {
+    walletProvider: UpstreamConfig;
+    chainBalances: UpstreamConfig;
+    payments: UpstreamConfig;
+    timeoutMs: number;
+  };
+  /** How often queued withdrawals are sent to the processor (ms; 0 = never, tests dispatch by hand). */
+  withdrawals: { dispatchMs: number };
   executionServiceUrl?: string;
-  embeddings: { provider: 'local' | 'remote'; apiUrl?: string; apiKey?: string };
+  /** `model` and `timeoutMs` apply to the remote provider (the local one has its own fixed model). */
+  embeddings: { provider: 'local' | 'remote'; apiUrl?: string; apiKey?: string; model: string; timeoutMs: number };
   cursorSecret: string;
+  /** Push provider for notifications; unset: simulated (nothing leaves the process). */
+  push: { url?: string; apiKey?: string };
   /** `backfillTrades`: recent public trades per market loaded when an empty database is seeded. */
   sim: { tradeRate: number; seed: number; backfillTrades: number };
-  limits: { discoverPerMinute: number };
+  /** Requests per minute: per client on discover, per user on onboarding and onramp. */
+  limits: { discoverPerMinute: number; authSetupPerMinute: number; authMePerMinute: number; onrampPerMinute: number };
   etagMaxAgeSeconds: number;
   shutdownGraceMs: number;
+  /** Market-data surface: per-key plan limits on or off; how often API usage counts are written (ms). */
+  marketData: { rateLimit: boolean; usageFlushMs: number };
   /** Names of secrets that fell back to development defaults (warned about at start). */
   devDefaults: string[];
 }
@@ -194,13 +232,33 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     tokens,
     webhooks: { paymentSecret: e.PAYMENT_WEBHOOK_SECRET, indexerSecret: e.INDEXER_SHARED_SECRET },
+    upstreams: {
+      walletProvider: { url: e.WALLET_PROVIDER_URL, apiKey: e.WALLET_PROVIDER_API_KEY },
+      chainBalances: { url: e.CHAIN_BALANCES_URL, apiKey: e.CHAIN_BALANCES_API_KEY },
+      payments: { url: e.PAYMENT_PROCESSOR_URL, apiKey: e.PAYMENT_PROCESSOR_API_KEY },
+      timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    },
+    withdrawals: { dispatchMs: e.WITHDRAWAL_DISPATCH_MS },
     executionServiceUrl: e.EXECUTION_SERVICE_URL,
-    embeddings: { provider: e.EMBEDDINGS_PROVIDER, apiUrl: e.EMBEDDINGS_API_URL, apiKey: e.EMBEDDINGS_API_KEY },
+    embeddings: {
+      provider: e.EMBEDDINGS_PROVIDER,
+      apiUrl: e.EMBEDDINGS_API_URL,
+      apiKey: e.EMBEDDINGS_API_KEY,
+      model: e.EMBEDDINGS_MODEL,
+      timeoutMs: e.EMBEDDINGS_TIMEOUT_MS,
+    },
     cursorSecret,
+    push: { url: e.PUSH_PROVIDER_URL, apiKey: e.PUSH_PROVIDER_KEY },
     sim: { tradeRate: e.SIM_TRADE_RATE, seed: e.SIM_SEED, backfillTrades: e.SIM_BACKFILL_TRADES },
-    limits: { discoverPerMinute: e.DISCOVER_RATE_LIMIT },
+    limits: {
+      discoverPerMinute: e.DISCOVER_RATE_LIMIT,
+      authSetupPerMinute: e.AUTH_SETUP_RATE_LIMIT,
+      authMePerMinute: e.AUTH_ME_RATE_LIMIT,
+      onrampPerMinute: e.ONRAMP_RATE_LIMIT,
+    },
     etagMaxAgeSeconds: e.ETAG_MAX_AGE_SECONDS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    marketData: { rateLimit: e.API_KEY_RATE_LIMIT === 'on', usageFlushMs: e.USAGE_FLUSH_MS },
     devDefaults,
   };
 }

@@ -1,12 +1,19 @@
 import type { RequestAuth } from './auth/request-auth';
 import type { AppServices } from './services';
 import { createCommentsLoaders, type CommentsLoaders } from './modules/comments';
+import { ApiKeyAccess } from './modules/api-keys/api-key.access';
+import { createComparisonsLoaders, type ComparisonsLoaders } from './modules/comparisons/comparisons.loaders';
 import { createEventsLoaders, type EventsLoaders } from './modules/events';
+import { createWalletsLoaders, type WalletsLoaders } from './modules/wallets';
+import { createMarketsLoaders, type MarketsLoaders } from './modules/markets';
 
 /** Per-request DataLoaders of every domain, built once per request. */
 export type Loaders = {
   events: EventsLoaders;
   comments: CommentsLoaders;
+  comparisons: ComparisonsLoaders;
+  wallets: WalletsLoaders;
+  markets: MarketsLoaders;
 };
 
 /**
@@ -18,6 +25,8 @@ export type GraphQLContext = {
   /** Who to rate-limit anonymous callers as: the client address. */
   clientId: string;
   auth: RequestAuth;
+  /** The market-data API key: `require(scope)` authenticates, limits and counts the request once. */
+  apiKey: ApiKeyAccess;
   /**
    * A request header (lower-case name), for protocol headers an operation
    * honours: `Idempotency-Key`, `Last-Event-ID`. Undefined outside HTTP.
@@ -31,13 +40,22 @@ export function createLoaders(services: AppServices): Loaders {
   return {
     events: createEventsLoaders(services.events),
     comments: createCommentsLoaders(services.comments),
+    comparisons: createComparisonsLoaders(services.comparisons),
+    wallets: createWalletsLoaders(services.wallets),
+    markets: createMarketsLoaders(services.markets),
   };
 }
 
 /** The context factory shared by /graphql, /graphql/stream and the REST adapter. */
 export function createContext(
   services: AppServices,
-  req: { requestId: string; clientId: string; auth: RequestAuth; header?: (name: string) => string | undefined },
+  req: {
+    requestId: string;
+    clientId: string;
+    auth: RequestAuth;
+    header?: (name: string) => string | undefined;
+    apiKey?: ApiKeyAccess;
+  },
 ): GraphQLContext {
-  return { header: () => undefined, ...req, services, loaders: createLoaders(services) };
+  return { header: () => undefined, ...req, apiKey: req.apiKey ?? ApiKeyAccess.none(), services, loaders: createLoaders(services) };
 }

@@ -9,9 +9,12 @@ import { getSchema } from './graphql/schema';
 import { createGraphqlSseHandler } from './graphql/sse-handler';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
 import { sendError } from './http/send-error';
+import { keepRawBody } from './http/raw-body';
 import { buildOpenApi } from '../rest-adapter/openapi';
 import { createRestRouter } from '../rest-adapter/express-router';
 import { ROUTES } from '../rest-adapter/routes';
+import { routeTemplateMatcher } from '../rest-adapter/route-matcher';
+import { apiKeyGateMiddleware } from './modules/api-keys/api-key.middleware';
 import type { AppServices } from './services';
 
 export interface AppOptions {
@@ -58,7 +61,11 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     });
     next();
   });
-  app.use(express.json({ limit: '1mb' }));
+  // The market-data surface's one gate (key, plan limit, usage, rate-limit headers) runs before
+  // anything else there, so every answer of the surface carries the headers, body errors included.
+  app.use('/market-data', apiKeyGateMiddleware(services.apiKeyGate, routeTemplateMatcher(ROUTES, 'market-data')));
+  // `verify` keeps the raw bytes beside the parsed body (signed webhooks check them).
+  app.use(express.json({ limit: '1mb', verify: keepRawBody }));
 
   const track = (kind: string) => (res: Response) => {
     streams.add(res);

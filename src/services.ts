@@ -6,10 +6,23 @@ import { SignedCursor } from './http/signed-cursor';
 import { createMetrics, type Metrics } from './http/metrics';
 import { createInfra, ReadMemo, type Infra } from './infra';
 import { CATALOG_CHANGED_TOPIC, EventsService } from './modules/events';
+import { ApiKeyGate, ApiKeysService } from './modules/api-keys';
+import { ComparisonsService } from './modules/comparisons';
+import { MarketDataService } from './modules/market-data';
+import { UsageRecorder, UsageService } from './modules/usage';
+import { HistoryService } from './modules/charts';
+import { MarketsService } from './modules/markets';
+import { createEmbedder, EmbeddingStore, SEARCH_INDEX_CHANGED_TOPIC, SearchService } from './modules/search';
 import { CommentsService } from './modules/comments';
+import { HttpPushClient, NotificationsService, SimulatedPushClient, type NewNotification } from './modules/notifications';
 import { FeedService } from './modules/feed';
 import { CatalogService, TradeIngestService, openSimulatedWorld, toTradeRow } from './modules/ingestion';
 import { OpsService } from './modules/ops';
+import { AccountsService } from './modules/accounts';
+import { FundingService, IdempotencyService, WithdrawalsService, createPaymentsClient } from './modules/funding';
+import { LedgerService } from './modules/ledger';
+import { WalletsService, createChainBalancesClient, createWalletProvider } from './modules/wallets';
+import { IndexerWebhookService, OutcomeTokenIndex, PaymentWebhookService } from './modules/webhooks';
 import { FollowsService, LeaderboardService, SocialService, TraderStatsService } from './modules/social';
 import type { SimulatedWorld } from './venues';
 import { VERSION } from './version';
@@ -29,12 +42,31 @@ export interface AppServices {
   catalog: CatalogService;
   tradeIngest: TradeIngestService;
   ops: OpsService;
+  /** The balance ledger every money movement posts to. */
+  ledger: LedgerService;
+  accounts: AccountsService;
+  wallets: WalletsService;
+  funding: FundingService;
+  withdrawals: WithdrawalsService;
+  paymentWebhook: PaymentWebhookService;
+  indexerWebhook: IndexerWebhookService;
   feed: FeedService;
+  history: HistoryService;
+  markets: MarketsService;
+  search: SearchService;
   comments: CommentsService;
+  notifications: NotificationsService;
   follows: FollowsService;
   traderStats: TraderStatsService;
   leaderboard: LeaderboardService;
   social: SocialService;
+  /** Market-data surface: API keys, the access gate, usage counting and reports, catalog reads, comparisons. */
+  apiKeys: ApiKeysService;
+  apiKeyGate: ApiKeyGate;
+  usageRecorder: UsageRecorder;
+  usage: UsageService;
+  marketData: MarketDataService;
+  comparisons: ComparisonsService;
   /** Reloads the market → core event map used to tag live trades. */
   refreshMarketIndex(): Promise<void>;
   markShuttingDown(): void;
@@ -68,15 +100,62 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
   const metrics = createMetrics({ queryCount: () => db.queryCount() });
   metricsRef.current = metrics;
   const world = o.world ?? (await openSimulatedWorld(db.prisma, config.sim.seed));
-  const catalog = new CatalogService(db.prisma, () => infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() }));
+  const search = new SearchService(db.prisma, new EmbeddingStore(db.prisma, db.hasVector), createEmbedder(config.embeddings), {
+    onIndexChanged: () => infra.pubsub.publish(SEARCH_INDEX_CHANGED_TOPIC, { at: Date.now() }),
+    onError: (err) => logger.warn({ err }, 'search index refresh failed'),
+    now: o.now,
+  });
+  await infra.pubsub.subscribe(SEARCH_INDEX_CHANGED_TOPIC, () => search.invalidate());
+  const catalog = new CatalogService(db.prisma, async () => {
+    await infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() });
+    // Search vectors follow the catalog, in the background (only changed texts are embedded).
+    search.scheduleRefresh();
+  });
   const events = new EventsService(db.prisma, new ReadMemo(30_000));
   await infra.pubsub.subscribe(CATALOG_CHANGED_TOPIC, () => events.invalidate());
+  const markets = new MarketsService(db.prisma, world.clients, new ReadMemo(30_000));
+  await infra.pubsub.subscribe(CATALOG_CHANGED_TOPIC, () => markets.invalidate());
+  const marketDataCursors = new SignedCursor(config.cursorSecret);
+  const marketData = new MarketDataService(db.prisma, marketDataCursors, new ReadMemo(30_000));
+  const comparisons = new ComparisonsService(db.prisma, marketDataCursors, new ReadMemo(30_000));
+  await infra.pubsub.subscribe(CATALOG_CHANGED_TOPIC, () => {
+    marketData.invalidate();
+    comparisons.invalidate();
+  });
+  const apiKeys = new ApiKeysService(db.prisma, infra.pubsub, o.now);
+  await apiKeys.start();
+  const usageRecorder = new UsageRecorder(db.prisma, {
+    flushIntervalMs: config.marketData.usageFlushMs,
+    now: o.now,
+    onLastUsed: (lastUsed) => apiKeys.touch(lastUsed),
+    onError: (err) => logger.error({ err }, 'API usage flush failed'),
+  });
+  usageRecorder.start();
   const marketIndex = new Map<string, string>();
   const traderStats = new TraderStatsService(db.prisma);
+  const notifications = new NotificationsService(
+    db.prisma,
+    config.push.url ? new HttpPushClient(config.push.url, config.push.apiKey) : new SimulatedPushClient(),
+    (err) => logger.warn({ err }, 'push delivery failed'),
+  );
+  // Notifying never fails the write that caused it.
+  const notify = (items: NewNotification[]) =>
+    notifications.notify(items).catch((err: unknown) => logger.error({ err }, 'storing notifications failed'));
+  const follows = new FollowsService(db.prisma);
   const tradeIngest = new TradeIngestService(db.prisma, infra.pubsub, (key) => marketIndex.get(key), {
     onError: (err) => logger.error({ err }, 'trade ingestion failed'),
-    onStored: (trades) => traderStats.apply(trades),
+    onStored: async (trades) => {
+      await traderStats.apply(trades);
+      await notify(await follows.tradeNotifications(trades));
+    },
   });
+  const ledger = new LedgerService(db.prisma);
+  const idempotency = new IdempotencyService(db.prisma, o.now);
+  const payments = createPaymentsClient(config);
+  const wallets = new WalletsService(db.prisma, createWalletProvider(config), createChainBalancesClient(config), ledger);
+  const withdrawals = new WithdrawalsService(db.prisma, ledger, idempotency, payments, logger);
+  const outcomeTokens = new OutcomeTokenIndex(db.prisma);
+  await infra.pubsub.subscribe(CATALOG_CHANGED_TOPIC, () => outcomeTokens.invalidate());
   let shuttingDown = false;
   const services: AppServices = {
     config,
@@ -88,10 +167,21 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     venues: world.clients,
     clientLimits: new ClientRateLimits(infra.rateLimiter, {
       discover: { limit: config.limits.discoverPerMinute, windowMs: 60_000 },
+      // Keyed by user id (these routes require a bearer token).
+      authSetup: { limit: config.limits.authSetupPerMinute, windowMs: 60_000 },
+      authMe: { limit: config.limits.authMePerMinute, windowMs: 60_000 },
+      onramp: { limit: config.limits.onrampPerMinute, windowMs: 60_000 },
     }),
     events,
     catalog,
     tradeIngest,
+    ledger,
+    accounts: new AccountsService(db.prisma, wallets),
+    wallets,
+    funding: new FundingService(db.prisma, payments, idempotency),
+    withdrawals,
+    paymentWebhook: new PaymentWebhookService(db.prisma, ledger, withdrawals, config.webhooks.paymentSecret, o.now),
+    indexerWebhook: new IndexerWebhookService(db.prisma, outcomeTokens, tradeIngest, config.webhooks.indexerSecret, logger, o.now),
     ops: new OpsService(
       db.prisma,
       {
@@ -106,11 +196,24 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
       o.now,
     ),
     feed: new FeedService(db.prisma, infra.pubsub, new SignedCursor(config.cursorSecret), o.now),
-    comments: new CommentsService(db.prisma),
-    follows: new FollowsService(db.prisma),
+    history: new HistoryService(world.clients, infra.cache, {
+      now: o.now,
+      onVenueError: (venue, err) => logger.warn({ err, venue }, 'venue price history failed'),
+    }),
+    markets,
+    search,
+    comments: new CommentsService(db.prisma, notify),
+    notifications,
+    follows,
     traderStats,
     leaderboard: new LeaderboardService(db.prisma),
     social: new SocialService(db.prisma),
+    apiKeys,
+    apiKeyGate: new ApiKeyGate(apiKeys, infra.rateLimiter, usageRecorder, { rateLimit: config.marketData.rateLimit, now: o.now }),
+    usageRecorder,
+    usage: new UsageService(db.prisma, usageRecorder, o.now),
+    marketData,
+    comparisons,
     refreshMarketIndex: async () => {
       const next = await catalog.marketIndex();
       marketIndex.clear();
@@ -131,8 +234,11 @@ export async function startBackground(s: AppServices): Promise<void> {
     s.logger.info(r, 'seeded the demo world into an empty database');
   }
   await s.refreshMarketIndex();
+  // Vectors missing or stale in a database seeded earlier (a sync above already asked).
+  if (!empty) s.search.scheduleRefresh();
   if (empty && s.config.sim.backfillTrades > 0) await backfillTrades(s, s.config.sim.backfillTrades);
   s.tradeIngest.start(Object.values(s.venues));
+  s.withdrawals.start(s.config.withdrawals.dispatchMs);
   if (s.config.sim.tradeRate > 0) s.world.startLiveTrades(s.config.sim.tradeRate);
 }
 
@@ -156,7 +262,12 @@ async function backfillTrades(s: AppServices, perMarket: number): Promise<void> 
 export async function closeServices(s: AppServices): Promise<void> {
   s.markShuttingDown();
   s.world.stopLiveTrades();
+  await s.withdrawals.stop();
+  await s.indexerWebhook.drain();
   await s.tradeIngest.stop();
+  // Buffered API usage is written before the database closes: a graceful stop loses no count.
+  await s.usageRecorder.stop();
+  await s.search.whenIdle();
   await s.infra.close();
   await s.db.close();
 }

@@ -2,18 +2,42 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { EventsResolver, MarketFieldsResolver } from '../modules/events';
+import { EventHistoryResolver } from '../modules/charts';
+import { MarketScreensResolver, TradeMarketResolver } from '../modules/markets';
+import { SearchResolver } from '../modules/search';
 import { CommentsResolver } from '../modules/comments';
 import { FeedResolver } from '../modules/feed';
+import { AccountsResolver } from '../modules/accounts';
+import { FundingResolver } from '../modules/funding';
+import { WalletsResolver } from '../modules/wallets';
+import { WebhooksResolver } from '../modules/webhooks';
+import { NotificationsResolver } from '../modules/notifications';
 import { IngestionResolver } from '../modules/ingestion';
 import { OpsResolver } from '../modules/ops';
 import { FollowsResolver, LeaderboardResolver, SocialResolver } from '../modules/social';
 import { TradesResolver } from '../modules/trades';
+import { ApiKeysResolver } from '../modules/api-keys';
+import { ComparisonsResolver } from '../modules/comparisons';
+import { MarketDataResolver } from '../modules/market-data';
+import { UsageResolver } from '../modules/usage';
 import { validateArgs } from './validate-args';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 const RESOLVERS: NonEmptyArray<Function> = [
+  AccountsResolver,
+  ApiKeysResolver,
+  UsageResolver,
+  MarketDataResolver,
+  ComparisonsResolver,
+  WalletsResolver,
+  FundingResolver,
+  WebhooksResolver,
   EventsResolver,
   MarketFieldsResolver,
+  EventHistoryResolver,
+  MarketScreensResolver,
+  TradeMarketResolver,
+  SearchResolver,
   TradesResolver,
   OpsResolver,
   IngestionResolver,
@@ -22,6 +46,7 @@ const RESOLVERS: NonEmptyArray<Function> = [
   FollowsResolver,
   LeaderboardResolver,
   SocialResolver,
+  NotificationsResolver,
 ];
 
 let built: Promise<GraphQLSchema> | undefined;

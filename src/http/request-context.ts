@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { RequestAuth, type AuthVerifiers, type HeaderTokens } from '../auth/request-auth';
 import { createContext, type GraphQLContext } from '../context';
+import { apiKeyAccessFor } from '../modules/api-keys/api-key.access';
+import type { ApiKeyPrincipal } from '../modules/api-keys/api-keys.models';
 import type { AppServices } from '../services';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -21,7 +23,13 @@ export interface ContextDeps {
 /** Builds the GraphQL context for any HTTP request (GraphQL, REST, SSE). */
 export function contextFromHttp(
   deps: ContextDeps,
-  req: { headers: IncomingHttpHeaders; ip?: string; socket: { remoteAddress?: string } },
+  req: {
+    headers: IncomingHttpHeaders;
+    ip?: string;
+    socket: { remoteAddress?: string };
+    /** The express response: where the market-data gate left the admitted key, and where rate-limit headers go. */
+    res?: { locals?: Record<string, unknown>; headersSent?: boolean; setHeader?(name: string, value: string): unknown };
+  },
   requestId: string,
 ): GraphQLContext {
   const header = (name: string): string | undefined => {
@@ -29,10 +37,15 @@ export function contextFromHttp(
     return Array.isArray(v) ? v[0] : v;
   };
   const auth = new RequestAuth({ authorization: header('authorization'), header }, deps.verifiers, deps.tokens);
-  return createContext(deps.services, {
-    requestId,
-    clientId: req.ip ?? req.socket.remoteAddress ?? 'unknown',
-    auth,
+  const clientId = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  const res = req.res;
+  const apiKey = apiKeyAccessFor(deps.services.apiKeyGate, {
     header,
+    clientId,
+    admitted: res?.locals?.apiKey as ApiKeyPrincipal | undefined,
+    setHeader: (name, value) => {
+      if (res?.setHeader && !res.headersSent) res.setHeader(name, value);
+    },
   });
+  return createContext(deps.services, { requestId, clientId, auth, header, apiKey });
 }

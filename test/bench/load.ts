@@ -24,7 +24,7 @@ export async function probe(baseUrl: string, s: Scenario): Promise<string | unde
   try {
     const res = await fetch(baseUrl + s.path, {
       method: s.method,
-      headers: s.headers,
+      headers: { ...s.headers, ...s.rotateHeaders?.[0] },
       body: s.body,
       signal: AbortSignal.timeout(15_000),
     });
@@ -47,6 +47,30 @@ export async function probe(baseUrl: string, s: Scenario): Promise<string | unde
     }
   }
   return s.check?.(json);
+}
+
+/** Requests sent per varying scenario, across its warm-up and measurement, so no path repeats. */
+const sent = new Map<string, number>();
+
+function nextPath(s: Scenario): string {
+  const n = sent.get(s.name) ?? 0;
+  sent.set(s.name, n + 1);
+  return s.pathFor!(s.path, n);
+}
+
+/** Rotated header sets: the next one for each request of a scenario. */
+const rotated = new Map<string, number>();
+
+/** The per-request variations a scenario asks for: its next path, its next rotated headers. */
+function varyRequest(s: Scenario, req: autocannon.Request): autocannon.Request {
+  const out = { ...req };
+  if (s.pathFor) out.path = nextPath(s);
+  if (s.rotateHeaders && s.rotateHeaders.length > 0) {
+    const n = rotated.get(s.name) ?? 0;
+    rotated.set(s.name, n + 1);
+    out.headers = { ...req.headers, ...s.rotateHeaders[n % s.rotateHeaders.length] };
+  }
+  return out;
 }
 
 /** Nearest-rank percentile of ascending `sorted`, in ms rounded to the microsecond. */
@@ -79,6 +103,7 @@ export function measure(
         method: s.method,
         headers: s.headers,
         body: s.body,
+        ...((s.pathFor || s.rotateHeaders) && { requests: [{ setupRequest: (req: autocannon.Request) => varyRequest(s, req) }] }),
         connections: settings.connections,
         pipelining: settings.pipelining,
         duration: settings.durationSec,

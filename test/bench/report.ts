@@ -41,6 +41,10 @@ export interface BenchReport {
   server: { command: string; database: string; exit?: string };
   baseline: ScenarioResult;
   scenarios: ScenarioResult[];
+  /** Scenarios measured against another one (`comparesTo`): throughput ratio, e.g. the limiter's cost. */
+  comparisons?: { name: string; comparesTo: string; rpsRatio: number; rounds: number[] }[];
+  /** Servers started with a scenario's own settings, beside the main one. */
+  variants?: { env: Record<string, string>; exit?: string }[];
   ok: boolean;
 }
 

@@ -11,6 +11,12 @@
  * - BENCH_MAX_ERROR_RATE    failed share above which a scenario fails (default 0.001)
  * - BENCH_STARTUP_TIMEOUT   seconds to wait for GET /health (default 120)
  * - BENCH_ONLY              only scenarios whose name contains this (case-insensitive)
+ * - BENCH_COMPARE_ROUNDS    scenarios with `comparesTo` are also measured alternately with their
+ *                           counterpart, this many rounds of BENCH_COMPARE_SECONDS each (default 3
+ *                           and 5): the printed ratio is the median of the rounds, which a machine
+ *                           busy with other work skews far less than two measurements in a row
+ * - BENCH_REDIS_URL         Redis for the market-data limiter scenarios (default REDIS_URL; unset:
+ *                           the in-process limiter); each of their servers uses its own key prefix
  * - BENCH_SERVER_CMD        command line to start instead of `node -r ./scripts/register.js src/main.ts`
  *                           (run from the repo root without a shell: words and quotes only); it
  *                           receives PORT, HOST, SIM_TRADE_RATE=0, LOG_LEVEL=warn and DATA_DIR
@@ -24,7 +30,7 @@ import path from 'node:path';
 import { startBaselineServer, type BaselineServer } from './baseline-server';
 import { measure, probe, type LoadSettings } from './load';
 import { formatTable, withRatios, writeReport, type BenchReport, type ScenarioResult } from './report';
-import { BASELINE, SCENARIOS, type Scenario } from './scenarios';
+import { BASELINE, resolveScenario, SCENARIOS, type Scenario } from './scenarios';
 import { startAppServer, type AppServer } from './server-process';
 
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -60,23 +66,45 @@ async function main(signal: AbortSignal): Promise<boolean> {
   let baselineServer: BaselineServer | undefined;
   let app: AppServer | undefined;
   let exit: string | undefined;
-  try {
-    baselineServer = await startBaselineServer();
-    log(`baseline listening at ${baselineServer.baseUrl}`);
-    log(`starting the server: ${process.env.BENCH_SERVER_CMD ?? 'node -r ./scripts/register.js src/main.ts'}`);
-    app = await startAppServer({
+  /** Servers of scenarios with their own settings, by `serverEnv`. */
+  const variants = new Map<string, { env: Record<string, string>; server: AppServer; exit?: string }>();
+  const start = async (extraEnv?: Record<string, string>): Promise<AppServer> => {
+    const what = extraEnv ? ` with ${Object.keys(extraEnv).sort().join(', ')}` : '';
+    log(`starting a server${what}: ${process.env.BENCH_SERVER_CMD ?? 'node -r ./scripts/register.js src/main.ts'}`);
+    const server = await startAppServer({
       command: process.env.BENCH_SERVER_CMD || undefined,
       startupTimeoutMs,
       env: process.env,
       signal,
+      extraEnv,
     });
-    const appUrl = app.baseUrl;
-    log(`server healthy at ${app.baseUrl} (${app.database === 'embedded' ? 'embedded database, fresh DATA_DIR' : 'DATABASE_URL'})`);
+    log(`server healthy at ${server.baseUrl} (${server.database === 'embedded' ? 'embedded database, fresh DATA_DIR' : 'DATABASE_URL'})`);
+    return server;
+  };
+  const serverFor = async (s: Scenario): Promise<AppServer> => {
+    if (!s.serverEnv) {
+      app ??= await start();
+      return app;
+    }
+    const key = JSON.stringify(Object.entries(s.serverEnv).sort());
+    const known = variants.get(key);
+    if (known) return known.server;
+    const server = await start(s.serverEnv);
+    variants.set(key, { env: s.serverEnv, server });
+    return server;
+  };
+  try {
+    baselineServer = await startBaselineServer();
+    log(`baseline listening at ${baselineServer.baseUrl}`);
 
-    const targets: [string, Scenario][] = [
-      [baselineServer.baseUrl, BASELINE],
-      ...scenarios.map((s): [string, Scenario] => [appUrl, s]),
-    ];
+    const targets: [string, Scenario][] = [[baselineServer.baseUrl, BASELINE]];
+    for (const s of scenarios) {
+      const url = (await serverFor(s)).baseUrl;
+      // Scenarios that need catalog ids or credentials look them up once, here.
+      let resolved = await resolveScenario(url, s);
+      if (resolved.headerRotation) resolved = { ...resolved, rotateHeaders: await resolved.headerRotation(url), headerRotation: undefined };
+      targets.push([url, resolved]);
+    }
     const problems: string[] = [];
     for (const [baseUrl, s] of targets) {
       const problem = await probe(baseUrl, s);
@@ -99,10 +127,43 @@ async function main(signal: AbortSignal): Promise<boolean> {
     const [baseline, ...rest] = results;
     const scenarioResults = withRatios(baseline, rest);
     process.stdout.write(`\n${formatTable(baseline, scenarioResults)}\n\n`);
+    const comparisons: NonNullable<BenchReport['comparisons']> = [];
+    const rounds = Math.round(envNumber('BENCH_COMPARE_ROUNDS', 3, 1, 100));
+    const roundSec = envNumber('BENCH_COMPARE_SECONDS', 5, 1, 600);
+    for (const [url, s] of targets) {
+      const counterpart = targets.find(([, x]) => x.name === s.comparesTo);
+      const r = scenarioResults.find((x) => x.name === s.name);
+      const other = scenarioResults.find((x) => x.name === s.comparesTo);
+      if (!counterpart || !r?.ok || !other?.ok || other.rps <= 0) continue;
+      const ratios: number[] = [];
+      for (let i = 1; i <= rounds; i += 1) {
+        log(`comparing, round ${i}/${rounds}: ${s.name} against ${other.name} (${roundSec} s each)`);
+        const a = await measure(counterpart[0], counterpart[1], { ...settings, durationSec: roundSec }, signal);
+        const b = await measure(url, s, { ...settings, durationSec: roundSec }, signal);
+        if (signal.aborted) throw new Error('aborted');
+        if (a.ok && b.ok && a.rps > 0) ratios.push(b.rps / a.rps);
+      }
+      if (ratios.length === 0) continue;
+      const sorted = [...ratios].sort((x, y) => x - y);
+      const rpsRatio = sorted[Math.floor((sorted.length - 1) / 2)]!;
+      const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+      process.stdout.write(
+        `${s.name}: ${pct(rpsRatio)} of the throughput of "${other.name}" (${pct(1 - rpsRatio)} cost; ` +
+          `median of ${ratios.length} alternating rounds: ${ratios.map(pct).join(', ')}; single run above: ${pct(r.rps / other.rps)})\n`,
+      );
+      comparisons.push({ name: s.name, comparesTo: other.name, rpsRatio, rounds: ratios });
+    }
+    if (comparisons.length > 0) process.stdout.write('\n');
 
-    const stopped = await app.stop();
-    exit = stopped.killed ? 'SIGKILL after grace period' : `code ${stopped.code}, signal ${stopped.signal}`;
-    if (stopped.killed || stopped.code !== 0) log(`warning: the server did not exit cleanly on SIGTERM (${exit})`);
+    const stopAll = [...(app ? [['main', app] as const] : []), ...[...variants.values()].map((v) => [v, v.server] as const)];
+    for (const [owner, server] of stopAll) {
+      const stopped = await server.stop();
+      const how = stopped.killed ? 'SIGKILL after grace period' : `code ${stopped.code}, signal ${stopped.signal}`;
+      if (owner === 'main') exit = how;
+      else owner.exit = how;
+      if (stopped.killed || stopped.code !== 0) log(`warning: a server did not exit cleanly on SIGTERM (${how})`);
+    }
+    const main = app ?? [...variants.values()][0]!.server;
 
     const cpus = os.cpus();
     const report: BenchReport = {
@@ -117,9 +178,11 @@ async function main(signal: AbortSignal): Promise<boolean> {
         totalMemMb: Math.round(os.totalmem() / 2 ** 20),
         loadAvg1m: Math.round(os.loadavg()[0] * 100) / 100,
       },
-      server: { command: app.description, database: app.database, exit },
+      server: { command: main.description, database: main.database, exit },
       baseline,
       scenarios: scenarioResults,
+      ...(comparisons.length > 0 && { comparisons }),
+      ...(variants.size > 0 && { variants: [...variants.values()].map((v) => ({ env: redact(v.env), exit: v.exit })) }),
       ok: baseline.ok && scenarioResults.every((r) => r.ok),
     };
     log(`results written to ${path.relative(process.cwd(), writeReport(report, RESULTS_DIR))}`);
@@ -127,8 +190,14 @@ async function main(signal: AbortSignal): Promise<boolean> {
     return report.ok;
   } finally {
     if (app) await app.stop();
+    for (const v of variants.values()) await v.server.stop();
     if (baselineServer) await baselineServer.close();
   }
+}
+
+/** Environment for the report, without credentials embedded in URLs. */
+function redact(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replace(/\/\/[^@/]*@/, '//***@')]));
 }
 
 const controller = new AbortController();

@@ -2,6 +2,7 @@
  * What the benchmark measures. Add a scenario by appending to {@link SCENARIOS};
  * the harness probes each one once (status and body) before loading it.
  */
+import { MARKET_DATA_SCENARIOS } from './market-data.scenarios';
 
 /** The GraphQL events page (same data as `GET /api/events?page=1&pageSize=20`). */
 export const EVENTS_PAGE_QUERY =
@@ -23,6 +24,76 @@ export interface Scenario {
   expectStatus: number;
   /** Extra check of the probe's parsed JSON body (after the generic "no errors" check). */
   check?: BodyCheck;
+  /**
+   * Looked up once before the probe: values for `{name}` placeholders in `path`
+   * and `body` (catalog ids depend on the seed and the calendar month).
+   */
+  prepare?: (baseUrl: string) => Promise<Record<string, string>>;
+  /**
+   * A different path for each request (`n` = 0, 1, 2, ... over warm-up and
+   * measurement together), e.g. to measure cache misses; the probe uses `path`.
+   */
+  pathFor?: (path: string, n: number) => string;
+  /**
+   * Extra environment of a server of its own, started beside the main one
+   * (scenarios with equal `serverEnv` share it): settings a scenario compares.
+   */
+  serverEnv?: Record<string, string>;
+  /** Looked up once before the probe: header sets rotated over the requests (e.g. API keys, to spread quotas). */
+  headerRotation?: (baseUrl: string) => Promise<Record<string, string>[]>;
+  /** What `headerRotation` gave: request n carries `rotateHeaders[n % length]` on top of `headers`. */
+  rotateHeaders?: Record<string, string>[];
+  /** Another scenario's name: the run also prints this one's throughput relative to it. */
+  comparesTo?: string;
+}
+
+/** Fills a scenario's `{name}` placeholders through its `prepare` (no-op without one). */
+export async function resolveScenario(baseUrl: string, s: Scenario): Promise<Scenario> {
+  if (!s.prepare) return s;
+  const vars = await s.prepare(baseUrl);
+  const fill = (text: string) =>
+    text.replace(/\{(\w+)\}/g, (_m, key: string) => {
+      const value = vars[key];
+      if (value === undefined) throw new Error(`scenario ${s.name}: prepare() gave no value for {${key}}`);
+      return encodeURIComponent(value);
+    });
+  return { ...s, path: fill(s.path), body: s.body === undefined ? undefined : fill(s.body), prepare: undefined };
+}
+
+/**
+ * A busy event listed on both venues, and its first venue_a market: what the
+ * chart and market-screen scenarios load.
+ */
+async function catalogIds(baseUrl: string): Promise<Record<string, string>> {
+  const res = await fetch(`${baseUrl}/api/events?sourceType=matched&pageSize=1`);
+  const page = (await res.json()) as { data?: { id: string; markets: { venue: string; marketId: string; status: string }[] }[] };
+  const event = page.data?.[0];
+  const market = event?.markets.find((m) => m.venue === 'venue_a' && m.status === 'active') ?? event?.markets[0];
+  if (!event || !market) throw new Error('no matched event with markets: is the database seeded?');
+  return { eventId: event.id, venue: market.venue, marketId: market.marketId };
+}
+
+/** History windows: 2 h of 1-minute candles, ending `back` minutes before the bench started. */
+const HISTORY_BASE = Math.floor(Date.now() / 60_000) * 60;
+function historyWindow(extraMinutes: number, backMinutes: number): { from: number; to: number } {
+  const to = HISTORY_BASE - 60 * backMinutes;
+  return { from: to - 7_200 - 60 * extraMinutes, to };
+}
+
+/** The cache-hit scenario's window: ends 100 minutes back, which no miss window does. */
+async function historyHitVars(baseUrl: string): Promise<Record<string, string>> {
+  const { from, to } = historyWindow(0, 100);
+  return { ...(await catalogIds(baseUrl)), from: String(from), to: String(to) };
+}
+
+/**
+ * A window no request has asked for yet: 20,000 distinct (from, to) pairs in
+ * the last few hours, so every key is new while the data stays comparable to
+ * the hit scenario's (2 to 5 hours of 1-minute candles; 1m entries live 30 s).
+ */
+function freshHistoryWindow(path: string, n: number): string {
+  const { from, to } = historyWindow(n % 200, Math.floor(n / 200) % 100);
+  return `${path}&from=${from}&to=${to}`;
 }
 
 /** Reads `json.a.b.c` without trusting the shape. */
@@ -74,4 +145,30 @@ export const SCENARIOS: Scenario[] = [
     expectStatus: 200,
     check: nonEmptyList('data', 'events', 'data'),
   },
+  {
+    name: 'REST event history, cache hit',
+    method: 'GET',
+    path: '/api/events/{eventId}/history?interval=1m&from={from}&to={to}',
+    expectStatus: 200,
+    check: nonEmptyList('markets'),
+    prepare: historyHitVars,
+  },
+  {
+    name: 'REST event history, cache miss',
+    method: 'GET',
+    path: '/api/events/{eventId}/history?interval=1m',
+    expectStatus: 200,
+    check: nonEmptyList('markets'),
+    prepare: catalogIds,
+    pathFor: freshHistoryWindow,
+  },
+  {
+    name: 'REST market detail screen',
+    method: 'GET',
+    path: '/api/markets/{venue}/{marketId}/detail?chartPoints=60',
+    expectStatus: 200,
+    check: nonEmptyList('trades', 'data'),
+    prepare: catalogIds,
+  },
+  ...MARKET_DATA_SCENARIOS,
 ];

@@ -20,6 +20,11 @@ export interface AppServerOptions {
   env: NodeJS.ProcessEnv;
   /** Stops waiting for health (and the child) when aborted. */
   signal?: AbortSignal;
+  /**
+   * Set last, after the embedded-mode cleanup: a scenario's own settings (for
+   * example a Redis it was explicitly given, under a prefix of its own).
+   */
+  extraEnv?: Record<string, string>;
 }
 
 /** A started application server. */
@@ -145,6 +150,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-data-'));
     env.DATA_DIR = dataDir;
   }
+  Object.assign(env, opts.extraEnv);
 
   const description = opts.command ?? 'node -r ./scripts/register.js src/main.ts';
   const [file, ...args] = opts.command

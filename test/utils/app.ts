@@ -3,7 +3,7 @@ import { loadConfig, type AppConfig } from '../../src/config';
 import { signToken } from '../../src/auth/token-signer';
 import { createLogger } from '../../src/http/logger';
 import { startServer, type AppOptions, type RunningApp } from '../../src/server';
-import { closeServices, createServices, startBackground, type AppServices } from '../../src/services';
+import { closeServices, createServices, startBackground, type AppServices, type ServiceOverrides } from '../../src/services';
 import { openTestDatabase } from './db';
 
 export interface TestApp {
@@ -11,6 +11,8 @@ export interface TestApp {
   services: AppServices;
   config: AppConfig;
   running: RunningApp;
+  /** The Redis key prefix its infra uses (random per app unless shared). */
+  redisKeyPrefix: string;
   /** A user bearer token for `sub`. */
   token(sub: string): Promise<string>;
   walletToken(sub: string): Promise<string>;
@@ -21,8 +23,16 @@ export interface TestApp {
  * A real server on port 0 over a fresh database (PGlite, or a fresh PostgreSQL
  * schema when DATABASE_URL is set) and real infra (Redis when REDIS_URL is set,
  * under a random key prefix). The demo world is seeded; live trades are off.
+ * `overrides` pins the world (seed, calendar, clock) and the services' clock;
+ * `shareWith` makes a second instance of another app (its database and Redis
+ * prefix, as two processes of one deployment): close it before that app.
  */
-export async function startTestApp(env: Record<string, string> = {}, opts: AppOptions = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  opts: AppOptions = {},
+  overrides: Pick<ServiceOverrides, 'world' | 'now'> & { shareWith?: TestApp } = {},
+): Promise<TestApp> {
+  const { shareWith, ...serviceOverrides } = overrides;
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -31,19 +41,26 @@ export async function startTestApp(env: Record<string, string> = {}, opts: AppOp
     ...(process.env.REDIS_URL && { REDIS_URL: process.env.REDIS_URL }),
     ...env,
   });
-  const db = await openTestDatabase();
+  const shared = shareWith?.services.db;
+  // The sharer owns the database: this instance leaves it open when it closes.
+  const db = shared ? { ...shared, close: async () => undefined } : await openTestDatabase();
+  const redisKeyPrefix = shareWith?.redisKeyPrefix ?? `test:${randomUUID()}:`;
   const services = await createServices(config, {
+    ...serviceOverrides,
     db,
     logger: createLogger('silent'),
-    redisKeyPrefix: `test:${randomUUID()}:`,
+    redisKeyPrefix,
   });
   await startBackground(services);
+  // Quiescent before the first request: the search index is built in the background.
+  await services.search.whenIdle();
   const running = await startServer(services, { port: 0, host: '127.0.0.1' }, opts);
   return {
     url: running.url,
     services,
     config,
     running,
+    redisKeyPrefix,
     token: (sub) => signToken(config.auth.user, sub),
     walletToken: (sub) => signToken(config.auth.wallet, sub),
     async close() {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
+import type { NewNotification } from '../notifications/notifications.service';
 import type { CommentSort } from './comments.limits';
 
 /** What a comment is attached to: an event (by id) or a trade (`venue:venueTradeId`). */
@@ -49,7 +50,11 @@ const VIEW = {
  * deletes the (comment, user) like row, so they stay exact under concurrency.
  */
 export class CommentsService {
-  constructor(private readonly prisma: PrismaClient) {}
+  /** @param notify told about replies and likes (the notifications service); failures are the caller's to log. */
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly notify: (items: NewNotification[]) => Promise<void> = async () => undefined,
+  ) {}
 
   /** Resolves an event slug or id (404 when unknown). */
   async eventTarget(ref: string): Promise<CommentTarget> {
@@ -96,14 +101,19 @@ export class CommentsService {
   async create(authorId: string, target: CommentTarget, body: string, parentId?: string): Promise<CommentView> {
     const text = body.trim();
     if (text.length === 0) throw AppError.badRequest('body', 'must not be blank');
-    return this.prisma.$transaction(async (tx) => {
+    let repliedTo: string | null = null;
+    const created = await this.prisma.$transaction(async (tx) => {
       let rootId: string | null = null;
       if (parentId !== undefined) {
-        const parent = await tx.comment.findUnique({ where: { id: parentId }, select: { id: true, parentId: true, eventId: true, tradeId: true } });
+        const parent = await tx.comment.findUnique({
+          where: { id: parentId },
+          select: { id: true, parentId: true, eventId: true, tradeId: true, authorId: true },
+        });
         const sameTarget =
           parent && ('eventId' in target ? parent.eventId === target.eventId : parent.tradeId === target.tradeId);
         if (!parent || !sameTarget) throw AppError.notFound(`parent comment ${parentId}`);
         rootId = parent.parentId ?? parent.id;
+        repliedTo = parent.authorId;
         await tx.comment.update({ where: { id: rootId }, data: { replyCount: { increment: 1 } } });
       }
       return tx.comment.create({
@@ -111,6 +121,18 @@ export class CommentsService {
         select: VIEW,
       });
     });
+    if (repliedTo !== null && repliedTo !== authorId) {
+      await this.notify([
+        {
+          userId: repliedTo,
+          kind: 'comment_reply',
+          title: 'New reply',
+          body: text.length > 140 ? `${text.slice(0, 139)}…` : text,
+          data: { commentId: created.id, parentId: created.parentId ?? '', ...(created.eventId && { eventId: created.eventId }), ...(created.tradeId && { tradeId: created.tradeId }) },
+        },
+      ]);
+    }
+    return created;
   }
 
   /** Deletes a comment and its replies; only its author may (403 otherwise). */
@@ -127,14 +149,18 @@ export class CommentsService {
 
   /** Idempotent: liking twice counts once. */
   async like(userId: string, commentId: string): Promise<LikeState> {
-    return this.prisma.$transaction(async (tx) => {
+    const { state, author, fresh } = await this.prisma.$transaction(async (tx) => {
       await this.requireIn(tx, commentId);
       const { count } = await tx.commentLike.createMany({ data: [{ commentId, userId }], skipDuplicates: true });
       const c = count
-        ? await tx.comment.update({ where: { id: commentId }, data: { likeCount: { increment: count } }, select: { likeCount: true } })
-        : await tx.comment.findUniqueOrThrow({ where: { id: commentId }, select: { likeCount: true } });
-      return { commentId, liked: true, likeCount: c.likeCount };
+        ? await tx.comment.update({ where: { id: commentId }, data: { likeCount: { increment: count } }, select: { likeCount: true, authorId: true } })
+        : await tx.comment.findUniqueOrThrow({ where: { id: commentId }, select: { likeCount: true, authorId: true } });
+      return { state: { commentId, liked: true, likeCount: c.likeCount }, author: c.authorId, fresh: count > 0 };
     });
+    if (fresh && author !== userId) {
+      await this.notify([{ userId: author, kind: 'comment_like', title: 'Your comment was liked', body: `${state.likeCount} like(s)`, data: { commentId } }]);
+    }
+    return state;
   }
 
   /** Idempotent: unliking what is not liked changes nothing. */

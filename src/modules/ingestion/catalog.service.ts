@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import type { WorldCoreEvent } from '../../venues';
-import type { Venue, VenueClient, VenueMarket } from '../../venues/venue.types';
+import type { Venue, VenueClient, VenueEvent, VenueMarket } from '../../venues/venue.types';
+import { comparisonUpserts, type ComparisonPair } from '../comparisons/comparisons.service';
 
 /** Where core events come from: the catalog of unified events and each venue's client. */
 export interface CatalogSource {
@@ -32,9 +33,13 @@ export class CatalogService {
   async sync(source: CatalogSource): Promise<SyncReport> {
     const venues = Object.keys(source.clients) as Venue[];
     const marketsByVenueEvent = new Map<string, VenueMarket[]>();
+    const venueEvents = new Map<string, VenueEvent>();
     const listings = await Promise.all(venues.map((v) => source.clients[v].listEvents()));
     for (const events of listings) {
-      for (const e of events) marketsByVenueEvent.set(`${e.venue}:${e.venueEventId}`, e.markets);
+      for (const e of events) {
+        marketsByVenueEvent.set(`${e.venue}:${e.venueEventId}`, e.markets);
+        venueEvents.set(`${e.venue}:${e.venueEventId}`, e);
+      }
     }
 
     const ops: Prisma.PrismaPromise<unknown>[] = [];
@@ -68,6 +73,14 @@ export class CatalogService {
         );
       }
     }
+    // Cross-venue comparisons belong to the catalog: the matcher reads the venues' own
+    // wording (never the simulator's answers) and its verdicts land in the same batch.
+    const pairs: ComparisonPair[] = source.coreEvents.flatMap((ce) => {
+      const a = ce.venueEventIds.venue_a === undefined ? undefined : venueEvents.get(`venue_a:${ce.venueEventIds.venue_a}`);
+      const b = ce.venueEventIds.venue_b === undefined ? undefined : venueEvents.get(`venue_b:${ce.venueEventIds.venue_b}`);
+      return a && b ? [{ coreEventId: ce.id, a, b }] : [];
+    });
+    ops.push(...comparisonUpserts(this.prisma, pairs));
     // One batch transaction: PGlite has a single connection, so no interactive callback.
     await this.prisma.$transaction(ops);
     await this.onChanged();

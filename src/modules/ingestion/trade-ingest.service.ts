@@ -88,8 +88,16 @@ export class TradeIngestService {
       select: { venueTradeId: true, venue: true },
     });
     const fresh = new Set(inserted.map((r) => `${r.venue}:${r.venueTradeId}`));
-    await this.recordFreshness(trades);
-    const stored = trades.filter((t) => fresh.has(`${t.venue}:${t.venueTradeId}`));
+    return this.announce(trades, trades.filter((t) => fresh.has(`${t.venue}:${t.venueTradeId}`)));
+  }
+
+  /**
+   * What follows a write: freshness from every trade `seen`, then derived stats
+   * and publication of the ones newly `stored`. Public for writers that store
+   * trades themselves (the chain-indexer webhook).
+   */
+  async announce(seen: readonly PublicTrade[], stored: readonly PublicTrade[]): Promise<TradeEvent[]> {
+    if (seen.length > 0) await this.recordFreshness(seen);
     if (stored.length > 0) await this.opts.onStored?.(stored);
     const events = stored.map((t) => this.toEvent(t));
     for (const e of events) await this.pubsub.publish(TRADES_TOPIC, e);

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../db/generated/client';
-import type { Venue } from '../../venues/venue.types';
+import type { PublicTrade, Venue } from '../../venues/venue.types';
+import type { NewNotification } from '../notifications/notifications.service';
 import { normalizeTraderId } from './trader-id';
 
 export interface FollowView {
@@ -41,6 +42,27 @@ export class FollowsService {
     return { venue, traderId, removed: count > 0 };
   }
 
+  /** One notification per follower of each trader in the batch (venue_b trades carry no trader). */
+  async tradeNotifications(trades: readonly PublicTrade[]): Promise<NewNotification[]> {
+    const withTrader = trades.filter((t) => t.venueTraderId !== null);
+    if (withTrader.length === 0) return [];
+    const followers = await this.prisma.follow.findMany({
+      where: { OR: withTrader.map((t) => ({ venue: t.venue, traderId: t.venueTraderId! })) },
+      select: { userId: true, venue: true, traderId: true },
+    });
+    return withTrader.flatMap((t) =>
+      followers
+        .filter((f) => f.venue === t.venue && f.traderId === t.venueTraderId)
+        .map((f) => ({
+          userId: f.userId,
+          kind: 'followed_trade' as const,
+          title: `${shortId(f.traderId)} ${t.side === 'buy' ? 'bought' : 'sold'} ${t.outcome.toUpperCase()}`,
+          body: `${t.size} at ${t.price}`,
+          data: { venue: t.venue, marketId: t.venueMarketId, traderId: f.traderId, tradeId: `${t.venue}:${t.venueTradeId}` },
+        })),
+    );
+  }
+
   async list(userId: string, limit: number, offset: number): Promise<FollowPage> {
     const where = { userId };
     const [data, total] = await this.prisma.$transaction([
@@ -55,4 +77,8 @@ export class FollowsService {
     ]);
     return { data, limit, offset, total };
   }
+}
+
+function shortId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 6)}…${id.slice(-4)}` : id;
 }

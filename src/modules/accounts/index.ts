@@ -1,0 +1,2 @@
+export { AccountsService, type AccountView } from './accounts.service';
+export { AccountsResolver } from './accounts.resolver';

@@ -1,0 +1,37 @@
+import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../context';
+import { CreateApiKeyArgs, IssueApiKeyArgs, RevokeApiKeyArgs } from './api-keys.inputs';
+import { ApiKeyType, CreatedApiKeyType, RateLimitStatusType, RevokedApiKeyType } from './api-keys.types';
+
+@Resolver()
+export class ApiKeysResolver {
+  @Query(() => [ApiKeyType], { description: "The calling key owner's active keys (API key with `read`)." })
+  async apiKeys(@Ctx() ctx: GraphQLContext) {
+    const me = await ctx.apiKey.require('read');
+    return ctx.services.apiKeys.list(me.owner);
+  }
+
+  @Query(() => RateLimitStatusType, { description: "The calling key's plan and quota (API key with `read`)." })
+  async apiRateLimit(@Ctx() ctx: GraphQLContext) {
+    const me = await ctx.apiKey.require('read');
+    return ctx.services.apiKeyGate.status(me);
+  }
+
+  @Mutation(() => CreatedApiKeyType, { description: 'A new key for the caller, on its plan (API key with `write`).' })
+  async createApiKey(@Args() args: CreateApiKeyArgs, @Ctx() ctx: GraphQLContext) {
+    const me = await ctx.apiKey.require('write');
+    return ctx.services.apiKeys.create({ owner: me.owner, name: args.name, scopes: args.scopes, plan: me.plan });
+  }
+
+  @Mutation(() => RevokedApiKeyType, { description: "Revokes one of the caller's keys, immediately and for good (API key with `write`)." })
+  async revokeApiKey(@Args() { keyId }: RevokeApiKeyArgs, @Ctx() ctx: GraphQLContext) {
+    const me = await ctx.apiKey.require('write');
+    return ctx.services.apiKeys.revoke(me.owner, keyId);
+  }
+
+  @Mutation(() => CreatedApiKeyType, { description: 'Bootstraps a key for any owner and plan (X-Admin-Token; the apikey CLI).' })
+  async issueApiKey(@Args() args: IssueApiKeyArgs, @Ctx() ctx: GraphQLContext) {
+    ctx.auth.requireHeaderToken('admin');
+    return ctx.services.apiKeys.create({ owner: args.owner, name: args.name, scopes: args.scopes, plan: args.plan });
+  }
+}

@@ -1,0 +1,44 @@
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ArgsType, Field, Int } from 'type-graphql';
+import { VenueEnum } from '../../graphql/enums';
+import { HISTORY_INTERVALS, HISTORY_LIMITS } from './charts.limits';
+
+const { time, chartPoints } = HISTORY_LIMITS;
+const timeMessage = `must be an integer from ${time.min} to ${time.max} (unix seconds)`;
+const intervalMessage = `must be one of ${HISTORY_INTERVALS.join(', ')}`;
+
+@ArgsType()
+export class HistoryArgs {
+  @Field(() => String, { defaultValue: HISTORY_LIMITS.defaultInterval, description: HISTORY_INTERVALS.join(', ') })
+  @IsIn(HISTORY_INTERVALS, { message: intervalMessage })
+  interval: string;
+
+  @Field(() => Int, { nullable: true, description: 'Unix seconds; default: now minus the lookback window of the interval.' })
+  @IsOptional()
+  @IsInt({ message: timeMessage })
+  @Min(time.min, { message: timeMessage })
+  @Max(time.max, { message: timeMessage })
+  from?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Unix seconds; default: now.' })
+  @IsOptional()
+  @IsInt({ message: timeMessage })
+  @Min(time.min, { message: timeMessage })
+  @Max(time.max, { message: timeMessage })
+  to?: number;
+
+  @Field(() => VenueEnum, { nullable: true, description: "Only this venue's markets." })
+  venue?: VenueEnum;
+}
+
+@ArgsType()
+export class ChartArgs {
+  @Field(() => Int, { defaultValue: chartPoints.default, description: `${chartPoints.min}..${chartPoints.max}` })
+  @Min(chartPoints.min, { message: `must be an integer from ${chartPoints.min} to ${chartPoints.max}` })
+  @Max(chartPoints.max, { message: `must be an integer from ${chartPoints.min} to ${chartPoints.max}` })
+  points: number;
+
+  @Field(() => String, { defaultValue: HISTORY_LIMITS.defaultInterval, description: HISTORY_INTERVALS.join(', ') })
+  @IsIn(HISTORY_INTERVALS, { message: intervalMessage })
+  interval: string;
+}

@@ -1,0 +1,118 @@
+import type { Prisma, PrismaClient } from '../../db/generated/client';
+import { AppError } from '../../errors/app-error';
+import type { SignedCursor } from '../../http/signed-cursor';
+import type { ReadMemo } from '../../infra';
+import type { Venue, VenueEvent } from '../../venues/venue.types';
+import { keysetPage, mapPage, type CursorPage } from '../market-data/cursor-page';
+import { toMarketSummary, type MarketSummaryView } from '../market-data/market-data.models';
+import { matchVenueEvents, type Confidence, type RelationshipType } from './comparison-matcher';
+import { toComparisonView, venueEventKey, type ComparisonView } from './comparisons.models';
+
+/** Two venue events the catalog groups as one core event. */
+export interface ComparisonPair {
+  coreEventId: string;
+  a: VenueEvent;
+  b: VenueEvent;
+}
+
+export interface ComparisonListQuery {
+  bucket?: string;
+  confidence?: Confidence;
+  relationshipType?: RelationshipType;
+  cursor?: string;
+  limit: number;
+}
+
+/**
+ * The matcher's verdict on each pair, as upserts keyed by the venue event
+ * pair: the catalog sync runs them in its own batch, so comparisons exist as
+ * soon as the events do, and re-running the sync keeps ids stable.
+ */
+export function comparisonUpserts(prisma: PrismaClient, pairs: readonly ComparisonPair[]): Prisma.PrismaPromise<unknown>[] {
+  return pairs.map(({ coreEventId, a, b }) => {
+    const v = matchVenueEvents(a, b);
+    const data = {
+      coreEventId,
+      venueATitle: a.title,
+      venueBTitle: b.title,
+      relationshipType: v.relationshipType,
+      confidence: v.confidence,
+      reasoning: v.reasoning,
+      bucket: v.bucket,
+      subtag: v.subtag,
+    };
+    return prisma.comparison.upsert({
+      where: { venueAEventId_venueBEventId: { venueAEventId: a.venueEventId, venueBEventId: b.venueEventId } },
+      create: { venueAEventId: a.venueEventId, venueBEventId: b.venueEventId, ...data },
+      update: data,
+    });
+  });
+}
+
+/** Comparisons: cursor pages by id, one by id, and the markets of each side. Memoized until the catalog changes. */
+export class ComparisonsService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly cursors: SignedCursor,
+    private readonly memo: ReadMemo,
+  ) {}
+
+  invalidate(): void {
+    this.memo.invalidate();
+  }
+
+  list(q: ComparisonListQuery): Promise<CursorPage<ComparisonView>> {
+    const key = JSON.stringify(['list', q.bucket, q.confidence, q.relationshipType, q.cursor, q.limit]);
+    return this.memo.get(key, async () => {
+      const where: Prisma.ComparisonWhereInput = {
+        ...(q.bucket !== undefined && { bucket: q.bucket }),
+        ...(q.confidence !== undefined && { confidence: q.confidence }),
+        ...(q.relationshipType !== undefined && { relationshipType: q.relationshipType }),
+      };
+      const page = await keysetPage(this.cursors, {
+        list: 'comparisons',
+        filters: { bucket: q.bucket ?? null, confidence: q.confidence ?? null, relationshipType: q.relationshipType ?? null },
+        cursor: q.cursor,
+        limit: q.limit,
+        fetch: (after: number | undefined, take) =>
+          this.prisma.$transaction([
+            this.prisma.comparison.findMany({
+              where: after === undefined ? where : { AND: [where, { id: { gt: after } }] },
+              orderBy: { id: 'asc' },
+              take,
+            }),
+            this.prisma.comparison.count({ where }),
+          ]),
+        keyOf: (row) => row.id,
+      });
+      return mapPage(page, toComparisonView);
+    });
+  }
+
+  get(id: number): Promise<ComparisonView> {
+    return this.memo.get(`get:${id}`, async () => {
+      const row = await this.prisma.comparison.findUnique({ where: { id } });
+      if (!row) throw AppError.notFound(`comparison ${id}`);
+      return toComparisonView(row);
+    });
+  }
+
+  /** Market summaries of many venue events (`venue:venueEventId` keys) in one query; the loader's batch. */
+  marketsByVenueEvent(keys: readonly string[]): Promise<MarketSummaryView[][]> {
+    return this.memo.get(`markets:${keys.join(',')}`, async () => {
+      const wanted = keys.map((k) => {
+        const [venue, ...rest] = k.split(':');
+        return { venue: venue as Venue, venueEventId: rest.join(':') };
+      });
+      const rows = await this.prisma.market.findMany({ where: { OR: wanted }, orderBy: { id: 'asc' } });
+      const byKey = new Map<string, MarketSummaryView[]>();
+      for (const row of rows) {
+        const k = venueEventKey(row.venue, row.venueEventId);
+        const list = byKey.get(k) ?? [];
+        list.push(toMarketSummary(row));
+        byKey.set(k, list);
+      }
+      return keys.map((k) => byKey.get(k) ?? []);
+    });
+  }
+}

@@ -1,0 +1,59 @@
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import type { CursorPage } from '../market-data/cursor-page';
+import { PAGE_FIELDS } from '../market-data/market-data.types';
+import type { ComparisonView } from './comparisons.models';
+
+export enum RelationshipTypeEnum {
+  exact_match = 'exact_match',
+  similar = 'similar',
+}
+registerEnumType(RelationshipTypeEnum, {
+  name: 'RelationshipType',
+  description: '`exact_match`: same resolution condition, price gaps are genuine; `similar`: same topic, criteria or timeframe differ.',
+});
+
+export enum ConfidenceEnum {
+  high = 'high',
+  medium = 'medium',
+  low = 'low',
+}
+registerEnumType(ConfidenceEnum, {
+  name: 'MatchConfidence',
+  description: '`high`: criteria verified; `medium`: likely, subtle differences possible; `low`: needs manual review.',
+});
+
+@ObjectType('Comparison', { description: 'A mapping between a venue_a event and a venue_b event.' })
+export class ComparisonType implements ComparisonView {
+  @Field(() => Int)
+  id: number;
+  @Field({ description: 'Event id on venue_a.' })
+  venueAId: string;
+  @Field({ description: 'Event id on venue_b.' })
+  venueBId: string;
+  @Field(() => String, { nullable: true })
+  venueATitle: string | null;
+  @Field(() => String, { nullable: true })
+  venueBTitle: string | null;
+  @Field(() => RelationshipTypeEnum)
+  relationshipType: ComparisonView['relationshipType'];
+  @Field(() => ConfidenceEnum)
+  confidence: ComparisonView['confidence'];
+  @Field(() => String, { nullable: true, description: 'Why the matcher decided so.' })
+  reasoning: string | null;
+  @Field(() => String, { nullable: true, description: 'Broad topic: politics, crypto, sports, economics, tech, science, culture.' })
+  bucket: string | null;
+  @Field(() => String, { nullable: true, description: 'Finer category inside the bucket (e.g. nba, inflation, elections).' })
+  subtag: string | null;
+}
+
+@ObjectType('ComparisonPage', { description: 'A cursor page of comparisons, by id.' })
+export class ComparisonPageType implements CursorPage<ComparisonView> {
+  @Field(() => [ComparisonType])
+  data: ComparisonView[];
+  @Field(() => String, { nullable: true, description: PAGE_FIELDS.nextCursor })
+  nextCursor: string | null;
+  @Field()
+  hasMore: boolean;
+  @Field(() => Int, { description: PAGE_FIELDS.totalCount })
+  totalCount: number;
+}

@@ -1,0 +1,40 @@
+import { Max, MaxLength, Min } from 'class-validator';
+import { ArgsType, Field, Float, Int } from 'type-graphql';
+import { ChainEnum } from '../wallets/wallets.types';
+import { FUNDING_LIMITS as L } from './funding.limits';
+import { FiatCurrencyEnum } from './funding.types';
+
+@ArgsType()
+export class FundingAmountArgs {
+  @Field(() => Float, { description: `Fiat amount, at most 2 decimals (onramp ${L.onramp.min}..${L.onramp.max}, intent ${L.intent.min}..${L.intent.max}).` })
+  amount: number;
+
+  @Field(() => FiatCurrencyEnum)
+  currency: FiatCurrencyEnum;
+}
+
+@ArgsType()
+export class WithdrawArgs {
+  @Field(() => Float, { description: `USD, ${L.withdraw.min}..${L.withdraw.max}, at most 6 decimals; at most the available balance.` })
+  amount: number;
+
+  @Field(() => ChainEnum)
+  chain: ChainEnum;
+
+  @Field({ description: 'An address valid for the chain.' })
+  @MaxLength(100)
+  destination: string;
+}
+
+@ArgsType()
+export class FundingPageArgs {
+  @Field(() => Int, { defaultValue: L.limit.default, description: `${L.limit.min}..${L.limit.max}` })
+  @Min(L.limit.min)
+  @Max(L.limit.max)
+  limit: number;
+
+  @Field(() => Int, { defaultValue: 0 })
+  @Min(L.offset.min)
+  @Max(L.offset.max)
+  offset: number;
+}

@@ -1,0 +1,43 @@
+import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../context';
+import { FundingAmountArgs, FundingPageArgs, WithdrawArgs } from './funding.inputs';
+import { FundingPageType, FundingTransactionType, WithdrawalPageType, WithdrawalType } from './funding.types';
+
+/** The `Idempotency-Key` request header money-moving mutations honour. */
+const idempotencyKey = (ctx: GraphQLContext) => ctx.header('idempotency-key');
+
+@Resolver()
+export class FundingResolver {
+  @Mutation(() => FundingTransactionType, {
+    description: 'Start a crypto onramp session with the payment processor (Idempotency-Key honoured; rate limited per user).',
+  })
+  async createOnrampSession(@Args() a: FundingAmountArgs, @Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    await ctx.services.clientLimits.consume('onramp', userId);
+    return ctx.services.funding.onramp(userId, a.amount, a.currency, idempotencyKey(ctx));
+  }
+
+  @Mutation(() => FundingTransactionType, { description: 'Legacy: a fiat payment intent (Idempotency-Key honoured).' })
+  async createPaymentIntent(@Args() a: FundingAmountArgs, @Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    return ctx.services.funding.paymentIntent(userId, a.amount, a.currency, idempotencyKey(ctx));
+  }
+
+  @Query(() => FundingPageType, { description: "The caller's deposits, newest first." })
+  async fundingHistory(@Args() a: FundingPageArgs, @Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    return ctx.services.funding.history(userId, a.limit, a.offset);
+  }
+
+  @Mutation(() => WithdrawalType, { description: 'Queue a withdrawal; the amount is held at once (Idempotency-Key honoured).' })
+  async requestWithdrawal(@Args() a: WithdrawArgs, @Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    return ctx.services.withdrawals.request(userId, { amount: a.amount, chain: a.chain, destination: a.destination }, idempotencyKey(ctx));
+  }
+
+  @Query(() => WithdrawalPageType, { description: "The caller's withdrawals, newest first." })
+  async withdrawals(@Args() a: FundingPageArgs, @Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    return ctx.services.withdrawals.list(userId, a.limit, a.offset);
+  }
+}

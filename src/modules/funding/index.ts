@@ -1,0 +1,7 @@
+export { FundingService } from './funding.service';
+export { WithdrawalsService, type PayoutRef, type WithdrawalRequest } from './withdrawals.service';
+export { IdempotencyService, type IdempotentCall } from './idempotency.service';
+export { FundingResolver } from './funding.resolver';
+export { createPaymentsClient, type PaymentsClient } from './payments.client';
+export * from './funding.limits';
+export * from './funding.models';

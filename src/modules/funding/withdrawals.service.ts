@@ -1,0 +1,150 @@
+import type { Prisma, PrismaClient } from '../../db/generated/client';
+import { AppError } from '../../errors/app-error';
+import type { Logger } from '../../http/logger';
+import { InsufficientFundsError, LEDGER_KINDS, amountToMicros, microsToDecimal, type LedgerService } from '../ledger';
+import { canonicalAddress, type Chain } from '../wallets';
+import { FUNDING_LIMITS } from './funding.limits';
+import { toWithdrawalView, type OffsetPage, type WithdrawalView } from './funding.models';
+import type { IdempotencyService } from './idempotency.service';
+import type { PaymentsClient } from './payments.client';
+
+export interface WithdrawalRequest {
+  amount: number;
+  chain: Chain;
+  destination: string;
+}
+
+/** Names a withdrawal in a processor event: our id (the payout's reference) or the payout id. */
+export type PayoutRef = { withdrawalId: string } | { payoutId: string };
+
+/**
+ * Withdrawals of ledger funds to an on-chain address, as USDC payouts of the
+ * payment processor.
+ *
+ * States: `queued` (requested; the amount is held at once, in the request's
+ * transaction) → `processing` (the dispatcher handed it to the processor) →
+ * `completed` (payout paid: the hold is settled, the money has left) or
+ * `failed` (payout failed: the hold is released to the available balance).
+ * The dispatcher drives queued → processing (and straight to an end state when
+ * the processor answers one); the processor's `payout.paid` / `payout.failed`
+ * webhook events drive processing → completed / failed.
+ */
+export class WithdrawalsService {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly ledger: LedgerService,
+    private readonly idempotency: IdempotencyService,
+    private readonly payments: PaymentsClient,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** Queues a withdrawal and holds its amount; 400 when it exceeds the available balance. */
+  async request(userId: string, r: WithdrawalRequest, key?: string): Promise<WithdrawalView> {
+    const micros = amountToMicros(r.amount, FUNDING_LIMITS.withdraw);
+    const destination = canonicalAddress(r.chain, r.destination, 'destination');
+    const call = { userId, operation: 'funding.withdraw', key, input: r };
+    try {
+      return await this.idempotency.inTransaction(call, async (tx) => {
+        const w = await tx.withdrawal.create({ data: { userId, chain: r.chain, destination, amountMicros: micros } });
+        await this.ledger.post(tx, {
+          userId,
+          kind: LEDGER_KINDS.withdrawalHold,
+          available: -micros,
+          held: micros,
+          reference: `withdrawal:${w.id}`,
+          idempotencyKey: `withdrawal:${w.id}:hold`,
+        });
+        return toWithdrawalView(w);
+      });
+    } catch (err) {
+      if (err instanceof InsufficientFundsError) throw AppError.badRequest('amount', 'exceeds the available balance');
+      throw err;
+    }
+  }
+
+  /** The caller's withdrawals, newest first. */
+  async list(userId: string, limit: number, offset: number): Promise<OffsetPage<WithdrawalView>> {
+    const where = { userId };
+    const [rows, total] = await this.prisma.$transaction([
+      this.prisma.withdrawal.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
+      this.prisma.withdrawal.count({ where }),
+    ]);
+    return { data: rows.map(toWithdrawalView), limit, offset, total };
+  }
+
+  /**
+   * Hands queued withdrawals to the processor (oldest first); returns how many
+   * moved. A processor failure leaves the withdrawal queued for the next round;
+   * the payout's idempotency key (the withdrawal id) keeps retries and
+   * concurrent dispatchers to one payout.
+   */
+  async dispatch(limit = 20): Promise<number> {
+    const queued = await this.prisma.withdrawal.findMany({ where: { status: 'queued' }, orderBy: { createdAt: 'asc' }, take: limit });
+    let moved = 0;
+    for (const w of queued) {
+      let payout: Awaited<ReturnType<PaymentsClient['createPayout']>>;
+      try {
+        payout = await this.payments.createPayout({
+          withdrawalId: w.id,
+          userId: w.userId,
+          chain: w.chain,
+          destination: w.destination,
+          amount: microsToDecimal(w.amountMicros),
+        });
+      } catch (err) {
+        this.logger?.warn({ err, withdrawalId: w.id }, 'payout dispatch failed; will retry');
+        continue;
+      }
+      const changed = await this.prisma.$transaction(async (tx) => {
+        const n = await tx.withdrawal.updateMany({ where: { id: w.id, status: 'queued' }, data: { status: 'processing', payoutId: payout.id } });
+        if (n.count === 0) return false;
+        if (payout.status === 'paid') await this.finish(tx, { withdrawalId: w.id }, 'completed');
+        if (payout.status === 'failed') await this.finish(tx, { withdrawalId: w.id }, 'failed', payout.failureReason ?? 'payout failed');
+        return true;
+      });
+      if (changed) moved += 1;
+    }
+    return moved;
+  }
+
+  /**
+   * Ends a withdrawal in the caller's transaction: `completed` settles the hold,
+   * `failed` releases it. Only a queued or processing withdrawal moves (once:
+   * the conditional update locks the row); returns false otherwise or when
+   * no withdrawal matches.
+   */
+  async finish(tx: Prisma.TransactionClient, ref: PayoutRef, to: 'completed' | 'failed', reason?: string): Promise<boolean> {
+    const w = await tx.withdrawal.findFirst({ where: 'withdrawalId' in ref ? { id: ref.withdrawalId } : { payoutId: ref.payoutId } });
+    if (!w) return false;
+    const n = await tx.withdrawal.updateMany({
+      where: { id: w.id, status: { in: ['queued', 'processing'] } },
+      data: { status: to, failureReason: to === 'failed' ? (reason ?? 'payout failed') : null },
+    });
+    if (n.count === 0) return false;
+    const base = { userId: w.userId, currency: w.currency, reference: `withdrawal:${w.id}` };
+    if (to === 'completed') {
+      await this.ledger.post(tx, { ...base, kind: LEDGER_KINDS.withdrawalSettle, available: 0n, held: -w.amountMicros, idempotencyKey: `withdrawal:${w.id}:settle` });
+    } else {
+      await this.ledger.post(tx, { ...base, kind: LEDGER_KINDS.withdrawalRelease, available: w.amountMicros, held: -w.amountMicros, idempotencyKey: `withdrawal:${w.id}:release` });
+    }
+    return true;
+  }
+
+  /** Dispatches every `everyMs` (0: never) until {@link stop}. */
+  start(everyMs: number): void {
+    if (everyMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => {
+      this.running = this.running.then(() => this.dispatch()).catch((err: unknown) => this.logger?.error({ err }, 'withdrawal dispatch failed'));
+    }, everyMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

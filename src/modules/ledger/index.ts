@@ -1,0 +1,4 @@
+export { LedgerService } from './ledger.service';
+export * from './ledger.models';
+export * from './money';
+export * from './fee-events';

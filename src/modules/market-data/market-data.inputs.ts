@@ -1,0 +1,55 @@
+import { IsOptional, Max, MaxLength, Min } from 'class-validator';
+import { ArgsType, Field, Float, Int } from 'type-graphql';
+import { MarketStatusEnum, VenueEnum } from '../../graphql/enums';
+import { MARKET_DATA_LIMITS as L } from './market-data.limits';
+
+@ArgsType()
+export class CursorArgs {
+  @Field(() => Int, { defaultValue: L.limit.default, description: `${L.limit.min}..${L.limit.max}` })
+  @Min(L.limit.min)
+  @Max(L.limit.max)
+  limit: number;
+
+  @Field(() => String, { nullable: true, description: 'The `nextCursor` of the previous page (same filters).' })
+  @IsOptional()
+  @MaxLength(L.cursor.max)
+  cursor?: string;
+}
+
+@ArgsType()
+export class MarketListArgs extends CursorArgs {
+  @Field(() => VenueEnum, { nullable: true })
+  venue?: VenueEnum;
+
+  @Field(() => MarketStatusEnum, { nullable: true })
+  status?: MarketStatusEnum;
+
+  @Field(() => Float, { nullable: true, description: 'Only markets with at least this volume.' })
+  @IsOptional()
+  @Min(L.minVolume.min)
+  @Max(L.minVolume.max)
+  minVolume?: number;
+
+  @Field(() => String, { nullable: true, description: "The core event's category." })
+  @IsOptional()
+  @MaxLength(L.category.max)
+  category?: string;
+}
+
+@ArgsType()
+export class EventListArgs extends CursorArgs {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(L.category.max)
+  category?: string;
+}
+
+@ArgsType()
+export class VenueMarketArgs {
+  @Field(() => VenueEnum)
+  venue: VenueEnum;
+
+  @Field({ description: "The venue's native market id." })
+  @MaxLength(L.marketId.max)
+  marketId: string;
+}

@@ -1,0 +1,105 @@
+import type { CoreEvent, Market } from '../../db/generated/client';
+import type { MarketStatus, SourceType, Venue } from '../../venues/venue.types';
+import { decimalToNumber } from '../events/events.models';
+
+/** Prices as the market-data surface writes them: 0..1, mid and spread only when both sides quote. */
+export interface QuoteView {
+  bestBid: number | null;
+  bestAsk: number | null;
+  midPrice: number | null;
+  spread: number | null;
+}
+
+/** A venue market, every field of the interface document's Market resource. */
+export interface MarketDataMarketView extends QuoteView {
+  venue: Venue;
+  venueMarketId: string;
+  title: string;
+  status: MarketStatus;
+  venueEventId: string;
+  coreEventId: string;
+  description: string | null;
+  marketSlug: string | null;
+  outcomes: string[];
+  endDateIso: Date | null;
+  volume: number | null;
+  volume24h: number | null;
+  openInterest: number | null;
+  liquidity: number | null;
+  iconUrl: string | null;
+  imageUrl: string | null;
+}
+
+/** A market inside a comparison detail: identity, quote and volume. */
+export interface MarketSummaryView extends QuoteView {
+  venue: Venue;
+  venueMarketId: string;
+  title: string;
+  volume: number | null;
+  volume24h: number | null;
+}
+
+/** An item of the events list. */
+export interface MarketDataEventView {
+  id: string;
+  title: string;
+  slug: string;
+  category: string;
+  sourceType: SourceType;
+  closeTime: Date | null;
+}
+
+export interface CategoryCountView {
+  category: string;
+  count: number;
+}
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** Bid, ask, their midpoint and spread; null prices stay null. */
+export function quoteOf(bid: number | null, ask: number | null): QuoteView {
+  const both = bid !== null && ask !== null;
+  return {
+    bestBid: bid,
+    bestAsk: ask,
+    midPrice: both ? round6((bid + ask) / 2) : null,
+    spread: both ? round6(ask - bid) : null,
+  };
+}
+
+export function toMarketDataMarket(m: Market): MarketDataMarketView {
+  return {
+    venue: m.venue,
+    venueMarketId: m.venueMarketId,
+    title: m.title,
+    status: m.status,
+    venueEventId: m.venueEventId,
+    coreEventId: m.coreEventId,
+    description: m.description,
+    marketSlug: m.slug,
+    outcomes: m.outcomes,
+    endDateIso: m.endDate,
+    ...quoteOf(decimalToNumber(m.bestBid), decimalToNumber(m.bestAsk)),
+    volume: decimalToNumber(m.volume),
+    volume24h: decimalToNumber(m.volume24h),
+    openInterest: decimalToNumber(m.openInterest),
+    liquidity: decimalToNumber(m.liquidity),
+    iconUrl: m.iconUrl,
+    imageUrl: m.imageUrl,
+  };
+}
+
+export function toMarketSummary(m: Market): MarketSummaryView {
+  return {
+    venue: m.venue,
+    venueMarketId: m.venueMarketId,
+    title: m.title,
+    ...quoteOf(decimalToNumber(m.bestBid), decimalToNumber(m.bestAsk)),
+    volume: decimalToNumber(m.volume),
+    volume24h: decimalToNumber(m.volume24h),
+  };
+}
+
+export function toMarketDataEvent(e: CoreEvent): MarketDataEventView {
+  return { id: e.id, title: e.title, slug: e.slug, category: e.category, sourceType: e.sourceType, closeTime: e.closeTime };
+}

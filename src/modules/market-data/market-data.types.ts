@@ -1,0 +1,129 @@
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { MarketStatusEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
+import type { CursorPage } from './cursor-page';
+import type {
+  CategoryCountView,
+  MarketDataEventView,
+  MarketDataMarketView,
+  MarketSummaryView,
+} from './market-data.models';
+
+@ObjectType('MarketDataMarket', { description: 'A venue market on the market-data surface. Prices on the 0..1 scale (1 = one dollar).' })
+export class MarketDataMarketType implements MarketDataMarketView {
+  @Field(() => VenueEnum)
+  venue: MarketDataMarketView['venue'];
+  @Field({ description: "The venue's native market id." })
+  venueMarketId: string;
+  @Field()
+  title: string;
+  @Field(() => MarketStatusEnum)
+  status: MarketDataMarketView['status'];
+  @Field({ description: "The venue's native event id." })
+  venueEventId: string;
+  @Field(() => ID, { description: "The service's event id." })
+  coreEventId: string;
+  @Field(() => String, { nullable: true, description: 'Resolution criteria.' })
+  description: string | null;
+  @Field(() => String, { nullable: true })
+  marketSlug: string | null;
+  @Field(() => [String])
+  outcomes: string[];
+  @Field(() => Date, { nullable: true, description: 'Scheduled close or resolution.' })
+  endDateIso: Date | null;
+  @Field(() => Float, { nullable: true })
+  bestBid: number | null;
+  @Field(() => Float, { nullable: true })
+  bestAsk: number | null;
+  @Field(() => Float, { nullable: true, description: 'Midpoint of best bid and best ask (null unless both quote).' })
+  midPrice: number | null;
+  @Field(() => Float, { nullable: true, description: 'Best ask minus best bid (null unless both quote).' })
+  spread: number | null;
+  @Field(() => Float, { nullable: true })
+  volume: number | null;
+  @Field(() => Float, { nullable: true })
+  volume24h: number | null;
+  @Field(() => Float, { nullable: true })
+  openInterest: number | null;
+  @Field(() => Float, { nullable: true })
+  liquidity: number | null;
+  @Field(() => String, { nullable: true })
+  iconUrl: string | null;
+  @Field(() => String, { nullable: true })
+  imageUrl: string | null;
+}
+
+@ObjectType('MarketSummary', { description: 'A market beside its counterpart in a comparison: quote and volume.' })
+export class MarketSummaryType implements MarketSummaryView {
+  @Field(() => VenueEnum)
+  venue: MarketSummaryView['venue'];
+  @Field()
+  venueMarketId: string;
+  @Field()
+  title: string;
+  @Field(() => Float, { nullable: true })
+  midPrice: number | null;
+  @Field(() => Float, { nullable: true })
+  bestBid: number | null;
+  @Field(() => Float, { nullable: true })
+  bestAsk: number | null;
+  @Field(() => Float, { nullable: true })
+  spread: number | null;
+  @Field(() => Float, { nullable: true })
+  volume: number | null;
+  @Field(() => Float, { nullable: true })
+  volume24h: number | null;
+}
+
+@ObjectType('MarketDataEvent', { description: 'An item of the market-data events list.' })
+export class MarketDataEventType implements MarketDataEventView {
+  @Field(() => ID)
+  id: string;
+  @Field()
+  title: string;
+  @Field()
+  slug: string;
+  @Field()
+  category: string;
+  @Field(() => SourceTypeEnum)
+  sourceType: MarketDataEventView['sourceType'];
+  @Field(() => Date, { nullable: true })
+  closeTime: Date | null;
+}
+
+@ObjectType('EventCategory')
+export class EventCategoryType implements CategoryCountView {
+  @Field()
+  category: string;
+  @Field(() => Int, { description: 'Events in the category.' })
+  count: number;
+}
+
+export const PAGE_FIELDS = {
+  nextCursor: 'Opaque; pass it back as `cursor` for the next page. Null on the last page.',
+  totalCount: 'Results matching the filters, over all pages.',
+};
+
+@ObjectType('MarketDataMarketPage', { description: 'A cursor page of venue markets, by identifier.' })
+export class MarketDataMarketPageType implements CursorPage<MarketDataMarketView> {
+  @Field(() => [MarketDataMarketType])
+  data: MarketDataMarketView[];
+  @Field(() => String, { nullable: true, description: PAGE_FIELDS.nextCursor })
+  nextCursor: string | null;
+  @Field()
+  hasMore: boolean;
+  @Field(() => Int, { description: PAGE_FIELDS.totalCount })
+  totalCount: number;
+}
+
+@ObjectType('MarketDataEventPage', { description: 'A cursor page of core events, by identifier.' })
+export class MarketDataEventPageType implements CursorPage<MarketDataEventView> {
+  @Field(() => [MarketDataEventType])
+  data: MarketDataEventView[];
+  @Field(() => String, { nullable: true, description: PAGE_FIELDS.nextCursor })
+  nextCursor: string | null;
+  @Field()
+  hasMore: boolean;
+  @Field(() => Int, { description: PAGE_FIELDS.totalCount })
+  totalCount: number;
+}
+

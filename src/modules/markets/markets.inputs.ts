@@ -1,0 +1,46 @@
+import { Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArgsType, Field, Int } from 'type-graphql';
+import { VenueEnum } from '../../graphql/enums';
+import { MARKETS_LIMITS as L } from './markets.limits';
+
+const between = (lo: number, hi: number) => ({ message: `must be an integer from ${lo} to ${hi}` });
+
+@ArgsType()
+export class MarketRefArgs {
+  @Field(() => VenueEnum)
+  venue: VenueEnum;
+
+  @Field({ description: "The venue's market id." })
+  @MinLength(1, { message: 'must not be empty' })
+  @MaxLength(L.marketId.max, { message: `must be at most ${L.marketId.max} characters` })
+  marketId: string;
+}
+
+@ArgsType()
+export class OrderBookArgs {
+  @Field(() => Int, { defaultValue: L.bookDepth.default, description: `Levels per side, ${L.bookDepth.min}..${L.bookDepth.max}.` })
+  @Min(L.bookDepth.min, between(L.bookDepth.min, L.bookDepth.max))
+  @Max(L.bookDepth.max, between(L.bookDepth.min, L.bookDepth.max))
+  depth: number;
+}
+
+@ArgsType()
+export class MarketTradesArgs {
+  @Field(() => Int, { defaultValue: L.trades.default, description: `${L.trades.min}..${L.trades.max}` })
+  @Min(L.trades.min, between(L.trades.min, L.trades.max))
+  @Max(L.trades.max, between(L.trades.min, L.trades.max))
+  limit: number;
+
+  @Field(() => Int, { defaultValue: L.tradesOffset.default, description: `${L.tradesOffset.min}..${L.tradesOffset.max}` })
+  @Min(L.tradesOffset.min, between(L.tradesOffset.min, L.tradesOffset.max))
+  @Max(L.tradesOffset.max, between(L.tradesOffset.min, L.tradesOffset.max))
+  offset: number;
+}
+
+@ArgsType()
+export class HoldersArgs {
+  @Field(() => Int, { defaultValue: L.holders.default, description: `${L.holders.min}..${L.holders.max}` })
+  @Min(L.holders.min, between(L.holders.min, L.holders.max))
+  @Max(L.holders.max, between(L.holders.min, L.holders.max))
+  limit: number;
+}

@@ -1,0 +1,81 @@
+import { Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../../context';
+import { AppError } from '../../errors/app-error';
+import { ChartArgs } from '../charts/charts.inputs';
+import type { MarketChartView } from '../charts/charts.models';
+import { MarketChartType } from '../charts/charts.types';
+import type { EventView, MarketView } from '../events/events.models';
+import { EventType, MarketType } from '../events/events.types';
+import { TradeType } from '../trades/trades.types';
+import { HoldersArgs, MarketRefArgs, MarketTradesArgs, OrderBookArgs } from './markets.inputs';
+import type { CounterpartView, HolderSummaryView, HoldersView, OrderBookView, TradePageView } from './markets.models';
+import {
+  HolderSummaryType,
+  MarketCounterpartType,
+  MarketHoldersType,
+  MarketTradePageType,
+  OrderBookType,
+} from './markets.types';
+
+/**
+ * The market screens as fields of `Market`, so one query composes a whole
+ * screen (the REST detail, holders and trades routes run such queries).
+ */
+@Resolver(() => MarketType)
+export class MarketScreensResolver {
+  @Query(() => MarketType, { description: 'One venue market of the catalog (404 when the catalog does not hold it).' })
+  async market(@Args() { venue, marketId }: MarketRefArgs, @Ctx() ctx: GraphQLContext): Promise<MarketView> {
+    const market = await ctx.loaders.markets.marketById.load(`${venue}:${marketId}`);
+    if (!market) throw AppError.notFound(`market ${venue}:${marketId}`);
+    return market;
+  }
+
+  @FieldResolver(() => EventType, { description: 'The core event.' })
+  async event(@Root() market: MarketView, @Ctx() ctx: GraphQLContext): Promise<EventView> {
+    const event = await ctx.loaders.markets.eventById.load(market.eventId);
+    if (!event) throw AppError.notFound(`event ${market.eventId}`);
+    return event;
+  }
+
+  @FieldResolver(() => OrderBookType, { description: "The venue's current YES book." })
+  orderBook(@Root() market: MarketView, @Args() { depth }: OrderBookArgs, @Ctx() ctx: GraphQLContext): Promise<OrderBookView> {
+    return ctx.services.markets.orderBook(market, depth);
+  }
+
+  @FieldResolver(() => MarketTradePageType, { description: 'Public trades on the venue, newest first.' })
+  trades(@Root() market: MarketView, @Args() { limit, offset }: MarketTradesArgs, @Ctx() ctx: GraphQLContext): Promise<TradePageView> {
+    return ctx.services.markets.trades(market, limit, offset);
+  }
+
+  @FieldResolver(() => MarketHoldersType, { description: 'Largest holders (venue_a wallets; venue_b: none, with the reason).' })
+  holders(@Root() market: MarketView, @Args() { limit }: HoldersArgs, @Ctx() ctx: GraphQLContext): Promise<HoldersView> {
+    return ctx.services.markets.holders(market, limit);
+  }
+
+  @FieldResolver(() => HolderSummaryType)
+  holderSummary(@Root() market: MarketView, @Ctx() ctx: GraphQLContext): Promise<HolderSummaryView> {
+    return ctx.services.markets.holderSummary(market);
+  }
+
+  @FieldResolver(() => MarketChartType, { description: 'The newest `points` buckets of `interval`, ending now or at the close.' })
+  chart(@Root() market: MarketView, @Args() { points, interval }: ChartArgs, @Ctx() ctx: GraphQLContext): Promise<MarketChartView> {
+    return ctx.services.history.marketChart(market, points, interval);
+  }
+
+  @FieldResolver(() => MarketCounterpartType, {
+    nullable: true,
+    description: 'The matching market on the other venue (same core event, most similar question); null when there is none.',
+  })
+  async counterpart(@Root() market: MarketView, @Ctx() ctx: GraphQLContext): Promise<CounterpartView | null> {
+    const siblings = await ctx.loaders.events.marketsByEventId.load(market.eventId);
+    return ctx.services.markets.counterpart(market, siblings);
+  }
+}
+
+@Resolver(() => TradeType)
+export class TradeMarketResolver {
+  @FieldResolver(() => MarketType, { nullable: true, description: 'The market traded, when the catalog holds it.' })
+  market(@Root() trade: TradeType, @Ctx() ctx: GraphQLContext): Promise<MarketView | null> {
+    return ctx.loaders.markets.marketById.load(`${trade.venue}:${trade.marketId}`);
+  }
+}

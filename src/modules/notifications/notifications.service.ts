@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import type { Prisma, PrismaClient } from '../../db/generated/client';
+import { AppError } from '../../errors/app-error';
+import {
+  checkPreference,
+  defaultPreferences,
+  isPreferenceKey,
+  type PreferenceKey,
+  type Preferences,
+  type PreferenceValue,
+} from './preferences.spec';
+import type { PushClient } from './push.client';
+
+/** Kinds of notification, each gated by its push preference. */
+export const NOTIFICATION_KINDS = {
+  order_fill: 'notifications.fills',
+  followed_trade: 'notifications.followed_trades',
+  comment_reply: 'notifications.comment_replies',
+  comment_like: 'notifications.comment_likes',
+  reward: 'notifications.rewards',
+  withdrawal: 'notifications.withdrawals',
+} as const satisfies Record<string, PreferenceKey>;
+export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
+
+export const PUSH_PLATFORMS = ['ios', 'android', 'web'] as const;
+export type PushPlatform = (typeof PUSH_PLATFORMS)[number];
+
+export interface NewNotification {
+  userId: string;
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  data?: Record<string, string>;
+}
+
+export interface NotificationView {
+  id: string;
+  kind: string;
+  title: string;
+  body: string;
+  data: Record<string, string>;
+  read: boolean;
+  readAt: Date | null;
+  createdAt: Date;
+}
+
+export interface NotificationPage {
+  data: NotificationView[];
+  limit: number;
+  offset: number;
+  total: number;
+  unreadCount: number;
+}
+
+function toView(n: { id: string; kind: string; title: string; body: string; data: Prisma.JsonValue; readAt: Date | null; createdAt: Date }): NotificationView {
+  return { ...n, data: (n.data ?? {}) as Record<string, string>, read: n.readAt !== null };
+}
+
+/**
+ * Notifications: stored for the in-app list, and pushed to the user's devices
+ * when the user's preference for that kind allows. Pushing happens after the
+ * write and never fails the operation that caused it.
+ */
+export class NotificationsService {
+  private inflight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly push: PushClient,
+    private readonly onPushError: (err: unknown) => void = () => undefined,
+  ) {}
+
+  /** Stores notifications (one statement) and pushes them. */
+  async notify(items: readonly NewNotification[]): Promise<void> {
+    if (items.length === 0) return;
+    const rows = items.map((n) => ({ id: randomUUID(), userId: n.userId, kind: n.kind, title: n.title, body: n.body, data: n.data ?? {} }));
+    await this.prisma.notification.createMany({ data: rows });
+    const delivery = this.deliver(rows).catch(this.onPushError);
+    this.inflight.add(delivery);
+    void delivery.finally(() => this.inflight.delete(delivery));
+  }
+
+  /** Resolves when pushes already started are done (tests, shutdown). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.inflight]);
+  }
+
+  async list(userId: string, limit: number, offset: number, unreadOnly: boolean): Promise<NotificationPage> {
+    const where: Prisma.NotificationWhereInput = { userId, ...(unreadOnly && { readAt: null }) };
+    const [rows, total, unreadCount] = await this.prisma.$transaction([
+      this.prisma.notification.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: offset, take: limit }),
+      this.prisma.notification.count({ where }),
+      this.prisma.notification.count({ where: { userId, readAt: null } }),
+    ]);
+    return { data: rows.map(toView), limit, offset, total, unreadCount };
+  }
+
+  /** Marks the given notifications (or all) read; returns how many changed. */
+  async markRead(userId: string, ids?: readonly string[]): Promise<{ marked: number }> {
+    const { count } = await this.prisma.notification.updateMany({
+      where: { userId, readAt: null, ...(ids !== undefined && { id: { in: [...ids] } }) },
+      data: { readAt: new Date() },
+    });
+    return { marked: count };
+  }
+
+  async registerPushToken(userId: string, token: string, platform: PushPlatform) {
+    // A token moves with its device: re-registering under another user takes it over.
+    return this.prisma.pushToken.upsert({
+      where: { token },
+      create: { token, userId, platform },
+      update: { userId, platform },
+      select: { token: true, platform: true, createdAt: true },
+    });
+  }
+
+  async removePushToken(userId: string, token: string): Promise<{ removed: boolean }> {
+    const { count } = await this.prisma.pushToken.deleteMany({ where: { token, userId } });
+    return { removed: count > 0 };
+  }
+
+  async preferences(userId: string): Promise<Preferences> {
+    const rows = await this.prisma.userPreference.findMany({ where: { userId } });
+    const prefs = defaultPreferences();
+    for (const r of rows) if (isPreferenceKey(r.key)) prefs[r.key] = r.value as PreferenceValue;
+    return prefs;
+  }
+
+  /** Merges the given keys (all validated first: nothing is stored when one is wrong). */
+  async updatePreferences(userId: string, patch: Record<string, unknown>): Promise<Preferences> {
+    if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw AppError.badRequest('body', 'must be an object of preferences');
+    const entries = Object.entries(patch).map(([k, v]) => [k, checkPreference(k, v)] as const);
+    await this.prisma.$transaction(
+      entries.map(([key, value]) =>
+        this.prisma.userPreference.upsert({
+          where: { userId_key: { userId, key } },
+          create: { userId, key, value },
+          update: { value },
+        }),
+      ),
+    );
+    return this.preferences(userId);
+  }
+
+  private async deliver(rows: { userId: string; kind: string; title: string; body: string; data: Record<string, string> }[]): Promise<void> {
+    const users = [...new Set(rows.map((r) => r.userId))];
+    const [tokens, prefs] = await Promise.all([
+      this.prisma.pushToken.findMany({ where: { userId: { in: users } }, select: { token: true, userId: true } }),
+      this.prisma.userPreference.findMany({ where: { userId: { in: users }, key: { startsWith: 'notifications.' } } }),
+    ]);
+    const defaults = defaultPreferences();
+    const allowed = (userId: string, kind: string) => {
+      const key = NOTIFICATION_KINDS[kind as NotificationKind];
+      const stored = prefs.find((p) => p.userId === userId && p.key === key);
+      return (stored ? stored.value : defaults[key]) === true;
+    };
+    for (const r of rows) {
+      const mine = tokens.filter((t) => t.userId === r.userId).map((t) => t.token);
+      if (mine.length === 0 || !allowed(r.userId, r.kind)) continue;
+      await this.push.send({ tokens: mine, message: { title: r.title, body: r.body, data: { kind: r.kind, ...r.data } } });
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { AppConfig } from '../../config';
+import { JsonHttpClient } from '../../upstreams/json-http';
+import { base58Encode } from './base58';
+import { toChecksumAddress, type Chain } from './chain-address';
+
+/** Creates the service-held wallets of a user (one per chain). */
+export interface WalletProvider {
+  /**
+   * The address of `userId`'s wallet on `chain`. Idempotent: asking twice for
+   * the same user and chain answers the same wallet.
+   */
+  provision(userId: string, chain: Chain): Promise<{ address: string }>;
+}
+
+/**
+ * The wallet provider over HTTP: `POST {url}/v1/wallets` with `{ owner, chain }`
+ * and an `Idempotency-Key` of `owner:chain`, answering `{ address }`.
+ */
+export class HttpWalletProvider implements WalletProvider {
+  constructor(private readonly http: JsonHttpClient) {}
+
+  async provision(userId: string, chain: Chain): Promise<{ address: string }> {
+    const r = await this.http.request(
+      { method: 'POST', path: '/v1/wallets', body: { owner: userId, chain }, idempotencyKey: `${userId}:${chain}` },
+      z.object({ address: z.string().min(1).max(100) }),
+    );
+    return { address: r.address };
+  }
+}
+
+/**
+ * The simulated provider: addresses derived from the seed, the user and the
+ * chain (so provisioning is idempotent and reproducible). Polygon: 20 bytes in
+ * EIP-55 case; Solana: base58 of 32 bytes.
+ */
+export class SimulatedWalletProvider implements WalletProvider {
+  constructor(private readonly seed: number) {}
+
+  async provision(userId: string, chain: Chain): Promise<{ address: string }> {
+    const digest = createHash('sha256').update(`wallet|${this.seed}|${userId}|${chain}`).digest();
+    if (chain === 'polygon') return { address: toChecksumAddress(`0x${digest.subarray(0, 20).toString('hex')}`) };
+    return { address: base58Encode(digest) };
+  }
+}
+
+export function createWalletProvider(config: AppConfig): WalletProvider {
+  const u = config.upstreams.walletProvider;
+  if (!u.url) return new SimulatedWalletProvider(config.sim.seed);
+  return new HttpWalletProvider(new JsonHttpClient('wallet provider', { ...u, url: u.url }, config.upstreams.timeoutMs));
+}

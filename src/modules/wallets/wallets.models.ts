@@ -1,0 +1,50 @@
+import type { Chain } from './chain-address';
+
+export type WalletKind = 'provisioned' | 'imported';
+
+export interface WalletView {
+  id: string;
+  userId: string;
+  chain: Chain;
+  address: string;
+  kind: WalletKind;
+  createdAt: Date;
+}
+
+/** One wallet's on-chain holdings and their USD value. */
+export interface WalletBalanceView {
+  walletId: string;
+  address: string;
+  kind: WalletKind;
+  usdc: number;
+  native: number;
+  usdValue: number;
+}
+
+/** The caller's wallets on one chain with their holdings. */
+export interface ChainBalancesView {
+  chain: Chain;
+  nativeSymbol: string;
+  nativeUsdPrice: number;
+  wallets: WalletBalanceView[];
+  totalUsdc: number;
+  totalNative: number;
+  totalUsd: number;
+}
+
+/** The caller's money in USD: ledger balance plus on-chain holdings. */
+export interface AggregateBalanceView {
+  currency: 'USD';
+  /** available + held + onchain. */
+  total: number;
+  /** Ledger funds free to trade or withdraw. */
+  available: number;
+  /** Ledger funds held by pending withdrawals (still the caller's). */
+  held: number;
+  /** USD value of the caller's wallets on every chain. */
+  onchain: number;
+  chains: { chain: Chain; usd: number }[];
+  prices: { symbol: string; usd: number }[];
+}
+
+export const WALLET_VIEW = { id: true, userId: true, chain: true, address: true, kind: true, createdAt: true } as const;

@@ -1,0 +1,100 @@
+import { Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
+import type { Chain } from './chain-address';
+import type { AggregateBalanceView, ChainBalancesView, WalletBalanceView, WalletKind, WalletView } from './wallets.models';
+
+export enum ChainEnum {
+  polygon = 'polygon',
+  solana = 'solana',
+}
+registerEnumType(ChainEnum, { name: 'Chain', description: 'A chain wallets live on.' });
+
+export enum WalletKindEnum {
+  provisioned = 'provisioned',
+  imported = 'imported',
+}
+registerEnumType(WalletKindEnum, {
+  name: 'WalletKind',
+  description: '`provisioned`: created by the service at onboarding (cannot be removed); `imported`: linked by the user.',
+});
+
+@ObjectType('Wallet')
+export class WalletType implements Omit<WalletView, 'userId'> {
+  @Field(() => ID)
+  id: string;
+  @Field(() => ChainEnum)
+  chain: Chain;
+  @Field({ description: 'EIP-55 checksum case on polygon; base58 on solana.' })
+  address: string;
+  @Field(() => WalletKindEnum)
+  kind: WalletKind;
+  @Field()
+  createdAt: Date;
+}
+
+@ObjectType('WalletBalance', { description: "One wallet's on-chain holdings (token units) and their USD value." })
+export class WalletBalanceType implements WalletBalanceView {
+  @Field(() => ID)
+  walletId: string;
+  @Field()
+  address: string;
+  @Field(() => WalletKindEnum)
+  kind: WalletKind;
+  @Field(() => Float, { description: 'USDC (the stablecoin), valued 1:1.' })
+  usdc: number;
+  @Field(() => Float, { description: 'The native token (MATIC on polygon, SOL on solana).' })
+  native: number;
+  @Field(() => Float)
+  usdValue: number;
+}
+
+@ObjectType('ChainBalances')
+export class ChainBalancesType implements ChainBalancesView {
+  @Field(() => ChainEnum)
+  chain: Chain;
+  @Field()
+  nativeSymbol: string;
+  @Field(() => Float, { description: 'USD price of the native token used for the valuation.' })
+  nativeUsdPrice: number;
+  @Field(() => [WalletBalanceType])
+  wallets: WalletBalanceView[];
+  @Field(() => Float)
+  totalUsdc: number;
+  @Field(() => Float)
+  totalNative: number;
+  @Field(() => Float)
+  totalUsd: number;
+}
+
+@ObjectType('ChainValue')
+export class ChainValueType {
+  @Field(() => ChainEnum)
+  chain: Chain;
+  @Field(() => Float)
+  usd: number;
+}
+
+@ObjectType('TokenPrice')
+export class TokenPriceType {
+  @Field()
+  symbol: string;
+  @Field(() => Float)
+  usd: number;
+}
+
+@ObjectType('AggregateBalance', { description: 'Ledger balance plus on-chain holdings, in USD.' })
+export class AggregateBalanceType implements AggregateBalanceView {
+  @Field()
+  currency: 'USD';
+  @Field(() => Float, { description: 'available + held + onchain.' })
+  total: number;
+  @Field(() => Float, { description: 'Ledger funds free to trade or withdraw.' })
+  available: number;
+  @Field(() => Float, { description: 'Ledger funds held by pending withdrawals.' })
+  held: number;
+  @Field(() => Float, { description: "USD value of the caller's wallets (USDC 1:1, native tokens at the upstream price)." })
+  onchain: number;
+  @Field(() => [ChainValueType])
+  chains: ChainValueType[];
+  @Field(() => [TokenPriceType])
+  prices: TokenPriceType[];
+}

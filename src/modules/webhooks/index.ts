@@ -1,0 +1,7 @@
+export { PaymentWebhookService, type PaymentWebhookAck } from './payment-webhook.service';
+export { IndexerWebhookService, MAX_FILL_BATCH, type FillBatchAck } from './indexer.service';
+export { OutcomeTokenIndex, outcomeTokenId } from './outcome-tokens';
+export { signPaymentPayload, verifyPaymentSignature, SIGNATURE_TOLERANCE_SECONDS } from './payment-signature';
+export { PAYMENT_EVENT_KINDS } from './payment-events';
+export { WebhooksResolver } from './webhooks.resolver';
+export type { OrderFilled } from './order-filled';

@@ -1,0 +1,121 @@
+import type { Prisma, PrismaClient } from '../../db/generated/client';
+import { AppError } from '../../errors/app-error';
+import type { WithdrawalsService } from '../funding';
+import { LEDGER_KINDS, type LedgerService } from '../ledger';
+import { PAYMENT_EVENT_KINDS as K, creditedMicros, paymentEventSchema, type PaymentEvent } from './payment-events';
+import { verifyPaymentSignature } from './payment-signature';
+
+export type PaymentEventOutcome = 'applied' | 'recorded' | 'ignored' | 'unmatched';
+
+export interface PaymentWebhookAck {
+  received: true;
+  eventId: string;
+  /** True when this event id was delivered before (nothing was done again). */
+  duplicate: boolean;
+  outcome: PaymentEventOutcome;
+}
+
+/**
+ * The payment processor's webhook. After the signature check, each event is
+ * stored under its id in the same transaction as its effects, so a redelivery
+ * (at-least-once, or concurrent) finds the id and changes nothing. Success
+ * events credit the ledger once per deposit (the ledger key is the deposit's,
+ * so even two different success events for one deposit credit once).
+ */
+export class PaymentWebhookService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly ledger: LedgerService,
+    private readonly withdrawals: WithdrawalsService,
+    private readonly secret: string | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async receive(payload: string, signature: string | undefined): Promise<PaymentWebhookAck> {
+    if (!this.secret) throw new AppError('internal', 'PAYMENT_WEBHOOK_SECRET is not configured');
+    verifyPaymentSignature(signature, payload, this.secret, Math.floor(this.now() / 1000));
+    let json: unknown;
+    try {
+      json = JSON.parse(payload);
+    } catch {
+      throw AppError.badRequest('body', 'malformed JSON');
+    }
+    const parsed = paymentEventSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw AppError.badRequest(issue.path.join('.') || 'body', issue.message);
+    }
+    const event = parsed.data;
+    const credit = event.type === K.onrampCompleted || event.type === K.intentSucceeded ? creditedMicros(event) : null;
+    if (typeof credit === 'string') {
+      const [field, problem] = credit.split(': ');
+      throw AppError.badRequest(field!, problem!);
+    }
+    return this.prisma.$transaction(async (tx) => {
+      const stored = await tx.$queryRaw<unknown[]>`
+        INSERT INTO "PaymentEvent" ("id", "type", "outcome", "payload")
+        VALUES (${event.id}, ${event.type}, 'pending', ${JSON.stringify(json)}::jsonb)
+        ON CONFLICT ("id") DO NOTHING RETURNING 1`;
+      if (stored.length === 0) {
+        const prior = await tx.paymentEvent.findUniqueOrThrow({ where: { id: event.id }, select: { outcome: true } });
+        return { received: true, eventId: event.id, duplicate: true, outcome: prior.outcome as PaymentEventOutcome };
+      }
+      const { outcome, detail } = await this.apply(tx, event, credit);
+      await tx.paymentEvent.update({ where: { id: event.id }, data: { outcome, detail } });
+      return { received: true, eventId: event.id, duplicate: false, outcome };
+    });
+  }
+
+  private async apply(
+    tx: Prisma.TransactionClient,
+    e: PaymentEvent,
+    credit: bigint | null,
+  ): Promise<{ outcome: PaymentEventOutcome; detail: string | null }> {
+    switch (e.type) {
+      case K.onrampCompleted:
+      case K.intentSucceeded:
+        return this.credit(tx, e, e.type === K.onrampCompleted ? 'onramp' : 'payment_intent', credit!);
+      case K.onrampFailed:
+      case K.intentFailed: {
+        const kind = e.type === K.onrampFailed ? 'onramp' : 'payment_intent';
+        if (!e.data.id) return { outcome: 'unmatched', detail: 'no data.id' };
+        const f = await tx.fundingTransaction.findUnique({ where: { processorId: e.data.id } });
+        if (!f || f.kind !== kind) return { outcome: 'unmatched', detail: `no ${kind} ${e.data.id}` };
+        // A late failure never undoes a success.
+        await tx.fundingTransaction.updateMany({
+          where: { id: f.id, status: 'pending' },
+          data: { status: 'failed', failureReason: e.data.failureReason ?? 'payment failed' },
+        });
+        return { outcome: 'recorded', detail: `funding ${f.id}` };
+      }
+      case K.payoutPaid:
+      case K.payoutFailed: {
+        const ref = e.data.reference ? { withdrawalId: e.data.reference } : e.data.id ? { payoutId: e.data.id } : null;
+        if (!ref) return { outcome: 'unmatched', detail: 'no data.reference or data.id' };
+        const to = e.type === K.payoutPaid ? 'completed' : 'failed';
+        const moved = await this.withdrawals.finish(tx, ref, to, e.data.failureReason);
+        return { outcome: moved ? 'applied' : 'recorded', detail: moved ? `withdrawal ${to}` : 'no open withdrawal matched' };
+      }
+      default:
+        return { outcome: 'ignored', detail: null };
+    }
+  }
+
+  private async credit(tx: Prisma.TransactionClient, e: PaymentEvent, kind: 'onramp' | 'payment_intent', micros: bigint) {
+    if (!e.data.id) return { outcome: 'unmatched' as const, detail: 'no data.id' };
+    const f = await tx.fundingTransaction.findUnique({ where: { processorId: e.data.id } });
+    if (!f || f.kind !== kind) return { outcome: 'unmatched' as const, detail: `no ${kind} ${e.data.id}` };
+    const applied = await this.ledger.post(tx, {
+      userId: f.userId,
+      kind: LEDGER_KINDS.deposit,
+      available: micros,
+      held: 0n,
+      reference: `funding:${f.id}`,
+      idempotencyKey: `funding:${f.id}:credit`,
+    });
+    if (applied) {
+      await tx.fundingTransaction.update({ where: { id: f.id }, data: { status: 'succeeded', creditedMicros: micros, failureReason: null } });
+    }
+    return { outcome: 'applied' as const, detail: applied ? `credited funding ${f.id}` : `funding ${f.id} was credited before` };
+  }
+}

@@ -1,0 +1,19 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../context';
+import { FillBatchAckType, OrderFilledInput, PaymentWebhookAckType } from './webhooks.types';
+
+@Resolver()
+export class WebhooksResolver {
+  @Mutation(() => PaymentWebhookAckType, {
+    description: 'Payment-processor event: `payload` is the exact body the `Payment-Signature` header signs.',
+  })
+  receivePaymentEvent(@Arg('payload') payload: string, @Ctx() ctx: GraphQLContext) {
+    return ctx.services.paymentWebhook.receive(payload, ctx.header('payment-signature'));
+  }
+
+  @Mutation(() => FillBatchAckType, { description: "venue_a fills from the chain indexer (X-Indexer-Secret); idempotent on the fill identity." })
+  ingestVenueAFills(@Arg('fills', () => [OrderFilledInput]) fills: OrderFilledInput[], @Ctx() ctx: GraphQLContext) {
+    ctx.services.indexerWebhook.authenticate(ctx.header('x-indexer-secret'));
+    return ctx.services.indexerWebhook.receive(fills);
+  }
+}

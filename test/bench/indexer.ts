@@ -1,0 +1,192 @@
+/**
+ * `npm run bench:indexer` (needs DATABASE_URL: PostgreSQL): the venue_a fill
+ * webhook's throughput in fills per second, for 1,000-fill batches posted over
+ * HTTP to a server process, beside a raw `INSERT … ON CONFLICT DO NOTHING` of
+ * the same trade rows into a copy of the trades table (same indexes) measured
+ * in the same run. The baseline's time includes deriving the rows from the
+ * fills; the webhook's includes HTTP, JSON, validation and the response. Rounds alternate webhook and raw batches so drift hits both.
+ *
+ * Environment: DATABASE_URL (required; a fresh schema is created and dropped),
+ * REDIS_URL (optional, passed to the server), BENCH_ROUNDS (default 10),
+ * BENCH_BATCH (default 1000). Writes test/bench/results/indexer.json.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
+import { checkFill, fillToTrade, type OrderFilled } from '../../src/modules/webhooks/order-filled';
+import { outcomeTokenId } from '../../src/modules/webhooks/outcome-tokens';
+import { startAppServer } from './server-process';
+
+const SECRET = 'bench-indexer-secret';
+
+function log(message: string): void {
+  process.stderr.write(`[bench:indexer] ${message}\n`);
+}
+
+function withSchema(url: string, schema: string): string {
+  const u = new URL(url);
+  u.searchParams.set('schema', schema);
+  return u.toString();
+}
+
+let serial = 0;
+/** One batch of distinct fills (distinct traders and times) over the given markets. */
+function makeBatch(markets: readonly string[], size: number): OrderFilled[] {
+  return Array.from({ length: size }, () => {
+    serial += 1;
+    const market = markets[serial % markets.length]!;
+    const buy = serial % 3 !== 0;
+    const token = outcomeTokenId(market, serial % 2 ? 'yes' : 'no');
+    const usdc = String(100_000 + (serial % 800_000));
+    const tokens = String(1_000_000 + (serial % 5_000_000));
+    const h = (n: number) => n.toString(16).padStart(64, '0');
+    return {
+      id: `0x${h(serial)}_0x${h(serial + 1)}`,
+      transactionHash: `0x${h(serial)}`,
+      timestamp: String(1_760_000_000 + Math.floor(serial / 50)),
+      orderHash: `0x${h(serial + 1)}`,
+      maker: `0x${(serial % 5000).toString(16).padStart(40, '0')}`,
+      taker: `0x${'7'.repeat(40)}`,
+      makerAssetId: buy ? '0' : token,
+      takerAssetId: buy ? token : '0',
+      makerAmountFilled: buy ? usdc : tokens,
+      takerAmountFilled: buy ? tokens : usdc,
+      fee: '0',
+    };
+  });
+}
+
+/**
+ * The raw baseline: the same trade rows in one `INSERT … SELECT FROM unnest(…)
+ * ON CONFLICT DO NOTHING` over pg (the fastest plain form: nine array
+ * parameters, not nine per row), into a copy of the trades table.
+ */
+async function rawInsert(pg: Client, fills: OrderFilled[], tokenIndex: Map<string, { venueMarketId: string; outcome: 'yes' | 'no' }>): Promise<number> {
+  const now = Math.floor(Date.now() / 1000);
+  const trades = fills.map((f, i) => {
+    const c = checkFill(f, i, now);
+    return fillToTrade(c, tokenIndex.get(c.tokenId)!);
+  });
+  const col = <T>(f: (t: (typeof trades)[number]) => T) => trades.map(f);
+  const r = await pg.query(
+    `INSERT INTO "BenchTrade" ("id", "venue", "venueTradeId", "venueMarketId", "venueTraderId", "side", "outcome", "price", "size", "filledAt")
+     SELECT r.id, r.venue::"Venue", r.tid, r.mid, r.trader, r.side::"TradeSide", r.outcome::"Outcome", r.price::numeric, r.size::numeric, r.at::timestamp(3)
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+       AS r(id, venue, tid, mid, trader, side, outcome, price, size, at)
+     ON CONFLICT DO NOTHING`,
+    [
+      col(() => randomUUID()),
+      col((t) => t.venue),
+      col((t) => t.venueTradeId),
+      col((t) => t.venueMarketId),
+      col((t) => t.venueTraderId),
+      col((t) => t.side),
+      col((t) => t.outcome),
+      col((t) => t.price.toFixed(6)),
+      col((t) => t.size.toFixed(6)),
+      col((t) => t.filledAt.toISOString()),
+    ],
+  );
+  return r.rowCount ?? 0;
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    log('DATABASE_URL is required (PostgreSQL): this benchmark measures the webhook against raw PostgreSQL inserts.');
+    process.exit(2);
+  }
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
+  const batchSize = Number(process.env.BENCH_BATCH ?? 1000);
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const url = withSchema(databaseUrl, schema);
+  log(`schema ${schema}; ${rounds} rounds of ${batchSize}-fill batches`);
+  const app = await startAppServer({
+    startupTimeoutMs: 180_000,
+    env: { ...process.env, DATABASE_URL: url, INDEXER_SHARED_SECRET: SECRET, SIM_BACKFILL_TRADES: '0', WITHDRAWAL_DISPATCH_MS: '0' },
+  });
+  const pg = new Client({ connectionString: databaseUrl });
+  await pg.connect();
+  try {
+    await pg.query(`SET search_path TO "${schema}"`);
+    await pg.query('CREATE TABLE "BenchTrade" (LIKE "Trade" INCLUDING ALL)');
+    const markets = (await pg.query<{ venueMarketId: string }>(`SELECT "venueMarketId" FROM "Market" WHERE "venue" = 'venue_a' ORDER BY 1`)).rows.map((r) => r.venueMarketId);
+    const tokenIndex = new Map<string, { venueMarketId: string; outcome: 'yes' | 'no' }>();
+    for (const m of markets) for (const o of ['yes', 'no'] as const) tokenIndex.set(outcomeTokenId(m, o), { venueMarketId: m, outcome: o });
+
+    const post = async (fills: OrderFilled[]) => {
+      const res = await fetch(`${app.baseUrl}/webhooks/chain-indexer/venue_a`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-indexer-secret': SECRET },
+        body: JSON.stringify({ fills }),
+      });
+      const body = (await res.json()) as { received: number; skipped: number };
+      if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${JSON.stringify(body)}`);
+      return body;
+    };
+    // Warm-up (discarded): JIT, connection pools, the token index.
+    await post(makeBatch(markets, batchSize));
+    await rawInsert(pg, makeBatch(markets, batchSize), tokenIndex);
+
+    let webhookMs = 0;
+    let rawMs = 0;
+    let written = 0;
+    let rawWritten = 0;
+    for (let r = 0; r < rounds; r += 1) {
+      const a = makeBatch(markets, batchSize);
+      const b = makeBatch(markets, batchSize);
+      let t = process.hrtime.bigint();
+      const ack = await post(a);
+      webhookMs += Number(process.hrtime.bigint() - t) / 1e6;
+      written += ack.received - ack.skipped;
+      t = process.hrtime.bigint();
+      rawWritten += await rawInsert(pg, b, tokenIndex);
+      rawMs += Number(process.hrtime.bigint() - t) / 1e6;
+    }
+    // Redelivery of an already stored batch (all skipped).
+    const again = makeBatch(markets, batchSize);
+    await post(again);
+    const t0 = process.hrtime.bigint();
+    const dup = await post(again);
+    const redeliveryMs = Number(process.hrtime.bigint() - t0) / 1e6;
+
+    const fills = rounds * batchSize;
+    const webhookRate = (fills / webhookMs) * 1000;
+    const rawRate = (fills / rawMs) * 1000;
+    const report = {
+      at: new Date().toISOString(),
+      batch: batchSize,
+      rounds,
+      webhook: { fillsPerSecond: Math.round(webhookRate), msPerBatch: Math.round(webhookMs / rounds), written },
+      rawInsert: { fillsPerSecond: Math.round(rawRate), msPerBatch: Math.round(rawMs / rounds), written: rawWritten },
+      ratio: Math.round((webhookRate / rawRate) * 100) / 100,
+      redelivery: { msPerBatch: Math.round(redeliveryMs), skipped: dup.skipped },
+      redis: Boolean(process.env.REDIS_URL),
+    };
+    process.stdout.write(
+      [
+        `| path | fills/s | ms per ${batchSize}-fill batch |`,
+        '| --- | --- | --- |',
+        `| raw INSERT … ON CONFLICT DO NOTHING (baseline) | ${report.rawInsert.fillsPerSecond.toLocaleString('en-US')} | ${report.rawInsert.msPerBatch} |`,
+        `| POST /webhooks/chain-indexer/venue_a | ${report.webhook.fillsPerSecond.toLocaleString('en-US')} | ${report.webhook.msPerBatch} |`,
+        `| webhook vs baseline | ${report.ratio.toFixed(2)}x | |`,
+        `| redelivery of a stored batch (all skipped) | | ${report.redelivery.msPerBatch} |`,
+        '',
+      ].join('\n'),
+    );
+    const dir = path.join(__dirname, 'results');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'indexer.json'), `${JSON.stringify(report, null, 2)}\n`);
+    if (written !== fills || rawWritten !== fills) throw new Error(`expected ${fills} new rows each, got ${written} and ${rawWritten}`);
+  } finally {
+    await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
+    await pg.end();
+    await app.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  log(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exit(1);
+});

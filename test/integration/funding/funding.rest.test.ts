@@ -1,0 +1,282 @@
+import { signPaymentPayload } from '../../../src/modules/webhooks';
+import { http, startTestApp, type TestApp } from '../../utils/app';
+import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
+
+interface Funding {
+  id: string;
+  kind: string;
+  status: string;
+  amount: number;
+  currency: string;
+  credited: number | null;
+  processorId: string;
+  redirectUrl?: string | null;
+  clientSecret?: string | null;
+}
+interface Withdrawal {
+  id: string;
+  status: string;
+  amount: number;
+  chain: string;
+  destination: string;
+  payoutId: string | null;
+  failureReason: string | null;
+}
+interface Page<T> {
+  data: T[];
+  limit: number;
+  offset: number;
+  total: number;
+}
+
+const SECRET = 'whsec_funding_test';
+const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ ONRAMP_RATE_LIMIT: '50', PAYMENT_WEBHOOK_SECRET: SECRET, WITHDRAWAL_DISPATCH_MS: '0' });
+});
+afterAll(async () => {
+  await app.close();
+});
+
+async function as(sub: string, method: string, path: string, json?: unknown, headers: Record<string, string> = {}, base = app) {
+  return http(`${base.url}${path}`, { method, headers: { authorization: `Bearer ${await base.token(sub)}`, ...headers }, json });
+}
+
+async function deliver(event: unknown, base = app) {
+  const body = JSON.stringify(event);
+  return http(`${base.url}/webhooks/payments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'payment-signature': signPaymentPayload(SECRET, body) },
+    body,
+  });
+}
+
+async function credit(userId: string, micros: bigint, key: string) {
+  await app.services.ledger.postAll([{ userId, kind: 'deposit', available: micros, held: 0n, reference: 'test', idempotencyKey: key }]);
+}
+
+async function balance(sub: string) {
+  return (await as(sub, 'GET', '/api/wallets/balance')).body as { available: number; held: number };
+}
+
+describe('POST /api/funding/onramp', () => {
+  it('401 without a token', async () => {
+    expect((await http(`${app.url}/api/funding/onramp`, { method: 'POST', json: { amount: 50, currency: 'usd' } })).status).toBe(401);
+  });
+
+  it('creates a pending session with the processor', async () => {
+    const r = await as('fa', 'POST', '/api/funding/onramp', { amount: 50.5, currency: 'eur' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ kind: 'onramp', status: 'pending', amount: 50.5, currency: 'eur', credited: null });
+    expect((r.body as Funding).redirectUrl).toMatch(/^https:\/\//);
+    expect((r.body as Funding).processorId).toMatch(/^os_/);
+  });
+
+  it.each([
+    [{ amount: 9.99, currency: 'usd' }, 'amount'],
+    [{ amount: 10001, currency: 'usd' }, 'amount'],
+    [{ amount: 10.001, currency: 'usd' }, 'amount'],
+    [{ amount: '20', currency: 'usd' }, 'amount'],
+    [{ currency: 'usd' }, 'amount'],
+    [{ amount: 20, currency: 'btc' }, 'currency'],
+    [{ amount: 20 }, 'currency'],
+  ])('400 on %j', async (body, field) => {
+    const r = await as('fa', 'POST', '/api/funding/onramp', body);
+    expect(r.status).toBe(400);
+    expect((r.body as { message: string }).message.startsWith(`${field}: `)).toBe(true);
+  });
+
+  it('Idempotency-Key: the same body replays the first answer; another body is a 409', async () => {
+    const key = { 'idempotency-key': 'onramp-1' };
+    const first = await as('fb', 'POST', '/api/funding/onramp', { amount: 25, currency: 'usd' }, key);
+    const again = await as('fb', 'POST', '/api/funding/onramp', { currency: 'usd', amount: 25 }, key);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const other = await as('fb', 'POST', '/api/funding/onramp', { amount: 26, currency: 'usd' }, key);
+    expect(other.status).toBe(409);
+    expect(other.body).toMatchObject({ error: 'conflict' });
+    // Another user's key space is separate.
+    const theirs = await as('fc', 'POST', '/api/funding/onramp', { amount: 26, currency: 'usd' }, key);
+    expect(theirs.status).toBe(200);
+    expect((await as('fb', 'POST', '/api/funding/onramp', { amount: 25, currency: 'usd' }, { 'idempotency-key': 'bad key' })).status).toBe(400);
+    const history = (await as('fb', 'GET', '/api/funding/history')).body as Page<Funding>;
+    expect(history.total).toBe(1);
+  });
+
+  it('429 per user beyond the limit', async () => {
+    const limited = await startTestApp({ ONRAMP_RATE_LIMIT: '2' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i += 1) statuses.push((await as('fr', 'POST', '/api/funding/onramp', { amount: 10, currency: 'usd' }, {}, limited)).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      expect((await as('other', 'POST', '/api/funding/onramp', { amount: 10, currency: 'usd' }, {}, limited)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('POST /api/funding/intent', () => {
+  it('creates a legacy payment intent with its client secret, idempotently', async () => {
+    const key = { 'idempotency-key': 'pi-1' };
+    const r = await as('fi', 'POST', '/api/funding/intent', { amount: 5, currency: 'usd' }, key);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ kind: 'payment_intent', status: 'pending', amount: 5 });
+    expect((r.body as Funding).clientSecret).toMatch(/_secret_/);
+    expect((await as('fi', 'POST', '/api/funding/intent', { amount: 5, currency: 'usd' }, key)).body).toEqual(r.body);
+    expect((await as('fi', 'POST', '/api/funding/intent', { amount: 0.5, currency: 'usd' })).status).toBe(400);
+  });
+});
+
+describe('GET /api/funding/history', () => {
+  it('offset pages, newest first; limit at most 100', async () => {
+    for (const amount of [10, 11, 12]) await as('fh', 'POST', '/api/funding/onramp', { amount, currency: 'usd' });
+    const page = (await as('fh', 'GET', '/api/funding/history?limit=2&offset=0')).body as Page<Funding>;
+    expect(page).toMatchObject({ limit: 2, offset: 0, total: 3 });
+    expect(page.data.map((f) => f.amount)).toEqual([12, 11]);
+    const rest = (await as('fh', 'GET', '/api/funding/history?limit=2&offset=2')).body as Page<Funding>;
+    expect(rest.data.map((f) => f.amount)).toEqual([10]);
+    expect((await as('fh', 'GET', '/api/funding/history?limit=101')).status).toBe(400);
+    expect((await as('fh', 'GET', '/api/funding/history?limit=100')).status).toBe(200);
+    expect((await http(`${app.url}/api/funding/history`)).status).toBe(401);
+  });
+});
+
+describe('withdrawals', () => {
+  it('refuses more than the available balance (400) and leaves the balance unchanged', async () => {
+    await credit('wd', 100_000_000n, 'wd:credit');
+    const before = await balance('wd');
+    const r = await as('wd', 'POST', '/api/funding/withdraw', { amount: 100.000001, chain: 'polygon', destination: EVM });
+    expect(r.status).toBe(400);
+    expect((r.body as { message: string }).message).toMatch(/^amount: exceeds the available balance/);
+    expect(await balance('wd')).toEqual(before);
+    expect(before).toMatchObject({ available: 100, held: 0 });
+    expect(((await as('wd', 'GET', '/api/funding/withdrawals')).body as Page<Withdrawal>).total).toBe(0);
+  });
+
+  it.each([
+    [{ amount: 10, chain: 'polygon', destination: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD' }, 'destination'],
+    [{ amount: 10, chain: 'solana', destination: EVM }, 'destination'],
+    [{ amount: 10, chain: 'tron', destination: EVM }, 'chain'],
+    [{ amount: 0.5, chain: 'polygon', destination: EVM }, 'amount'],
+    [{ amount: 1.0000001, chain: 'polygon', destination: EVM }, 'amount'],
+    [{ chain: 'polygon', destination: EVM }, 'amount'],
+  ])('400 on %j, balance unchanged', async (body, field) => {
+    const before = await balance('wd');
+    const r = await as('wd', 'POST', '/api/funding/withdraw', body);
+    expect(r.status).toBe(400);
+    expect((r.body as { message: string }).message.startsWith(`${field}: `)).toBe(true);
+    expect(await balance('wd')).toEqual(before);
+  });
+
+  it('201: queued with the amount held at once; idempotent on its key, also concurrently', async () => {
+    const key = { 'idempotency-key': 'w-1' };
+    const body = { amount: 30.123456, chain: 'polygon', destination: EVM.toLowerCase() };
+    const rs = await Promise.all([1, 2, 3].map(() => as('wd', 'POST', '/api/funding/withdraw', body, key)));
+    expect(rs.map((r) => r.status)).toEqual([201, 201, 201]);
+    const w = rs[0]!.body as Withdrawal;
+    expect(rs.every((r) => (r.body as Withdrawal).id === w.id)).toBe(true);
+    expect(w).toMatchObject({ status: 'queued', amount: 30.123456, chain: 'polygon', destination: EVM, payoutId: null });
+    expect(await balance('wd')).toEqual(expect.objectContaining({ available: 69.876544, held: 30.123456 }));
+    const mismatch = await as('wd', 'POST', '/api/funding/withdraw', { ...body, amount: 1 }, key);
+    expect(mismatch.status).toBe(409);
+    expect(await balance('wd')).toEqual(expect.objectContaining({ available: 69.876544, held: 30.123456 }));
+  });
+
+  it('the simulated processor pays at once: queued → completed, hold settled', async () => {
+    expect(await app.services.withdrawals.dispatch()).toBeGreaterThanOrEqual(1);
+    const list = (await as('wd', 'GET', '/api/funding/withdrawals')).body as Page<Withdrawal>;
+    expect(list).toMatchObject({ limit: 20, offset: 0, total: 1 });
+    expect(list.data[0]).toMatchObject({ status: 'completed', payoutId: expect.stringMatching(/^po_/) });
+    expect(await balance('wd')).toEqual(expect.objectContaining({ available: 69.876544, held: 0 }));
+    expect(await app.services.ledger.audit()).toEqual([]);
+  });
+
+  it('end to end: onramp, signed webhook credit, withdraw', async () => {
+    const session = (await as('e2e', 'POST', '/api/funding/onramp', { amount: 40, currency: 'usd' })).body as Funding;
+    const ack = await deliver({ id: 'evt_e2e', type: 'onramp.completed', data: { id: session.processorId, amountReceived: '39.50', currency: 'usdc' } });
+    expect(ack.status).toBe(200);
+    expect(await balance('e2e')).toEqual(expect.objectContaining({ available: 39.5 }));
+    const history = (await as('e2e', 'GET', '/api/funding/history')).body as Page<Funding>;
+    expect(history.data[0]).toMatchObject({ status: 'succeeded', credited: 39.5 });
+    expect((await as('e2e', 'POST', '/api/funding/withdraw', { amount: 39.5, chain: 'solana', destination: 'So11111111111111111111111111111111111111112' })).status).toBe(201);
+    expect(await balance('e2e')).toEqual(expect.objectContaining({ available: 0, held: 39.5 }));
+  });
+});
+
+describe('payment processor over HTTP', () => {
+  let upstream: FakeUpstream;
+  let remote: TestApp;
+  const payoutStatus = 'pending';
+  beforeAll(async () => {
+    let n = 0;
+    upstream = await startFakeUpstream((req) => {
+      n += 1;
+      if (req.path === '/v1/onramp/sessions') return { body: { id: `sess_${req.headers['idempotency-key']}`, url: 'https://pay.example/s' } };
+      if (req.path === '/v1/payment_intents') return { body: { id: `pi_${n}`, client_secret: `secret_${n}` } };
+      if (req.path === '/v1/payouts') return { body: { id: `po_${(req.body as { reference: string }).reference}`, status: payoutStatus } };
+      return { status: 404 };
+    });
+    remote = await startTestApp({
+      PAYMENT_PROCESSOR_URL: upstream.url,
+      PAYMENT_PROCESSOR_API_KEY: 'pp-key',
+      PAYMENT_WEBHOOK_SECRET: SECRET,
+      WITHDRAWAL_DISPATCH_MS: '0',
+    });
+  });
+  afterAll(async () => {
+    await remote.close();
+    await upstream.close();
+  });
+
+  it('forwards amounts, currency and the idempotency key; a replay does not call the processor again', async () => {
+    const key = { 'idempotency-key': 'k1' };
+    const r = await as('hp', 'POST', '/api/funding/onramp', { amount: 12.3, currency: 'gbp' }, key, remote);
+    expect(r.status).toBe(200);
+    expect(upstream.requests).toHaveLength(1);
+    expect(upstream.requests[0]).toMatchObject({ method: 'POST', body: { customer: 'hp', source_amount: '12.30', source_currency: 'gbp' } });
+    expect(upstream.requests[0]!.headers.authorization).toBe('Bearer pp-key');
+    expect(upstream.requests[0]!.headers['idempotency-key']).toBe('onramp:hp:k1');
+    expect((await as('hp', 'POST', '/api/funding/onramp', { amount: 12.3, currency: 'gbp' }, key, remote)).body).toEqual(r.body);
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it('502 when the processor fails, and the key is released for a retry', async () => {
+    upstream.handle(() => ({ status: 500 }));
+    const key = { 'idempotency-key': 'k2' };
+    expect((await as('hp', 'POST', '/api/funding/intent', { amount: 3, currency: 'usd' }, key, remote)).status).toBe(502);
+    upstream.handle(() => ({ body: { id: 'pi_retry', client_secret: 's' } }));
+    const retry = await as('hp', 'POST', '/api/funding/intent', { amount: 3, currency: 'usd' }, key, remote);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ processorId: 'pi_retry' });
+  });
+
+  it('payouts: pending → processing; payout.paid → completed; payout.failed → failed with the hold released', async () => {
+    upstream.handle((req) => ({ body: { id: `po_${(req.body as { reference: string }).reference}`, status: payoutStatus } }));
+    await remote.services.ledger.postAll([{ userId: 'hq', kind: 'deposit', available: 50_000_000n, held: 0n, reference: 't', idempotencyKey: 'hq' }]);
+    const a = (await as('hq', 'POST', '/api/funding/withdraw', { amount: 20, chain: 'polygon', destination: EVM }, {}, remote)).body as Withdrawal;
+    const b = (await as('hq', 'POST', '/api/funding/withdraw', { amount: 10, chain: 'polygon', destination: EVM }, {}, remote)).body as Withdrawal;
+    upstream.handle(() => ({ status: 503 }));
+    expect(await remote.services.withdrawals.dispatch()).toBe(0); // stays queued, retried later
+    upstream.handle((req) => ({ body: { id: `po_${(req.body as { reference: string }).reference}`, status: payoutStatus } }));
+    expect(await remote.services.withdrawals.dispatch()).toBe(2);
+    const payout = upstream.requests.filter((r) => r.path === '/v1/payouts').at(-1)!;
+    expect(payout.headers['idempotency-key']).toMatch(/^payout:/);
+    let list = ((await as('hq', 'GET', '/api/funding/withdrawals', undefined, {}, remote)).body as Page<Withdrawal>).data;
+    expect(list.map((w) => w.status)).toEqual(['processing', 'processing']);
+    await deliver({ id: 'evt_paid', type: 'payout.paid', data: { id: `po_${a.id}`, reference: a.id } }, remote);
+    await deliver({ id: 'evt_failed', type: 'payout.failed', data: { id: `po_${b.id}`, failureReason: 'address rejected' } }, remote);
+    // Late or repeated events change nothing.
+    await deliver({ id: 'evt_failed_late', type: 'payout.failed', data: { id: `po_${a.id}` } }, remote);
+    list = ((await as('hq', 'GET', '/api/funding/withdrawals', undefined, {}, remote)).body as Page<Withdrawal>).data;
+    expect(Object.fromEntries(list.map((w) => [w.id, [w.status, w.failureReason]]))).toEqual({
+      [a.id]: ['completed', null],
+      [b.id]: ['failed', 'address rejected'],
+    });
+    const bal = (await as('hq', 'GET', '/api/wallets/balance', undefined, {}, remote)).body as { available: number; held: number };
+    expect(bal).toMatchObject({ available: 30, held: 0 });
+    expect(await remote.services.ledger.audit()).toEqual([]);
+  });
+});

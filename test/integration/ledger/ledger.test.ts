@@ -1,0 +1,114 @@
+import type { Database } from '../../../src/db';
+import { InsufficientFundsError, LedgerService, type LedgerMovement } from '../../../src/modules/ledger';
+import { openTestDatabase } from '../../utils/db';
+
+let db: Database;
+let ledger: LedgerService;
+beforeAll(async () => {
+  db = await openTestDatabase();
+  ledger = new LedgerService(db.prisma);
+});
+afterAll(async () => {
+  await db.close();
+});
+
+let seq = 0;
+const move = (userId: string, available: bigint, held: bigint, kind = 'deposit'): LedgerMovement => ({
+  userId,
+  kind,
+  available,
+  held,
+  reference: `test:${(seq += 1)}`,
+  idempotencyKey: `test:${seq}`,
+});
+
+/** A small deterministic PRNG (mulberry32), so a failing sequence can be replayed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('LedgerService', () => {
+  it('credits, holds, releases and settles; a balance never goes negative', async () => {
+    await ledger.postAll([move('u1', 100_000_000n, 0n)]);
+    expect(await ledger.balance('u1')).toMatchObject({ available: 100_000_000n, held: 0n });
+    await ledger.postAll([move('u1', -30_000_000n, 30_000_000n, 'withdrawal_hold')]);
+    await ledger.postAll([move('u1', 0n, -10_000_000n, 'withdrawal_settle')]);
+    await ledger.postAll([move('u1', 20_000_000n, -20_000_000n, 'withdrawal_release')]);
+    expect(await ledger.balance('u1')).toMatchObject({ available: 90_000_000n, held: 0n });
+    await expect(ledger.postAll([move('u1', -90_000_001n, 90_000_001n, 'withdrawal_hold')])).rejects.toBeInstanceOf(InsufficientFundsError);
+    await expect(ledger.postAll([move('nobody', -1n, 0n, 'fee')])).rejects.toBeInstanceOf(InsufficientFundsError);
+    expect(await ledger.balance('u1')).toMatchObject({ available: 90_000_000n, held: 0n });
+    expect(await ledger.balance('nobody')).toMatchObject({ available: 0n, held: 0n });
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  it('applies a movement once per idempotency key, also when posted concurrently', async () => {
+    const m = { ...move('u2', 5_000_000n, 0n), idempotencyKey: 'once' };
+    const results = await Promise.all([1, 2, 3].map(() => ledger.postAll([m])));
+    expect(results.flat().filter(Boolean)).toHaveLength(1);
+    expect(await ledger.balance('u2')).toMatchObject({ available: 5_000_000n });
+  });
+
+  it('rolls the whole transaction back when one movement fails', async () => {
+    await expect(ledger.postAll([move('u3', 7n, 0n), move('u3', -8n, 0n, 'fee')])).rejects.toBeInstanceOf(InsufficientFundsError);
+    expect(await ledger.balance('u3')).toMatchObject({ available: 0n, held: 0n });
+    expect(await db.prisma.ledgerEntry.count({ where: { userId: 'u3' } })).toBe(0);
+  });
+
+  it('concurrent debits never overdraw', async () => {
+    await ledger.postAll([move('u4', 10n, 0n)]);
+    const tries = await Promise.allSettled(Array.from({ length: 6 }, () => ledger.postAll([move('u4', -3n, 3n, 'withdrawal_hold')])));
+    expect(tries.filter((t) => t.status === 'fulfilled')).toHaveLength(3);
+    expect(await ledger.balance('u4')).toMatchObject({ available: 1n, held: 9n });
+  });
+
+  it('keeps every balance equal to the sum of its entries over a randomized sequence', async () => {
+    const rand = prng(20261122);
+    const users = ['r1', 'r2', 'r3', 'r4'];
+    const model = new Map(users.map((u) => [u, { available: 0n, held: 0n }]));
+    let refused = 0;
+    for (let i = 0; i < 300; i += 1) {
+      const u = users[Math.floor(rand() * users.length)]!;
+      const amt = BigInt(1 + Math.floor(rand() * 50_000_000));
+      const op = Math.floor(rand() * 5);
+      const [a, h, kind] =
+        op === 0 ? [amt, 0n, 'deposit'] : op === 1 ? [-amt, amt, 'withdrawal_hold'] : op === 2 ? [0n, -amt, 'withdrawal_settle'] : op === 3 ? [amt, -amt, 'withdrawal_release'] : [-amt, 0n, 'fee'];
+      const m = move(u, a, h, kind);
+      // Replays of an earlier key must change nothing.
+      const replay = rand() < 0.1 && i > 0 ? { ...m, idempotencyKey: `test:${seq - 1}` } : m;
+      const s = model.get(u)!;
+      try {
+        const applied = (await ledger.postAll([replay]))[0];
+        if (applied) {
+          s.available += a;
+          s.held += h;
+        }
+      } catch (err) {
+        expect(err).toBeInstanceOf(InsufficientFundsError);
+        expect(s.available + a < 0n || s.held + h < 0n).toBe(true);
+        refused += 1;
+      }
+    }
+    expect(refused).toBeGreaterThan(0);
+    for (const u of users) {
+      const b = await ledger.balance(u);
+      expect({ available: b.available, held: b.held }).toEqual(model.get(u));
+      const sums = await db.prisma.ledgerEntry.aggregate({ where: { userId: u }, _sum: { availableDelta: true, heldDelta: true } });
+      expect(sums._sum.availableDelta ?? 0n).toBe(b.available);
+      expect(sums._sum.heldDelta ?? 0n).toBe(b.held);
+      expect(b.available >= 0n && b.held >= 0n).toBe(true);
+    }
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  it('has a database check constraint under the service', async () => {
+    await expect(db.prisma.$executeRaw`UPDATE "LedgerBalance" SET "available" = -1 WHERE "userId" = 'u1'`).rejects.toThrow();
+  });
+});

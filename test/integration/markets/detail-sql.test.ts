@@ -1,0 +1,63 @@
+import { print } from 'graphql';
+import { MarketDetailDocument } from '../../../schema/generated/operations';
+import { http, startTestApp, type TestApp } from '../../utils/app';
+import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
+
+/**
+ * The detail screen, plus each trade's market and that market's event: the
+ * fields that would cost one SQL round trip per trade without loaders.
+ */
+const QUERY = print(MarketDetailDocument).replace(
+  /trades\(limit: \$tradesLimit\) \{\s*data \{/,
+  'trades(limit: $tradesLimit) { data { market { id title event { id slug } } ',
+);
+
+let app: TestApp;
+let marketId: string;
+beforeAll(async () => {
+  const p = pinnedWorld();
+  app = await startTestApp({}, {}, { world: p.world, now: p.now });
+  marketId = activeMatchedEvent(p.world).markets[0]!.venueMarketIds.venue_a!;
+  await app.services.search.whenIdle();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+/** SQL statements one cold detail query runs (the per-process catalog memos dropped first). */
+async function statementsFor(tradesLimit: number): Promise<number> {
+  app.services.events.invalidate();
+  app.services.markets.invalidate();
+  const before = app.services.db.queryCount();
+  const r = await http(`${app.url}/graphql`, {
+    method: 'POST',
+    json: { query: QUERY, variables: { venue: 'venue_a', marketId, tradesLimit, chartPoints: 24 } },
+  });
+  const used = app.services.db.queryCount() - before;
+  const body = r.body as { data?: { market: { trades: { data: { market: { id: string; event: { id: string } } }[] } } }; errors?: unknown };
+  expect(body.errors).toBeUndefined();
+  const trades = body.data!.market.trades.data;
+  expect(trades).toHaveLength(tradesLimit);
+  expect(trades.every((t) => t.market.id === `venue_a:${marketId}`)).toBe(true);
+  return used;
+}
+
+describe('the detail query', () => {
+  it('runs the same few SQL statements for 5 and for 500 trades', async () => {
+    await statementsFor(5); // warm the venue-side caches; SQL is counted cold each time
+    const five = await statementsFor(5);
+    const fiveHundred = await statementsFor(500);
+    process.stdout.write(`\ndetail query SQL statements: ${five} at 5 trades, ${fiveHundred} at 500 trades\n`);
+    expect(fiveHundred).toBe(five);
+    // market (1), its event (1), the event's markets for the counterpart (1).
+    expect(five).toBeLessThanOrEqual(3);
+  });
+
+  it('runs no SQL at all once the catalog reads are memoized', async () => {
+    await statementsFor(5);
+    const before = app.services.db.queryCount();
+    const r = await http(`${app.url}/graphql`, { method: 'POST', json: { query: QUERY, variables: { venue: 'venue_a', marketId, tradesLimit: 500 } } });
+    expect((r.body as { errors?: unknown }).errors).toBeUndefined();
+    expect(app.services.db.queryCount() - before).toBe(0);
+  });
+});

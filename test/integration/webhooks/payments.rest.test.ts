@@ -1,0 +1,169 @@
+import { paymentSignature } from '../../../src/modules/webhooks/payment-signature';
+import { signPaymentPayload } from '../../../src/modules/webhooks';
+import { http, startTestApp, type TestApp } from '../../utils/app';
+
+const SECRET = 'whsec_payments_test';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ PAYMENT_WEBHOOK_SECRET: SECRET, WITHDRAWAL_DISPATCH_MS: '0' });
+});
+afterAll(async () => {
+  await app.close();
+});
+
+const now = () => Math.floor(Date.now() / 1000);
+
+function post(body: string, signature?: string) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (signature !== undefined) headers['payment-signature'] = signature;
+  return http(`${app.url}/webhooks/payments`, { method: 'POST', headers, body });
+}
+
+const deliver = (event: unknown) => {
+  const body = JSON.stringify(event);
+  return post(body, signPaymentPayload(SECRET, body));
+};
+
+async function onramp(sub: string, amount = 100) {
+  const r = await http(`${app.url}/api/funding/onramp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await app.token(sub)}` },
+    json: { amount, currency: 'usd' },
+  });
+  return (r.body as { id: string; processorId: string });
+}
+
+const available = async (userId: string) => (await app.services.ledger.balance(userId)).available;
+
+describe('Payment-Signature', () => {
+  const body = JSON.stringify({ id: 'evt_sig', type: 'something.else', data: {} });
+
+  it('accepts a valid signature (200)', async () => {
+    const r = await post(body, signPaymentPayload(SECRET, body));
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ received: true, eventId: 'evt_sig', duplicate: false, outcome: 'ignored' });
+  });
+
+  it('accepts several v1 values when one matches (secret rotation)', async () => {
+    const t = now();
+    const other = paymentSignature('old-secret', t, body);
+    const r = await post(body.replace('evt_sig', 'evt_sig2'), `t=${t},v1=${other},v1=${paymentSignature(SECRET, t, body.replace('evt_sig', 'evt_sig2'))},v0=ignored`);
+    expect(r.status).toBe(200);
+  });
+
+  it.each([
+    ['stale (301 s old)', (b: string) => { const t = now() - 301; return `t=${t},v1=${paymentSignature(SECRET, t, b)}`; }],
+    ['from the future (301 s ahead)', (b: string) => { const t = now() + 301; return `t=${t},v1=${paymentSignature(SECRET, t, b)}`; }],
+    ['signed with another secret', (b: string) => signPaymentPayload('wrong-secret', b)],
+    ['signed over another body (tampered)', () => signPaymentPayload(SECRET, body.replace('something', 'somethinG'))],
+    ['no v1', () => `t=${now()}`],
+    ['no timestamp', (b: string) => `v1=${paymentSignature(SECRET, now(), b)}`],
+    ['garbage', () => 'hello'],
+  ])('400 when %s', async (_name, sign) => {
+    const r = await post(body, sign(body));
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error: 'bad_request' });
+    expect((r.body as { message: string }).message).toMatch(/^Payment-Signature: /);
+  });
+
+  it('400 when the header is missing', async () => {
+    const r = await post(body);
+    expect(r.status).toBe(400);
+    expect((r.body as { message: string }).message).toBe('Payment-Signature: is required');
+  });
+
+  it('400 when a correctly signed body is not an event', async () => {
+    for (const bad of ['{"type":"x"}', '{"id":"e","type":7}', '[1,2]']) {
+      const r = await post(bad, signPaymentPayload(SECRET, bad));
+      expect(r.status).toBe(400);
+    }
+    const noAmount = JSON.stringify({ id: 'evt_na', type: 'onramp.completed', data: { id: 'os_x' } });
+    const r = await post(noAmount, signPaymentPayload(SECRET, noAmount));
+    expect(r.status).toBe(400);
+    expect((r.body as { message: string }).message).toMatch(/^data\.amountReceived: /);
+  });
+
+  it('verifies the exact bytes sent (whitespace and key order included)', async () => {
+    const pretty = '{\n  "type": "x.y",\n  "id": "evt_pretty",\n  "data": {}\n}';
+    expect((await post(pretty, signPaymentPayload(SECRET, pretty))).status).toBe(200);
+    expect((await post(pretty, signPaymentPayload(SECRET, JSON.stringify(JSON.parse(pretty))))).status).toBe(400);
+  });
+});
+
+describe('events', () => {
+  it('the same success event delivered 3 times credits once', async () => {
+    const s = await onramp('pa');
+    const event = { id: 'evt_once', type: 'onramp.completed', created: now(), data: { id: s.processorId, amountReceived: '99.25', currency: 'usdc' } };
+    const acks = [];
+    for (let i = 0; i < 3; i += 1) acks.push((await deliver(event)).body);
+    expect(acks).toEqual([
+      { received: true, eventId: 'evt_once', duplicate: false, outcome: 'applied' },
+      { received: true, eventId: 'evt_once', duplicate: true, outcome: 'applied' },
+      { received: true, eventId: 'evt_once', duplicate: true, outcome: 'applied' },
+    ]);
+    expect(await available('pa')).toBe(99_250_000n);
+    const f = await app.services.db.prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId: s.processorId } });
+    expect(f).toMatchObject({ status: 'succeeded', creditedMicros: 99_250_000n });
+  });
+
+  it('concurrent deliveries, and a second success event for the same deposit, credit once', async () => {
+    const s = await onramp('pb');
+    const event = { id: 'evt_conc', type: 'onramp.completed', data: { id: s.processorId, amountReceived: 50 } };
+    const rs = await Promise.all([1, 2, 3].map(() => deliver(event)));
+    expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(rs.filter((r) => !(r.body as { duplicate: boolean }).duplicate)).toHaveLength(1);
+    await deliver({ ...event, id: 'evt_conc_other' });
+    expect(await available('pb')).toBe(50_000_000n);
+    expect(await app.services.db.prisma.ledgerEntry.count({ where: { userId: 'pb' } })).toBe(1);
+  });
+
+  it('legacy payment intents credit on payment_intent.succeeded', async () => {
+    const r = await http(`${app.url}/api/funding/intent`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await app.token('pc')}` },
+      json: { amount: 20, currency: 'usd' },
+    });
+    const pi = r.body as { processorId: string };
+    await deliver({ id: 'evt_pi', type: 'payment_intent.succeeded', data: { id: pi.processorId, amountReceived: '20.00', currency: 'usd' } });
+    expect(await available('pc')).toBe(20_000_000n);
+  });
+
+  it('failures are recorded without moving money; a late failure never undoes a success', async () => {
+    const s = await onramp('pd');
+    const ack = await deliver({ id: 'evt_fail', type: 'onramp.failed', data: { id: s.processorId, failureReason: 'card declined' } });
+    expect(ack.body).toMatchObject({ outcome: 'recorded', duplicate: false });
+    expect(await app.services.db.prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId: s.processorId } })).toMatchObject({
+      status: 'failed',
+      failureReason: 'card declined',
+    });
+    expect(await available('pd')).toBe(0n);
+    const stored = await app.services.db.prisma.paymentEvent.findUniqueOrThrow({ where: { id: 'evt_fail' } });
+    expect(stored).toMatchObject({ type: 'onramp.failed', outcome: 'recorded' });
+
+    const t = await onramp('pe');
+    await deliver({ id: 'evt_ok', type: 'onramp.completed', data: { id: t.processorId, amountReceived: 10 } });
+    await deliver({ id: 'evt_late_fail', type: 'onramp.failed', data: { id: t.processorId } });
+    expect(await app.services.db.prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId: t.processorId } })).toMatchObject({
+      status: 'succeeded',
+    });
+    expect(await available('pe')).toBe(10_000_000n);
+  });
+
+  it('acknowledges unknown kinds and unknown objects (200) without effect', async () => {
+    expect((await deliver({ id: 'evt_unknown', type: 'customer.updated', data: { id: 'cus_1' } })).body).toMatchObject({ outcome: 'ignored' });
+    expect((await deliver({ id: 'evt_nomatch', type: 'onramp.completed', data: { id: 'os_nope', amountReceived: 5 } })).body).toMatchObject({
+      outcome: 'unmatched',
+    });
+  });
+
+  it('is reachable on GraphQL with the payload as an argument', async () => {
+    const payload = JSON.stringify({ id: 'evt_gql', type: 'noop', data: {} });
+    const r = await http(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'payment-signature': signPaymentPayload(SECRET, payload) },
+      json: { query: 'mutation($p: String!) { receivePaymentEvent(payload: $p) { eventId outcome } }', variables: { p: payload } },
+    });
+    expect(r.body).toEqual({ data: { receivePaymentEvent: { eventId: 'evt_gql', outcome: 'ignored' } } });
+  });
+});
