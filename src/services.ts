@@ -19,7 +19,7 @@ import { FeedService } from './modules/feed';
 import { CatalogService, TradeIngestService, openSimulatedWorld, toTradeRow } from './modules/ingestion';
 import { OpsService } from './modules/ops';
 import { AccountsService } from './modules/accounts';
-import { FundingService, IdempotencyService, WithdrawalsService, createPaymentsClient } from './modules/funding';
+import { FundingService, IdempotencyService, WithdrawalsService, createPaymentsClient, withdrawalNotification } from './modules/funding';
 import { LedgerService } from './modules/ledger';
 import { WalletsService, createChainBalancesClient, createWalletProvider } from './modules/wallets';
 import { IndexerWebhookService, OutcomeTokenIndex, PaymentWebhookService } from './modules/webhooks';
@@ -153,7 +153,9 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
   const idempotency = new IdempotencyService(db.prisma, o.now);
   const payments = createPaymentsClient(config);
   const wallets = new WalletsService(db.prisma, createWalletProvider(config), createChainBalancesClient(config), ledger);
-  const withdrawals = new WithdrawalsService(db.prisma, ledger, idempotency, payments, logger);
+  const withdrawals = new WithdrawalsService(db.prisma, ledger, idempotency, payments, logger, (userId, w) => {
+    void notify([withdrawalNotification(userId, w)]);
+  });
   const outcomeTokens = new OutcomeTokenIndex(db.prisma);
   await infra.pubsub.subscribe(CATALOG_CHANGED_TOPIC, () => outcomeTokens.invalidate());
   let shuttingDown = false;

@@ -7,6 +7,7 @@ import { FUNDING_LIMITS } from './funding.limits';
 import { toWithdrawalView, type OffsetPage, type WithdrawalView } from './funding.models';
 import type { IdempotencyService } from './idempotency.service';
 import type { PaymentsClient } from './payments.client';
+import type { NewNotification } from '../notifications';
 
 export interface WithdrawalRequest {
   amount: number;
@@ -39,6 +40,8 @@ export class WithdrawalsService {
     private readonly idempotency: IdempotencyService,
     private readonly payments: PaymentsClient,
     private readonly logger?: Logger,
+    /** Told of every state change the dispatcher or a processor event made, after it committed. */
+    private readonly onChange?: (userId: string, w: WithdrawalView) => void,
   ) {}
 
   /** Queues a withdrawal and holds its amount; 400 when it exceeds the available balance. */
@@ -105,9 +108,19 @@ export class WithdrawalsService {
         if (payout.status === 'failed') await this.finish(tx, { withdrawalId: w.id }, 'failed', payout.failureReason ?? 'payout failed');
         return true;
       });
-      if (changed) moved += 1;
+      if (changed) {
+        moved += 1;
+        await this.announce({ withdrawalId: w.id });
+      }
     }
     return moved;
+  }
+
+  /** Reports a withdrawal's current state to the change listener (call after the change committed). */
+  async announce(ref: PayoutRef): Promise<void> {
+    if (!this.onChange) return;
+    const w = await this.prisma.withdrawal.findFirst({ where: 'withdrawalId' in ref ? { id: ref.withdrawalId } : { payoutId: ref.payoutId } });
+    if (w) this.onChange(w.userId, toWithdrawalView(w));
   }
 
   /**
@@ -147,4 +160,21 @@ export class WithdrawalsService {
     this.timer = null;
     await this.running;
   }
+}
+
+const WITHDRAWAL_TITLES: Record<WithdrawalView['status'], string> = {
+  queued: 'Withdrawal queued',
+  processing: 'Withdrawal processing',
+  completed: 'Withdrawal completed',
+  failed: 'Withdrawal failed',
+};
+
+/** The notification telling a user their withdrawal changed state. */
+export function withdrawalNotification(userId: string, w: WithdrawalView): NewNotification {
+  const amount = `${w.amount.toFixed(2)} ${w.currency}`;
+  const body =
+    w.status === 'failed'
+      ? `Your withdrawal of ${amount} failed (${w.failureReason ?? 'payout failed'}); the amount is back in your balance.`
+      : `Your withdrawal of ${amount} to ${w.destination} is ${w.status}.`;
+  return { userId, kind: 'withdrawal', title: WITHDRAWAL_TITLES[w.status], body, data: { withdrawalId: w.id, status: w.status } };
 }

@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
-import type { WithdrawalsService } from '../funding';
+import type { PayoutRef, WithdrawalsService } from '../funding';
 import { LEDGER_KINDS, type LedgerService } from '../ledger';
 import { PAYMENT_EVENT_KINDS as K, creditedMicros, paymentEventSchema, type PaymentEvent } from './payment-events';
 import { verifyPaymentSignature } from './payment-signature';
@@ -51,7 +51,7 @@ export class PaymentWebhookService {
       const [field, problem] = credit.split(': ');
       throw AppError.badRequest(field!, problem!);
     }
-    return this.prisma.$transaction(async (tx) => {
+    const ack = await this.prisma.$transaction(async (tx): Promise<PaymentWebhookAck> => {
       const stored = await tx.$queryRaw<unknown[]>`
         INSERT INTO "PaymentEvent" ("id", "type", "outcome", "payload")
         VALUES (${event.id}, ${event.type}, 'pending', ${JSON.stringify(json)}::jsonb)
@@ -64,6 +64,11 @@ export class PaymentWebhookService {
       await tx.paymentEvent.update({ where: { id: event.id }, data: { outcome, detail } });
       return { received: true, eventId: event.id, duplicate: false, outcome };
     });
+    const ref = payoutRef(event);
+    if (ack.outcome === 'applied' && !ack.duplicate && ref && (event.type === K.payoutPaid || event.type === K.payoutFailed)) {
+      await this.withdrawals.announce(ref);
+    }
+    return ack;
   }
 
   private async apply(
@@ -90,7 +95,7 @@ export class PaymentWebhookService {
       }
       case K.payoutPaid:
       case K.payoutFailed: {
-        const ref = e.data.reference ? { withdrawalId: e.data.reference } : e.data.id ? { payoutId: e.data.id } : null;
+        const ref = payoutRef(e);
         if (!ref) return { outcome: 'unmatched', detail: 'no data.reference or data.id' };
         const to = e.type === K.payoutPaid ? 'completed' : 'failed';
         const moved = await this.withdrawals.finish(tx, ref, to, e.data.failureReason);
@@ -118,4 +123,9 @@ export class PaymentWebhookService {
     }
     return { outcome: 'applied' as const, detail: applied ? `credited funding ${f.id}` : `funding ${f.id} was credited before` };
   }
+}
+
+/** The withdrawal a payout event names: our id (the payout's reference) or the processor's payout id. */
+function payoutRef(e: PaymentEvent): PayoutRef | null {
+  return e.data.reference ? { withdrawalId: e.data.reference } : e.data.id ? { payoutId: e.data.id } : null;
 }

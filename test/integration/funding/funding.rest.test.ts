@@ -278,5 +278,11 @@ describe('payment processor over HTTP', () => {
     const bal = (await as('hq', 'GET', '/api/wallets/balance', undefined, {}, remote)).body as { available: number; held: number };
     expect(bal).toMatchObject({ available: 30, held: 0 });
     expect(await remote.services.ledger.audit()).toEqual([]);
+    // Each state change the dispatcher or a processor event made is notified once; the late event none.
+    await remote.services.notifications.settled();
+    const notes = ((await as('hq', 'GET', '/api/notifications?limit=100', undefined, {}, remote)).body as { data: { kind: string; data: Record<string, string> }[] }).data;
+    expect(notes.filter((n) => n.kind === 'withdrawal').map((n) => `${n.data.withdrawalId}:${n.data.status}`).sort()).toEqual(
+      [`${a.id}:processing`, `${b.id}:processing`, `${a.id}:completed`, `${b.id}:failed`].sort(),
+    );
   });
 });
