@@ -80,6 +80,11 @@ function pick(data: unknown, path: string): unknown {
   return cur;
 }
 
+/** The Cache-Control header sent with ETags (the admin cache policy reports it). */
+export function etagCacheControl(maxAgeSeconds: number): string {
+  return `public, max-age=${maxAgeSeconds}, must-revalidate`;
+}
+
 function etagOf(body: string): string {
   return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
 }
@@ -129,7 +134,8 @@ async function execute1(route: AnyRouteDef, req: Request, deps: RestRouterDeps, 
     contextValue: deps.context(req),
   });
   if (result.errors && result.errors.length > 0) throw result.errors[0];
-  const body = JSON.stringify(pick(result.data, route.result) ?? null);
+  const data = pick(result.data, route.result);
+  const body = route.representation ? route.representation.render(data) : JSON.stringify(data ?? null);
   return { body, etag: etagOf(body) };
 }
 
@@ -150,13 +156,15 @@ async function runOperation(
   }
   if (route.etag) {
     res.setHeader('etag', etag);
-    res.setHeader('cache-control', `public, max-age=${deps.etagMaxAgeSeconds}, must-revalidate`);
+    res.setHeader('cache-control', etagCacheControl(deps.etagMaxAgeSeconds));
     if (matchesEtag(req.get('if-none-match'), etag)) {
       res.status(304).end();
       return;
     }
   }
-  res.status(route.status ?? 200).type('application/json').send(body);
+  const format = route.representation;
+  if (format?.filename) res.setHeader('content-disposition', `attachment; filename="${format.filename}"`);
+  res.status(route.status ?? 200).type(format?.contentType ?? 'application/json').send(body);
 }
 
 async function runStream(route: AnyRouteDef, req: Request, res: Response, deps: RestRouterDeps): Promise<void> {
@@ -184,7 +192,7 @@ async function runStream(route: AnyRouteDef, req: Request, res: Response, deps: 
         continue;
       }
       const value = pick(item.data, route.result) as Record<string, unknown>;
-      sse.send(stream.event, String(value[stream.idField]), value);
+      sse.send(stream.eventField ? String(value[stream.eventField]) : stream.event, String(value[stream.idField]), value);
     }
   } finally {
     deps.streams?.closed('rest');

@@ -68,12 +68,17 @@ export function buildOpenApi(routes: readonly AnyRouteDef[], schema: GraphQLSche
             description: `Server-sent events: \`event: ${route.stream.event}\` with \`id:\` and JSON \`data:\``,
             content: { 'text/event-stream': { schema: { type: 'string' } } },
           }
-        : {
-            description: REASON[success] ?? 'OK',
-            content: {
-              'application/json': { schema: responseSchema(schema, route.document as DocumentNode, route.result) },
+        : route.representation
+          ? {
+              description: REASON[success] ?? 'OK',
+              content: { [route.representation.contentType.split(';')[0]!.trim()]: { schema: { type: 'string' } } },
+            }
+          : {
+              description: REASON[success] ?? 'OK',
+              content: {
+                'application/json': { schema: responseSchema(schema, route.document as DocumentNode, route.result) },
+              },
             },
-          },
     };
     for (const status of route.errors) {
       responses[status] =

@@ -54,6 +54,13 @@ export interface RouteDef<TData = unknown, TVars = Record<string, unknown>> {
   variables?(input: Record<string, unknown>): TVars;
   /** Dot path of the response body inside the operation's data (`events`). */
   result: string;
+  /**
+   * Serve the result in another format than JSON (for example CSV): `render`
+   * turns the selected data into the body, sent with `contentType`. Errors stay
+   * JSON. Renderers are format-generic (see representations.ts); what to show
+   * is the route's data.
+   */
+  representation?: Representation;
   /** Success status (default 200). */
   status?: number;
   /** Documented statuses besides the success one. */
@@ -67,9 +74,22 @@ export interface RouteDef<TData = unknown, TVars = Record<string, unknown>> {
   cache?: { ttlMs: number; invalidatedBy: string };
   /** Deprecated route: a `Deprecation` header and a `Link` to the successor. */
   deprecated?: { since: Date; successor: string };
-  /** A subscription route: the response is an SSE stream of `event` messages, `id:` from `idField`. */
-  stream?: { event: string; idField: string };
+  /**
+   * A subscription route: the response is an SSE stream of `event` messages, `id:` from `idField`.
+   * With `eventField`, each message's `event:` is that field of the item instead (`event` then
+   * documents the names).
+   */
+  stream?: { event: string; idField: string; eventField?: string };
   tags?: readonly string[];
+}
+
+/** A non-JSON response format of a route. */
+export interface Representation {
+  /** The media type with its parameters (`text/csv; charset=utf-8; header=present`). */
+  contentType: string;
+  /** Suggested file name: sent as `Content-Disposition: attachment`. */
+  filename?: string;
+  render(result: unknown): string;
 }
 
 /** A route whose generics are erased, for tables. */

@@ -1,20 +1,27 @@
 import { z } from 'zod';
 import {
   FollowDocument,
+  FollowTradesDocument,
   FollowsDocument,
   FriendsTradedDocument,
   LeaderboardDocument,
+  LeaderboardMeDocument,
+  MyStatsDocument,
+  ProductMetricsDocument,
   RefreshLeaderboardDocument,
   SocialOverviewDocument,
   TraderDocument,
   TraderTradesDocument,
   UnfollowDocument,
+  UserStatsDocument,
   type LeaderboardSort,
 } from '../schema/generated/operations';
 import { LEADERBOARD_LIMITS as LL } from '../src/modules/social/leaderboard.resolver';
 import { LEADERBOARD_SORTS } from '../src/modules/social/leaderboard.service';
 import { FRIENDS_TRADED_MAX_MARKETS } from '../src/modules/social/social.service';
 import { FOLLOW_LIMITS as L } from '../src/modules/social/follows.resolver';
+import { FOLLOW_TRADES_LIMITS as FT, LEADERBOARD_ME_LIMITS as LM, USER_STATS_LIMITS as US } from '../src/modules/social/social.limits';
+import { HISTORY_INTERVALS, HISTORY_LIMITS } from '../src/modules/charts/charts.limits';
 import { VENUES } from '../src/venues/venue.types';
 import { int, oneOf, requiredStr } from './params';
 import { route } from './route.types';
@@ -155,6 +162,85 @@ export const discoveryRoutes = [
     document: FriendsTradedDocument,
     result: 'friendsTraded',
     errors: [400, 401],
+    tags: ['social'],
+  }),
+];
+
+/** The follow-trade overlay, the caller's rank, user stats and product metrics. */
+export const socialInsightRoutes = [
+  route({
+    id: 'followTrades',
+    surface: 'trading',
+    method: 'GET',
+    path: '/api/events/{eventId}/follow-trades',
+    summary:
+      "Followed traders' trades on the event's markets as chart bubbles: grouped by candle bucket (as history snaps), venue, market, side and outcome; the top N traders by size in each. venue_b bubbles are empty (its feed has no trader identity).",
+    auth: 'bearer',
+    params: {
+      path: z.object({ eventId: requiredStr(200) }),
+      query: z.object({
+        interval: oneOf(HISTORY_INTERVALS),
+        from: int(HISTORY_LIMITS.time.min, HISTORY_LIMITS.time.max),
+        to: int(HISTORY_LIMITS.time.min, HISTORY_LIMITS.time.max),
+        topN: int(FT.topN.min, FT.topN.max, FT.topN.default),
+      }),
+    },
+    document: FollowTradesDocument,
+    result: 'followTrades',
+    errors: [400, 401, 404],
+    tags: ['social'],
+  }),
+  route({
+    id: 'leaderboardMe',
+    surface: 'trading',
+    method: 'GET',
+    path: '/api/leaderboard/me',
+    summary: "The caller's rank and neighbours (the caller's traders: their polygon wallets on venue_a); rank null when none has traded.",
+    auth: 'bearer',
+    params: {
+      query: z.object({ sort_by: oneOf(LEADERBOARD_SORTS), neighbours: int(LM.neighbours.min, LM.neighbours.max, LM.neighbours.default) }),
+    },
+    document: LeaderboardMeDocument,
+    variables: ({ sort_by, ...rest }: Record<string, unknown>) => ({ ...rest, sortBy: sort_by as LeaderboardSort | undefined }),
+    result: 'leaderboardMe',
+    errors: [400, 401],
+    tags: ['social'],
+  }),
+  route({
+    id: 'myStats',
+    surface: 'trading',
+    method: 'GET',
+    path: '/api/stats',
+    summary: "The caller's public stats: wallets' trading, orders placed here, social counts.",
+    auth: 'bearer',
+    document: MyStatsDocument,
+    result: 'myStats',
+    errors: [401],
+    tags: ['social'],
+  }),
+  route({
+    id: 'userStats',
+    surface: 'trading',
+    method: 'GET',
+    path: '/api/stats/{userId}',
+    summary: "Any user's public stats (zeros and joinedAt null for a user with no activity).",
+    auth: 'none',
+    params: { path: z.object({ userId: requiredStr(US.userId.max) }) },
+    document: UserStatsDocument,
+    result: 'userStats',
+    errors: [400],
+    tags: ['social'],
+  }),
+  route({
+    id: 'productMetrics',
+    surface: 'trading',
+    method: 'GET',
+    path: '/api/product/metrics',
+    summary: 'Users, active users (7/30 days), trades, volume and the sign-up → wallet linked or funded → first trade funnel.',
+    auth: 'bearer+admin',
+    document: ProductMetricsDocument,
+    result: 'productMetrics',
+    errors: [401],
     tags: ['social'],
   }),
 ];

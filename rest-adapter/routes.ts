@@ -4,13 +4,19 @@ import { commentRoutes } from './routes.comments';
 import { chartRoutes } from './routes.charts';
 import { eventRoutes } from './routes.events';
 import { feedRoutes } from './routes.feed';
+import { routingRoutes } from './routes.routing';
+import { executionRoutes } from './routes.execution';
+import { rewardRoutes } from './routes.rewards';
+import { linkProofRoutes } from './routes.linkproof';
+import { adminRoutes } from './routes.admin';
 import { fundingRoutes } from './routes.funding';
 import { marketRoutes } from './routes.markets';
 import { marketDataRoutes } from './routes.market-data';
 import { notificationRoutes } from './routes.notifications';
 import { opsRoutes } from './routes.ops';
+import { portfolioRoutes } from './routes.portfolio';
 import { searchRoutes } from './routes.search';
-import { discoveryRoutes, socialRoutes, traderRoutes } from './routes.social';
+import { discoveryRoutes, socialInsightRoutes, socialRoutes, traderRoutes } from './routes.social';
 import { walletRoutes } from './routes.wallets';
 import { webhookRoutes } from './routes.webhooks';
 
@@ -26,10 +32,17 @@ export const ROUTES: readonly AnyRouteDef[] = [
   ...marketRoutes,
   ...opsRoutes,
   ...feedRoutes,
+  ...routingRoutes,
+  ...executionRoutes,
+  ...rewardRoutes,
+  ...linkProofRoutes,
+  ...adminRoutes,
   ...commentRoutes,
   ...socialRoutes,
   ...traderRoutes,
   ...discoveryRoutes,
+  ...socialInsightRoutes,
   ...notificationRoutes,
+  ...portfolioRoutes,
   ...marketDataRoutes,
 ];

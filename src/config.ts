@@ -69,9 +69,17 @@ const envSchema = z.object({
   CHAIN_BALANCES_API_KEY: optionalString,
   PAYMENT_PROCESSOR_URL: optionalUrl(['http:', 'https:']),
   PAYMENT_PROCESSOR_API_KEY: optionalString,
+  IDENTITY_PROVIDER_URL: optionalUrl(['http:', 'https:']),
+  IDENTITY_PROVIDER_API_KEY: optionalString,
   UPSTREAM_TIMEOUT_MS: intInRange(100, 120_000, 10_000),
   WITHDRAWAL_DISPATCH_MS: intInRange(0, 3_600_000, 5_000),
   EXECUTION_SERVICE_URL: optionalUrl(['http:', 'https:']),
+  EXECUTION_POLL_MS: intInRange(10, 60_000, 500),
+  EXECUTION_WAIT_MS: intInRange(100, 55_000, 30_000),
+  VENUE_A_FEE_RATE: numberInRange(0, 1, 0),
+  VENUE_A_FEE_EXPONENT: numberInRange(0, 4, 1),
+  VENUE_B_TAKER_FEE: numberInRange(0, 1, 0.07),
+  ROUTE_QUOTE_TTL_SECONDS: intInRange(1, 3600, 30),
   EMBEDDINGS_PROVIDER: z.enum(['local', 'remote']).default('local'),
   EMBEDDINGS_API_URL: optionalUrl(['http:', 'https:']),
   EMBEDDINGS_API_KEY: optionalString,
@@ -88,6 +96,13 @@ const envSchema = z.object({
   AUTH_SETUP_RATE_LIMIT: intInRange(1, 1_000_000, 10),
   AUTH_ME_RATE_LIMIT: intInRange(1, 1_000_000, 120),
   ONRAMP_RATE_LIMIT: intInRange(1, 1_000_000, 10),
+  REWARDS_CLAIM_RATE_LIMIT: intInRange(1, 1_000_000, 5),
+  REWARDS_CASHBACK_BPS: intInRange(0, 10_000, 1_000),
+  REWARDS_REFERRAL_TIER1_BPS: intInRange(0, 10_000, 2_000),
+  REWARDS_REFERRAL_TIER2_BPS: intInRange(0, 10_000, 500),
+  REWARDS_POINTS_PER_USD: intInRange(0, 1_000_000, 100),
+  REWARDS_HOLD_SECONDS: intInRange(0, 31_536_000, 86_400),
+  REWARDS_SETTLE_MS: intInRange(0, 3_600_000, 60_000),
   ETAG_MAX_AGE_SECONDS: intInRange(0, 86400, 5),
   SHUTDOWN_GRACE_MS: intInRange(0, 120_000, 10_000),
   API_KEY_RATE_LIMIT: z.enum(['on', 'off']).default('on'),
@@ -128,11 +143,22 @@ export interface AppConfig {
     walletProvider: UpstreamConfig;
     chainBalances: UpstreamConfig;
     payments: UpstreamConfig;
+    /** The proof/identity provider of link proof. */
+    identity: UpstreamConfig;
     timeoutMs: number;
   };
   /** How often queued withdrawals are sent to the processor (ms; 0 = never, tests dispatch by hand). */
   withdrawals: { dispatchMs: number };
   executionServiceUrl?: string;
+  /**
+   * Cost preview, routing and execution: venue fee schedules, how long a routed quote holds, and
+   * how a live venue_a order is followed at the execution service (poll interval, longest wait).
+   */
+  trading: {
+    fees: { venueA: { rate: number; exponent: number }; venueB: { takerCoefficient: number } };
+    routeTtlSeconds: number;
+    execution: { pollMs: number; waitMs: number };
+  };
   /** `model` and `timeoutMs` apply to the remote provider (the local one has its own fixed model). */
   embeddings: { provider: 'local' | 'remote'; apiUrl?: string; apiKey?: string; model: string; timeoutMs: number };
   cursorSecret: string;
@@ -141,7 +167,13 @@ export interface AppConfig {
   /** `backfillTrades`: recent public trades per market loaded when an empty database is seeded. */
   sim: { tradeRate: number; seed: number; backfillTrades: number };
   /** Requests per minute: per client on discover, per user on onboarding and onramp. */
-  limits: { discoverPerMinute: number; authSetupPerMinute: number; authMePerMinute: number; onrampPerMinute: number };
+  limits: { discoverPerMinute: number; authSetupPerMinute: number; authMePerMinute: number; onrampPerMinute: number; rewardsClaimPerMinute: number };
+  /**
+   * Rewards: shares of each trading fee in basis points (cashback to the payer, tier 1 and tier 2 to
+   * the payer's referrers), points per USD of fee, how long a reward is held before it can be
+   * claimed, and how often held rewards are released in the background (ms; 0 = only on reads).
+   */
+  rewards: { cashbackBps: number; tier1Bps: number; tier2Bps: number; pointsPerUsd: number; holdSeconds: number; settleMs: number };
   etagMaxAgeSeconds: number;
   shutdownGraceMs: number;
   /** Market-data surface: per-key plan limits on or off; how often API usage counts are written (ms). */
@@ -193,6 +225,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   ] as const) {
     if (v !== undefined && Buffer.byteLength(v) < 32) problems.push(`${name}: must be at least 32 bytes for HS256`);
   }
+  if (e.REWARDS_CASHBACK_BPS + e.REWARDS_REFERRAL_TIER1_BPS + e.REWARDS_REFERRAL_TIER2_BPS > 10_000) {
+    problems.push('REWARDS_CASHBACK_BPS: with REWARDS_REFERRAL_TIER1_BPS and REWARDS_REFERRAL_TIER2_BPS must not exceed 10000 (the whole fee)');
+  }
   if (e.EMBEDDINGS_PROVIDER === 'remote' && e.EMBEDDINGS_API_URL === undefined) {
     problems.push('EMBEDDINGS_API_URL: required when EMBEDDINGS_PROVIDER=remote');
   }
@@ -236,10 +271,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       walletProvider: { url: e.WALLET_PROVIDER_URL, apiKey: e.WALLET_PROVIDER_API_KEY },
       chainBalances: { url: e.CHAIN_BALANCES_URL, apiKey: e.CHAIN_BALANCES_API_KEY },
       payments: { url: e.PAYMENT_PROCESSOR_URL, apiKey: e.PAYMENT_PROCESSOR_API_KEY },
+      identity: { url: e.IDENTITY_PROVIDER_URL, apiKey: e.IDENTITY_PROVIDER_API_KEY },
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
     },
     withdrawals: { dispatchMs: e.WITHDRAWAL_DISPATCH_MS },
     executionServiceUrl: e.EXECUTION_SERVICE_URL,
+    trading: {
+      fees: { venueA: { rate: e.VENUE_A_FEE_RATE, exponent: e.VENUE_A_FEE_EXPONENT }, venueB: { takerCoefficient: e.VENUE_B_TAKER_FEE } },
+      routeTtlSeconds: e.ROUTE_QUOTE_TTL_SECONDS,
+      execution: { pollMs: e.EXECUTION_POLL_MS, waitMs: e.EXECUTION_WAIT_MS },
+    },
     embeddings: {
       provider: e.EMBEDDINGS_PROVIDER,
       apiUrl: e.EMBEDDINGS_API_URL,
@@ -255,6 +296,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       authSetupPerMinute: e.AUTH_SETUP_RATE_LIMIT,
       authMePerMinute: e.AUTH_ME_RATE_LIMIT,
       onrampPerMinute: e.ONRAMP_RATE_LIMIT,
+      rewardsClaimPerMinute: e.REWARDS_CLAIM_RATE_LIMIT,
+    },
+    rewards: {
+      cashbackBps: e.REWARDS_CASHBACK_BPS,
+      tier1Bps: e.REWARDS_REFERRAL_TIER1_BPS,
+      tier2Bps: e.REWARDS_REFERRAL_TIER2_BPS,
+      pointsPerUsd: e.REWARDS_POINTS_PER_USD,
+      holdSeconds: e.REWARDS_HOLD_SECONDS,
+      settleMs: e.REWARDS_SETTLE_MS,
     },
     etagMaxAgeSeconds: e.ETAG_MAX_AGE_SECONDS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -6,6 +6,7 @@ import { createComparisonsLoaders, type ComparisonsLoaders } from './modules/com
 import { createEventsLoaders, type EventsLoaders } from './modules/events';
 import { createWalletsLoaders, type WalletsLoaders } from './modules/wallets';
 import { createMarketsLoaders, type MarketsLoaders } from './modules/markets';
+import { createPortfolioLoaders, type PortfolioLoaders } from './modules/portfolio';
 
 /** Per-request DataLoaders of every domain, built once per request. */
 export type Loaders = {
@@ -14,6 +15,7 @@ export type Loaders = {
   comparisons: ComparisonsLoaders;
   wallets: WalletsLoaders;
   markets: MarketsLoaders;
+  portfolio: PortfolioLoaders;
 };
 
 /**
@@ -37,12 +39,14 @@ export type GraphQLContext = {
 };
 
 export function createLoaders(services: AppServices): Loaders {
+  const markets = createMarketsLoaders(services.markets);
   return {
     events: createEventsLoaders(services.events),
     comments: createCommentsLoaders(services.comments),
     comparisons: createComparisonsLoaders(services.comparisons),
     wallets: createWalletsLoaders(services.wallets),
-    markets: createMarketsLoaders(services.markets),
+    markets,
+    portfolio: createPortfolioLoaders(services.portfolio, services.marks, markets),
   };
 }
 

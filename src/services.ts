@@ -16,14 +16,30 @@ import { createEmbedder, EmbeddingStore, SEARCH_INDEX_CHANGED_TOPIC, SearchServi
 import { CommentsService } from './modules/comments';
 import { HttpPushClient, NotificationsService, SimulatedPushClient, type NewNotification } from './modules/notifications';
 import { FeedService } from './modules/feed';
+import { ReferralsService, RewardClaimsService, RewardsAccrual, RewardsReconciliation, RewardsService } from './modules/rewards';
+import { LinkProofService, createIdentityProvider } from './modules/linkproof';
+import { CachePolicyService } from './modules/admin';
+import { etagCacheControl } from '../rest-adapter/express-router';
+import { ROUTES } from '../rest-adapter/routes';
 import { CatalogService, TradeIngestService, openSimulatedWorld, toTradeRow } from './modules/ingestion';
 import { OpsService } from './modules/ops';
 import { AccountsService } from './modules/accounts';
 import { FundingService, IdempotencyService, WithdrawalsService, createPaymentsClient, withdrawalNotification } from './modules/funding';
-import { LedgerService } from './modules/ledger';
+import { LedgerService, type FeeListener } from './modules/ledger';
+import { MarketBooks, RoutingService } from './modules/routing';
+import { ExecutionService, ExecutionServiceClient, TradeRecorder } from './modules/execution';
 import { WalletsService, createChainBalancesClient, createWalletProvider } from './modules/wallets';
 import { IndexerWebhookService, OutcomeTokenIndex, PaymentWebhookService } from './modules/webhooks';
-import { FollowsService, LeaderboardService, SocialService, TraderStatsService } from './modules/social';
+import {
+  FollowTradesService,
+  FollowsService,
+  LeaderboardService,
+  ProductMetricsService,
+  SocialService,
+  TraderStatsService,
+  UserStatsService,
+} from './modules/social';
+import { MarksService, PortfolioService, PortfolioValuationService, TradeHistoryService } from './modules/portfolio';
 import type { SimulatedWorld } from './venues';
 import { VERSION } from './version';
 import type { Venue, VenueClient } from './venues/venue.types';
@@ -44,6 +60,10 @@ export interface AppServices {
   ops: OpsService;
   /** The balance ledger every money movement posts to. */
   ledger: LedgerService;
+  /** Cost preview across venues and routing to a venue (quoted intents). */
+  routing: RoutingService;
+  /** Runs orders (simulation and live) and streams their progress. */
+  execution: ExecutionService;
   accounts: AccountsService;
   wallets: WalletsService;
   funding: FundingService;
@@ -51,6 +71,16 @@ export interface AppServices {
   paymentWebhook: PaymentWebhookService;
   indexerWebhook: IndexerWebhookService;
   feed: FeedService;
+  /** Rewards: the caller's ledger and releases, claims, referrals, and the admin reconciliation. */
+  rewards: RewardsService;
+  rewardClaims: RewardClaimsService;
+  referrals: ReferralsService;
+  /** The FeeListener execution calls inside each fee's transaction (accrues cashback, referral shares, points). */
+  rewardsAccrual: RewardsAccrual;
+  rewardsReconciliation: RewardsReconciliation;
+  linkProof: LinkProofService;
+  /** The cache lifetimes in force (admin). */
+  cachePolicy: CachePolicyService;
   history: HistoryService;
   markets: MarketsService;
   search: SearchService;
@@ -60,6 +90,15 @@ export interface AppServices {
   traderStats: TraderStatsService;
   leaderboard: LeaderboardService;
   social: SocialService;
+  /** The follow-trade bubbles of an event's chart. */
+  followTrades: FollowTradesService;
+  userStats: UserStatsService;
+  productMetrics: ProductMetricsService;
+  /** Portfolio reads over the trading rows and linked wallets; marks from the venues' books. */
+  portfolio: PortfolioService;
+  portfolioValuation: PortfolioValuationService;
+  tradeHistory: TradeHistoryService;
+  marks: MarksService;
   /** Market-data surface: API keys, the access gate, usage counting and reports, catalog reads, comparisons. */
   apiKeys: ApiKeysService;
   apiKeyGate: ApiKeyGate;
@@ -111,13 +150,17 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     // Search vectors follow the catalog, in the background (only changed texts are embedded).
     search.scheduleRefresh();
   });
-  const events = new EventsService(db.prisma, new ReadMemo(30_000));
+  const eventsMemo = new ReadMemo(30_000);
+  const events = new EventsService(db.prisma, eventsMemo);
   await infra.pubsub.subscribe(CATALOG_CHANGED_TOPIC, () => events.invalidate());
-  const markets = new MarketsService(db.prisma, world.clients, new ReadMemo(30_000));
+  const marketsMemo = new ReadMemo(30_000);
+  const markets = new MarketsService(db.prisma, world.clients, marketsMemo);
   await infra.pubsub.subscribe(CATALOG_CHANGED_TOPIC, () => markets.invalidate());
   const marketDataCursors = new SignedCursor(config.cursorSecret);
-  const marketData = new MarketDataService(db.prisma, marketDataCursors, new ReadMemo(30_000));
-  const comparisons = new ComparisonsService(db.prisma, marketDataCursors, new ReadMemo(30_000));
+  const marketDataMemo = new ReadMemo(30_000);
+  const comparisonsMemo = new ReadMemo(30_000);
+  const marketData = new MarketDataService(db.prisma, marketDataCursors, marketDataMemo);
+  const comparisons = new ComparisonsService(db.prisma, marketDataCursors, comparisonsMemo);
   await infra.pubsub.subscribe(CATALOG_CHANGED_TOPIC, () => {
     marketData.invalidate();
     comparisons.invalidate();
@@ -156,9 +199,40 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
   const withdrawals = new WithdrawalsService(db.prisma, ledger, idempotency, payments, logger, (userId, w) => {
     void notify([withdrawalNotification(userId, w)]);
   });
+  const rewards = new RewardsService(db.prisma, notify, o.now, logger);
+  const rewardsAccrual = new RewardsAccrual(config.rewards, config.rewards.holdSeconds);
   const outcomeTokens = new OutcomeTokenIndex(db.prisma);
   await infra.pubsub.subscribe(CATALOG_CHANGED_TOPIC, () => outcomeTokens.invalidate());
+  const tradeHistory = new TradeHistoryService(db.prisma, o.now);
+  const history = new HistoryService(world.clients, infra.cache, {
+    now: o.now,
+    onVenueError: (venue, err) => logger.warn({ err, venue }, 'venue price history failed'),
+  });
   let shuttingDown = false;
+  const books = new MarketBooks(world.clients);
+  const routing = new RoutingService(db.prisma, events, books, {
+    fees: config.trading.fees,
+    routeTtlSeconds: config.trading.routeTtlSeconds,
+    now: o.now,
+  });
+  /** Told of every trading fee inside the transaction that charges it: rewards accrue with the fee. */
+  const feeListeners: FeeListener[] = [rewardsAccrual];
+  const execution = new ExecutionService({
+    prisma: db.prisma,
+    markets,
+    events,
+    books,
+    venues: world.clients,
+    recorder: new TradeRecorder(db.prisma, ledger, feeListeners),
+    idempotency,
+    client: config.executionServiceUrl ? new ExecutionServiceClient(config.executionServiceUrl, config.upstreams.timeoutMs) : null,
+    fees: config.trading.fees,
+    pollMs: config.trading.execution.pollMs,
+    waitMs: config.trading.execution.waitMs,
+    notify,
+    now: o.now ?? Date.now,
+    logger,
+  });
   const services: AppServices = {
     config,
     logger,
@@ -173,11 +247,14 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
       authSetup: { limit: config.limits.authSetupPerMinute, windowMs: 60_000 },
       authMe: { limit: config.limits.authMePerMinute, windowMs: 60_000 },
       onramp: { limit: config.limits.onrampPerMinute, windowMs: 60_000 },
+      rewardsClaim: { limit: config.limits.rewardsClaimPerMinute, windowMs: 60_000 },
     }),
     events,
     catalog,
     tradeIngest,
     ledger,
+    routing,
+    execution,
     accounts: new AccountsService(db.prisma, wallets),
     wallets,
     funding: new FundingService(db.prisma, payments, idempotency),
@@ -198,10 +275,25 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
       o.now,
     ),
     feed: new FeedService(db.prisma, infra.pubsub, new SignedCursor(config.cursorSecret), o.now),
-    history: new HistoryService(world.clients, infra.cache, {
-      now: o.now,
-      onVenueError: (venue, err) => logger.warn({ err, venue }, 'venue price history failed'),
+    rewards,
+    rewardClaims: new RewardClaimsService(ledger, idempotency, rewards, notify, o.now),
+    referrals: new ReferralsService(db.prisma),
+    rewardsAccrual,
+    rewardsReconciliation: new RewardsReconciliation(db.prisma, rewardsAccrual, config.rewards, o.now),
+    linkProof: new LinkProofService(db.prisma, createIdentityProvider(config, o.now), o.now),
+    cachePolicy: new CachePolicyService({
+      store: infra.kind,
+      etagMaxAgeSeconds: config.etagMaxAgeSeconds,
+      etagCacheControl,
+      routes: () => ROUTES,
+      memos: [
+        { name: 'events', memo: eventsMemo, invalidatedBy: CATALOG_CHANGED_TOPIC },
+        { name: 'markets', memo: marketsMemo, invalidatedBy: CATALOG_CHANGED_TOPIC },
+        { name: 'marketData', memo: marketDataMemo, invalidatedBy: CATALOG_CHANGED_TOPIC },
+        { name: 'comparisons', memo: comparisonsMemo, invalidatedBy: CATALOG_CHANGED_TOPIC },
+      ],
     }),
+    history,
     markets,
     search,
     comments: new CommentsService(db.prisma, notify),
@@ -210,6 +302,13 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     traderStats,
     leaderboard: new LeaderboardService(db.prisma),
     social: new SocialService(db.prisma),
+    followTrades: new FollowTradesService(db.prisma, events, history),
+    userStats: new UserStatsService(db.prisma),
+    productMetrics: new ProductMetricsService(db.prisma, o.now),
+    portfolio: new PortfolioService(db.prisma),
+    portfolioValuation: new PortfolioValuationService(wallets, ledger, tradeHistory, logger),
+    tradeHistory,
+    marks: new MarksService(world.clients, infra.cache, o.now),
     apiKeys,
     apiKeyGate: new ApiKeyGate(apiKeys, infra.rateLimiter, usageRecorder, { rateLimit: config.marketData.rateLimit, now: o.now }),
     usageRecorder,
@@ -241,6 +340,7 @@ export async function startBackground(s: AppServices): Promise<void> {
   if (empty && s.config.sim.backfillTrades > 0) await backfillTrades(s, s.config.sim.backfillTrades);
   s.tradeIngest.start(Object.values(s.venues));
   s.withdrawals.start(s.config.withdrawals.dispatchMs);
+  s.rewards.start(s.config.rewards.settleMs);
   if (s.config.sim.tradeRate > 0) s.world.startLiveTrades(s.config.sim.tradeRate);
 }
 
@@ -265,8 +365,11 @@ export async function closeServices(s: AppServices): Promise<void> {
   s.markShuttingDown();
   s.world.stopLiveTrades();
   await s.withdrawals.stop();
+  await s.rewards.stop();
   await s.indexerWebhook.drain();
   await s.tradeIngest.stop();
+  // Orders in flight finish (and commit) before the database closes.
+  await s.execution.drain();
   // Buffered API usage is written before the database closes: a graceful stop loses no count.
   await s.usageRecorder.stop();
   await s.search.whenIdle();

@@ -158,7 +158,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const applied = await backend.migrate(opts.prismaPaths ?? PROJECT_PRISMA_PATHS);
     opts.onMigrationsApplied?.(applied);
     const counter: QueryCounter = { count: 0 };
-    prisma = new PrismaClient({ adapter: withQueryCounting(backend.factory, counter) });
+    prisma = new PrismaClient({
+      adapter: withQueryCounting(backend.factory, counter),
+      // PGlite serves one transaction at a time, so a transaction may queue behind
+      // another (the catalog's batch upsert takes seconds on a busy machine): wait
+      // longer than Prisma's 2 s / 5 s defaults before giving up.
+      transactionOptions: { maxWait: 15_000, timeout: 30_000 },
+    });
     await prisma.$connect();
     return createDatabase(backend, prisma, counter);
   } catch (error) {

@@ -7,6 +7,11 @@ import { MarketScreensResolver, TradeMarketResolver } from '../modules/markets';
 import { SearchResolver } from '../modules/search';
 import { CommentsResolver } from '../modules/comments';
 import { FeedResolver } from '../modules/feed';
+import { RoutingResolver } from '../modules/routing';
+import { ExecutionResolver } from '../modules/execution';
+import { RewardsAdminResolver, RewardsResolver } from '../modules/rewards';
+import { LinkProofResolver } from '../modules/linkproof';
+import { AdminResolver } from '../modules/admin';
 import { AccountsResolver } from '../modules/accounts';
 import { FundingResolver } from '../modules/funding';
 import { WalletsResolver } from '../modules/wallets';
@@ -14,12 +19,13 @@ import { WebhooksResolver } from '../modules/webhooks';
 import { NotificationsResolver } from '../modules/notifications';
 import { IngestionResolver } from '../modules/ingestion';
 import { OpsResolver } from '../modules/ops';
-import { FollowsResolver, LeaderboardResolver, SocialResolver } from '../modules/social';
+import { FollowTradesResolver, FollowsResolver, LeaderboardResolver, SocialResolver, UserStatsResolver } from '../modules/social';
 import { TradesResolver } from '../modules/trades';
 import { ApiKeysResolver } from '../modules/api-keys';
 import { ComparisonsResolver } from '../modules/comparisons';
 import { MarketDataResolver } from '../modules/market-data';
 import { UsageResolver } from '../modules/usage';
+import { OrdersResolver, PortfolioResolver, PortfolioTradeResolver, PositionsResolver } from '../modules/portfolio';
 import { validateArgs } from './validate-args';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -42,11 +48,23 @@ const RESOLVERS: NonEmptyArray<Function> = [
   OpsResolver,
   IngestionResolver,
   FeedResolver,
+  RoutingResolver,
+  ExecutionResolver,
+  RewardsResolver,
+  RewardsAdminResolver,
+  LinkProofResolver,
+  AdminResolver,
   CommentsResolver,
   FollowsResolver,
   LeaderboardResolver,
   SocialResolver,
+  FollowTradesResolver,
+  UserStatsResolver,
   NotificationsResolver,
+  PortfolioResolver,
+  PositionsResolver,
+  OrdersResolver,
+  PortfolioTradeResolver,
 ];
 
 let built: Promise<GraphQLSchema> | undefined;

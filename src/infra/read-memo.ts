@@ -10,7 +10,7 @@ export class ReadMemo {
   private generation = 0;
 
   constructor(
-    private readonly ttlMs: number,
+    readonly ttlMs: number,
     private readonly maxEntries = 5000,
     private readonly now: () => number = Date.now,
   ) {}

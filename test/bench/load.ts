@@ -21,6 +21,7 @@ const ERROR_MARKER = '"errors":';
 export async function probe(baseUrl: string, s: Scenario): Promise<string | undefined> {
   let status: number;
   let text: string;
+  let stream = false;
   try {
     const res = await fetch(baseUrl + s.path, {
       method: s.method,
@@ -29,6 +30,7 @@ export async function probe(baseUrl: string, s: Scenario): Promise<string | unde
       signal: AbortSignal.timeout(15_000),
     });
     status = res.status;
+    stream = res.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
     text = await res.text();
   } catch (err) {
     return `request failed: ${(err as Error).message}`;
@@ -37,9 +39,10 @@ export async function probe(baseUrl: string, s: Scenario): Promise<string | unde
   if (status !== s.expectStatus) return `expected status ${s.expectStatus}, got ${status}: ${snippet}`;
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // A server-sent-event stream (read to its end) is checked as the array of its messages.
+    json = stream ? sseMessages(text) : JSON.parse(text);
   } catch {
-    return `the body is not JSON: ${snippet}`;
+    return `the body is not ${stream ? 'a stream of JSON messages' : 'JSON'}: ${snippet}`;
   }
   if (typeof json === 'object' && json !== null) {
     for (const key of ['errors', 'error']) {
@@ -47,6 +50,22 @@ export async function probe(baseUrl: string, s: Scenario): Promise<string | unde
     }
   }
   return s.check?.(json);
+}
+
+/** The messages of a whole SSE body: `{ event, id, data }` with `data` parsed as JSON. */
+export function sseMessages(text: string): { event: string; id: string; data: unknown }[] {
+  return text
+    .split(/\r?\n\r?\n/)
+    .map((block) => {
+      const fields: Record<string, string> = {};
+      for (const line of block.split(/\r?\n/)) {
+        const m = /^(event|id|data): ?(.*)$/.exec(line);
+        if (m) fields[m[1]!] = fields[m[1]!] === undefined ? m[2]! : `${fields[m[1]!]}\n${m[2]!}`;
+      }
+      return fields;
+    })
+    .filter((f) => f.data !== undefined)
+    .map((f) => ({ event: f.event ?? 'message', id: f.id ?? '', data: JSON.parse(f.data!) as unknown }));
 }
 
 /** Requests sent per varying scenario, across its warm-up and measurement, so no path repeats. */

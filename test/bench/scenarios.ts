@@ -3,6 +3,7 @@
  * the harness probes each one once (status and body) before loading it.
  */
 import { MARKET_DATA_SCENARIOS } from './market-data.scenarios';
+import { TRADING_SCENARIOS } from './trading.scenarios';
 
 /** The GraphQL events page (same data as `GET /api/events?page=1&pageSize=20`). */
 export const EVENTS_PAGE_QUERY =
@@ -171,4 +172,5 @@ export const SCENARIOS: Scenario[] = [
     prepare: catalogIds,
   },
   ...MARKET_DATA_SCENARIOS,
+  ...TRADING_SCENARIOS,
 ];

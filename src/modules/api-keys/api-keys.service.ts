@@ -50,8 +50,8 @@ export async function createApiKey(prisma: PrismaClient, input: NewApiKey): Prom
  * not wait for it: it is announced on the pub/sub and every process drops the
  * entry; the expiry only bounds staleness should that message be lost.
  */
-const LOOKUP_TTL_MS = 60_000;
-const LOOKUP_MAX_ENTRIES = 10_000;
+export const LOOKUP_TTL_MS = 60_000;
+export const LOOKUP_MAX_ENTRIES = 10_000;
 
 /**
  * API keys: creation (the key is shown once, only its hash is stored),

@@ -1,15 +1,24 @@
-/**
- * Position accounting in integer micro-units: average-cost basis, realized PnL
- * on sells (fees included), unrealized PnL against a mark.
- */
-const MICRO = 1_000_000n;
+import { MICROS_PER_UNIT as MICRO } from '../ledger/money';
 
+/**
+ * Position accounting in integer micro-units, average-cost basis.
+ *
+ * - The cost basis is what the contracts still held cost at their fill prices,
+ *   fees excluded, so the average price is the volume-weighted entry price a
+ *   trader sees on the venue (`Position.costBasisMicros`).
+ * - Fees are realized when paid: a buy's fee lowers realized PnL at once, a
+ *   sell realizes proceeds − released basis − its fee. So realized +
+ *   unrealized PnL is exactly the money out and in plus the holding at mark,
+ *   with every fee counted once.
+ * - A sell releases basis pro rata (rounded half up); a full close releases
+ *   all of it, so a flat position carries no basis.
+ */
 export interface PositionState {
   /** Micro-contracts held (never negative: a position is long one outcome). */
   size: bigint;
-  /** Total cost basis of what is held, micro-USD (fees of buys included). */
+  /** Cost of what is held at its fill prices, micro-USD, fees excluded. */
   costBasis: bigint;
-  /** Realized PnL so far, micro-USD. */
+  /** Realized PnL so far, micro-USD, net of every fee paid. */
   realizedPnl: bigint;
   /** Fees paid so far, micro-USD. */
   fees: bigint;
@@ -28,19 +37,21 @@ export interface PositionFill {
 }
 
 export class OversellError extends Error {
-  constructor(held: bigint, selling: bigint) {
+  constructor(
+    readonly held: bigint,
+    readonly selling: bigint,
+  ) {
     super(`cannot sell ${selling} micro-contracts of a position of ${held}`);
     this.name = 'OversellError';
   }
 }
 
-/** Applies a fill. Sells release cost basis pro rata and realize proceeds − released basis − fee. */
+/** Applies a fill (see the module comment for the rules). */
 export function applyFill(p: PositionState, f: PositionFill): PositionState {
   if (f.side === 'buy') {
-    return { size: p.size + f.size, costBasis: p.costBasis + f.notional + f.fee, realizedPnl: p.realizedPnl, fees: p.fees + f.fee };
+    return { size: p.size + f.size, costBasis: p.costBasis + f.notional, realizedPnl: p.realizedPnl - f.fee, fees: p.fees + f.fee };
   }
   if (f.size > p.size) throw new OversellError(p.size, f.size);
-  // Released basis rounds half up; a full close releases all of it exactly.
   const released = f.size === p.size ? p.costBasis : (p.costBasis * f.size + p.size / 2n) / p.size;
   return {
     size: p.size - f.size,
@@ -50,12 +61,22 @@ export function applyFill(p: PositionState, f: PositionFill): PositionState {
   };
 }
 
-/** Average entry price in micro-USD per contract (cost basis per contract), null when flat. */
+/** Applies fills in order. */
+export function applyFills(p: PositionState, fills: readonly PositionFill[]): PositionState {
+  return fills.reduce(applyFill, p);
+}
+
+/** Average entry price in micro-USD per contract (fees excluded, rounded down), null when flat. */
 export function averagePrice(p: PositionState): bigint | null {
   return p.size === 0n ? null : (p.costBasis * MICRO) / p.size;
 }
 
-/** Unrealized PnL at a mark price (micro-USD per contract). */
+/** Value of the holding at a mark price (micro-USD per contract), rounded half up. */
+export function markValue(p: PositionState, markPrice: bigint): bigint {
+  return (p.size * markPrice + MICRO / 2n) / MICRO;
+}
+
+/** Unrealized PnL at a mark price (micro-USD per contract): value at mark − cost basis. */
 export function unrealizedPnl(p: PositionState, markPrice: bigint): bigint {
-  return (p.size * markPrice) / MICRO - p.costBasis;
+  return markValue(p, markPrice) - p.costBasis;
 }

@@ -1,22 +1,21 @@
 import type { BookLevel, OrderBook, OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import { MICROS_PER_UNIT as MICRO, microsToNumber } from '../ledger/money';
 
 /**
  * Order-book math shared by cost preview, routing and simulated execution.
  *
- * Money is integer micro-units (1 USD = 1,000,000) held in bigint, prices are
- * micro-units per contract (0..1,000,000) and sizes are micro-contracts, so no
- * binary float ever reaches a total. Prices and sizes enter from the venues as
- * numbers and are converted once, at the edge, by {@link toMicros}.
+ * Money is integer micro-units (1 USD = 1,000,000, see ledger/money) held in
+ * bigint, prices are micro-USD per contract (0..1,000,000) and sizes are
+ * micro-contracts, so no binary float ever reaches a total. Prices and sizes
+ * enter from the venues as numbers and are converted once, at the edge, by
+ * {@link toMicros}.
  */
-export const MICRO = 1_000_000n;
+export { MICRO };
 
+/** A venue number (price, size, USD) in micro-units, rounded to the nearest. */
 export function toMicros(value: number): bigint {
   if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
   return BigInt(Math.round(value * 1e6));
-}
-
-export function fromMicros(value: bigint): number {
-  return Number(value) / 1e6;
 }
 
 /** A book level in micro-units. */
@@ -60,6 +59,11 @@ export function notionalOf(price: bigint, size: bigint): bigint {
   return (price * size + MICRO / 2n) / MICRO;
 }
 
+/** Whether a level's price is acceptable under a limit (buys: not above it; sells: not below it). */
+function withinLimit(side: Side, price: bigint, limit: bigint | undefined): boolean {
+  return limit === undefined || (side === 'buy' ? price <= limit : price >= limit);
+}
+
 /**
  * Walks levels best-first until the target is met, optionally stopping at a
  * limit price (buys: not above it; sells: not below it). A USD target buys the
@@ -75,7 +79,7 @@ export function walkBook(levels: MicroLevel[], side: Side, target: FillTarget, l
   // Complete unless the book (or the limit price) runs out before the target.
   let complete = false;
   for (const level of levels) {
-    if (limit !== undefined && (side === 'buy' ? level.price > limit : level.price < limit)) break;
+    if (!withinLimit(side, level.price, limit)) break;
     if (level.size <= 0n || level.price <= 0n) continue;
     const room =
       wantContracts !== undefined
@@ -96,9 +100,20 @@ export function walkBook(levels: MicroLevel[], side: Side, target: FillTarget, l
   return { fills, filled, notional, complete };
 }
 
+/** Micro-contracts the book offers on a side, under an optional limit (the most any order could fill). */
+export function depthOf(levels: MicroLevel[], side: Side, limitPrice?: number): bigint {
+  const limit = limitPrice === undefined ? undefined : toMicros(limitPrice);
+  let depth = 0n;
+  for (const level of levels) {
+    if (!withinLimit(side, level.price, limit)) break;
+    if (level.size > 0n && level.price > 0n) depth += level.size;
+  }
+  return depth;
+}
+
 /** Fee parameters of each venue. */
 export interface FeeSchedule {
-  /** venue_a: fee = rate × contracts × (p × (1 − p))^exponent per fill. Default zero. */
+  /** venue_a: fee = rate × contracts × (p × (1 − p))^exponent per fill, rounded up to the micro. Default zero. */
   venueA: { rate: number; exponent: number };
   /** venue_b taker: ceil to the cent of coefficient × contracts × p × (1 − p), per fill. */
   venueB: { takerCoefficient: number };
@@ -106,36 +121,110 @@ export interface FeeSchedule {
 
 export const DEFAULT_FEES: FeeSchedule = { venueA: { rate: 0, exponent: 1 }, venueB: { takerCoefficient: 0.07 } };
 
-const CENT = 10_000n;
+/** One cent in micro-USD. */
+export const CENT = 10_000n;
 
-/** Fees in micro-USD for a walk's fills on a venue. */
-export function feesFor(venue: Venue, fills: LevelFill[], schedule: FeeSchedule = DEFAULT_FEES): bigint {
-  let total = 0n;
-  for (const f of fills) {
-    if (venue === 'venue_b') {
-      // coefficient × C × p × (1 − p) in micro-USD, exact with the coefficient in ppm.
-      const coeff = toMicros(schedule.venueB.takerCoefficient);
-      const raw = (coeff * f.size * f.price * (MICRO - f.price)) / (MICRO * MICRO * MICRO);
-      const rem = (coeff * f.size * f.price * (MICRO - f.price)) % (MICRO * MICRO * MICRO);
-      const micros = raw + (rem > 0n ? 1n : 0n);
-      total += ((micros + CENT - 1n) / CENT) * CENT;
-    } else {
-      const { rate, exponent } = schedule.venueA;
-      if (rate === 0) continue;
-      const p = Number(f.price) / 1e6;
-      const perContract = rate * Math.pow(p * (1 - p), exponent);
-      total += (f.size * toMicros(perContract) + MICRO - 1n) / MICRO;
-    }
-  }
-  return total;
+/** Integer division rounding up (non-negative operands). */
+function ceilDiv(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b;
 }
 
+/** (p × (1 − p))^exponent in units of 1e-12: exact for whole exponents, else through one float. */
+function varianceFactor(price: bigint, exponent: number): { value: bigint; scale: bigint } {
+  const pq = price * (MICRO - price); // 1e-12 units
+  const scale = MICRO * MICRO;
+  if (Number.isInteger(exponent) && exponent >= 0 && exponent <= 4) {
+    let value = scale;
+    for (let i = 0; i < exponent; i += 1) value = (value * pq) / scale;
+    return { value, scale };
+  }
+  return { value: BigInt(Math.round(Math.pow(Number(pq) / 1e12, exponent) * 1e12)), scale };
+}
+
+/** The fee of one fill in micro-USD. */
+export function feeOf(venue: Venue, fill: LevelFill, schedule: FeeSchedule = DEFAULT_FEES): bigint {
+  if (fill.size <= 0n) return 0n;
+  if (venue === 'venue_b') {
+    // coefficient (ppm) × C × p × (1 − p): exact, rounded up to the micro, then to the cent.
+    const coeff = toMicros(schedule.venueB.takerCoefficient);
+    const micros = ceilDiv(coeff * fill.size * fill.price * (MICRO - fill.price), MICRO * MICRO * MICRO);
+    return ceilDiv(micros, CENT) * CENT;
+  }
+  const { rate, exponent } = schedule.venueA;
+  if (rate === 0) return 0n;
+  const f = varianceFactor(fill.price, exponent);
+  return ceilDiv(toMicros(rate) * fill.size * f.value, MICRO * f.scale);
+}
+
+/** Fees in micro-USD for a walk's fills on a venue (the sum of {@link feeOf}). */
+export function feesFor(venue: Venue, fills: LevelFill[], schedule: FeeSchedule = DEFAULT_FEES): bigint {
+  return fills.reduce((sum, f) => sum + feeOf(venue, f, schedule), 0n);
+}
+
+/** Mid of an outcome's book (NO mid = 1 − YES mid). */
+export function midOf(book: Pick<OrderBook, 'bids' | 'asks'>, outcome: OutcomeSide): bigint | null {
+  const bid = book.bids[0];
+  const ask = book.asks[0];
+  if (!bid || !ask) return null;
+  const yesMid = (toMicros(bid.price) + toMicros(ask.price)) / 2n;
+  return outcome === 'yes' ? yesMid : MICRO - yesMid;
+}
+
+/** A priced walk in micro-units: what execution records and the views convert. */
+export interface BookQuote extends BookWalk {
+  venue: Venue;
+  side: Side;
+  outcome: OutcomeSide;
+  /** Fee of each fill, in fill order. */
+  fillFees: bigint[];
+  fees: bigint;
+  /** Buys: notional + fees (paid). Sells: notional − fees (received). */
+  allIn: bigint;
+  /** Volume-weighted average price (floor), null when nothing fills. */
+  avgPrice: bigint | null;
+  worstPrice: bigint | null;
+  mid: bigint | null;
+  /** Micro-contracts on the side, under the limit: the most any size could fill. */
+  depth: bigint;
+}
+
+/** Prices an order (market, or a limit order's marketable part) against a venue's book, in micro-units. */
+export function priceBook(
+  venue: Venue,
+  book: Pick<OrderBook, 'bids' | 'asks'>,
+  side: Side,
+  outcome: OutcomeSide,
+  target: FillTarget,
+  opts: { limitPrice?: number; fees?: FeeSchedule } = {},
+): BookQuote {
+  const levels = levelsFor(book, side, outcome);
+  const walk = walkBook(levels, side, target, opts.limitPrice);
+  const fillFees = walk.fills.map((f) => feeOf(venue, f, opts.fees));
+  const fees = fillFees.reduce((a, b) => a + b, 0n);
+  return {
+    ...walk,
+    venue,
+    side,
+    outcome,
+    fillFees,
+    fees,
+    allIn: side === 'buy' ? walk.notional + fees : walk.notional - fees,
+    avgPrice: walk.filled > 0n ? (walk.notional * MICRO) / walk.filled : null,
+    worstPrice: walk.fills.length > 0 ? walk.fills[walk.fills.length - 1]!.price : null,
+    mid: midOf(book, outcome),
+    depth: depthOf(levels, side, opts.limitPrice),
+  };
+}
+
+/** A priced walk as the API shows it: USD and prices as numbers, sizes in contracts. */
 export interface Quote {
   venue: Venue;
   side: Side;
   outcome: OutcomeSide;
   /** Contracts filled (may be below the target when the book is thin). */
   contracts: number;
+  /** Contracts the book offers on this side (under the limit): the fillable size. */
+  fillableContracts: number;
   complete: boolean;
   avgPrice: number | null;
   worstPrice: number | null;
@@ -152,16 +241,29 @@ export interface Quote {
   allInPrice: number | null;
 }
 
-/** Mid of an outcome's book (NO mid = 1 − YES mid). */
-export function midOf(book: Pick<OrderBook, 'bids' | 'asks'>, outcome: OutcomeSide): bigint | null {
-  const bid = book.bids[0];
-  const ask = book.asks[0];
-  if (!bid || !ask) return null;
-  const yesMid = (toMicros(bid.price) + toMicros(ask.price)) / 2n;
-  return outcome === 'yes' ? yesMid : MICRO - yesMid;
+/** Converts a micro-unit quote for JSON. */
+export function toQuote(q: BookQuote): Quote {
+  const slip = q.avgPrice !== null && q.mid !== null ? (q.side === 'buy' ? q.avgPrice - q.mid : q.mid - q.avgPrice) : null;
+  return {
+    venue: q.venue,
+    side: q.side,
+    outcome: q.outcome,
+    contracts: microsToNumber(q.filled),
+    fillableContracts: microsToNumber(q.depth),
+    complete: q.complete,
+    avgPrice: q.avgPrice === null ? null : microsToNumber(q.avgPrice),
+    worstPrice: q.worstPrice === null ? null : microsToNumber(q.worstPrice),
+    mid: q.mid === null ? null : microsToNumber(q.mid),
+    slippage: slip === null ? null : microsToNumber(slip),
+    slippageBps: slip === null || q.mid === null || q.mid === 0n ? null : Number((slip * 10_000n) / q.mid),
+    notionalUsd: microsToNumber(q.notional),
+    feesUsd: microsToNumber(q.fees),
+    allInUsd: microsToNumber(q.allIn),
+    allInPrice: q.filled > 0n ? microsToNumber((q.allIn * MICRO) / q.filled) : null,
+  };
 }
 
-/** Prices a market order (or a limit order's fillable part) against a venue's book. */
+/** Prices an order against a venue's book, for JSON (see {@link priceBook}). */
 export function quote(
   venue: Venue,
   book: Pick<OrderBook, 'bids' | 'asks'>,
@@ -170,27 +272,5 @@ export function quote(
   target: FillTarget,
   opts: { limitPrice?: number; fees?: FeeSchedule } = {},
 ): Quote {
-  const walk = walkBook(levelsFor(book, side, outcome), side, target, opts.limitPrice);
-  const fees = feesFor(venue, walk.fills, opts.fees);
-  const mid = midOf(book, outcome);
-  const avg = walk.filled > 0n ? (walk.notional * MICRO) / walk.filled : null;
-  const worst = walk.fills.length > 0 ? walk.fills[walk.fills.length - 1]!.price : null;
-  const allIn = side === 'buy' ? walk.notional + fees : walk.notional - fees;
-  const slip = avg !== null && mid !== null ? (side === 'buy' ? avg - mid : mid - avg) : null;
-  return {
-    venue,
-    side,
-    outcome,
-    contracts: fromMicros(walk.filled),
-    complete: walk.complete,
-    avgPrice: avg === null ? null : fromMicros(avg),
-    worstPrice: worst === null ? null : fromMicros(worst),
-    mid: mid === null ? null : fromMicros(mid),
-    slippage: slip === null ? null : fromMicros(slip),
-    slippageBps: slip === null || mid === null || mid === 0n ? null : Number((slip * 10_000n) / mid),
-    notionalUsd: fromMicros(walk.notional),
-    feesUsd: fromMicros(fees),
-    allInUsd: fromMicros(allIn),
-    allInPrice: walk.filled > 0n ? fromMicros((allIn * MICRO) / walk.filled) : null,
-  };
+  return toQuote(priceBook(venue, book, side, outcome, target, opts));
 }

@@ -42,24 +42,33 @@ export class FollowsService {
     return { venue, traderId, removed: count > 0 };
   }
 
-  /** One notification per follower of each trader in the batch (venue_b trades carry no trader). */
+  /**
+   * One notification per follower of each trader in the batch (venue_b trades
+   * carry no trader): the followers of every trader in one statement.
+   */
   async tradeNotifications(trades: readonly PublicTrade[]): Promise<NewNotification[]> {
     const withTrader = trades.filter((t) => t.venueTraderId !== null);
     if (withTrader.length === 0) return [];
-    const followers = await this.prisma.follow.findMany({
-      where: { OR: withTrader.map((t) => ({ venue: t.venue, traderId: t.venueTraderId! })) },
-      select: { userId: true, venue: true, traderId: true },
-    });
+    const pairs = new Map<string, { venue: Venue; traderId: string }>();
+    for (const t of withTrader) pairs.set(`${t.venue}|${t.venueTraderId}`, { venue: t.venue, traderId: t.venueTraderId! });
+    const keys = [...pairs.values()];
+    const followers = await this.prisma.$queryRaw<{ userId: string; venue: Venue; traderId: string }[]>`
+      SELECT f."userId", f."venue"::text AS "venue", f."traderId"
+      FROM "Follow" f
+      JOIN unnest(${keys.map((k) => k.venue)}::text[], ${keys.map((k) => k.traderId)}::text[]) AS k(venue, trader)
+        ON f."venue" = k.venue::"Venue" AND f."traderId" = k.trader
+      ORDER BY f."createdAt", f."userId"`;
+    if (followers.length === 0) return [];
+    const byTrader = new Map<string, string[]>();
+    for (const f of followers) byTrader.set(`${f.venue}|${f.traderId}`, [...(byTrader.get(`${f.venue}|${f.traderId}`) ?? []), f.userId]);
     return withTrader.flatMap((t) =>
-      followers
-        .filter((f) => f.venue === t.venue && f.traderId === t.venueTraderId)
-        .map((f) => ({
-          userId: f.userId,
-          kind: 'followed_trade' as const,
-          title: `${shortId(f.traderId)} ${t.side === 'buy' ? 'bought' : 'sold'} ${t.outcome.toUpperCase()}`,
-          body: `${t.size} at ${t.price}`,
-          data: { venue: t.venue, marketId: t.venueMarketId, traderId: f.traderId, tradeId: `${t.venue}:${t.venueTradeId}` },
-        })),
+      (byTrader.get(`${t.venue}|${t.venueTraderId}`) ?? []).map((userId) => ({
+        userId,
+        kind: 'followed_trade' as const,
+        title: `${shortId(t.venueTraderId!)} ${t.side === 'buy' ? 'bought' : 'sold'} ${t.outcome.toUpperCase()}`,
+        body: `${t.size} at ${t.price}`,
+        data: { venue: t.venue, marketId: t.venueMarketId, traderId: t.venueTraderId!, tradeId: `${t.venue}:${t.venueTradeId}` },
+      })),
     );
   }
 

@@ -2,7 +2,9 @@ import { Max, MaxLength, Min } from 'class-validator';
 import { Args, ArgsType, Ctx, Field, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
 import { VenueEnum } from '../../graphql/enums';
+import { LEADERBOARD_ME_LIMITS } from './social.limits';
 import {
+  LeaderboardMeType,
   LeaderboardPageType,
   LeaderboardRefreshType,
   LeaderboardSortEnum,
@@ -12,6 +14,7 @@ import {
 
 export const LEADERBOARD_LIMITS = { limit: { min: 1, max: 200, default: 50 }, offset: { min: 0, max: 100_000 } } as const;
 const L = LEADERBOARD_LIMITS;
+const N = LEADERBOARD_ME_LIMITS.neighbours;
 
 @ArgsType()
 export class PagingArgs {
@@ -33,6 +36,17 @@ export class LeaderboardArgs extends PagingArgs {
 
   @Field(() => VenueEnum, { nullable: true })
   venue?: VenueEnum;
+}
+
+@ArgsType()
+export class LeaderboardMeArgs {
+  @Field(() => LeaderboardSortEnum, { defaultValue: LeaderboardSortEnum.total_volume })
+  sortBy: LeaderboardSortEnum;
+
+  @Field(() => Int, { defaultValue: N.default, description: `Rows above and below the caller, ${N.min}..${N.max}.` })
+  @Min(N.min)
+  @Max(N.max)
+  neighbours: number;
 }
 
 @ArgsType()
@@ -60,6 +74,12 @@ export class LeaderboardResolver {
   @Query(() => LeaderboardPageType, { description: 'Traders ranked by a figure, optionally on one venue.' })
   leaderboard(@Args() a: LeaderboardArgs, @Ctx() ctx: GraphQLContext) {
     return ctx.services.leaderboard.leaderboard(a.sortBy, a.limit, a.offset, a.venue);
+  }
+
+  @Query(() => LeaderboardMeType, { description: "The caller's rank and neighbours (their traders: linked polygon wallets on venue_a)." })
+  async leaderboardMe(@Args() a: LeaderboardMeArgs, @Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    return ctx.services.leaderboard.me(userId, a.sortBy, a.neighbours);
   }
 
   @Query(() => TraderProfileType)

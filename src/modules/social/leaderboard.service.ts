@@ -1,8 +1,9 @@
 import type { Prisma, PrismaClient, TraderStat } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import { decimalToNumber } from '../events/events.models';
-import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import { VENUES, type OutcomeSide, type Side, type Venue } from '../../venues/venue.types';
 import { normalizeTraderId } from './trader-id';
+import { userTraderIds } from './user-traders';
 
 export const LEADERBOARD_SORTS = ['total_volume', 'total_pnl', 'win_count', 'total_trades'] as const;
 export type LeaderboardSort = (typeof LEADERBOARD_SORTS)[number];
@@ -37,6 +38,21 @@ export interface TraderProfile extends TraderStatsView {
   followers: number;
   /** Rank by total volume on the trader's venue. */
   volumeRank: number;
+}
+
+/** The caller's place on the leaderboard. */
+export interface LeaderboardMeView {
+  sortBy: LeaderboardSort;
+  /** Traders on the board. */
+  total: number;
+  /** The caller's venue_a trader ids: their linked polygon wallet addresses (lower case). */
+  traderIds: string[];
+  /** The best rank among the caller's traders; null when none of them has traded. */
+  rank: number | null;
+  /** The caller's best-ranked trader. */
+  me: LeaderboardRow | null;
+  /** The board from `rank - neighbours` to `rank + neighbours` (the caller's row included); empty when unranked. */
+  neighbours: LeaderboardRow[];
 }
 
 export interface TraderTradeView {
@@ -80,6 +96,17 @@ function toView(s: TraderStat): TraderStatsView {
   };
 }
 
+/** The leaderboard's order: the figure descending, then venue and trader id ascending. */
+function boardOrder(a: TraderStat, b: TraderStat, col: (typeof COLUMN)[LeaderboardSort]): number {
+  const x = a[col];
+  const y = b[col];
+  const c = typeof x === 'number' && typeof y === 'number' ? y - x : (y as Prisma.Decimal).comparedTo(x as Prisma.Decimal);
+  if (c !== 0) return c;
+  // Venues sort in the enum's declaration order, as the database sorts them.
+  if (a.venue !== b.venue) return VENUES.indexOf(a.venue) - VENUES.indexOf(b.venue);
+  return a.traderId < b.traderId ? -1 : a.traderId > b.traderId ? 1 : 0;
+}
+
 /** Rankings and profiles of traders, read from the stats the ingestion keeps. */
 export class LeaderboardService {
   constructor(private readonly prisma: PrismaClient) {}
@@ -97,6 +124,43 @@ export class LeaderboardService {
       this.prisma.traderStat.count({ where }),
     ]);
     return { data: rows.map((r, i) => ({ ...toView(r), rank: offset + i + 1 })), sortBy, limit, offset, total };
+  }
+
+  /**
+   * The caller's rank and neighbours on the board ordered by `sortBy` (the
+   * order of {@link leaderboard} without a venue filter). The caller's traders
+   * are the venue_a wallets equal to their linked polygon addresses; with
+   * several ranked, the best-ranked one stands for the caller. Five
+   * statements, whatever the board's size.
+   */
+  async me(userId: string, sortBy: LeaderboardSort, neighbours: number): Promise<LeaderboardMeView> {
+    const traderIds = await userTraderIds(this.prisma, userId);
+    const col = COLUMN[sortBy];
+    const [mine, total] = await Promise.all([
+      this.prisma.traderStat.findMany({ where: { venue: 'venue_a', traderId: { in: traderIds } } }),
+      this.prisma.traderStat.count(),
+    ]);
+    const best = mine.sort((a, b) => boardOrder(a, b, col))[0];
+    if (!best) return { sortBy, total, traderIds, rank: null, me: null, neighbours: [] };
+    const v = best[col];
+    const ahead = await this.prisma.traderStat.count({
+      where: {
+        OR: [
+          { [col]: { gt: v } },
+          { [col]: v, venue: { in: VENUES.slice(0, VENUES.indexOf(best.venue)) } },
+          { [col]: v, venue: best.venue, traderId: { lt: best.traderId } },
+        ],
+      },
+    });
+    const rank = ahead + 1;
+    const skip = Math.max(0, ahead - neighbours);
+    const rows = await this.prisma.traderStat.findMany({
+      orderBy: [{ [col]: 'desc' }, { venue: 'asc' }, { traderId: 'asc' }],
+      skip,
+      take: ahead - skip + 1 + neighbours,
+    });
+    const around = rows.map((r, i) => ({ ...toView(r), rank: skip + i + 1 }));
+    return { sortBy, total, traderIds, rank, me: { ...toView(best), rank }, neighbours: around };
   }
 
   async profile(venue: Venue, rawTraderId: string): Promise<TraderProfile> {

@@ -1,6 +1,14 @@
 import { Field, Float, ID, Int, InterfaceType, ObjectType, registerEnumType } from 'type-graphql';
 import { OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
-import type { LeaderboardPage, LeaderboardRow, TraderProfile, TraderStatsView, TraderTradePage, TraderTradeView } from './leaderboard.service';
+import type {
+  LeaderboardMeView,
+  LeaderboardPage,
+  LeaderboardRow,
+  TraderProfile,
+  TraderStatsView,
+  TraderTradePage,
+  TraderTradeView,
+} from './leaderboard.service';
 
 export enum LeaderboardSortEnum {
   total_volume = 'total_volume',
@@ -54,6 +62,22 @@ export class LeaderboardPageType implements LeaderboardPage {
   offset: number;
   @Field(() => Int)
   total: number;
+}
+
+@ObjectType('LeaderboardMe', { description: "The caller's rank and neighbours on the leaderboard." })
+export class LeaderboardMeType implements LeaderboardMeView {
+  @Field(() => LeaderboardSortEnum)
+  sortBy: LeaderboardMeView['sortBy'];
+  @Field(() => Int, { description: 'Traders on the board.' })
+  total: number;
+  @Field(() => [String], { description: "The caller's venue_a trader ids: their polygon wallet addresses, lower case." })
+  traderIds: string[];
+  @Field(() => Int, { nullable: true, description: "Best rank among the caller's traders; null when none has traded." })
+  rank: number | null;
+  @Field(() => LeaderboardRowType, { nullable: true, description: "The caller's best-ranked trader." })
+  me: LeaderboardRow | null;
+  @Field(() => [LeaderboardRowType], { description: 'Rows from rank − neighbours to rank + neighbours, the caller included; empty when unranked.' })
+  neighbours: LeaderboardRow[];
 }
 
 @ObjectType('TraderProfile', { implements: TraderStatsType })

@@ -1,7 +1,7 @@
 import type { PrismaClient } from '../../db/generated/client';
-import { decimalToMicros, microsToDecimal } from '../portfolio/micros';
 import { EMPTY_POSITION, applyFill, unrealizedPnl, type PositionState } from '../portfolio/position.math';
 import type { OutcomeSide, PublicTrade, Side, Venue } from '../../venues/venue.types';
+import { addStats, exactMicros, readPositions, writePositions, type PositionKey, type PositionRow, type StatRow } from './trader-stats.sql';
 
 /** A trade as the stats need it (prices and sizes in micro-units). */
 interface StatTrade {
@@ -28,6 +28,9 @@ interface Acc {
 /** Advisory lock id guarding trader positions and stats. */
 const STATS_LOCK = 7_301_001;
 
+/** Rows per statement when a rebuild rewrites the tables. */
+const REBUILD_CHUNK = 5_000;
+
 const key = (t: Pick<StatTrade, 'venue' | 'traderId' | 'venueMarketId' | 'outcome'>) =>
   `${t.venue}|${t.traderId}|${t.venueMarketId}|${t.outcome}`;
 
@@ -42,7 +45,12 @@ const key = (t: Pick<StatTrade, 'venue' | 'traderId' | 'venueMarketId' | 'outcom
 export class TraderStatsService {
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** Applies newly stored trades (those with a trader identity), oldest first. */
+  /**
+   * Applies newly stored trades (those with a trader identity), oldest first.
+   * Set-based: under the stats lock it reads the touched positions in one
+   * statement, replays the batch over them in memory, then writes positions
+   * and per-trader figures in one statement each, whatever the batch size.
+   */
   async apply(trades: readonly PublicTrade[]): Promise<void> {
     const rows = trades
       .filter((t) => t.venueTraderId !== null)
@@ -58,57 +66,17 @@ export class TraderStatsService {
       }))
       .sort((a, b) => a.filledAt.getTime() - b.filledAt.getTime());
     if (rows.length === 0) return;
+    const keys = new Map<string, PositionKey>();
+    for (const r of rows) keys.set(key(r), { venue: r.venue, traderId: r.traderId, venueMarketId: r.venueMarketId, outcome: r.outcome });
     await this.prisma.$transaction(async (tx) => {
       // Read-modify-write of positions: serialise it across processes.
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${STATS_LOCK})`;
-      const existing = await tx.traderPosition.findMany({
-        where: { OR: rows.map((r) => ({ venue: r.venue, traderId: r.traderId, venueMarketId: r.venueMarketId, outcome: r.outcome })) },
-      });
-      const positions = new Map<string, PositionState>(
-        existing.map((p) => [
-          key(p),
-          { size: decimalToMicros(p.size), costBasis: decimalToMicros(p.costBasis), realizedPnl: decimalToMicros(p.realizedPnl), fees: 0n },
-        ]),
-      );
+      const existing = await readPositions(tx, [...keys.values()]);
+      const positions = new Map<string, PositionState>(existing.map((p) => [key(p), p.position]));
       const accs = accumulate(rows, positions);
-      for (const [k, p] of positions) {
-        const [venue, traderId, venueMarketId, outcome] = k.split('|') as [Venue, string, string, OutcomeSide];
-        const data = { size: microsToDecimal(p.size), costBasis: microsToDecimal(p.costBasis), realizedPnl: microsToDecimal(p.realizedPnl) };
-        await tx.traderPosition.upsert({
-          where: { venue_traderId_venueMarketId_outcome: { venue, traderId, venueMarketId, outcome } },
-          create: { venue, traderId, venueMarketId, outcome, ...data },
-          update: data,
-        });
-      }
-      for (const [k, a] of accs) {
-        const [venue, traderId] = k.split('|') as [Venue, string];
-        const realized = microsToDecimal(a.realized);
-        await tx.traderStat.upsert({
-          where: { venue_traderId: { venue, traderId } },
-          create: {
-            venue,
-            traderId,
-            totalVolume: microsToDecimal(a.volume),
-            totalTrades: a.trades,
-            winCount: a.wins,
-            lossCount: a.losses,
-            realizedPnl: realized,
-            unrealizedPnl: '0',
-            totalPnl: realized,
-            firstTradeAt: a.first,
-            lastTradeAt: a.last,
-          },
-          update: {
-            totalVolume: { increment: microsToDecimal(a.volume) },
-            totalTrades: { increment: a.trades },
-            winCount: { increment: a.wins },
-            lossCount: { increment: a.losses },
-            realizedPnl: { increment: realized },
-            totalPnl: { increment: realized },
-            lastTradeAt: a.last,
-          },
-        });
-      }
+      const now = new Date();
+      await writePositions(tx, positionRows(positions), now);
+      await addStats(tx, statRows(accs, new Map()), now);
     });
   }
 
@@ -125,8 +93,8 @@ export class TraderStatsService {
       venueMarketId: t.venueMarketId,
       outcome: t.outcome,
       side: t.side,
-      price: decimalToMicros(t.price),
-      size: decimalToMicros(t.size),
+      price: exactMicros(t.price.toString()),
+      size: exactMicros(t.size.toString()),
       filledAt: t.filledAt,
     }));
     const positions = new Map<string, PositionState>();
@@ -145,39 +113,12 @@ export class TraderStatsService {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${STATS_LOCK})`;
       await tx.traderPosition.deleteMany({});
       await tx.traderStat.deleteMany({});
-      await tx.traderPosition.createMany({
-        data: [...positions].map(([k, p]) => {
-          const [venue, traderId, venueMarketId, outcome] = k.split('|') as [Venue, string, string, OutcomeSide];
-          return {
-            venue,
-            traderId,
-            venueMarketId,
-            outcome,
-            size: microsToDecimal(p.size),
-            costBasis: microsToDecimal(p.costBasis),
-            realizedPnl: microsToDecimal(p.realizedPnl),
-          };
-        }),
-      });
-      await tx.traderStat.createMany({
-        data: [...accs].map(([k, a]) => {
-          const [venue, traderId] = k.split('|') as [Venue, string];
-          const u = unrealized.get(k) ?? 0n;
-          return {
-            venue,
-            traderId,
-            totalVolume: microsToDecimal(a.volume),
-            totalTrades: a.trades,
-            winCount: a.wins,
-            lossCount: a.losses,
-            realizedPnl: microsToDecimal(a.realized),
-            unrealizedPnl: microsToDecimal(u),
-            totalPnl: microsToDecimal(a.realized + u),
-            firstTradeAt: a.first,
-            lastTradeAt: a.last,
-          };
-        }),
-      });
+      // Into empty tables the upserts are plain inserts (chunked: each row is a handful of array elements).
+      const now = new Date();
+      const pos = positionRows(positions);
+      for (let i = 0; i < pos.length; i += REBUILD_CHUNK) await writePositions(tx, pos.slice(i, i + REBUILD_CHUNK), now);
+      const stats = statRows(accs, unrealized);
+      for (let i = 0; i < stats.length; i += REBUILD_CHUNK) await addStats(tx, stats.slice(i, i + REBUILD_CHUNK), now);
     });
     return { traders: accs.size, trades: rows.length };
   }
@@ -189,9 +130,9 @@ export class TraderStatsService {
     for (const m of markets) {
       const mark =
         m.bestBid !== null && m.bestAsk !== null
-          ? (decimalToMicros(m.bestBid) + decimalToMicros(m.bestAsk)) / 2n
+          ? (exactMicros(m.bestBid.toString()) + exactMicros(m.bestAsk.toString())) / 2n
           : m.lastPrice !== null
-            ? decimalToMicros(m.lastPrice)
+            ? exactMicros(m.lastPrice.toString())
             : undefined;
       if (mark !== undefined) out.set(`${m.venue}|${m.venueMarketId}`, mark);
     }
@@ -222,4 +163,29 @@ function accumulate(rows: readonly StatTrade[], positions: Map<string, PositionS
     accs.set(tk, a);
   }
   return accs;
+}
+
+function positionRows(positions: ReadonlyMap<string, PositionState>): PositionRow[] {
+  return [...positions].map(([k, position]) => {
+    const [venue, traderId, venueMarketId, outcome] = k.split('|') as [Venue, string, string, OutcomeSide];
+    return { venue, traderId, venueMarketId, outcome, position };
+  });
+}
+
+function statRows(accs: ReadonlyMap<string, Acc>, unrealized: ReadonlyMap<string, bigint>): StatRow[] {
+  return [...accs].map(([k, a]) => {
+    const [venue, traderId] = k.split('|') as [Venue, string];
+    return {
+      venue,
+      traderId,
+      volume: a.volume,
+      trades: a.trades,
+      wins: a.wins,
+      losses: a.losses,
+      realized: a.realized,
+      unrealized: unrealized.get(k) ?? 0n,
+      first: a.first,
+      last: a.last,
+    };
+  });
 }

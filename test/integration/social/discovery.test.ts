@@ -1,5 +1,6 @@
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../utils/app';
+import { statementsOf } from './statements';
 
 let app: TestApp;
 let token: string;
@@ -83,12 +84,11 @@ describe('GET /api/social/overview', () => {
   });
 
   it('runs a bounded number of SQL statements whatever its size', async () => {
-    const count = async (size: number) => {
-      app.services.events.invalidate();
-      const before = app.services.db.queryCount();
-      await http(`${app.url}/api/social/overview?size=${size}`);
-      return app.services.db.queryCount() - before;
-    };
+    const count = (size: number) =>
+      statementsOf(app, async () => {
+        app.services.events.invalidate();
+        await http(`${app.url}/api/social/overview?size=${size}`);
+      });
     expect(await count(2)).toBe(await count(50));
   });
 });

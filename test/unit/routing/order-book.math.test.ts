@@ -1,4 +1,5 @@
-import { feesFor, levelsFor, quote, toMicros, walkBook } from '../../../src/modules/routing/order-book.math';
+import { depthOf, feeOf, feesFor, levelsFor, priceBook, quote, toMicros, walkBook, type FeeSchedule } from '../../../src/modules/routing/order-book.math';
+import { betterQuote } from '../../../src/modules/routing/routing.models';
 
 // Hand-computed cases on one YES book: bids 0.40×100, 0.38×50; asks 0.42×30, 0.45×100 (mid 0.41).
 const book = {
@@ -38,6 +39,7 @@ describe('quote', () => {
       feesUsd: 0.87, // ceil(0.51156) + ceil(0.3465) in cents
       allInUsd: 22.47,
       allInPrice: 0.4494,
+      fillableContracts: 130, // 30 + 100 on the asks
     });
   });
 
@@ -101,5 +103,78 @@ describe('feesFor', () => {
   it('rounds venue_b fees up to the next cent even for a tiny fill', () => {
     expect(feesFor('venue_b', [{ price: toMicros(0.5), size: toMicros(1) }])).toBe(20_000n); // 0.0175 → 0.02
     expect(feesFor('venue_b', [{ price: toMicros(0.99), size: toMicros(1) }])).toBe(10_000n); // 0.000693 → 0.01
+  });
+});
+
+describe('book walks: more hand-computed cases', () => {
+  it('sells a USD amount: the fewest contracts that receive at most it', () => {
+    // Bids 0.40 × 100: $10 is 25 contracts.
+    const q = quote('venue_a', book, 'sell', 'yes', { usd: 10 });
+    expect(q).toMatchObject({ contracts: 25, notionalUsd: 10, avgPrice: 0.4, complete: true });
+  });
+
+  it('a NO limit buy stops at the flipped levels (NO asks 0.60, 0.62)', () => {
+    const q = quote('venue_b', book, 'buy', 'no', { contracts: 150 }, { limitPrice: 0.61 });
+    // Only the 0.60 level is within 0.61: 100 contracts, fee ceil(0.07 × 100 × 0.6 × 0.4 = 1.68).
+    expect(q).toMatchObject({ contracts: 100, complete: false, notionalUsd: 60, feesUsd: 1.68, allInUsd: 61.68, fillableContracts: 100 });
+  });
+
+  it('reports the depth under a limit (the fillable size)', () => {
+    expect(depthOf(levelsFor(book, 'buy', 'yes'), 'buy')).toBe(toMicros(130));
+    expect(depthOf(levelsFor(book, 'buy', 'yes'), 'buy', 0.44)).toBe(toMicros(30));
+    expect(depthOf(levelsFor(book, 'sell', 'no'), 'sell', 0.56)).toBe(toMicros(30)); // NO bids 0.58, 0.55
+  });
+
+  it('keeps each fill\'s fee (what execution records per fill)', () => {
+    const q = priceBook('venue_b', book, 'buy', 'yes', { contracts: 50 });
+    expect(q.fills).toEqual([
+      { price: toMicros(0.42), size: toMicros(30) },
+      { price: toMicros(0.45), size: toMicros(20) },
+    ]);
+    expect(q.fillFees).toEqual([520_000n, 350_000n]); // ceil(0.51156), ceil(0.3465)
+    expect(q.fees).toBe(870_000n);
+  });
+});
+
+describe('venue_b taker fee: ceil to the cent of 0.07 × C × p × (1 − p)', () => {
+  it.each([
+    [1, 0.5, 20_000n], // 0.0175 → 0.02
+    [1, 0.99, 10_000n], // 0.000693 → 0.01
+    [100, 0.5, 1_750_000n], // exactly 1.75: no rounding up
+    [7, 0.3, 110_000n], // 0.1029 → 0.11
+    [3, 0.35, 50_000n], // 0.047775 → 0.05
+    [1000, 0.01, 700_000n], // 0.693 → 0.70
+  ])('%d contracts at %d', (contracts, price, fee) => {
+    expect(feeOf('venue_b', { price: toMicros(price), size: toMicros(contracts) })).toBe(fee);
+  });
+
+  it('uses the configured coefficient', () => {
+    const schedule: FeeSchedule = { venueA: { rate: 0, exponent: 1 }, venueB: { takerCoefficient: 0.035 } };
+    expect(feeOf('venue_b', { price: toMicros(0.5), size: toMicros(100) }, schedule)).toBe(880_000n); // 0.875 → 0.88
+  });
+});
+
+describe('venue_a fee: rate × C × (p(1 − p))^exponent, rounded up to the micro', () => {
+  it.each([
+    [0.1, 2, 10, 0.5, 62_500n], // 0.1 × 10 × 0.0625
+    [0.01, 0.5, 100, 0.5, 500_000n], // 0.01 × 100 × √0.25
+    [0.02, 1, 3, 0.33, 13_266n], // 0.02 × 3 × 0.2211 = 0.013266, exact
+    [0.012346, 1, 1, 0.5, 3_087n], // 0.012346 × 0.25 = 0.0030865 → up to 0.003087
+  ])('rate %d, exponent %d: %d contracts at %d', (rate, exponent, contracts, price, fee) => {
+    const schedule: FeeSchedule = { venueA: { rate, exponent }, venueB: { takerCoefficient: 0.07 } };
+    expect(feeOf('venue_a', { price: toMicros(price), size: toMicros(contracts) }, schedule)).toBe(fee);
+  });
+});
+
+describe('betterQuote (the best venue for the trader)', () => {
+  const q = (venue: 'venue_a' | 'venue_b', over: Partial<ReturnType<typeof quote>>) => ({ ...quote(venue, book, 'buy', 'yes', { contracts: 10 }), ...over });
+  it('prefers a complete fill, then the lower all-in price for buys (higher for sells), then more contracts', () => {
+    const a = q('venue_a', { allInPrice: 0.45, complete: true });
+    const b = q('venue_b', { allInPrice: 0.44, complete: true });
+    expect(betterQuote(a, b)).toBe(b);
+    expect(betterQuote(a, { ...b, complete: false })).toBe(a);
+    expect(betterQuote({ ...a, side: 'sell' }, { ...b, side: 'sell' })!.venue).toBe('venue_a');
+    expect(betterQuote(a, { ...b, contracts: 0, allInPrice: null })).toBe(a);
+    expect(betterQuote(null, null)).toBeNull();
   });
 });

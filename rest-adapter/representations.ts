@@ -1,0 +1,34 @@
+import type { Representation } from './route.types';
+
+/** One CSV column: its header and the field of each row it shows. */
+export interface CsvColumn {
+  header: string;
+  field: string;
+}
+
+/** RFC 4180 quoting: a field with a comma, a double quote, CR or LF is quoted, its quotes doubled. */
+export function csvField(value: unknown): string {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** RFC 4180 text: a header record, then one record per row, each ended by CRLF. */
+export function toCsv(columns: readonly CsvColumn[], rows: readonly Record<string, unknown>[]): string {
+  const records = [columns.map((c) => csvField(c.header)), ...rows.map((r) => columns.map((c) => csvField(r[c.field])))];
+  return records.map((fields) => `${fields.join(',')}\r\n`).join('');
+}
+
+/**
+ * A CSV representation of a route whose result is a list of objects: one
+ * column per entry of `columns` (null and absent fields are empty).
+ */
+export function csv(columns: readonly CsvColumn[], filename?: string): Representation {
+  return {
+    contentType: 'text/csv; charset=utf-8; header=present',
+    filename,
+    render(result) {
+      if (!Array.isArray(result)) throw new Error('a CSV representation needs a list result');
+      return toCsv(columns, result as Record<string, unknown>[]);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { API_KEY_REVOKED_TOPIC } from '../api-keys/api-keys.limits';
+import { LOOKUP_MAX_ENTRIES, LOOKUP_TTL_MS } from '../api-keys/api-keys.service';
+import { HISTORY_CACHE_TTL_SECONDS, HISTORY_INTERVALS } from '../charts/charts.limits';
+
+/** A REST route as the route table describes it (what the policy reads of it). */
+export interface PolicyRoute {
+  id: string;
+  surface: string;
+  method: string;
+  path: string;
+  etag?: boolean;
+  cache?: { ttlMs: number; invalidatedBy: string };
+}
+
+/** A per-process memo in use: its name, the object itself (its `ttlMs`), and the topic that clears it. */
+export interface PolicyMemo {
+  name: string;
+  memo: { readonly ttlMs: number };
+  invalidatedBy: string;
+}
+
+/** Where the policy reads each lifetime: the objects and tables that enforce them, never copies. */
+export interface CachePolicySources {
+  /** Where the shared cache lives (`redis` or in-process `memory`). */
+  store: 'redis' | 'memory';
+  etagMaxAgeSeconds: number;
+  /** The Cache-Control header the REST adapter sends with an ETag. */
+  etagCacheControl(maxAgeSeconds: number): string;
+  /** The REST route table (read when asked: it is built after the services). */
+  routes(): readonly PolicyRoute[];
+  memos: readonly PolicyMemo[];
+}
+
+export interface CachePolicyView {
+  store: string;
+  history: { store: string; keyedBy: string; ttls: { interval: string; seconds: number }[] };
+  etag: { maxAgeSeconds: number; cacheControl: string; routes: { surface: string; method: string; path: string }[] };
+  responseCaches: { routeId: string; surface: string; method: string; path: string; ttlSeconds: number; scope: string; invalidatedBy: string }[];
+  memos: { name: string; ttlSeconds: number; scope: string; invalidatedBy: string }[];
+  apiKeyLookup: { ttlSeconds: number; maxEntries: number; scope: string; invalidatedBy: string };
+}
+
+const seconds = (ms: number) => ms / 1000;
+
+/** The cache lifetimes in force, read from where each is defined. */
+export class CachePolicyService {
+  constructor(private readonly s: CachePolicySources) {}
+
+  policy(): CachePolicyView {
+    const routes = this.s.routes();
+    return {
+      store: this.s.store,
+      history: {
+        store: this.s.store,
+        keyedBy: 'venue, market, interval and bucket range',
+        ttls: HISTORY_INTERVALS.map((interval) => ({ interval, seconds: HISTORY_CACHE_TTL_SECONDS[interval] })),
+      },
+      etag: {
+        maxAgeSeconds: this.s.etagMaxAgeSeconds,
+        cacheControl: this.s.etagCacheControl(this.s.etagMaxAgeSeconds),
+        routes: routes.filter((r) => r.etag).map((r) => ({ surface: r.surface, method: r.method, path: r.path })),
+      },
+      responseCaches: routes.flatMap((r) =>
+        r.cache
+          ? [{ routeId: r.id, surface: r.surface, method: r.method, path: r.path, ttlSeconds: seconds(r.cache.ttlMs), scope: 'process', invalidatedBy: r.cache.invalidatedBy }]
+          : [],
+      ),
+      memos: this.s.memos.map((m) => ({ name: m.name, ttlSeconds: seconds(m.memo.ttlMs), scope: 'process', invalidatedBy: m.invalidatedBy })),
+      apiKeyLookup: { ttlSeconds: seconds(LOOKUP_TTL_MS), maxEntries: LOOKUP_MAX_ENTRIES, scope: 'process', invalidatedBy: API_KEY_REVOKED_TOPIC },
+    };
+  }
+}

@@ -1,0 +1,60 @@
+import type { Venue } from '../../venues/venue.types';
+
+/** Input bounds of execution (documented in the README). */
+export const EXECUTION_LIMITS = {
+  /** Contracts per order. */
+  size: { min: 0, max: 1_000_000 },
+  /** Decimals a size may have on each venue (venue_b trades whole contracts). */
+  sizeDecimals: { venue_a: 2, venue_b: 0 } satisfies Record<Venue, number>,
+  /** Free-text and id fields. */
+  text: { max: 200 },
+  /** `fundingAmountAtomic`: a non-negative integer in the funding currency's atomic units (uint256). */
+  atomicDigits: { max: 78 },
+} as const;
+
+export const ORDER_TYPES = ['market', 'limit'] as const;
+export type OrderKind = (typeof ORDER_TYPES)[number];
+
+export const EXECUTION_MODES = ['simulation', 'live'] as const;
+export type ExecutionMode = (typeof EXECUTION_MODES)[number];
+
+export const FUNDING_CHAINS = ['polygon', 'solana'] as const;
+export type FundingChain = (typeof FUNDING_CHAINS)[number];
+
+/**
+ * Order states (the `state` filter of `/api/orders`): `pending` (accepted, not yet at the venue)
+ * → `submitted` (at the venue or the execution service) → `filled` / `partially_filled` (the rest
+ * cancelled: orders are immediate-or-cancel); or `cancelled` (nothing fillable under the limit),
+ * `rejected` (refused before reaching the venue, e.g. insufficient balance, or by the venue),
+ * `failed` (the venue or the execution service failed).
+ */
+export const ORDER_STATES = ['pending', 'submitted', 'partially_filled', 'filled', 'cancelled', 'rejected', 'failed'] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
+
+/** The stream's event names, in the order they come. */
+export const EXECUTION_EVENTS = ['accepted', 'quote', 'submitted', 'fill', 'completed', 'failed'] as const;
+export type ExecutionEventKind = (typeof EXECUTION_EVENTS)[number];
+
+/** Why an execution failed (`failed` events carry one). */
+export const FAILURE_CODES = [
+  'nothing_to_execute',
+  'insufficient_funds',
+  'insufficient_position',
+  'venue_unavailable',
+  'venue_rejected',
+  'upstream_error',
+  'timeout',
+  'internal',
+] as const;
+export type FailureCode = (typeof FAILURE_CODES)[number];
+
+/** Where an order came from. */
+export type OrderSource = 'execute' | 'position_sell' | 'copytrade';
+
+/** Ledger kinds execution posts (fees use TRADING_FEE_KIND from the ledger). */
+export const EXECUTION_LEDGER_KINDS = {
+  buy: 'trade_buy',
+  sell: 'trade_sell',
+  hold: 'order_hold',
+  release: 'order_release',
+} as const;

@@ -1,0 +1,223 @@
+import type { Fill, Order, Position } from '../../db/generated/client';
+import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import { MICROS_PER_UNIT, microsToNumber } from '../ledger/money';
+import type { Quote } from '../routing/order-book.math';
+import type { ExecutionEventKind, ExecutionMode, FailureCode, FundingChain, OrderKind, OrderSource, OrderState } from './execution.limits';
+
+/** An order as `/execute` takes it (the interface's body). */
+export interface ExecuteRequest {
+  /** The venue's market id, or `venue:marketId`. */
+  marketId: string;
+  venueMarketId?: string;
+  side: Side;
+  outcome: OutcomeSide;
+  /** Contracts. */
+  size: number;
+  /** 0..1; makes the order a limit order unless `orderType` says otherwise. */
+  limitPrice?: number;
+  orderType?: OrderKind;
+  mode?: ExecutionMode;
+  venue?: Venue;
+  coreId?: string;
+  fundingSourceChain?: FundingChain;
+  fundingSourceCurrency?: string;
+  fundingAmountAtomic?: string;
+  referrerId?: string;
+  eventTitle?: string;
+  marketTitle?: string;
+  eventSlug?: string;
+  category?: string;
+}
+
+/** The optional body of a position sell. */
+export interface SellRequest {
+  size?: number;
+  orderType?: OrderKind;
+  limitPrice?: number;
+  mode?: ExecutionMode;
+}
+
+/**
+ * Who runs an order: null for an anonymous simulation. `live` is set only
+ * when the caller proved the wallet-auth token (or is trusted server code);
+ * `walletToken` is forwarded to the execution service for venue_a.
+ */
+export interface ExecutionPrincipal {
+  userId: string;
+  live: boolean;
+  walletToken?: string;
+}
+
+export interface RunOptions {
+  /** The caller's `Idempotency-Key` (authenticated runs only). */
+  idempotencyKey?: string;
+  source?: OrderSource;
+  positionId?: string;
+  /** What a retry with the same key must repeat (default: the checked request). */
+  idempotencyInput?: unknown;
+}
+
+export interface OrderView {
+  id: string;
+  state: OrderState;
+  venue: Venue;
+  /** The venue's market id. */
+  marketId: string;
+  coreId: string | null;
+  outcome: OutcomeSide;
+  side: Side;
+  orderType: OrderKind;
+  mode: ExecutionMode;
+  limitPrice: number | null;
+  requestedSize: number;
+  filledSize: number;
+  avgPrice: number | null;
+  notional: number;
+  fees: number;
+  /** Buys: notional + fees (paid); sells: notional − fees (received). */
+  total: number;
+  failureReason: string | null;
+  externalOrderId: string | null;
+  positionId: string | null;
+  source: string;
+  /** False for an anonymous simulation (nothing stored). */
+  persisted: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface FillView {
+  seq: number;
+  price: number;
+  size: number;
+  fee: number;
+  /** Contracts filled so far, this fill included. */
+  filledSize: number;
+  filledAt: Date;
+}
+
+export interface PositionSummaryView {
+  id: string;
+  status: 'open' | 'closed' | 'pending';
+  size: number;
+  /** Average entry price, fees excluded. */
+  avgPrice: number | null;
+  costBasis: number;
+  /** Net of every fee paid. */
+  realizedPnl: number;
+  fees: number;
+}
+
+export interface BalanceView {
+  available: number;
+  held: number;
+}
+
+export interface ExecutionErrorView {
+  code: FailureCode;
+  message: string;
+}
+
+/** One message of the execution stream. */
+export interface ExecutionEvent {
+  /** `<orderId>:<seq>`: the SSE `id:`. */
+  id: string;
+  event: ExecutionEventKind;
+  seq: number;
+  orderId: string;
+  at: Date;
+  /** True when the stream replays the first outcome of an Idempotency-Key. */
+  replayed: boolean;
+  /** accepted, submitted, completed, failed. */
+  order: OrderView | null;
+  quote: Quote | null;
+  fill: FillView | null;
+  /** completed (authenticated): the position after the order. */
+  position: PositionSummaryView | null;
+  /** completed (authenticated): the USD balance after the order. */
+  balance: BalanceView | null;
+  error: ExecutionErrorView | null;
+}
+
+/** An order row as the stream shows it. */
+export function toOrderView(o: Order): OrderView {
+  const total = o.side === 'buy' ? o.notionalMicros + o.feeMicros : o.notionalMicros - o.feeMicros;
+  return {
+    id: o.id,
+    state: o.state,
+    venue: o.venue,
+    marketId: o.venueMarketId,
+    coreId: o.coreEventId,
+    outcome: o.outcome,
+    side: o.side,
+    orderType: o.orderType,
+    mode: o.mode,
+    limitPrice: o.limitPriceMicros === null ? null : microsToNumber(o.limitPriceMicros),
+    requestedSize: microsToNumber(o.requestedSizeMicros),
+    filledSize: microsToNumber(o.filledSizeMicros),
+    avgPrice: o.avgPriceMicros === null ? null : microsToNumber(o.avgPriceMicros),
+    notional: microsToNumber(o.notionalMicros),
+    fees: microsToNumber(o.feeMicros),
+    total: microsToNumber(total),
+    failureReason: o.failureReason,
+    externalOrderId: o.externalOrderId,
+    positionId: o.positionId,
+    source: o.source,
+    persisted: true,
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+  };
+}
+
+export function toPositionSummary(p: Position): PositionSummaryView {
+  return {
+    id: p.id,
+    status: p.status,
+    size: microsToNumber(p.sizeMicros),
+    avgPrice: p.sizeMicros === 0n ? null : microsToNumber((p.costBasisMicros * MICROS_PER_UNIT) / p.sizeMicros),
+    costBasis: microsToNumber(p.costBasisMicros),
+    realizedPnl: microsToNumber(p.realizedPnlMicros),
+    fees: microsToNumber(p.feesMicros),
+  };
+}
+
+/** Dates of a stored (JSON) event back as Dates, so a replay serializes like the original. */
+export function reviveEvent(e: ExecutionEvent): ExecutionEvent {
+  const d = (v: Date | string) => new Date(v);
+  return {
+    ...e,
+    at: d(e.at),
+    replayed: true,
+    order: e.order && { ...e.order, createdAt: d(e.order.createdAt), updatedAt: d(e.order.updatedAt) },
+    fill: e.fill && { ...e.fill, filledAt: d(e.fill.filledAt) },
+  };
+}
+
+/**
+ * The events of an order found by its Idempotency-Key whose first request did
+ * not store its answer (its process stopped): `accepted`, its fills, and
+ * `completed` or `failed` from the row as it stands.
+ */
+export function eventsFromOrder(o: Order & { fills: Fill[] }, now: Date): ExecutionEvent[] {
+  const order = toOrderView(o);
+  const events: ExecutionEvent[] = [];
+  const push = (event: ExecutionEventKind, parts: Partial<ExecutionEvent>) => {
+    const seq = events.length + 1;
+    events.push({ id: `${o.id}:${seq}`, event, seq, orderId: o.id, at: now, replayed: true, order: null, quote: null, fill: null, position: null, balance: null, error: null, ...parts });
+  };
+  push('accepted', { order });
+  let filled = 0n;
+  for (const f of o.fills) {
+    filled += f.sizeMicros;
+    push('fill', {
+      fill: { seq: f.seq, price: microsToNumber(f.priceMicros), size: microsToNumber(f.sizeMicros), fee: microsToNumber(f.feeMicros), filledSize: microsToNumber(filled), filledAt: f.filledAt },
+    });
+  }
+  if (['filled', 'partially_filled', 'cancelled'].includes(o.state)) push('completed', { order });
+  else {
+    const open = o.state === 'pending' || o.state === 'submitted';
+    const message = open ? `the first request with this key did not finish; the order is ${o.state}` : (o.failureReason ?? `the order was ${o.state}`);
+    push('failed', { order, error: { code: open ? 'internal' : o.state === 'rejected' ? 'venue_rejected' : 'upstream_error', message } });
+  }
+  return events;
+}

@@ -1,0 +1,65 @@
+import { Arg, ID, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
+import type { GraphQLContext } from '../../context';
+import { checkExecuteRequest, checkSellRequest } from './execute-request';
+import { ExecuteInput, SellPositionInput } from './execution.inputs';
+import type { ExecuteRequest, ExecutionEvent, ExecutionPrincipal, SellRequest } from './execution.models';
+import { ExecutionEventType } from './execution.types';
+
+/** GraphQL passes explicit nulls for absent optional fields: the service speaks undefined. */
+function withoutNulls<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as T;
+}
+
+/** Live mode: the wallet-auth token (401 without it); otherwise the user bearer, required or optional. */
+async function principalFor(ctx: GraphQLContext, need: 'live' | 'user' | 'optional'): Promise<ExecutionPrincipal | null> {
+  if (need === 'live') {
+    const w = await ctx.auth.requireWallet();
+    return { userId: w.userId, live: true, walletToken: ctx.auth.bearer() };
+  }
+  const u = need === 'user' ? await ctx.auth.requireUser() : await ctx.auth.optionalUser();
+  return u ? { userId: u.userId, live: false } : null;
+}
+
+type ExecuteData = SubscribeResolverData<unknown, { input: ExecuteInput }, GraphQLContext>;
+type SellData = SubscribeResolverData<unknown, { positionId: string; input?: SellPositionInput | null }, GraphQLContext>;
+
+/** Everything that can refuse the order (400, 401, 409, 502, 503) happens before the iterator is returned. */
+async function subscribeExecute({ args, context }: ExecuteData): Promise<AsyncIterableIterator<ExecutionEvent>> {
+  const request = withoutNulls(args.input) as ExecuteRequest;
+  checkExecuteRequest(request); // a bad body is a 400 before credentials are looked at
+  const principal = await principalFor(context, request.mode === 'live' ? 'live' : 'optional');
+  const stream = await context.services.execution.run(request, principal, { idempotencyKey: context.header('idempotency-key') });
+  return stream.events();
+}
+
+async function subscribeSell({ args, context }: SellData): Promise<AsyncIterableIterator<ExecutionEvent>> {
+  const body = withoutNulls(args.input ?? {}) as SellRequest;
+  checkSellRequest(body);
+  const principal = (await principalFor(context, body.mode === 'live' ? 'live' : 'user'))!;
+  const stream = await context.services.execution.sell(args.positionId, body, principal, { idempotencyKey: context.header('idempotency-key') });
+  return stream.events();
+}
+
+@Resolver()
+export class ExecutionResolver {
+  @Subscription(() => ExecutionEventType, {
+    description:
+      'Run an order and stream its progress: accepted, quote, submitted, fill…, completed | failed. Simulation by default (anonymous: nothing stored); live needs the wallet-auth token. Idempotency-Key honoured.',
+    subscribe: subscribeExecute,
+  })
+  execute(@Root() event: ExecutionEvent, @Arg('input', () => ExecuteInput) _input: ExecuteInput): ExecutionEvent {
+    return event;
+  }
+
+  @Subscription(() => ExecutionEventType, {
+    description: "Sell from one of the caller's positions (default: all of it) and stream the execution (bearer; live: wallet-auth token).",
+    subscribe: subscribeSell,
+  })
+  sellPosition(
+    @Root() event: ExecutionEvent,
+    @Arg('positionId', () => ID) _positionId: string,
+    @Arg('input', () => SellPositionInput, { nullable: true }) _input?: SellPositionInput,
+  ): ExecutionEvent {
+    return event;
+  }
+}

@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import type { PrismaClient } from '../../db/generated/client';
+import { AppError } from '../../errors/app-error';
+import type { Logger } from '../../http/logger';
+import { IdempotencyService } from '../funding/idempotency.service';
+import { InsufficientFundsError } from '../ledger';
+import { microsToNumber } from '../ledger/money';
+import { CENT, MICRO, feeOf, toMicros } from '../routing/order-book.math';
+import { checkExecuteRequest, checkSellRequest, sizeMicrosFor } from './execute-request';
+import { eventsFromOrder, reviveEvent, type ExecuteRequest, type ExecutionEvent, type ExecutionPrincipal, type RunOptions, type SellRequest } from './execution.models';
+import { EventLog } from './event-log';
+import { resolveMarket, type Catalog } from './market-resolver';
+import { OrderRun, type LiveStart, type OrderPlan, type RunnerDeps } from './order-runner';
+import type { OrderDraft } from './trade-recorder';
+
+/** A running (or replayed) execution. */
+export interface ExecutionStream {
+  orderId: string;
+  /** True when an Idempotency-Key replays the first outcome: nothing ran again. */
+  replayed: boolean;
+  /** Every event from the first; stopping a reader never stops the execution. */
+  events(): AsyncIterableIterator<ExecutionEvent>;
+  /** The last event (`completed` or `failed`), once the execution ended. */
+  outcome: Promise<ExecutionEvent>;
+}
+
+/** What an Idempotency-Key keeps of an execution: its whole event sequence. */
+interface StoredOutcome {
+  events: ExecutionEvent[];
+}
+
+export interface ExecutionServiceDeps extends RunnerDeps, Catalog {
+  prisma: PrismaClient;
+  idempotency: IdempotencyService;
+  logger?: Logger;
+}
+
+/**
+ * Runs orders (`/execute`, position sells, and for other modules such as
+ * copytrading) and streams their progress. Everything that can refuse an
+ * order with a status (bad input 400, credentials 401, execution service not
+ * configured 503 or failing at submit 502, a reused Idempotency-Key 409)
+ * happens in {@link run} before it returns; the rest runs detached from any
+ * reader and reports through the stream's events.
+ */
+export class ExecutionService {
+  private readonly inflight = new Set<Promise<unknown>>();
+
+  constructor(private readonly deps: ExecutionServiceDeps) {}
+
+  /**
+   * Runs an order for `principal` (null: an anonymous simulation, nothing
+   * stored). Live mode needs `principal.live` (a verified wallet-auth token,
+   * or trusted server code).
+   */
+  async run(raw: ExecuteRequest, principal: ExecutionPrincipal | null, opts: RunOptions = {}): Promise<ExecutionStream> {
+    const req = checkExecuteRequest(raw);
+    if (req.mode === 'live' && !principal?.live) throw AppError.unauthorized('live mode needs the wallet-auth token');
+    const market = await resolveMarket(this.deps, req);
+    const sizeMicros = sizeMicrosFor(market.venue, req.size);
+    if (req.mode === 'live' && market.venue === 'venue_a' && !this.deps.client) {
+      throw AppError.unavailable('venue_a live execution is not configured (EXECUTION_SERVICE_URL)');
+    }
+    const key = principal ? IdempotencyService.check(opts.idempotencyKey) : undefined;
+    const draft: OrderDraft = {
+      id: randomUUID(),
+      userId: principal?.userId ?? '',
+      venue: market.venue,
+      marketKey: market.id,
+      venueMarketId: market.marketId,
+      coreEventId: market.eventId,
+      outcome: req.outcome,
+      side: req.side,
+      orderType: req.orderType,
+      mode: req.mode,
+      limitPriceMicros: req.limitPrice === undefined ? null : toMicros(req.limitPrice),
+      requestedSizeMicros: sizeMicros,
+      source: opts.source ?? 'execute',
+      positionId: opts.positionId ?? null,
+      idempotencyKey: key ?? null,
+    };
+    const plan: OrderPlan = {
+      draft,
+      anonymous: principal === null,
+      request: req,
+      marketTitle: market.title,
+      walletToken: principal?.walletToken,
+      ...(sizeMicros === 0n && { rejectReason: 'size is 0: nothing to execute' }),
+    };
+    if (key === undefined) return this.start(plan);
+    const input = opts.idempotencyInput ?? { request: req, source: draft.source, positionId: draft.positionId };
+    return this.startOnce(plan, { userId: draft.userId, operation: `execution.${draft.source}`, key, input });
+  }
+
+  /**
+   * Sells from one of the caller's positions (default: all of it) through
+   * {@link run}. Unknown or someone else's position: 404; more than held: 400.
+   */
+  async sell(positionId: string, raw: SellRequest, principal: ExecutionPrincipal, opts: RunOptions = {}): Promise<ExecutionStream> {
+    const body = checkSellRequest(raw);
+    if (body.mode === 'live' && !principal.live) throw AppError.unauthorized('live mode needs the wallet-auth token');
+    const key = IdempotencyService.check(opts.idempotencyKey);
+    // What a retry must repeat: the position and the body (the size may be "all of it").
+    const idempotencyInput = { positionId, sell: body };
+    let request: ExecuteRequest;
+    try {
+      request = await this.sellRequest(positionId, body, principal.userId);
+    } catch (err) {
+      // A retry after the sell went through finds the position smaller or closed: it replays.
+      const stored = key !== undefined && err instanceof AppError && err.code === 'bad_request'
+        ? await this.storedOutcome({ userId: principal.userId, operation: 'execution.position_sell', key, input: idempotencyInput })
+        : null;
+      if (stored) return this.replay(stored);
+      throw err;
+    }
+    return this.run(request, principal, { ...opts, source: 'position_sell', positionId, idempotencyInput });
+  }
+
+  /** The sell a position allows; 404 unknown or not the caller's, 400 closed or above its size. */
+  private async sellRequest(positionId: string, body: SellRequest, userId: string): Promise<ExecuteRequest> {
+    const pos = positionId.length <= 100 ? await this.deps.prisma.position.findUnique({ where: { id: positionId } }) : null;
+    if (!pos || pos.userId !== userId) throw AppError.notFound(`position ${positionId}`);
+    if (pos.sizeMicros === 0n) throw AppError.badRequest('positionId', 'the position is closed: nothing to sell');
+    const size = body.size ?? microsToNumber(pos.sizeMicros);
+    if (toMicros(size) > pos.sizeMicros) throw AppError.badRequest('size', `exceeds the position's ${microsToNumber(pos.sizeMicros)} contracts`);
+    return { marketId: pos.marketId, venue: pos.venue, side: 'sell', outcome: pos.outcome, size, orderType: body.orderType, limitPrice: body.limitPrice, mode: body.mode };
+  }
+
+  /** The stored outcome of a key, if its first request finished (same body); null when nothing is stored. */
+  private async storedOutcome(call: { userId: string; operation: string; key: string; input: unknown }): Promise<StoredOutcome | null> {
+    const notStored = new Error('not stored');
+    try {
+      // Claims nothing for good: with no stored answer the work fails at once and the key is freed.
+      return await this.deps.idempotency.run<StoredOutcome>(call, () => Promise.reject(notStored));
+    } catch (err) {
+      if (err === notStored) return null;
+      throw err;
+    }
+  }
+
+  /** Waits for every execution in flight (shutdown: before the database closes). */
+  async drain(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  /** Pre-stream work (live: the order row, the hold, venue_a's submit), then the rest detached. */
+  private async start(plan: OrderPlan): Promise<ExecutionStream & { done: Promise<ExecutionEvent[]> }> {
+    // Inside the key's claim (when there is one): a retry after the sell replays instead of failing here.
+    if (!plan.anonymous && plan.draft.side === 'sell' && plan.draft.requestedSizeMicros > 0n) await this.checkHolding(plan.draft);
+    const live = plan.request.mode === 'live' && plan.rejectReason === undefined ? await this.openLive(plan) : undefined;
+    const log = new EventLog<ExecutionEvent>();
+    const done = new OrderRun(plan, this.deps, log, live).execute();
+    this.track(done);
+    return {
+      orderId: plan.draft.id,
+      replayed: false,
+      events: () => log.reader(),
+      outcome: done.then((events) => events[events.length - 1]!),
+      done,
+    };
+  }
+
+  /**
+   * With an Idempotency-Key: the first request claims the key before its
+   * stream opens and stores its event sequence when it ends; a retry replays
+   * that sequence (a different body, or a first request still running, is a
+   * 409). A failure before the stream opens, or an unexpected one, frees the key.
+   */
+  private async startOnce(plan: OrderPlan, call: { userId: string; operation: string; key: string; input: unknown }): Promise<ExecutionStream> {
+    let ready!: (s: ExecutionStream) => void;
+    const started = new Promise<ExecutionStream>((resolve) => (ready = resolve));
+    const stored = this.deps.idempotency.run<StoredOutcome>(call, async () => {
+      // The key was claimed but no answer stored (the first request's process stopped): its order answers.
+      const prior = await this.deps.recorder.byIdempotencyKey(call.userId, call.key);
+      if (prior) {
+        const recovered = { events: eventsFromOrder(prior, new Date(this.deps.now())) };
+        ready(this.replay(recovered));
+        return recovered;
+      }
+      const s = await this.start(plan);
+      ready(s);
+      return { events: await s.done };
+    });
+    // Its failures reach the caller through the race (before streaming) or the stream and `track` (after).
+    stored.catch(() => undefined);
+    return Promise.race([started, stored.then((o) => this.replay(o))]);
+  }
+
+  private replay(o: StoredOutcome): ExecutionStream {
+    const events = o.events.map(reviveEvent);
+    const last = events[events.length - 1]!;
+    const log = EventLog.of(events);
+    return { orderId: last.orderId, replayed: true, events: () => log.reader(), outcome: Promise.resolve(last) };
+  }
+
+  private async openLive(plan: OrderPlan): Promise<LiveStart> {
+    const d = plan.draft;
+    const hold = d.side === 'buy' ? this.maxCost(d) : 0n;
+    let order;
+    try {
+      order = await this.deps.recorder.open(d, hold);
+    } catch (err) {
+      if (!(err instanceof InsufficientFundsError)) throw err;
+      const balance = await this.deps.recorder.balance(d.userId);
+      throw AppError.badRequest('size', `insufficient balance: the order may cost up to $${(Number(hold) / 1e6).toFixed(2)}, held until it ends; $${(Number(balance) / 1e6).toFixed(2)} available`);
+    }
+    if (d.venue !== 'venue_a') return { order };
+    const r = plan.request;
+    let first;
+    try {
+      first = await this.deps.client!.submit(
+        {
+          clientOrderId: d.id,
+          userId: d.userId,
+          marketId: d.venueMarketId,
+          side: d.side,
+          outcome: d.outcome,
+          size: r.size,
+          orderType: d.orderType,
+          limitPrice: r.limitPrice,
+          funding: r.fundingSourceChain || r.fundingSourceCurrency || r.fundingAmountAtomic
+            ? { chain: r.fundingSourceChain, currency: r.fundingSourceCurrency, amountAtomic: r.fundingAmountAtomic }
+            : undefined,
+          referrerId: r.referrerId,
+          metadata: Object.fromEntries(
+            Object.entries({ coreId: d.coreEventId ?? undefined, eventTitle: r.eventTitle, marketTitle: r.marketTitle, eventSlug: r.eventSlug, category: r.category }).filter(
+              (e): e is [string, string] => e[1] !== undefined,
+            ),
+          ),
+        },
+        plan.walletToken,
+      );
+    } catch (err) {
+      await this.deps.recorder.end(d, true, 'failed', err instanceof AppError ? err.message : 'execution service failed');
+      throw err;
+    }
+    return { order: await this.deps.recorder.submitted(d.id, first.id), first };
+  }
+
+  /**
+   * The most a live buy can cost: size × (limit price, else $1) plus the fees
+   * of that size at the dearest price (p = 0.5) and a rounding allowance per
+   * possible fill (a cent per contract on venue_b, a micro-dollar per
+   * hundredth of a contract on venue_a).
+   */
+  private maxCost(d: OrderDraft): bigint {
+    const price = d.limitPriceMicros ?? MICRO;
+    const notional = (price * d.requestedSizeMicros + MICRO - 1n) / MICRO;
+    const fee = feeOf(d.venue, { price: MICRO / 2n, size: d.requestedSizeMicros }, this.deps.fees);
+    const slack = d.venue === 'venue_b' ? (d.requestedSizeMicros / MICRO) * CENT : d.requestedSizeMicros / 10_000n;
+    return notional + fee + slack;
+  }
+
+  private async checkHolding(d: OrderDraft): Promise<void> {
+    const pos = await this.deps.prisma.position.findUnique({
+      where: { userId_venue_venueMarketId_outcome: { userId: d.userId, venue: d.venue, venueMarketId: d.venueMarketId, outcome: d.outcome } },
+    });
+    const held = pos?.sizeMicros ?? 0n;
+    if (d.requestedSizeMicros > held) throw AppError.badRequest('size', `exceeds your position of ${microsToNumber(held)} ${d.outcome} contracts`);
+  }
+
+  private track(p: Promise<unknown>): void {
+    const settled = p.then(
+      () => undefined,
+      (err: unknown) => this.deps.logger?.error({ err }, 'execution failed'),
+    );
+    this.inflight.add(settled);
+    void settled.finally(() => this.inflight.delete(settled));
+  }
+}

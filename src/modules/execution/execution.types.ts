@@ -1,0 +1,174 @@
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
+import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import type { Quote } from '../routing/order-book.math';
+import { CostQuoteType } from '../routing/routing.types';
+// The portfolio read side owns the `OrderState` enum; the stream reports the same states.
+import { OrderStateEnum } from '../portfolio/portfolio.types';
+import type { ExecutionEventKind, ExecutionMode, FailureCode, OrderKind, OrderState } from './execution.limits';
+import type { BalanceView, ExecutionErrorView, ExecutionEvent, FillView, OrderView, PositionSummaryView } from './execution.models';
+
+export enum OrderTypeEnum {
+  market = 'market',
+  limit = 'limit',
+}
+registerEnumType(OrderTypeEnum, { name: 'OrderType', description: 'Both are immediate-or-cancel; a limit order fills only at its limit price or better.' });
+
+export enum ExecutionModeEnum {
+  simulation = 'simulation',
+  live = 'live',
+}
+registerEnumType(ExecutionModeEnum, {
+  name: 'ExecutionMode',
+  description: '`simulation` fills against the venue book inside the service; `live` trades at the venue (wallet-auth token).',
+});
+
+export enum ExecutionEventKindEnum {
+  accepted = 'accepted',
+  quote = 'quote',
+  submitted = 'submitted',
+  fill = 'fill',
+  completed = 'completed',
+  failed = 'failed',
+}
+registerEnumType(ExecutionEventKindEnum, { name: 'ExecutionEventKind', description: 'accepted, quote, submitted, fill…, then completed or failed.' });
+
+export enum FailureCodeEnum {
+  nothing_to_execute = 'nothing_to_execute',
+  insufficient_funds = 'insufficient_funds',
+  insufficient_position = 'insufficient_position',
+  venue_unavailable = 'venue_unavailable',
+  venue_rejected = 'venue_rejected',
+  upstream_error = 'upstream_error',
+  timeout = 'timeout',
+  internal = 'internal',
+}
+registerEnumType(FailureCodeEnum, { name: 'ExecutionFailureCode' });
+
+@ObjectType('ExecutionOrder', { description: 'An order as the execution stream reports it.' })
+export class ExecutionOrderType implements OrderView {
+  @Field(() => ID)
+  id: string;
+  @Field(() => OrderStateEnum)
+  state: OrderState;
+  @Field(() => VenueEnum)
+  venue: Venue;
+  @Field({ description: "The venue's market id." })
+  marketId: string;
+  @Field(() => String, { nullable: true })
+  coreId: string | null;
+  @Field(() => OutcomeEnum)
+  outcome: OutcomeSide;
+  @Field(() => TradeSideEnum)
+  side: Side;
+  @Field(() => OrderTypeEnum)
+  orderType: OrderKind;
+  @Field(() => ExecutionModeEnum)
+  mode: ExecutionMode;
+  @Field(() => Float, { nullable: true })
+  limitPrice: number | null;
+  @Field(() => Float)
+  requestedSize: number;
+  @Field(() => Float)
+  filledSize: number;
+  @Field(() => Float, { nullable: true })
+  avgPrice: number | null;
+  @Field(() => Float, { description: 'USD before fees.' })
+  notional: number;
+  @Field(() => Float)
+  fees: number;
+  @Field(() => Float, { description: 'Buys: notional + fees (paid); sells: notional − fees (received).' })
+  total: number;
+  @Field(() => String, { nullable: true })
+  failureReason: string | null;
+  @Field(() => String, { nullable: true, description: "The venue's or execution service's order id (live)." })
+  externalOrderId: string | null;
+  @Field(() => String, { nullable: true })
+  positionId: string | null;
+  @Field({ description: '`execute`, `position_sell` or `copytrade`.' })
+  source: string;
+  @Field({ description: 'False for an anonymous simulation: nothing was stored.' })
+  persisted: boolean;
+  @Field()
+  createdAt: Date;
+  @Field()
+  updatedAt: Date;
+}
+
+@ObjectType('ExecutionFill')
+export class ExecutionFillType implements FillView {
+  @Field(() => Int)
+  seq: number;
+  @Field(() => Float)
+  price: number;
+  @Field(() => Float)
+  size: number;
+  @Field(() => Float)
+  fee: number;
+  @Field(() => Float, { description: 'Contracts filled so far, this fill included.' })
+  filledSize: number;
+  @Field()
+  filledAt: Date;
+}
+
+@ObjectType('ExecutionPosition', { description: 'The position after the order.' })
+export class ExecutionPositionType implements PositionSummaryView {
+  @Field(() => ID)
+  id: string;
+  @Field(() => String, { description: 'open, closed or pending.' })
+  status: 'open' | 'closed' | 'pending';
+  @Field(() => Float)
+  size: number;
+  @Field(() => Float, { nullable: true, description: 'Average entry price, fees excluded.' })
+  avgPrice: number | null;
+  @Field(() => Float)
+  costBasis: number;
+  @Field(() => Float, { description: 'Net of every fee paid.' })
+  realizedPnl: number;
+  @Field(() => Float)
+  fees: number;
+}
+
+@ObjectType('ExecutionBalance')
+export class ExecutionBalanceType implements BalanceView {
+  @Field(() => Float)
+  available: number;
+  @Field(() => Float)
+  held: number;
+}
+
+@ObjectType('ExecutionError')
+export class ExecutionErrorType implements ExecutionErrorView {
+  @Field(() => FailureCodeEnum)
+  code: FailureCode;
+  @Field()
+  message: string;
+}
+
+@ObjectType('ExecutionEvent', { description: 'One message of an execution stream; `id` is `<orderId>:<seq>`.' })
+export class ExecutionEventType implements ExecutionEvent {
+  @Field(() => ID)
+  id: string;
+  @Field(() => ExecutionEventKindEnum)
+  event: ExecutionEventKind;
+  @Field(() => Int)
+  seq: number;
+  @Field(() => ID)
+  orderId: string;
+  @Field()
+  at: Date;
+  @Field({ description: 'True when replaying the first outcome of an Idempotency-Key.' })
+  replayed: boolean;
+  @Field(() => ExecutionOrderType, { nullable: true, description: 'On accepted, submitted, completed, failed.' })
+  order: OrderView | null;
+  @Field(() => CostQuoteType, { nullable: true, description: 'On quote: the order walked through the current book.' })
+  quote: Quote | null;
+  @Field(() => ExecutionFillType, { nullable: true, description: 'On fill.' })
+  fill: FillView | null;
+  @Field(() => ExecutionPositionType, { nullable: true, description: 'On completed (authenticated).' })
+  position: PositionSummaryView | null;
+  @Field(() => ExecutionBalanceType, { nullable: true, description: 'On completed (authenticated): the USD balance after.' })
+  balance: BalanceView | null;
+  @Field(() => ExecutionErrorType, { nullable: true, description: 'On failed.' })
+  error: ExecutionErrorView | null;
+}

@@ -1,0 +1,261 @@
+import type { Fill, Order, Position, Prisma, PrismaClient } from '../../db/generated/client';
+import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import { InsufficientFundsError, TRADING_FEE_KIND, type Balance, type FeeListener, type LedgerService } from '../ledger';
+import { MICROS_PER_UNIT } from '../ledger/money';
+import { applyFill, OversellError, type PositionState } from '../portfolio/position.math';
+import { notionalOf } from '../routing/order-book.math';
+import { EXECUTION_LEDGER_KINDS as K, type ExecutionMode, type OrderKind, type OrderSource, type OrderState } from './execution.limits';
+
+/** What an order row is made of before anything happened to it. */
+export interface OrderDraft {
+  id: string;
+  userId: string;
+  venue: Venue;
+  /** The catalog's market id (`venue:marketId`). */
+  marketKey: string;
+  venueMarketId: string;
+  coreEventId: string | null;
+  outcome: OutcomeSide;
+  side: Side;
+  orderType: OrderKind;
+  mode: ExecutionMode;
+  limitPriceMicros: bigint | null;
+  requestedSizeMicros: bigint;
+  source: OrderSource;
+  positionId: string | null;
+  idempotencyKey: string | null;
+}
+
+/** One fill in micro-units. */
+export interface RecordedFill {
+  price: bigint;
+  size: bigint;
+  fee: bigint;
+  filledAt: Date;
+}
+
+export type Settled =
+  | { ok: true; order: Order; position: Position; balance: Balance }
+  | { ok: false; order: Order; code: 'insufficient_funds' | 'insufficient_position'; message: string };
+
+/** How an order's fills add up. */
+function totals(fills: readonly RecordedFill[]) {
+  let filled = 0n;
+  let notional = 0n;
+  let fees = 0n;
+  for (const f of fills) {
+    filled += f.size;
+    notional += notionalOf(f.price, f.size);
+    fees += f.fee;
+  }
+  return { filled, notional, fees, avg: filled > 0n ? (notional * MICROS_PER_UNIT) / filled : null };
+}
+
+/** The columns of a locked position row. */
+interface LockedPosition {
+  id: string;
+  sizeMicros: bigint;
+  costBasisMicros: bigint;
+  realizedPnlMicros: bigint;
+  feesMicros: bigint;
+}
+
+const usd = (micros: bigint) => `$${(Number(micros) / 1e6).toFixed(2)}`;
+const contracts = (micros: bigint) => String(Number(micros) / 1e6);
+
+/**
+ * Writes orders and their effects. A filled order's order row, fills,
+ * position, balance movements and fees commit in ONE transaction (or none of
+ * them), and every fee listener runs inside it. Nothing here depends on a
+ * client still listening.
+ */
+export class TradeRecorder {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly ledger: LedgerService,
+    private readonly feeListeners: readonly FeeListener[],
+  ) {}
+
+  /**
+   * A live order as accepted, before it reaches the venue, with `hold` (the
+   * most a buy can cost) moved from available to held. Throws
+   * {@link InsufficientFundsError} (nothing written) when the balance is short.
+   */
+  open(d: OrderDraft, hold: bigint): Promise<Order> {
+    return this.prisma.$transaction(async (tx) => {
+      const order = await tx.order.create({ data: { ...this.row(d), state: 'pending' } });
+      if (hold > 0n) {
+        await this.ledger.post(tx, { userId: d.userId, kind: K.hold, available: -hold, held: hold, reference: `order:${d.id}`, idempotencyKey: `hold:${d.id}` });
+      }
+      return order;
+    });
+  }
+
+  /** The user's available USD balance, micro-units. */
+  async balance(userId: string): Promise<bigint> {
+    return (await this.ledger.balance(userId)).available;
+  }
+
+  /** An order placed earlier with this Idempotency-Key, with its fills. */
+  byIdempotencyKey(userId: string, idempotencyKey: string): Promise<(Order & { fills: Fill[] }) | null> {
+    return this.prisma.order.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, include: { fills: { orderBy: { seq: 'asc' } } } });
+  }
+
+  /** The venue (or execution service) has the order. */
+  submitted(orderId: string, externalOrderId: string | null): Promise<Order> {
+    return this.prisma.order.update({ where: { id: orderId }, data: { state: 'submitted', externalOrderId } });
+  }
+
+  /** Ends an order without fills (`cancelled`, `rejected`, `failed`); a live order's hold is released. */
+  end(d: OrderDraft, existing: boolean, state: OrderState, reason: string | null, externalOrderId: string | null = null): Promise<Order> {
+    return this.prisma.$transaction(async (tx) => {
+      const data = { state, failureReason: reason, ...(externalOrderId !== null && { externalOrderId }) };
+      const order = existing ? await this.finishOpen(tx, d.id, data) : await tx.order.create({ data: { ...this.row(d), ...data } });
+      if (existing) await this.releaseHold(tx, d);
+      return order;
+    });
+  }
+
+  /**
+   * Records a filled (or partly filled) order: the order, its fills, the
+   * position, the notional and every fee as ledger movements, the fee
+   * listeners, all in one transaction. A short balance (buys) or position
+   * (sells) rolls it all back and records the order as rejected instead.
+   */
+  async settle(d: OrderDraft, existing: boolean, state: 'filled' | 'partially_filled', fills: readonly RecordedFill[], externalOrderId: string | null = null): Promise<Settled> {
+    const t = totals(fills);
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const data = {
+          state,
+          filledSizeMicros: t.filled,
+          avgPriceMicros: t.avg,
+          notionalMicros: t.notional,
+          feeMicros: t.fees,
+          failureReason: null,
+          ...(externalOrderId !== null && { externalOrderId }),
+        };
+        // The position first: its row lock serializes concurrent orders on it, and the order is written with its id.
+        const position = await this.applyToPosition(tx, d, fills);
+        const withPosition = { ...data, positionId: position.id };
+        const order = existing ? await this.finishOpen(tx, d.id, withPosition) : await tx.order.create({ data: { ...this.row(d), ...withPosition } });
+        await tx.fill.createMany({
+          data: fills.map((f, i) => ({ orderId: d.id, seq: i + 1, priceMicros: f.price, sizeMicros: f.size, feeMicros: f.fee, filledAt: f.filledAt })),
+        });
+        if (existing) await this.releaseHold(tx, d);
+        await this.postMoney(tx, d, t.notional, fills);
+        const balance = await this.ledger.balance(d.userId, undefined, tx);
+        return { ok: true as const, order, position, balance };
+      });
+    } catch (err) {
+      if (err instanceof InsufficientFundsError) {
+        const balance = await this.ledger.balance(d.userId);
+        const message = `insufficient balance: the order costs ${usd(t.notional + t.fees)} (${usd(t.notional)} + ${usd(t.fees)} fees), ${usd(balance.available)} available`;
+        return { ok: false, order: await this.end(d, existing, 'rejected', message, externalOrderId), code: 'insufficient_funds', message };
+      }
+      if (err instanceof OversellError) {
+        const message = `insufficient position: selling ${contracts(err.selling)} contracts, ${contracts(err.held)} held`;
+        return { ok: false, order: await this.end(d, existing, 'rejected', message, externalOrderId), code: 'insufficient_position', message };
+      }
+      throw err;
+    }
+  }
+
+  private row(d: OrderDraft) {
+    return {
+      id: d.id,
+      userId: d.userId,
+      venue: d.venue,
+      marketId: d.marketKey,
+      venueMarketId: d.venueMarketId,
+      coreEventId: d.coreEventId,
+      outcome: d.outcome,
+      side: d.side,
+      orderType: d.orderType,
+      mode: d.mode,
+      limitPriceMicros: d.limitPriceMicros,
+      requestedSizeMicros: d.requestedSizeMicros,
+      source: d.source,
+      positionId: d.positionId,
+      idempotencyKey: d.idempotencyKey,
+    };
+  }
+
+  /** Moves an open (pending or submitted) order to its end, once. */
+  private async finishOpen(tx: Prisma.TransactionClient, id: string, data: Prisma.OrderUpdateManyMutationInput): Promise<Order> {
+    const n = await tx.order.updateMany({ where: { id, state: { in: ['pending', 'submitted'] } }, data });
+    if (n.count !== 1) throw new Error(`order ${id} is not open`);
+    return tx.order.findUniqueOrThrow({ where: { id } });
+  }
+
+  private async releaseHold(tx: Prisma.TransactionClient, d: OrderDraft): Promise<void> {
+    const hold = await tx.ledgerEntry.findUnique({ where: { idempotencyKey: `hold:${d.id}` } });
+    if (!hold || hold.heldDelta <= 0n) return;
+    await this.ledger.post(tx, {
+      userId: d.userId,
+      kind: K.release,
+      available: hold.heldDelta,
+      held: -hold.heldDelta,
+      reference: `order:${d.id}`,
+      idempotencyKey: `release:${d.id}`,
+    });
+  }
+
+  /** Locks the position row (creating it for a first buy) and applies the fills with the position math. */
+  private async applyToPosition(tx: Prisma.TransactionClient, d: OrderDraft, fills: readonly RecordedFill[]): Promise<Position> {
+    // Locked and read in one statement; the row lock serializes concurrent orders on one position.
+    const lock = () => tx.$queryRaw<LockedPosition[]>`
+      SELECT "id", "sizeMicros", "costBasisMicros", "realizedPnlMicros", "feesMicros" FROM "Position"
+      WHERE "userId" = ${d.userId} AND "venue" = ${d.venue}::"Venue" AND "venueMarketId" = ${d.venueMarketId} AND "outcome" = ${d.outcome}::"Outcome"
+      FOR UPDATE`;
+    let [current] = await lock();
+    if (!current && d.side === 'buy') {
+      await tx.position.createMany({
+        data: [{ userId: d.userId, venue: d.venue, venueMarketId: d.venueMarketId, outcome: d.outcome, marketId: d.marketKey, coreEventId: d.coreEventId, status: 'open', sizeMicros: 0n, costBasisMicros: 0n }],
+        skipDuplicates: true,
+      });
+      [current] = await lock();
+    }
+    if (!current) throw new OversellError(0n, fills.reduce((s, f) => s + f.size, 0n));
+    let state: PositionState = { size: current.sizeMicros, costBasis: current.costBasisMicros, realizedPnl: current.realizedPnlMicros, fees: current.feesMicros };
+    for (const f of fills) state = applyFill(state, { side: d.side, size: f.size, notional: notionalOf(f.price, f.size), fee: f.fee });
+    const reopened = current.sizeMicros === 0n && state.size > 0n;
+    const now = new Date();
+    return tx.position.update({
+      where: { id: current.id },
+      data: {
+        sizeMicros: state.size,
+        costBasisMicros: state.costBasis,
+        realizedPnlMicros: state.realizedPnl,
+        feesMicros: state.fees,
+        status: state.size > 0n ? 'open' : 'closed',
+        closedAt: state.size > 0n ? null : now,
+        ...(reopened && { openedAt: now }),
+      },
+    });
+  }
+
+  /** The notional, then each fee as its own movement (with the fee listeners), in the caller's transaction. */
+  private async postMoney(tx: Prisma.TransactionClient, d: OrderDraft, notional: bigint, fills: readonly RecordedFill[]): Promise<void> {
+    const reference = `order:${d.id}`;
+    if (notional > 0n) {
+      const buy = d.side === 'buy';
+      await this.ledger.post(tx, {
+        userId: d.userId,
+        kind: buy ? K.buy : K.sell,
+        available: buy ? -notional : notional,
+        held: 0n,
+        reference,
+        idempotencyKey: `trade:${d.id}`,
+      });
+    }
+    for (const [i, f] of fills.entries()) {
+      if (f.fee <= 0n) continue;
+      const seq = i + 1;
+      await this.ledger.post(tx, { userId: d.userId, kind: TRADING_FEE_KIND, available: -f.fee, held: 0n, reference, idempotencyKey: `fee:${d.id}:${seq}` });
+      for (const listener of this.feeListeners) {
+        await listener.onFeeCharged(tx, { userId: d.userId, orderId: d.id, seq, venue: d.venue, feeMicros: f.fee, chargedAt: f.filledAt });
+      }
+    }
+  }
+}

@@ -1,0 +1,11 @@
+export { LinkProofService } from './linkproof.service';
+export { LinkProofResolver } from './linkproof.resolver';
+export {
+  createIdentityProvider,
+  HttpIdentityProvider,
+  SimulatedIdentityProvider,
+  PROOF_STATUSES,
+  type IdentityProvider,
+  type ProofStatus,
+} from './identity.client';
+export type * from './linkproof.models';

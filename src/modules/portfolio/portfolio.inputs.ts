@@ -1,0 +1,60 @@
+import { Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArgsType, Field, ID, Int } from 'type-graphql';
+import { VenueEnum } from '../../graphql/enums';
+import { PORTFOLIO_LIMITS as L } from './portfolio.limits';
+import { OrderStateEnum, PositionStatusEnum } from './portfolio.types';
+
+const between = (lo: number, hi: number) => ({ message: `must be an integer from ${lo} to ${hi}` });
+const idLength = { message: `must be 1 to ${L.id.max} characters` };
+
+@ArgsType()
+export class PortfolioPageArgs {
+  @Field(() => Int, { defaultValue: L.limit.default, description: `${L.limit.min}..${L.limit.max}` })
+  @Min(L.limit.min, between(L.limit.min, L.limit.max))
+  @Max(L.limit.max, between(L.limit.min, L.limit.max))
+  limit: number;
+
+  @Field(() => Int, { defaultValue: L.offset.default, description: `${L.offset.min}..${L.offset.max}` })
+  @Min(L.offset.min, between(L.offset.min, L.offset.max))
+  @Max(L.offset.max, between(L.offset.min, L.offset.max))
+  offset: number;
+}
+
+@ArgsType()
+export class ActivityArgs {
+  @Field(() => Int, { defaultValue: L.activity.default, description: `${L.activity.min}..${L.activity.max}` })
+  @Min(L.activity.min, between(L.activity.min, L.activity.max))
+  @Max(L.activity.max, between(L.activity.min, L.activity.max))
+  limit: number;
+}
+
+@ArgsType()
+export class PositionsArgs extends PortfolioPageArgs {
+  @Field(() => PositionStatusEnum, { nullable: true, description: 'Only positions in this status.' })
+  status?: PositionStatusEnum;
+}
+
+@ArgsType()
+export class OrdersArgs extends PortfolioPageArgs {
+  @Field(() => OrderStateEnum, { nullable: true, description: 'Only orders in this state.' })
+  state?: OrderStateEnum;
+}
+
+@ArgsType()
+export class PositionIdArgs {
+  @Field(() => ID)
+  @MinLength(1, idLength)
+  @MaxLength(L.id.max, idLength)
+  positionId: string;
+}
+
+@ArgsType()
+export class MarketPositionsArgs {
+  @Field(() => VenueEnum)
+  venue: VenueEnum;
+
+  @Field({ description: "The venue's market id." })
+  @MinLength(1, idLength)
+  @MaxLength(L.id.max, idLength)
+  marketId: string;
+}

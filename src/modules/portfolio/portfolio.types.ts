@@ -1,0 +1,261 @@
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
+import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import type { HoldingSource, MarkSource, OrderState, PositionStatus } from './portfolio.limits';
+import type { FillView, MarkView, OrderView, PositionView, TradeView, VenueMarkStatusView } from './portfolio.models';
+
+export enum PositionStatusEnum {
+  open = 'open',
+  closed = 'closed',
+  pending = 'pending',
+}
+registerEnumType(PositionStatusEnum, {
+  name: 'PositionStatus',
+  description: '`open` holds contracts; `closed` was sold out; `pending` waits for a live order’s first fill.',
+});
+
+export enum OrderStateEnum {
+  pending = 'pending',
+  submitted = 'submitted',
+  partially_filled = 'partially_filled',
+  filled = 'filled',
+  cancelled = 'cancelled',
+  rejected = 'rejected',
+  failed = 'failed',
+}
+registerEnumType(OrderStateEnum, {
+  name: 'OrderState',
+  description:
+    '`pending` (accepted) → `submitted` (at the venue) → `partially_filled` / `filled`; or `cancelled` (nothing fillable under the limit), `rejected` (refused before the venue), `failed` (the venue or execution service failed).',
+});
+
+export enum HoldingSourceEnum {
+  service = 'service',
+  wallet = 'wallet',
+}
+registerEnumType(HoldingSourceEnum, {
+  name: 'HoldingSource',
+  description: '`service`: from orders placed through this service; `wallet`: on-chain activity of a linked (imported) polygon wallet on venue_a.',
+});
+
+export enum MarkSourceEnum {
+  live = 'live',
+  last_known = 'last_known',
+  none = 'none',
+}
+registerEnumType(MarkSourceEnum, {
+  name: 'MarkSource',
+  description: "`live`: the venue's current mid; `last_known`: the venue could not quote, an earlier price is used; `none`: no price known.",
+});
+
+@ObjectType('Mark', { description: "A position outcome's mark: the venue's YES mid (NO = 1 − YES)." })
+export class MarkType implements MarkView {
+  @Field(() => Float, { nullable: true, description: 'Outcome price, 0..1.' })
+  price: number | null;
+  @Field(() => Float, { nullable: true })
+  yesPrice: number | null;
+  @Field(() => MarkSourceEnum)
+  source: MarkSource;
+  @Field(() => Date, { nullable: true, description: 'When the price was observed.' })
+  asOf: Date | null;
+  @Field(() => String, { nullable: true, description: 'Why the mark is not live.' })
+  reason: string | null;
+}
+
+@ObjectType('VenueMarkStatus', { description: 'Whether the marks of a venue are live (listed for the venues the positions are on).' })
+export class VenueMarkStatusType implements VenueMarkStatusView {
+  @Field(() => VenueEnum)
+  venue: Venue;
+  @Field({ description: 'Every market of the venue was marked at its current mid.' })
+  live: boolean;
+  @Field(() => Int)
+  markets: number;
+  @Field(() => Int, { description: 'Markets marked at their last known price.' })
+  lastKnown: number;
+  @Field(() => Int, { description: 'Markets without any price.' })
+  unmarked: number;
+  @Field(() => String, { nullable: true })
+  reason: string | null;
+}
+
+@ObjectType('Position', { description: 'A holding of one outcome of one venue market. Sizes in contracts, money in USD, prices 0..1.' })
+export class PositionType implements Omit<PositionView, 'userId' | 'micros'> {
+  @Field(() => ID, { description: 'Service positions: the position id; wallet positions: `wallet:<address>:<marketId>:<outcome>`.' })
+  id: string;
+  @Field(() => HoldingSourceEnum)
+  source: HoldingSource;
+  @Field(() => String, { nullable: true, description: 'The linked wallet (wallet positions).' })
+  walletAddress: string | null;
+  @Field(() => VenueEnum)
+  venue: Venue;
+  @Field({ description: "The venue's market id." })
+  marketId: string;
+  @Field(() => String, { nullable: true })
+  eventId: string | null;
+  @Field(() => OutcomeEnum)
+  outcome: OutcomeSide;
+  @Field(() => PositionStatusEnum)
+  status: PositionStatus;
+  @Field(() => Float)
+  size: number;
+  @Field(() => Float, { nullable: true, description: 'Cost basis per contract; null when flat.' })
+  avgPrice: number | null;
+  @Field(() => Float, { description: 'Cost of the contracts held.' })
+  costBasis: number;
+  @Field(() => Float)
+  realizedPnl: number;
+  @Field(() => Float, { nullable: true, description: 'Fees paid (null for wallet positions: on-chain fills carry none).' })
+  fees: number | null;
+  @Field(() => Date, { nullable: true })
+  openedAt: Date | null;
+  @Field(() => Date, { nullable: true })
+  closedAt: Date | null;
+  @Field()
+  updatedAt: Date;
+}
+
+@ObjectType('OrderFill', { description: 'One execution of an order at one price.' })
+export class OrderFillType implements Omit<FillView, 'orderId'> {
+  @Field(() => ID)
+  id: string;
+  @Field(() => Int)
+  seq: number;
+  @Field(() => Float)
+  price: number;
+  @Field(() => Float)
+  size: number;
+  @Field(() => Float, { description: 'price × size, before the fee.' })
+  notional: number;
+  @Field(() => Float)
+  fee: number;
+  @Field()
+  filledAt: Date;
+}
+
+@ObjectType('Order', { description: 'An order placed through the service (execute, position sell, copytrade).' })
+export class OrderType implements Omit<OrderView, 'userId'> {
+  @Field(() => ID)
+  id: string;
+  @Field(() => VenueEnum)
+  venue: Venue;
+  @Field({ description: "The venue's market id." })
+  marketId: string;
+  @Field(() => String, { nullable: true })
+  eventId: string | null;
+  @Field(() => OutcomeEnum)
+  outcome: OutcomeSide;
+  @Field(() => TradeSideEnum)
+  side: Side;
+  @Field(() => String, { description: '`market` or `limit`.' })
+  orderType: 'market' | 'limit';
+  @Field(() => String, { description: '`simulation` or `live`.' })
+  mode: 'simulation' | 'live';
+  @Field(() => OrderStateEnum)
+  state: OrderState;
+  @Field(() => Float, { nullable: true })
+  limitPrice: number | null;
+  @Field(() => Float)
+  requestedSize: number;
+  @Field(() => Float)
+  filledSize: number;
+  @Field(() => Float, { nullable: true })
+  avgPrice: number | null;
+  @Field(() => Float, { description: 'Sum of fill notionals, before fees.' })
+  notional: number;
+  @Field(() => Float)
+  fees: number;
+  @Field(() => String, { nullable: true })
+  failureReason: string | null;
+  @Field({ description: '`execute`, `position_sell` or `copytrade`.' })
+  source: string;
+  @Field(() => String, { nullable: true })
+  positionId: string | null;
+  @Field(() => String, { nullable: true })
+  externalOrderId: string | null;
+  @Field()
+  createdAt: Date;
+  @Field()
+  updatedAt: Date;
+}
+
+@ObjectType('PortfolioTrade', { description: "A trade of the caller's history: a service fill or a linked wallet's on-chain fill." })
+export class PortfolioTradeType implements TradeView {
+  @Field(() => ID, { description: '`fill:<id>` or `trade:<id>`.' })
+  id: string;
+  @Field(() => HoldingSourceEnum)
+  source: HoldingSource;
+  @Field(() => VenueEnum)
+  venue: Venue;
+  @Field()
+  marketId: string;
+  @Field(() => String, { nullable: true })
+  eventId: string | null;
+  @Field(() => String, { nullable: true, description: "The catalog's market title." })
+  marketTitle: string | null;
+  @Field(() => OutcomeEnum)
+  outcome: OutcomeSide;
+  @Field(() => TradeSideEnum)
+  side: Side;
+  @Field(() => Float)
+  price: number;
+  @Field(() => Float)
+  size: number;
+  @Field(() => Float)
+  notional: number;
+  @Field(() => Float, { nullable: true, description: 'Null for on-chain fills.' })
+  fee: number | null;
+  @Field()
+  filledAt: Date;
+  @Field(() => String, { nullable: true })
+  orderId: string | null;
+  @Field(() => String, { nullable: true, description: '`simulation` or `live` (service fills).' })
+  mode: 'simulation' | 'live' | null;
+  @Field(() => String, { nullable: true })
+  walletAddress: string | null;
+}
+
+@ObjectType('PositionPage')
+export class PositionPageType {
+  @Field(() => [PositionType])
+  data: PositionView[];
+  @Field(() => Int)
+  limit: number;
+  @Field(() => Int)
+  offset: number;
+  @Field(() => Int)
+  total: number;
+}
+
+@ObjectType('OrderPage')
+export class OrderPageType {
+  @Field(() => [OrderType])
+  data: OrderView[];
+  @Field(() => Int)
+  limit: number;
+  @Field(() => Int)
+  offset: number;
+  @Field(() => Int)
+  total: number;
+}
+
+@ObjectType('PortfolioTradePage')
+export class PortfolioTradePageType {
+  @Field(() => [PortfolioTradeType])
+  data: TradeView[];
+  @Field(() => Int)
+  limit: number;
+  @Field(() => Int)
+  offset: number;
+  @Field(() => Int)
+  total: number;
+}
+
+@ObjectType('MarketPositions', { description: "The caller's positions in one venue market (both outcomes, any status, service and wallets)." })
+export class MarketPositionsType {
+  @Field(() => VenueEnum)
+  venue: Venue;
+  @Field()
+  marketId: string;
+  @Field(() => [PositionType])
+  data: PositionView[];
+}

@@ -1,0 +1,61 @@
+import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../context';
+import { ApplyReferralArgs, ClaimRewardsArgs, RewardsPageArgs } from './rewards.inputs';
+import {
+  ReferralCodeObject,
+  ReferralStatusObject,
+  RewardClaimObject,
+  RewardEventPageObject,
+  RewardPageObject,
+  RewardsSummaryObject,
+} from './rewards.types';
+
+@Resolver()
+export class RewardsResolver {
+  @Query(() => RewardsSummaryObject, { description: "The caller's cashback and referral USD totals, points and claimable amount." })
+  async rewardsSummary(@Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    return ctx.services.rewards.summary(userId);
+  }
+
+  @Query(() => RewardPageObject, { description: "The caller's rewards ledger, newest first." })
+  async rewardsHistory(@Args() a: RewardsPageArgs, @Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    return ctx.services.rewards.history(userId, a.limit, a.offset);
+  }
+
+  @Query(() => RewardEventPageObject, { description: "Every change of the caller's rewards, newest first." })
+  async rewardsAudit(@Args() a: RewardsPageArgs, @Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    return ctx.services.rewards.audit(userId, a.limit, a.offset);
+  }
+
+  @Query(() => ReferralStatusObject, { description: "The caller's referral code and the referral they applied." })
+  async referralStatus(@Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    return ctx.services.referrals.status(userId);
+  }
+
+  @Mutation(() => ReferralCodeObject, { description: "Get or create the caller's referral code." })
+  async referralCode(@Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    return ctx.services.referrals.code(userId);
+  }
+
+  @Mutation(() => ReferralStatusObject, {
+    description: "Apply another user's referral code: 400 unknown or own code; 409 already referred, first fee already charged, or a loop.",
+  })
+  async applyReferralCode(@Args() a: ApplyReferralArgs, @Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    return ctx.services.referrals.apply(userId, a.code);
+  }
+
+  @Mutation(() => RewardClaimObject, {
+    description: "Claim every available USD reward to one of the caller's wallets: credited to the balance (Idempotency-Key honoured; rate limited per user).",
+  })
+  async claimRewards(@Args() a: ClaimRewardsArgs, @Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    await ctx.services.clientLimits.consume('rewardsClaim', userId);
+    return ctx.services.rewardClaims.claim(userId, a.walletId, ctx.header('idempotency-key'));
+  }
+}

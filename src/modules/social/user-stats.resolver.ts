@@ -1,0 +1,35 @@
+import { MaxLength, MinLength } from 'class-validator';
+import { Args, ArgsType, Ctx, Field, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../context';
+import { ProductMetricsType } from './product-metrics.types';
+import { USER_STATS_LIMITS } from './social.limits';
+import { UserStatsType } from './user-stats.types';
+
+@ArgsType()
+export class UserStatsArgs {
+  @Field()
+  @MinLength(1)
+  @MaxLength(USER_STATS_LIMITS.userId.max)
+  userId: string;
+}
+
+@Resolver()
+export class UserStatsResolver {
+  @Query(() => UserStatsType, { description: "The caller's public stats." })
+  async myStats(@Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    return ctx.services.userStats.stats(userId);
+  }
+
+  @Query(() => UserStatsType, { description: "Any user's public stats (zeros for a user with no activity)." })
+  userStats(@Args() a: UserStatsArgs, @Ctx() ctx: GraphQLContext) {
+    return ctx.services.userStats.stats(a.userId);
+  }
+
+  @Query(() => ProductMetricsType, { description: 'Product metrics (bearer + X-Admin-Token).' })
+  async productMetrics(@Ctx() ctx: GraphQLContext) {
+    await ctx.auth.requireUser();
+    ctx.auth.requireHeaderToken('admin');
+    return ctx.services.productMetrics.metrics();
+  }
+}

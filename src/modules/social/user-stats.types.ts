@@ -1,0 +1,58 @@
+import { Field, Float, Int, ObjectType } from 'type-graphql';
+import type { OrderTradingView, UserStatsView, WalletTradingView } from './user-stats.service';
+
+@ObjectType('WalletTrading', { description: "The user's polygon wallets as venue_a traders: their trader stats summed (USD)." })
+export class WalletTradingType implements WalletTradingView {
+  @Field(() => Float)
+  totalVolume: number;
+  @Field(() => Int)
+  totalTrades: number;
+  @Field(() => Int)
+  winCount: number;
+  @Field(() => Int)
+  lossCount: number;
+  @Field(() => Float)
+  realizedPnl: number;
+  @Field(() => Float, { description: 'Marked to market at the last leaderboard refresh.' })
+  unrealizedPnl: number;
+  @Field(() => Float)
+  totalPnl: number;
+  @Field(() => Date, { nullable: true })
+  firstTradeAt: Date | null;
+  @Field(() => Date, { nullable: true })
+  lastTradeAt: Date | null;
+}
+
+@ObjectType('OrderTrading', { description: 'Orders the user placed through the service that filled, wholly or partly.' })
+export class OrderTradingType implements OrderTradingView {
+  @Field(() => Int)
+  filledOrders: number;
+  @Field(() => Float, { description: 'USD notional of their fills.' })
+  volume: number;
+}
+
+@ObjectType('UserStats', { description: "A user's public stats: their wallets' trading, their orders here, social counts." })
+export class UserStatsType implements UserStatsView {
+  @Field()
+  userId: string;
+  @Field(() => Date, { nullable: true, description: 'Sign-up time; null for a user who never signed up.' })
+  joinedAt: Date | null;
+  @Field(() => Int, { description: 'Polygon wallets (venue_a trader identities).' })
+  wallets: number;
+  @Field(() => Int, { description: 'Of those, the ones with public trades.' })
+  rankedWallets: number;
+  @Field(() => Int, { description: "Follows of the user's wallets as traders." })
+  followers: number;
+  @Field(() => Int, { description: 'Traders the user follows.' })
+  following: number;
+  @Field(() => Int)
+  comments: number;
+  @Field(() => WalletTradingType)
+  onChain: WalletTradingView;
+  @Field(() => OrderTradingType)
+  orders: OrderTradingView;
+  @Field(() => Float, { description: 'onChain volume plus order volume, live venue_a orders excepted (they reach onChain once indexed).' })
+  totalVolume: number;
+  @Field(() => Int, { description: 'onChain trades plus filled orders, counted the same way.' })
+  totalTrades: number;
+}

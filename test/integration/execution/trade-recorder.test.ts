@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../../src/db';
+import { TradeRecorder, type OrderDraft } from '../../../src/modules/execution';
+import { LedgerService, type FeeCharged, type FeeListener, type LedgerDb } from '../../../src/modules/ledger';
+import { openTestDatabase } from '../../utils/db';
+
+let db: Database;
+let ledger: LedgerService;
+beforeAll(async () => {
+  db = await openTestDatabase();
+  ledger = new LedgerService(db.prisma);
+});
+afterAll(async () => {
+  await db.close();
+});
+
+const M = (x: number) => BigInt(Math.round(x * 1e6));
+const draft = (userId: string, over: Partial<OrderDraft> = {}): OrderDraft => ({
+  id: randomUUID(),
+  userId,
+  venue: 'venue_b',
+  marketKey: 'venue_b:KX-TEST',
+  venueMarketId: 'KX-TEST',
+  coreEventId: null,
+  outcome: 'yes',
+  side: 'buy',
+  orderType: 'market',
+  mode: 'simulation',
+  limitPriceMicros: null,
+  requestedSizeMicros: M(10),
+  source: 'execute',
+  positionId: null,
+  idempotencyKey: null,
+  ...over,
+});
+const at = new Date('2026-11-15T12:00:00Z');
+const fills = [
+  { price: M(0.4), size: M(6), fee: M(0.11), filledAt: at },
+  { price: M(0.42), size: M(4), fee: M(0.07), filledAt: at },
+];
+
+/** Records what it is told, writing a row through the caller's transaction. */
+class RecordingListener implements FeeListener {
+  readonly seen: FeeCharged[] = [];
+  async onFeeCharged(tx: LedgerDb, fee: FeeCharged): Promise<void> {
+    this.seen.push(fee);
+    await tx.appSetting.create({ data: { key: `fee:${fee.orderId}:${fee.seq}`, value: String(fee.feeMicros) } });
+  }
+}
+
+describe('TradeRecorder.settle', () => {
+  it('tells every fee listener of each fee inside the transaction, and everything commits together', async () => {
+    await ledger.postAll([{ userId: 'r1', kind: 'deposit', available: M(50), held: 0n, reference: 'test', idempotencyKey: 'r1-dep' }]);
+    const listener = new RecordingListener();
+    const d = draft('r1');
+    const r = await new TradeRecorder(db.prisma, ledger, [listener]).settle(d, false, 'filled', fills);
+    expect(r.ok).toBe(true);
+    expect(listener.seen).toEqual([
+      { userId: 'r1', orderId: d.id, seq: 1, venue: 'venue_b', feeMicros: M(0.11), chargedAt: at },
+      { userId: 'r1', orderId: d.id, seq: 2, venue: 'venue_b', feeMicros: M(0.07), chargedAt: at },
+    ]);
+    expect(await db.prisma.appSetting.count({ where: { key: { startsWith: `fee:${d.id}:` } } })).toBe(2);
+    // 6 × 0.40 + 4 × 0.42 = 4.08, fees 0.18.
+    expect((await ledger.balance('r1')).available).toBe(M(50 - 4.08 - 0.18));
+    const position = await db.prisma.position.findFirstOrThrow({ where: { userId: 'r1' } });
+    expect(position).toMatchObject({ sizeMicros: M(10), costBasisMicros: M(4.08), realizedPnlMicros: -M(0.18), feesMicros: M(0.18), status: 'open' });
+  });
+
+  it('a listener that fails rolls the whole trade back: no order, fills, position or movement', async () => {
+    await ledger.postAll([{ userId: 'r2', kind: 'deposit', available: M(50), held: 0n, reference: 'test', idempotencyKey: 'r2-dep' }]);
+    const failing: FeeListener = {
+      onFeeCharged: async () => {
+        throw new Error('rewards store down');
+      },
+    };
+    const d = draft('r2');
+    await expect(new TradeRecorder(db.prisma, ledger, [new RecordingListener(), failing]).settle(d, false, 'filled', fills)).rejects.toThrow('rewards store down');
+    expect(await db.prisma.order.count({ where: { id: d.id } })).toBe(0);
+    expect(await db.prisma.fill.count({ where: { orderId: d.id } })).toBe(0);
+    expect(await db.prisma.position.count({ where: { userId: 'r2' } })).toBe(0);
+    expect(await db.prisma.ledgerEntry.count({ where: { reference: `order:${d.id}` } })).toBe(0);
+    expect(await db.prisma.appSetting.count({ where: { key: { startsWith: `fee:${d.id}:` } } })).toBe(0);
+    expect((await ledger.balance('r2')).available).toBe(M(50));
+  });
+
+  it('a sell beyond the position is rejected and writes only the rejected order', async () => {
+    const d = draft('r3', { side: 'sell' });
+    const r = await new TradeRecorder(db.prisma, ledger, []).settle(d, false, 'filled', fills);
+    expect(r).toMatchObject({ ok: false, code: 'insufficient_position' });
+    expect(await db.prisma.order.findUniqueOrThrow({ where: { id: d.id } })).toMatchObject({ state: 'rejected', filledSizeMicros: 0n });
+    expect(await db.prisma.position.count({ where: { userId: 'r3' } })).toBe(0);
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  it('concurrent buys on one position serialize on its row: the position equals the sum of the fills', async () => {
+    await ledger.postAll([{ userId: 'r4', kind: 'deposit', available: M(500), held: 0n, reference: 'test', idempotencyKey: 'r4-dep' }]);
+    const recorder = new TradeRecorder(db.prisma, ledger, []);
+    const results = await Promise.all(Array.from({ length: 6 }, () => recorder.settle(draft('r4'), false, 'filled', fills)));
+    expect(results.every((r) => r.ok)).toBe(true);
+    const position = await db.prisma.position.findFirstOrThrow({ where: { userId: 'r4' } });
+    expect(position).toMatchObject({ sizeMicros: M(60), costBasisMicros: M(24.48), feesMicros: M(1.08) });
+    expect((await ledger.balance('r4')).available).toBe(M(500 - 24.48 - 1.08));
+    expect(await ledger.audit()).toEqual([]);
+  });
+});

@@ -1,0 +1,117 @@
+import { createParser } from 'eventsource-parser';
+import { startTestApp, type TestApp } from '../../utils/app';
+import { pinnedWorld } from '../../utils/pinned-world';
+import { deposit, get, pinnedMarkets } from './portfolio-fixtures';
+
+/**
+ * End to end: a funded user buys and then partly sells through the execution
+ * streams (simulation mode, stored for a bearer caller), and the portfolio
+ * reads what execution wrote. At the pinned clock A1's book is 0.542 / 0.55
+ * (mid 0.546), deep enough at the top for these sizes.
+ */
+let app: TestApp;
+let mk: ReturnType<typeof pinnedMarkets>;
+
+interface Fill {
+  price: number;
+  size: number;
+  fee: number;
+}
+
+/** POSTs and reads the SSE answer to its end; returns the event names and the fills streamed. */
+async function stream(path: string, body: unknown): Promise<{ status: number; events: string[]; fills: Fill[]; positionId: string | null }> {
+  const res = await fetch(`${app.url}${path}`, {
+    method: 'POST',
+    headers: { accept: 'text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${await app.token('pf-e2e')}` },
+    body: JSON.stringify(body),
+  });
+  const events: string[] = [];
+  const fills: Fill[] = [];
+  let positionId: string | null = null;
+  const parser = createParser({
+    onEvent: (m) => {
+      events.push(m.event ?? 'message');
+      const data = JSON.parse(m.data) as { fill?: Fill | null; position?: { id: string } | null };
+      if (data.fill) fills.push({ price: data.fill.price, size: data.fill.size, fee: data.fill.fee });
+      if (data.position) positionId = data.position.id;
+    },
+  });
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+  return { status: res.status, events, fills, positionId };
+}
+
+const micros = (x: number) => BigInt(Math.round(x * 1e6));
+const sum = (fills: Fill[], f: (x: Fill) => bigint) => fills.reduce((s, x) => s + f(x), 0n);
+const notional = (x: Fill) => (micros(x.price) * micros(x.size) + 500_000n) / 1_000_000n;
+const usd = (m: bigint) => Number(m) / 1e6;
+
+beforeAll(async () => {
+  const p = pinnedWorld();
+  app = await startTestApp({}, {}, { world: p.world, now: p.now });
+  mk = pinnedMarkets(p.world);
+  await deposit(app, 'pf-e2e', '100');
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('the portfolio after trading through /execute', () => {
+  let positionId: string;
+  let buys: Fill[];
+
+  it('shows the bought position marked at the mid, its order and its fills', async () => {
+    const r = await stream('/execute', { marketId: `venue_a:${mk.A1.marketId}`, side: 'buy', outcome: 'yes', size: 10, mode: 'simulation' });
+    expect(r.status).toBe(200);
+    expect(r.events.at(-1)).toBe('completed');
+    expect(r.positionId).not.toBeNull();
+    positionId = r.positionId!;
+    buys = r.fills;
+    expect(usd(sum(buys, (f) => micros(f.size)))).toBe(10);
+    expect(buys.every((f) => f.price === 0.55)).toBe(true); // the best ask covers 10 contracts
+
+    const cost = sum(buys, notional); // 10 × 0.55 = 5.50
+    const fees = sum(buys, (f) => micros(f.fee));
+    const portfolio = await get(app, 'pf-e2e', '/api/portfolio');
+    expect(portfolio.status).toBe(200);
+    expect(portfolio.body).toMatchObject({
+      total: 1,
+      costBasis: usd(cost),
+      marketValue: 5.46, // 10 × 0.546
+      unrealizedPnl: usd(5_460_000n - cost),
+      data: [{ id: positionId, source: 'service', status: 'open', size: 10, avgPrice: 0.55, mark: { price: 0.546, source: 'live' } }],
+    });
+    const orders = await get(app, 'pf-e2e', '/api/orders?state=filled');
+    expect(orders.body).toMatchObject({ total: 1, data: [{ side: 'buy', filledSize: 10, positionId, fills: buys.map((f) => expect.objectContaining(f)) }] });
+    const history = await get(app, 'pf-e2e', '/api/portfolio/history');
+    expect((history.body as { total: number }).total).toBe(buys.length);
+    const summary = await get(app, 'pf-e2e', '/api/portfolio/summary');
+    expect(summary.body).toMatchObject({ fees: usd(fees), realizedPnl: usd(-fees), openPositions: 1 });
+  });
+
+  it('shows the realized PnL of a partial sell and both orders on the position', async () => {
+    const r = await stream(`/api/positions/${positionId}/sell`, { size: 4 });
+    expect(r.status).toBe(200);
+    expect(r.events.at(-1)).toBe('completed');
+    const sells = r.fills;
+    // Sold 4 of 10 bought at 0.55: the basis released is 4 × 0.55 = 2.20.
+    const proceeds = sum(sells, notional);
+    const fees = sum([...buys, ...sells], (f) => micros(f.fee));
+    const realized = proceeds - 2_200_000n - fees;
+    const position = await get(app, 'pf-e2e', `/api/positions/${positionId}`);
+    expect(position.status).toBe(200);
+    expect(position.body).toMatchObject({
+      size: 6,
+      costBasis: 3.3,
+      avgPrice: 0.55,
+      realizedPnl: usd(realized),
+      marketValue: 3.276, // 6 × 0.546
+      unrealizedPnl: -0.024,
+    });
+    expect((position.body as { orders: { side: string }[] }).orders.map((o) => o.side)).toEqual(['sell', 'buy']);
+    const summary = await get(app, 'pf-e2e', '/api/portfolio/summary');
+    expect(summary.body).toMatchObject({ realizedPnl: usd(realized), unrealizedPnl: -0.024, fees: usd(fees) });
+    const history = await get(app, 'pf-e2e', '/api/portfolio/history');
+    expect((history.body as { data: { side: string }[] }).data[0]!.side).toBe('sell');
+  });
+});

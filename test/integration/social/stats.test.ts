@@ -1,0 +1,239 @@
+import type { PublicTrade } from '../../../src/venues/venue.types';
+import { http, startTestApp, type TestApp } from '../../utils/app';
+import { statementsOf } from './statements';
+
+interface Row {
+  rank: number;
+  traderId: string;
+  totalVolume: number;
+  totalTrades: number;
+}
+interface Me {
+  sortBy: string;
+  total: number;
+  traderIds: string[];
+  rank: number | null;
+  me: Row | null;
+  neighbours: Row[];
+}
+interface Stats {
+  userId: string;
+  joinedAt: string | null;
+  wallets: number;
+  rankedWallets: number;
+  followers: number;
+  following: number;
+  comments: number;
+  onChain: Record<string, number | string | null>;
+  orders: { filledOrders: number; volume: number };
+  totalVolume: number;
+  totalTrades: number;
+}
+
+const hex = (c: string) => `0x${c.repeat(40)}`;
+// Other traders, and the two wallets ann links (lower-case ids sort P < Q < R < S < W1 < W2).
+const [P, Q, R, S, W1, W2] = ['1', '2', '3', '4', '5', '6'].map(hex) as [string, string, string, string, string, string];
+
+let app: TestApp;
+let ann: string;
+let bob: string;
+let ghost: string;
+let marketId: string;
+let seq = 0;
+const t = (trader: string, side: 'buy' | 'sell', size: number, price = 0.5): PublicTrade => {
+  seq += 1;
+  return {
+    venue: 'venue_a',
+    venueTradeId: `st-${seq}`,
+    venueMarketId: marketId,
+    venueTraderId: trader,
+    side,
+    outcome: 'yes',
+    price,
+    size,
+    filledAt: new Date(Date.UTC(2026, 10, 2, 0, 0, seq)),
+  };
+};
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+beforeAll(async () => {
+  app = await startTestApp();
+  const prisma = app.services.db.prisma;
+  marketId = (await prisma.market.findFirstOrThrow({ where: { venue: 'venue_a' } })).venueMarketId;
+  [ann, bob, ghost] = await Promise.all(['ann', 'bob', 'ghost'].map((u) => app.token(u)));
+  // ann and bob sign up (a provisioned polygon wallet each, never trading); ann links W1 and W2.
+  for (const tok of [ann, bob]) expect((await http(`${app.url}/auth/setup`, { method: 'POST', headers: auth(tok) })).status).toBe(200);
+  for (const address of [W1, W2]) {
+    const r = await http(`${app.url}/api/wallets/import`, { method: 'POST', headers: auth(ann), json: { chain: 'polygon', address } });
+    expect(r.status).toBe(201);
+  }
+  // Volumes (price 0.5): P 60, Q 50, W1 40 + 7, R 30, S 20, W2 5. Trades: W1 5, R 2, the rest 1.
+  await app.services.tradeIngest.ingest([
+    t(P, 'buy', 120),
+    t(Q, 'buy', 100),
+    ...Array.from({ length: 4 }, () => t(W1, 'buy', 20)),
+    t(R, 'buy', 30),
+    t(R, 'buy', 30),
+    t(S, 'buy', 40),
+    t(W2, 'buy', 10),
+  ]);
+  // W1 sells 10 of 80 held at 0.50 for 0.70: +2.00 realized, one win.
+  await app.services.tradeIngest.ingest([t(W1, 'sell', 10, 0.7)]);
+  // ann's orders placed here: a filled simulation order, a filled live venue_a order, an unfilled one.
+  const order = (venue: 'venue_a' | 'venue_b', mode: 'simulation' | 'live', filled: bigint, notional: bigint) => ({
+    userId: 'ann',
+    venue,
+    marketId: `${venue}:x`,
+    venueMarketId: 'x',
+    outcome: 'yes' as const,
+    side: 'buy' as const,
+    orderType: 'market' as const,
+    mode,
+    requestedSizeMicros: 25_000_000n,
+    filledSizeMicros: filled,
+    notionalMicros: notional,
+    state: filled > 0n ? ('filled' as const) : ('cancelled' as const),
+  });
+  await prisma.order.createMany({
+    data: [order('venue_b', 'simulation', 25_000_000n, 12_500_000n), order('venue_a', 'live', 16_000_000n, 8_000_000n), order('venue_a', 'simulation', 0n, 0n)],
+  });
+  await http(`${app.url}/api/follows`, { method: 'POST', headers: auth(ann), json: { venue: 'venue_a', traderId: P } });
+  await http(`${app.url}/api/follows`, { method: 'POST', headers: auth(bob), json: { venue: 'venue_a', traderId: W1.toUpperCase().replace('0X', '0x') } });
+  const slug = app.services.world.coreEvents[0]!.slug;
+  expect((await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: auth(ann), json: { body: 'gm' } })).status).toBe(201);
+});
+afterAll(async () => {
+  await app.close();
+});
+
+const me = async (token: string, qs = '') => http(`${app.url}/api/leaderboard/me${qs ? `?${qs}` : ''}`, { headers: auth(token) });
+
+describe('GET /api/leaderboard/me', () => {
+  it('ranks the caller by their best-ranked linked wallet, with neighbours on each side', async () => {
+    const r = await me(ann, 'neighbours=1');
+    expect(r.status).toBe(200);
+    const body = r.body as Me;
+    expect(body.sortBy).toBe('total_volume');
+    expect(body.total).toBe(6);
+    expect(body.traderIds).toHaveLength(3); // the provisioned polygon wallet and the two linked ones
+    expect(body.traderIds).toEqual(expect.arrayContaining([W1, W2]));
+    expect(body.rank).toBe(3);
+    expect(body.me).toMatchObject({ rank: 3, traderId: W1, totalVolume: 47, totalTrades: 5 });
+    expect(body.neighbours.map((n) => [n.rank, n.traderId])).toEqual([
+      [2, Q],
+      [3, W1],
+      [4, R],
+    ]);
+  });
+
+  it.each(['total_volume', 'total_pnl', 'win_count', 'total_trades'])('agrees with GET /api/leaderboard for sort_by=%s', async (sort) => {
+    const board = ((await http(`${app.url}/api/leaderboard?sort_by=${sort}&limit=200`)).body as { data: Row[] }).data;
+    const body = (await me(ann, `sort_by=${sort}&neighbours=2`)).body as Me;
+    const mine = board.filter((b) => [W1, W2].includes(b.traderId));
+    expect(body.rank).toBe(mine[0]!.rank);
+    expect(body.me!.traderId).toBe(mine[0]!.traderId);
+    const i = body.rank! - 1;
+    expect(body.neighbours).toEqual(board.slice(Math.max(0, i - 2), i + 3));
+  });
+
+  it('ranks by trade count: W1 first, neighbours only below it', async () => {
+    const body = (await me(ann, 'sort_by=total_trades')).body as Me;
+    expect(body.rank).toBe(1);
+    expect(body.neighbours.map((n) => n.traderId)).toEqual([W1, R, P]);
+  });
+
+  it('breaks ties as the board does (figure, then venue, then trader id)', async () => {
+    const cat = await app.token('cat');
+    expect((await http(`${app.url}/api/wallets/import`, { method: 'POST', headers: auth(cat), json: { chain: 'polygon', address: S } })).status).toBe(201);
+    // One trade each for P, Q, S and W2: S comes after P and Q.
+    const body = (await me(cat, 'sort_by=total_trades&neighbours=1')).body as Me;
+    expect(body.rank).toBe(5);
+    expect(body.neighbours.map((n) => [n.rank, n.traderId])).toEqual([
+      [4, Q],
+      [5, S],
+      [6, W2],
+    ]);
+  });
+
+  it('neighbours=0 lists the caller alone, neighbours=10 the whole board', async () => {
+    expect(((await me(ann, 'neighbours=0')).body as Me).neighbours.map((n) => n.traderId)).toEqual([W1]);
+    expect(((await me(ann, 'neighbours=10')).body as Me).neighbours.map((n) => n.rank)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('answers rank null and no neighbours when no wallet of the caller has traded', async () => {
+    const withWallet = (await me(bob)).body as Me;
+    expect(withWallet).toMatchObject({ total: 6, rank: null, me: null, neighbours: [] });
+    expect(withWallet.traderIds).toHaveLength(1);
+    expect((await me(ghost)).body).toEqual({ sortBy: 'total_volume', total: 6, traderIds: [], rank: null, me: null, neighbours: [] });
+  });
+
+  it('401 without bearer; 400 for a bad sort or neighbours', async () => {
+    expect((await http(`${app.url}/api/leaderboard/me`)).status).toBe(401);
+    for (const qs of ['sort_by=luck', 'neighbours=11', 'neighbours=-1', 'neighbours=x']) {
+      const r = await me(ann, qs);
+      expect(r.status).toBe(400);
+      expect((r.body as { message: string }).message).toMatch(/^(sort_by|neighbours): /);
+    }
+  });
+
+  it('runs the same number of SQL statements whatever the neighbourhood', async () => {
+    const count = (qs: string) => statementsOf(app, () => me(ann, qs));
+    const n = await count('neighbours=0');
+    expect(n).toBe(await count('neighbours=10'));
+    expect(n).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('GET /api/stats and /api/stats/{userId}', () => {
+  it("combines the wallets' trader stats with the orders placed here (hand-computed)", async () => {
+    const r = await http(`${app.url}/api/stats/ann`);
+    expect(r.status).toBe(200);
+    const s = r.body as Stats;
+    expect(s).toMatchObject({ userId: 'ann', wallets: 3, rankedWallets: 2, followers: 1, following: 1, comments: 1 });
+    expect(s.joinedAt).toEqual(expect.any(String));
+    expect(s.onChain).toMatchObject({ totalVolume: 52, totalTrades: 6, winCount: 1, lossCount: 0, realizedPnl: 2, totalPnl: 2 });
+    expect(s.onChain.firstTradeAt).toEqual(expect.any(String));
+    expect(s.orders).toEqual({ filledOrders: 2, volume: 20.5 });
+    // The live venue_a order settles from a wallet (the on-chain figures count it once indexed).
+    expect(s.totalVolume).toBe(64.5);
+    expect(s.totalTrades).toBe(7);
+  });
+
+  it("GET /api/stats is the caller's own public stats; 401 without bearer", async () => {
+    const own = await http(`${app.url}/api/stats`, { headers: auth(ann) });
+    expect(own.status).toBe(200);
+    expect(own.body).toEqual((await http(`${app.url}/api/stats/ann`)).body);
+    expect((await http(`${app.url}/api/stats`)).status).toBe(401);
+  });
+
+  it('answers zeros for a user with no activity (not 404)', async () => {
+    const r = await http(`${app.url}/api/stats/nobody`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      userId: 'nobody',
+      joinedAt: null,
+      wallets: 0,
+      rankedWallets: 0,
+      followers: 0,
+      following: 0,
+      comments: 0,
+      onChain: { totalVolume: 0, totalTrades: 0, winCount: 0, lossCount: 0, realizedPnl: 0, unrealizedPnl: 0, totalPnl: 0, firstTradeAt: null, lastTradeAt: null },
+      orders: { filledOrders: 0, volume: 0 },
+      totalVolume: 0,
+      totalTrades: 0,
+    });
+    expect(((await http(`${app.url}/api/stats/bob`)).body as Stats).joinedAt).toEqual(expect.any(String));
+  });
+
+  it('400 for an over-long user id', async () => {
+    const r = await http(`${app.url}/api/stats/${'u'.repeat(201)}`);
+    expect(r.status).toBe(400);
+    expect((r.body as { message: string }).message).toMatch(/^userId: /);
+  });
+
+  it('runs two SQL statements for any user', async () => {
+    const count = (id: string) => statementsOf(app, () => http(`${app.url}/api/stats/${id}`));
+    expect(await count('ann')).toBe(2);
+    expect(await count('nobody')).toBe(2);
+  });
+});

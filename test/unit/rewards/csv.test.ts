@@ -1,0 +1,64 @@
+import { csv, csvField, toCsv } from '../../../rest-adapter/representations';
+import { parseCsv } from '../../utils/csv';
+
+describe('RFC 4180 CSV (the export representation)', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['', ''],
+    [null, ''],
+    [undefined, ''],
+    [12.5, '12.5'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\r\nlines', '"two\r\nlines"'],
+    ['lf\nonly', '"lf\nonly"'],
+    ['"', '""""'],
+  ])('quotes %j as %j', (value, expected) => {
+    expect(csvField(value)).toBe(expected);
+  });
+
+  it('writes a header record and CRLF-terminated records', () => {
+    const text = toCsv(
+      [
+        { header: 'id', field: 'id' },
+        { header: 'note', field: 'note' },
+      ],
+      [
+        { id: '1', note: 'x' },
+        { id: '2', note: null },
+      ],
+    );
+    expect(text).toBe('id,note\r\n1,x\r\n2,\r\n');
+  });
+
+  it('parses hand-written RFC 4180 text', () => {
+    expect(parseCsv('a,b\r\n"x,1","he said ""no"""\r\n"multi\r\nline",\r\n')).toEqual([
+      ['a', 'b'],
+      ['x,1', 'he said "no"'],
+      ['multi\r\nline', ''],
+    ]);
+    expect(parseCsv('a,b')).toEqual([['a', 'b']]);
+    expect(() => parseCsv('a"b\r\n')).toThrow(/bare quote/);
+    expect(() => parseCsv('"a"b\r\n')).toThrow(/comma or CRLF/);
+    expect(() => parseCsv('a\nb')).toThrow(/comma or CRLF/);
+    expect(() => parseCsv('"open')).toThrow(/unterminated/);
+  });
+
+  it('round-trips awkward values through the renderer and the parser', () => {
+    const rows = [
+      { a: 'comma, inside', b: 'quote " inside' },
+      { a: 'crlf\r\ninside', b: 'lf\ninside' },
+      { a: '', b: '"' },
+    ];
+    const columns = [
+      { header: 'a', field: 'a' },
+      { header: 'b', field: 'b' },
+    ];
+    const text = csv(columns).render(rows);
+    expect(parseCsv(text)).toEqual([['a', 'b'], ...rows.map((r) => [r.a, r.b])]);
+  });
+
+  it('refuses a result that is not a list', () => {
+    expect(() => csv([{ header: 'a', field: 'a' }]).render({ a: 1 })).toThrow(/list/);
+  });
+});
