@@ -39,6 +39,8 @@ import {
   TraderStatsService,
   UserStatsService,
 } from './modules/social';
+import { CopytradeService } from './modules/social/copytrade.service';
+import { HomeService } from './modules/social/home.service';
 import { MarksService, PortfolioService, PortfolioValuationService, TradeHistoryService } from './modules/portfolio';
 import type { SimulatedWorld } from './venues';
 import { VERSION } from './version';
@@ -94,6 +96,10 @@ export interface AppServices {
   followTrades: FollowTradesService;
   userStats: UserStatsService;
   productMetrics: ProductMetricsService;
+  /** Copies a followed trader's trade through execution under the risk caps. */
+  copytrade: CopytradeService;
+  /** The home screen: followed traders' activity, trending events, the positions summary. */
+  home: HomeService;
   /** Portfolio reads over the trading rows and linked wallets; marks from the venues' books. */
   portfolio: PortfolioService;
   portfolioValuation: PortfolioValuationService;
@@ -248,6 +254,7 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
       authMe: { limit: config.limits.authMePerMinute, windowMs: 60_000 },
       onramp: { limit: config.limits.onrampPerMinute, windowMs: 60_000 },
       rewardsClaim: { limit: config.limits.rewardsClaimPerMinute, windowMs: 60_000 },
+      copytrade: { limit: config.copytrade.perMinute, windowMs: 60_000 },
     }),
     events,
     catalog,
@@ -305,6 +312,22 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     followTrades: new FollowTradesService(db.prisma, events, history),
     userStats: new UserStatsService(db.prisma),
     productMetrics: new ProductMetricsService(db.prisma, o.now),
+    copytrade: new CopytradeService({
+      prisma: db.prisma,
+      execution,
+      markets,
+      events,
+      books,
+      caps: {
+        maxTradeMicros: BigInt(config.copytrade.maxTradeUsd) * 1_000_000n,
+        maxDailyMicros: BigInt(config.copytrade.maxDailyUsd) * 1_000_000n,
+        maxOpenPositions: config.copytrade.maxOpenPositions,
+        allowedCategories: config.copytrade.allowedCategories,
+        blockedCategories: config.copytrade.blockedCategories,
+        maxDeviationMicros: BigInt(Math.round(config.copytrade.maxPriceDeviation * 1e6)),
+      },
+    }),
+    home: new HomeService(db.prisma, events),
     portfolio: new PortfolioService(db.prisma),
     portfolioValuation: new PortfolioValuationService(wallets, ledger, tradeHistory, logger),
     tradeHistory,

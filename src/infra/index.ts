@@ -15,3 +15,4 @@ export { RedisPubSub } from './redis-pubsub';
 export { RedisRateLimiter, SLIDING_WINDOW_LUA } from './redis-rate-limiter';
 export { closeRedisClient, createRedisClient, type RedisConnectionRole } from './redis-connection';
 export { ReadMemo } from './read-memo';
+export { PeriodicTask } from './periodic-task';

@@ -1,3 +1,4 @@
+import { PeriodicTask } from '../../infra';
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../http/logger';
@@ -31,8 +32,10 @@ export type PayoutRef = { withdrawalId: string } | { payoutId: string };
  * webhook events drive processing → completed / failed.
  */
 export class WithdrawalsService {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly schedule = new PeriodicTask(
+    () => this.dispatch(),
+    (err: unknown) => this.logger?.error({ err }, 'withdrawal dispatch failed'),
+  );
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -146,19 +149,13 @@ export class WithdrawalsService {
     return true;
   }
 
-  /** Dispatches every `everyMs` (0: never) until {@link stop}. */
+  /** Runs {@link dispatch} every `everyMs` (0: never) until {@link stop}. */
   start(everyMs: number): void {
-    if (everyMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => {
-      this.running = this.running.then(() => this.dispatch()).catch((err: unknown) => this.logger?.error({ err }, 'withdrawal dispatch failed'));
-    }, everyMs);
-    this.timer.unref();
+    this.schedule.start(everyMs);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.schedule.stop();
   }
 }
 

@@ -1,3 +1,4 @@
+import { PeriodicTask } from '../../infra';
 import type { PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../http/logger';
@@ -29,8 +30,10 @@ interface Released {
  * notifies the user once per release.
  */
 export class RewardsService {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly schedule = new PeriodicTask(
+    () => this.release(),
+    (err: unknown) => this.logger?.error({ err }, 'rewards release failed'),
+  );
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -133,19 +136,13 @@ export class RewardsService {
     return moved.length;
   }
 
-  /** Releases every `everyMs` (0: never) until {@link stop}. */
+  /** Runs {@link release} every `everyMs` (0: never) until {@link stop}. */
   start(everyMs: number): void {
-    if (everyMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => {
-      this.running = this.running.then(() => this.release()).catch((err: unknown) => this.logger?.error({ err }, 'rewards release failed'));
-    }, everyMs);
-    this.timer.unref();
+    this.schedule.start(everyMs);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.schedule.stop();
   }
 }
 
