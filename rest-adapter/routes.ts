@@ -17,6 +17,8 @@ import { opsRoutes } from './routes.ops';
 import { portfolioRoutes } from './routes.portfolio';
 import { searchRoutes } from './routes.search';
 import { discoveryRoutes, socialInsightRoutes, socialRoutes, traderRoutes } from './routes.social';
+import { homeRoutes } from './routes.home';
+import { copytradeRoutes } from './routes.copytrade';
 import { walletRoutes } from './routes.wallets';
 import { webhookRoutes } from './routes.webhooks';
 
@@ -42,6 +44,8 @@ export const ROUTES: readonly AnyRouteDef[] = [
   ...traderRoutes,
   ...discoveryRoutes,
   ...socialInsightRoutes,
+  ...homeRoutes,
+  ...copytradeRoutes,
   ...notificationRoutes,
   ...portfolioRoutes,
   ...marketDataRoutes,

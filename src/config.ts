@@ -97,6 +97,13 @@ const envSchema = z.object({
   AUTH_ME_RATE_LIMIT: intInRange(1, 1_000_000, 120),
   ONRAMP_RATE_LIMIT: intInRange(1, 1_000_000, 10),
   REWARDS_CLAIM_RATE_LIMIT: intInRange(1, 1_000_000, 5),
+  COPYTRADE_RATE_LIMIT: intInRange(1, 1_000_000, 10),
+  COPYTRADE_MAX_TRADE_USD: intInRange(1, 10_000_000, 500),
+  COPYTRADE_MAX_DAILY_USD: intInRange(1, 100_000_000, 2_000),
+  COPYTRADE_MAX_OPEN_POSITIONS: intInRange(0, 10_000, 25),
+  COPYTRADE_MAX_PRICE_DEVIATION: numberInRange(0, 1, 0.05),
+  COPYTRADE_ALLOWED_CATEGORIES: optionalString,
+  COPYTRADE_BLOCKED_CATEGORIES: optionalString,
   REWARDS_CASHBACK_BPS: intInRange(0, 10_000, 1_000),
   REWARDS_REFERRAL_TIER1_BPS: intInRange(0, 10_000, 2_000),
   REWARDS_REFERRAL_TIER2_BPS: intInRange(0, 10_000, 500),
@@ -169,6 +176,20 @@ export interface AppConfig {
   /** Requests per minute: per client on discover, per user on onboarding and onramp. */
   limits: { discoverPerMinute: number; authSetupPerMinute: number; authMePerMinute: number; onrampPerMinute: number; rewardsClaimPerMinute: number };
   /**
+   * Copytrading: copies per user per minute and the risk caps of each copy (USD per copy and per
+   * UTC day, open positions, event categories allowed and blocked (lower case; empty allowed = all),
+   * largest distance between the current best price and the trader's fill).
+   */
+  copytrade: {
+    perMinute: number;
+    maxTradeUsd: number;
+    maxDailyUsd: number;
+    maxOpenPositions: number;
+    maxPriceDeviation: number;
+    allowedCategories: string[];
+    blockedCategories: string[];
+  };
+  /**
    * Rewards: shares of each trading fee in basis points (cashback to the payer, tier 1 and tier 2 to
    * the payer's referrers), points per USD of fee, how long a reward is held before it can be
    * claimed, and how often held rewards are released in the background (ms; 0 = only on reads).
@@ -191,6 +212,11 @@ export class ConfigError extends Error {
 }
 
 const ALLOWED_ALGS = ['HS256', 'ES256', 'RS256'];
+
+/** A comma-separated list of category names, trimmed and lower-cased. */
+function categoryList(v: string | undefined): string[] {
+  return (v ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '');
+}
 
 /** Parses an environment (default `process.env`) into the application configuration. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -297,6 +323,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       authMePerMinute: e.AUTH_ME_RATE_LIMIT,
       onrampPerMinute: e.ONRAMP_RATE_LIMIT,
       rewardsClaimPerMinute: e.REWARDS_CLAIM_RATE_LIMIT,
+    },
+    copytrade: {
+      perMinute: e.COPYTRADE_RATE_LIMIT,
+      maxTradeUsd: e.COPYTRADE_MAX_TRADE_USD,
+      maxDailyUsd: e.COPYTRADE_MAX_DAILY_USD,
+      maxOpenPositions: e.COPYTRADE_MAX_OPEN_POSITIONS,
+      maxPriceDeviation: e.COPYTRADE_MAX_PRICE_DEVIATION,
+      allowedCategories: categoryList(e.COPYTRADE_ALLOWED_CATEGORIES),
+      blockedCategories: categoryList(e.COPYTRADE_BLOCKED_CATEGORIES),
     },
     rewards: {
       cashbackBps: e.REWARDS_CASHBACK_BPS,

@@ -20,6 +20,8 @@ import { NotificationsResolver } from '../modules/notifications';
 import { IngestionResolver } from '../modules/ingestion';
 import { OpsResolver } from '../modules/ops';
 import { FollowTradesResolver, FollowsResolver, LeaderboardResolver, SocialResolver, UserStatsResolver } from '../modules/social';
+import { CopytradeResolver } from '../modules/social/copytrade.resolver';
+import { HomeResolver } from '../modules/social/home.resolver';
 import { TradesResolver } from '../modules/trades';
 import { ApiKeysResolver } from '../modules/api-keys';
 import { ComparisonsResolver } from '../modules/comparisons';
@@ -60,6 +62,8 @@ const RESOLVERS: NonEmptyArray<Function> = [
   SocialResolver,
   FollowTradesResolver,
   UserStatsResolver,
+  HomeResolver,
+  CopytradeResolver,
   NotificationsResolver,
   PortfolioResolver,
   PositionsResolver,

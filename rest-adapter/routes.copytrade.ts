@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { CopytradeDocument, type CopytradeMutationVariables } from '../schema/generated/operations';
+import { EXECUTION_MODES } from '../src/modules/execution/execution.limits';
+import { COPYTRADE_LIMITS as L } from '../src/modules/social/copytrade.limits';
+import { VENUES } from '../src/venues/venue.types';
+import { route } from './route.types';
+
+const required = (what: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`);
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+const text = (max: number) =>
+  z.string({ error: required('a string') }).min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` });
+const range = (r: { min: number; max: number }) => {
+  const msg = `must be a number from ${r.min} to ${r.max}`;
+  return optional(z.number({ error: msg }).min(r.min, { error: msg }).max(r.max, { error: msg }));
+};
+
+/** The copytrade body; the service checks the rest (one of size / amountUsd, venue precision, caps). */
+const copytradeBody = z.object({
+  venue: z.enum(VENUES, { error: required(`one of ${VENUES.join(', ')}`) }),
+  traderId: text(L.traderId.max),
+  tradeId: text(L.tradeId.max),
+  size: range(L.size),
+  amountUsd: range(L.amountUsd),
+  mode: optional(z.enum(EXECUTION_MODES, { error: `must be one of ${EXECUTION_MODES.join(', ')}` })),
+  maxPriceDeviation: range(L.maxPriceDeviation),
+});
+
+/** Copytrading (the GraphQL `copytrade` mutation). */
+export const copytradeRoutes = [
+  route({
+    id: 'copytrade',
+    surface: 'trading',
+    method: 'POST',
+    path: '/api/social/copytrade',
+    summary:
+      "Mirrors a followed trader's trade (`tradeId`, same side and outcome) through execution, as a limit order at the trader's price moved by the tolerated deviation, under the risk caps (USD per copy and per UTC day, open positions, categories, price deviation: each violation a 400 naming the cap). Answers once the order ended: the order (source copytrade), the position and the balance. `mode` live needs the wallet-auth token. Rate limited per user; Idempotency-Key honoured.",
+    auth: 'bearer',
+    params: { body: copytradeBody },
+    document: CopytradeDocument,
+    variables: (input) => ({ input }) as CopytradeMutationVariables,
+    result: 'copytrade',
+    errors: [400, 401, 404, 429, 502],
+    tags: ['social'],
+  }),
+];

@@ -1,0 +1,257 @@
+import { http, startTestApp, type TestApp } from '../../utils/app';
+import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
+import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
+import { fund } from '../execution/trading-helpers';
+
+/**
+ * Copytrading over REST against a real database: caps from the environment
+ * (USD 20 per copy, 30 per day, 2 open positions, one category blocked,
+ * 0.05 price deviation), 5 copies per user per minute, and a local execution
+ * service that fails every call (venue_a live → 502).
+ */
+let app: TestApp;
+let exec: FakeUpstream;
+const pinned = pinnedWorld();
+const event = activeMatchedEvent(pinned.world);
+const marketA = event.markets[0]!.venueMarketIds.venue_a!;
+/** An active venue_a market of an event in another category: that category is blocked. */
+const other = pinned.world.coreEvents.find(
+  (e) => e.category !== event.category && (e.closeTime?.getTime() ?? 0) > pinned.clock.ms + 86_400_000 && e.markets.some((m) => m.venueMarketIds.venue_a),
+)!;
+const blockedMarket = other.markets.find((m) => m.venueMarketIds.venue_a)!.venueMarketIds.venue_a!;
+const W1 = '0x' + 'a'.repeat(40);
+const W2 = '0x' + 'b'.repeat(40);
+/** Best YES ask of the market (what a copied buy is compared with). */
+let ask: number;
+let seq = 0;
+
+beforeAll(async () => {
+  exec = await startFakeUpstream(() => ({ status: 500 }));
+  app = await startTestApp(
+    {
+      EXECUTION_SERVICE_URL: exec.url,
+      EXECUTION_POLL_MS: '10',
+      COPYTRADE_RATE_LIMIT: '5',
+      COPYTRADE_MAX_TRADE_USD: '20',
+      COPYTRADE_MAX_DAILY_USD: '30',
+      COPYTRADE_MAX_OPEN_POSITIONS: '2',
+      COPYTRADE_MAX_PRICE_DEVIATION: '0.05',
+      COPYTRADE_BLOCKED_CATEGORIES: other.category.toUpperCase(),
+    },
+    {},
+    { world: pinned.world, now: pinned.now },
+  );
+  ask = (await app.services.venues.venue_a.getOrderBook(marketA)).asks[0]!.price;
+});
+afterAll(async () => {
+  await app.close();
+  await exec.close();
+});
+
+/** A public trade of `trader`; its id as trader pages show it (`venue_a:…`). */
+async function trade(trader: string, price: number, market = marketA, side: 'buy' | 'sell' = 'buy'): Promise<string> {
+  seq += 1;
+  const venueTradeId = `copy-${seq}`;
+  await app.services.db.prisma.trade.create({
+    data: { venue: 'venue_a', venueTradeId, venueMarketId: market, venueTraderId: trader, side, outcome: 'yes', price: String(price), size: '10', filledAt: new Date(pinned.clock.ms - 60_000) },
+  });
+  return `venue_a:${venueTradeId}`;
+}
+
+const bearer = async (sub: string) => ({ authorization: `Bearer ${await app.token(sub)}` });
+const follow = async (sub: string, traderId = W1) =>
+  http(`${app.url}/api/follows`, { method: 'POST', headers: await bearer(sub), json: { venue: 'venue_a', traderId } });
+const copy = async (sub: string | null, json: Record<string, unknown>, headers?: Record<string, string>) =>
+  http(`${app.url}/api/social/copytrade`, { method: 'POST', headers: headers ?? (sub ? await bearer(sub) : {}), json });
+const body = (r: { body: unknown }) => r.body as Record<string, unknown> & { message: string; error: string };
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+describe('POST /api/social/copytrade', () => {
+  it('mirrors a followed trader: a filled order with source copytrade, a position and the balance', async () => {
+    await follow('ana');
+    await fund(app, 'ana', 100);
+    const tradeId = await trade(W1, ask);
+    const r = await copy('ana', { venue: 'venue_a', traderId: W1.toUpperCase().replace('0X', '0x'), tradeId, size: 5 });
+    expect(r.status).toBe(200);
+    const b = r.body as {
+      order: { id: string; state: string; source: string; side: string; outcome: string; filledSize: number; avgPrice: number; orderType: string; limitPrice: number; mode: string };
+      position: { id: string; status: string; size: number };
+      balance: { available: number; held: number };
+      copied: { id: string; price: number };
+      bestPrice: number;
+      limitPrice: number;
+      replayed: boolean;
+    };
+    expect(b.order).toMatchObject({ state: 'filled', source: 'copytrade', side: 'buy', outcome: 'yes', filledSize: 5, orderType: 'limit', mode: 'simulation' });
+    expect(b.bestPrice).toBe(ask);
+    expect(b.limitPrice).toBe(round6(ask + 0.05));
+    expect(b.order.limitPrice).toBe(round6(ask + 0.05));
+    expect(b.order.avgPrice).toBeLessThanOrEqual(b.limitPrice);
+    expect(b.copied).toMatchObject({ id: tradeId, price: ask });
+    expect(b.position).toMatchObject({ status: 'open', size: 5 });
+    expect(b.replayed).toBe(false);
+    const order = await app.services.db.prisma.order.findUniqueOrThrow({ where: { id: b.order.id } });
+    expect(order).toMatchObject({ userId: 'ana', source: 'copytrade', state: 'filled', filledSizeMicros: 5_000_000n, positionId: b.position.id });
+    const position = await app.services.db.prisma.position.findUniqueOrThrow({ where: { id: b.position.id } });
+    expect(position).toMatchObject({ userId: 'ana', status: 'open', sizeMicros: 5_000_000n, venueMarketId: marketA });
+    expect(b.balance.available).toBe(round6(100 - (Number(order.notionalMicros) + Number(order.feeMicros)) / 1e6));
+  });
+
+  it('amountUsd buys the whole hundredths of a contract it pays for at the best price', async () => {
+    await follow('ben');
+    await fund(app, 'ben', 100);
+    const r = await copy('ben', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), amountUsd: 3 });
+    expect(r.status).toBe(200);
+    const expected = Math.floor(Math.round((3 * 1e6 * 1e6) / Math.round(ask * 1e6)) / 1e4) / 100;
+    expect((r.body as { order: { requestedSize: number } }).order.requestedSize).toBe(expected);
+  });
+
+  it('401 without a bearer token; live mode needs the wallet-auth token', async () => {
+    const tradeId = await trade(W1, ask);
+    expect((await copy(null, { venue: 'venue_a', traderId: W1, tradeId, size: 1 })).status).toBe(401);
+    await follow('cleo');
+    const userToken = await copy('cleo', { venue: 'venue_a', traderId: W1, tradeId, size: 1, mode: 'live' });
+    expect(userToken.status).toBe(401);
+  });
+
+  it('400 naming the field for bad bodies', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ traderId: W1, tradeId: 'x', size: 1 }, 'venue'],
+      [{ venue: 'venue_c', traderId: W1, tradeId: 'x', size: 1 }, 'venue'],
+      [{ venue: 'venue_a', tradeId: 'x', size: 1 }, 'traderId'],
+      [{ venue: 'venue_a', traderId: W1, size: 1 }, 'tradeId'],
+      [{ venue: 'venue_a', traderId: W1, tradeId: 'x', size: 'ten' }, 'size'],
+      [{ venue: 'venue_a', traderId: W1, tradeId: 'x', size: 0 }, 'size'],
+      [{ venue: 'venue_a', traderId: W1, tradeId: 'x', size: 2_000_000 }, 'size'],
+      [{ venue: 'venue_a', traderId: W1, tradeId: 'x' }, 'size'],
+      [{ venue: 'venue_a', traderId: W1, tradeId: 'x', size: 1, amountUsd: 5 }, 'amountUsd'],
+      [{ venue: 'venue_a', traderId: W1, tradeId: 'x', size: 1, mode: 'paper' }, 'mode'],
+      [{ venue: 'venue_a', traderId: W1, tradeId: 'x', size: 1, maxPriceDeviation: 2 }, 'maxPriceDeviation'],
+      [{ venue: 'venue_a', traderId: 'not-a-wallet', tradeId: 'x', size: 1 }, 'traderId'],
+    ];
+    for (const [json, field] of cases) {
+      const r = await copy('dora', json);
+      expect([r.status, body(r).message.split(':')[0]]).toEqual([400, field]);
+    }
+  });
+
+  it('404 when the trader is not followed, the trade is unknown, or it is another trader\'s', async () => {
+    const mine = await trade(W1, ask);
+    const theirs = await trade(W2, ask);
+    expect((await copy('eli', { venue: 'venue_a', traderId: W1, tradeId: mine, size: 1 })).status).toBe(404);
+    await follow('eli');
+    expect((await copy('eli', { venue: 'venue_a', traderId: W1, tradeId: 'venue_a:nope', size: 1 })).status).toBe(404);
+    expect((await copy('eli', { venue: 'venue_a', traderId: W1, tradeId: theirs, size: 1 })).status).toBe(404);
+    expect((await copy('eli', { venue: 'venue_a', traderId: W1, tradeId: mine.replace('venue_a:', 'venue_b:'), size: 1 })).status).toBe(404);
+  });
+
+  it('400 maxTradeUsd: size × limit price above the per-copy cap', async () => {
+    await follow('fay');
+    await fund(app, 'fay', 100);
+    const size = Math.ceil(20.01 / (ask + 0.05));
+    const r = await copy('fay', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size });
+    expect([r.status, body(r).message.split(':')[0]]).toEqual([400, 'maxTradeUsd']);
+    expect(await app.services.db.prisma.order.count({ where: { userId: 'fay' } })).toBe(0);
+  });
+
+  it('400 maxDailyUsd: the copies since 00:00 UTC plus this one above the per-day cap', async () => {
+    await follow('gus');
+    await fund(app, 'gus', 100);
+    const size = Math.floor(18 / (ask + 0.05));
+    const first = await copy('gus', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size });
+    expect(first.status).toBe(200);
+    expect((first.body as { order: { state: string } }).order.state).toBe('filled');
+    const second = await copy('gus', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size });
+    expect([second.status, body(second).message.split(':')[0]]).toEqual([400, 'maxDailyUsd']);
+    // A smaller copy still fits under the day's cap.
+    const small = await copy('gus', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: 1 });
+    expect(small.status).toBe(200);
+  });
+
+  it('400 maxOpenPositions: a copy may not open a position beyond the cap', async () => {
+    await follow('hal');
+    await fund(app, 'hal', 100);
+    const markets = await app.services.db.prisma.market.findMany({ where: { venue: 'venue_a', NOT: { venueMarketId: marketA } }, take: 2, orderBy: { id: 'asc' } });
+    await app.services.db.prisma.position.createMany({
+      data: markets.map((m) => ({
+        userId: 'hal',
+        venue: m.venue,
+        marketId: m.id,
+        venueMarketId: m.venueMarketId,
+        coreEventId: m.coreEventId,
+        outcome: 'yes' as const,
+        status: 'open' as const,
+        sizeMicros: 1_000_000n,
+        costBasisMicros: 500_000n,
+      })),
+    });
+    const r = await copy('hal', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: 1 });
+    expect([r.status, body(r).message.split(':')[0]]).toEqual([400, 'maxOpenPositions']);
+  });
+
+  it('400 category: events of a blocked category are not copied (case-insensitive)', async () => {
+    await follow('ida');
+    await fund(app, 'ida', 100);
+    const book = await app.services.venues.venue_a.getOrderBook(blockedMarket);
+    const r = await copy('ida', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, book.asks[0]?.price ?? 0.5, blockedMarket), size: 1 });
+    expect([r.status, body(r).message.split(':')[0]]).toEqual([400, 'category']);
+  });
+
+  it("400 maxPriceDeviation: the best price too far from the trader's, by the cap or the caller's tighter tolerance", async () => {
+    await follow('jon');
+    await fund(app, 'jon', 100);
+    const far = await copy('jon', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, round6(ask - 0.06)), size: 1 });
+    expect([far.status, body(far).message.split(':')[0]]).toEqual([400, 'maxPriceDeviation']);
+    const tight = await copy('jon', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, round6(ask - 0.02)), size: 1, maxPriceDeviation: 0.01 });
+    expect([tight.status, body(tight).message.split(':')[0]]).toEqual([400, 'maxPriceDeviation']);
+    const within = await copy('jon', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, round6(ask - 0.02)), size: 1, maxPriceDeviation: 0.03 });
+    expect(within.status).toBe(200);
+    expect((within.body as { limitPrice: number }).limitPrice).toBe(round6(ask + 0.01));
+  });
+
+  it('400 naming the reason when the balance cannot pay for the copy', async () => {
+    await follow('kai');
+    await fund(app, 'kai', 0.5);
+    const r = await copy('kai', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: 5 });
+    expect(r.status).toBe(400);
+    expect(body(r).message).toMatch(/^size: insufficient balance/);
+    const order = await app.services.db.prisma.order.findFirstOrThrow({ where: { userId: 'kai' } });
+    expect(order).toMatchObject({ source: 'copytrade', state: 'rejected' });
+  });
+
+  it('502 when execution fails (venue_a live: the execution service answers 500)', async () => {
+    await follow('lea');
+    await fund(app, 'lea', 100);
+    const r = await copy('lea', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: 2, mode: 'live' }, { authorization: `Bearer ${await app.walletToken('lea')}` });
+    expect(r.status).toBe(502);
+    expect(body(r).error).toBe('upstream_error');
+    const order = await app.services.db.prisma.order.findFirstOrThrow({ where: { userId: 'lea' } });
+    expect(order).toMatchObject({ source: 'copytrade', state: 'failed', mode: 'live' });
+    expect(await app.services.ledger.balance('lea')).toMatchObject({ available: 100_000_000n, held: 0n });
+  });
+
+  it('429 past the per-user limit (5 per minute); other users are unaffected', async () => {
+    await follow('max');
+    const tradeId = await trade(W2, ask); // not followed: each copy is a 404, and each counts
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) statuses.push((await copy('max', { venue: 'venue_a', traderId: W2, tradeId, size: 1 })).status);
+    expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
+    expect((await copy('ned', { venue: 'venue_a', traderId: W2, tradeId, size: 1 })).status).toBe(404);
+  });
+
+  it('the GraphQL mutation answers the same outcome', async () => {
+    await follow('ola');
+    await fund(app, 'ola', 100);
+    const tradeId = await trade(W1, ask);
+    const r = await http(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: await bearer('ola'),
+      json: {
+        query: 'mutation($input: CopytradeInput!) { copytrade(input: $input) { order { state source filledSize } position { size } } }',
+        variables: { input: { venue: 'venue_a', traderId: W1, tradeId, size: 2 } },
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ data: { copytrade: { order: { state: 'filled', source: 'copytrade', filledSize: 2 }, position: { size: 2 } } } });
+  });
+});
