@@ -6,9 +6,18 @@ export interface CsvColumn {
   field: string;
 }
 
-/** RFC 4180 quoting: a field with a comma, a double quote, CR or LF is quoted, its quotes doubled. */
+/** Text a spreadsheet would run as a formula: it starts with =, +, -, @, tab or CR and is not a plain number. */
+const FORMULA = /^[=+\-@\t\r]/;
+const NUMBER = /^[+-]?\d+(\.\d+)?$/;
+
+/**
+ * RFC 4180 quoting: a field with a comma, a double quote, CR or LF is quoted, its
+ * quotes doubled. Text that a spreadsheet would evaluate as a formula gets a
+ * leading apostrophe first (OWASP's CSV-injection guard); numbers pass as they are.
+ */
 export function csvField(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
+  let text = value === null || value === undefined ? '' : String(value);
+  if (typeof value === 'string' && FORMULA.test(text) && !NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -13,6 +13,12 @@ describe('RFC 4180 CSV (the export representation)', () => {
     ['two\r\nlines', '"two\r\nlines"'],
     ['lf\nonly', '"lf\nonly"'],
     ['"', '""""'],
+    // Formula-looking text is neutralised; numbers (also negative ones) are not.
+    ['=HYPERLINK("x")', `"'=HYPERLINK(""x"")"`],
+    ['+1+2', "'+1+2"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['-1.500000', '-1.500000'],
+    [-2, '-2'],
   ])('quotes %j as %j', (value, expected) => {
     expect(csvField(value)).toBe(expected);
   });
