@@ -9,6 +9,7 @@ import type { Logger } from '../src/http/logger';
 import { sendError } from '../src/http/send-error';
 import { SseStream } from '../src/http/sse';
 import { parseInputs } from './inputs';
+import { authenticateRoute } from './route-auth';
 import type { AnyRouteDef, Surface } from './route.types';
 
 export interface RestRouterDeps {
@@ -107,7 +108,10 @@ export function createRestRouter(routes: readonly AnyRouteDef[], surface: Surfac
     if (route.cache && memo) void deps.subscribe?.(route.cache.invalidatedBy, () => memo.invalidate());
     router[method](expressPath(route.path), (req, res) => {
       res.locals.route = route.path;
-      const run = route.stream ? runStream(route, req, res, deps) : runOperation(route, req, res, deps, memo);
+      // One context per request, made only when something needs it (a cache hit does not).
+      let ctx: GraphQLContext | undefined;
+      const context = () => (ctx ??= deps.context(req));
+      const run = route.stream ? runStream(route, req, res, deps, context) : runOperation(route, req, res, deps, context, memo);
       run.catch((err: unknown) => fail(res, err, deps.logger, req));
     });
   }
@@ -120,18 +124,20 @@ function fail(res: Response, err: unknown, logger: Logger, req: Request): void {
   sendError(res, c.code, c.message, c.details);
 }
 
-function variablesFor(route: AnyRouteDef, req: Request): Record<string, unknown> {
+/** The route's credential first, then its inputs: the operation's variables. */
+async function variablesFor(route: AnyRouteDef, req: Request, context: () => GraphQLContext): Promise<Record<string, unknown>> {
+  if (route.auth !== 'none') await authenticateRoute(route.auth, context());
   const input = parseInputs(route, req);
   const vars = route.variables ? route.variables(input) : input;
   return Object.fromEntries(Object.entries(vars as Record<string, unknown>).filter(([, v]) => v !== undefined));
 }
 
-async function execute1(route: AnyRouteDef, req: Request, deps: RestRouterDeps, variableValues: Record<string, unknown>) {
+async function execute1(route: AnyRouteDef, deps: RestRouterDeps, context: () => GraphQLContext, variableValues: Record<string, unknown>) {
   const result = await execute({
     schema: deps.schema,
     document: route.document as DocumentNode,
     variableValues,
-    contextValue: deps.context(req),
+    contextValue: context(),
   });
   if (result.errors && result.errors.length > 0) throw result.errors[0];
   const data = pick(result.data, route.result);
@@ -144,12 +150,13 @@ async function runOperation(
   req: Request,
   res: Response,
   deps: RestRouterDeps,
+  context: () => GraphQLContext,
   memo: ReadMemo | undefined,
 ): Promise<void> {
-  const variableValues = variablesFor(route, req);
+  const variableValues = await variablesFor(route, req, context);
   const { body, etag } = memo
-    ? await memo.get<CachedResponse>(JSON.stringify(variableValues), () => execute1(route, req, deps, variableValues))
-    : await execute1(route, req, deps, variableValues);
+    ? await memo.get<CachedResponse>(JSON.stringify(variableValues), () => execute1(route, deps, context, variableValues))
+    : await execute1(route, deps, context, variableValues);
   if (route.deprecated) {
     res.setHeader('deprecation', `@${Math.floor(route.deprecated.since.getTime() / 1000)}`);
     res.setHeader('link', `<${route.deprecated.successor}>; rel="successor-version"`);
@@ -167,14 +174,14 @@ async function runOperation(
   res.status(route.status ?? 200).type(format?.contentType ?? 'application/json').send(body);
 }
 
-async function runStream(route: AnyRouteDef, req: Request, res: Response, deps: RestRouterDeps): Promise<void> {
+async function runStream(route: AnyRouteDef, req: Request, res: Response, deps: RestRouterDeps, context: () => GraphQLContext): Promise<void> {
   const stream = route.stream!;
-  const variableValues = variablesFor(route, req);
+  const variableValues = await variablesFor(route, req, context);
   const result = await subscribe({
     schema: deps.schema,
     document: route.document as DocumentNode,
     variableValues,
-    contextValue: deps.context(req),
+    contextValue: context(),
   });
   if (!(Symbol.asyncIterator in result)) {
     throw result.errors?.[0] ?? new AppError('internal', 'subscription failed');
@@ -185,14 +192,18 @@ async function runStream(route: AnyRouteDef, req: Request, res: Response, deps: 
   // The client leaving ends the iterator, which unsubscribes from the pub/sub.
   void sse.closed.then(() => result.return?.());
   try {
+    // An error message repeats the last delivered id: a client reconnecting with it as
+    // Last-Event-ID resumes after what it got (an id of its own would not be resumable).
+    let lastId: string | undefined;
     for await (const item of result) {
       if (item.errors?.length) {
         const c = classifyGraphQLError(item.errors[0]);
-        sse.send('error', 'error', { error: c.code, message: c.message });
+        sse.send('error', lastId, { error: c.code, message: c.message });
         continue;
       }
       const value = pick(item.data, route.result) as Record<string, unknown>;
-      sse.send(stream.eventField ? String(value[stream.eventField]) : stream.event, String(value[stream.idField]), value);
+      lastId = String(value[stream.idField]);
+      sse.send(stream.eventField ? String(value[stream.eventField]) : stream.event, lastId, value);
     }
   } finally {
     deps.streams?.closed('rest');

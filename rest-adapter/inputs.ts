@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
 import { AppError } from '../src/errors/app-error';
-import { rawBodyOf } from '../src/http/raw-body';
+import { bodyErrorOf, rawBodyOf } from '../src/http/raw-body';
 import type { AnyRouteDef } from './route.types';
 
 function check(schema: z.ZodType | undefined, value: unknown, where: string): Record<string, unknown> {
@@ -18,6 +18,8 @@ function check(schema: z.ZodType | undefined, value: unknown, where: string): Re
  * sources do not override earlier ones: path, then query, then body.
  */
 export function parseInputs(route: AnyRouteDef, req: Request): Record<string, unknown> {
+  const unreadable = bodyErrorOf(req);
+  if (unreadable !== undefined) throw AppError.badRequest('body', unreadable);
   const body = req.body === undefined || req.body === null ? {} : req.body;
   if (route.params?.body && (typeof body !== 'object' || Array.isArray(body))) {
     throw AppError.badRequest('body', 'must be a JSON object');

@@ -7,8 +7,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Surface = 'trading' | 'market-data';
 
 /**
- * How a route authenticates, as documented. Enforcement lives in the resolvers
- * (the same rule holds for GraphQL callers); this drives OpenAPI security.
+ * How a route authenticates, as documented. The resolvers enforce it (the same
+ * rule holds for GraphQL callers); the adapter also checks it before reading a
+ * request's inputs (route-auth.ts), and it drives OpenAPI security.
  */
 export type RouteAuth =
   | 'none'

@@ -9,7 +9,7 @@ import { getSchema } from './graphql/schema';
 import { createGraphqlSseHandler } from './graphql/sse-handler';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
 import { sendError } from './http/send-error';
-import { keepRawBody } from './http/raw-body';
+import { bodyErrorOf, deferBodyError, keepRawBody, unreadableBodyMessage } from './http/raw-body';
 import { buildOpenApi } from '../rest-adapter/openapi';
 import { createRestRouter } from '../rest-adapter/express-router';
 import { ROUTES } from '../rest-adapter/routes';
@@ -64,8 +64,23 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
   // The market-data surface's one gate (key, plan limit, usage, rate-limit headers) runs before
   // anything else there, so every answer of the surface carries the headers, body errors included.
   app.use('/market-data', apiKeyGateMiddleware(services.apiKeyGate, routeTemplateMatcher(ROUTES, 'market-data')));
-  // `verify` keeps the raw bytes beside the parsed body (signed webhooks check them).
-  app.use(express.json({ limit: '1mb', verify: keepRawBody }));
+  // `verify` keeps the raw bytes beside the parsed body (signed webhooks check them). A body that
+  // cannot be read is answered by the handler, after the credential check a REST route makes first.
+  const json = express.json({ limit: '1mb', verify: keepRawBody });
+  app.use((req, res, next) =>
+    json(req, res, (err?: unknown) => {
+      const unreadable = err === undefined ? undefined : unreadableBodyMessage(err);
+      if (unreadable === undefined) return next(err);
+      deferBodyError(req, unreadable);
+      next();
+    }),
+  );
+  app.use('/graphql', (req, res, next) => {
+    const unreadable = bodyErrorOf(req);
+    if (unreadable === undefined) return next();
+    res.locals.route = req.baseUrl + req.path;
+    sendError(res, 'bad_request', `body: ${unreadable}`);
+  });
 
   const track = (kind: string) => (res: Response) => {
     streams.add(res);
@@ -122,9 +137,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
 
   app.use((req, res) => sendError(res, 'not_found', `no route for ${req.method} ${req.path}`));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const e = err as { type?: string; status?: number };
-    if (e.type === 'entity.parse.failed') return sendError(res, 'bad_request', 'body: malformed JSON');
-    if (e.type === 'entity.too.large') return sendError(res, 'bad_request', 'body: too large');
+    const e = err as { status?: number };
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
       return sendError(res, 'bad_request', 'malformed request');
     }

@@ -47,10 +47,16 @@ export class SseStream {
     return this.ended;
   }
 
-  send(event: string, id: string, data: unknown): boolean {
+  /**
+   * Sends one message. `id` is left out only when there is nothing to resume
+   * from yet (an error before the first message): an empty or made-up id would
+   * reset or spoil the client's Last-Event-ID.
+   */
+  send(event: string, id: string | undefined, data: unknown): boolean {
     if (this.ended) return false;
     const payload = JSON.stringify(data).replace(/\n/g, '\\n');
-    return this.res.write(`event: ${event}\nid: ${id.replace(/[\r\n]/g, '')}\ndata: ${payload}\n\n`);
+    const idLine = id === undefined ? '' : `id: ${id.replace(/[\r\n]/g, '')}\n`;
+    return this.res.write(`event: ${event}\n${idLine}data: ${payload}\n\n`);
   }
 
   comment(text: string): void {

@@ -31,9 +31,15 @@ export class PaymentWebhookService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async receive(payload: string, signature: string | undefined): Promise<PaymentWebhookAck> {
+  /** The webhook secret; 500 when none is configured (nothing can be verified). */
+  assertConfigured(): string {
     if (!this.secret) throw new AppError('internal', 'PAYMENT_WEBHOOK_SECRET is not configured');
-    verifyPaymentSignature(signature, payload, this.secret, Math.floor(this.now() / 1000));
+    return this.secret;
+  }
+
+  async receive(payload: string, signature: string | undefined): Promise<PaymentWebhookAck> {
+    const secret = this.assertConfigured();
+    verifyPaymentSignature(signature, payload, secret, Math.floor(this.now() / 1000));
     let json: unknown;
     try {
       json = JSON.parse(payload);
