@@ -1,14 +1,17 @@
 /**
- * `npm run bench:indexer` (needs DATABASE_URL: PostgreSQL): the venue_a fill
- * webhook's throughput in fills per second, for 1,000-fill batches posted over
- * HTTP to a server process, beside a raw `INSERT … ON CONFLICT DO NOTHING` of
- * the same trade rows into a copy of the trades table (same indexes) measured
- * in the same run. The baseline's time includes deriving the rows from the
- * fills; the webhook's includes HTTP, JSON, validation and the response. Rounds alternate webhook and raw batches so drift hits both.
+ * The venue_a fill webhook's throughput in fills per second (part of
+ * `npm run bench` when DATABASE_URL is set; alone: `npm run bench:indexer`),
+ * for 1,000-fill batches posted over HTTP to a server process, beside a raw
+ * `INSERT … ON CONFLICT DO NOTHING` of the same trade rows into a copy of the
+ * trades table (same indexes) measured in the same run. The baseline's time
+ * includes deriving the rows from the fills; the webhook's includes HTTP, JSON,
+ * validation and the response. Rounds alternate webhook and raw batches so
+ * drift hits both.
  *
- * Environment: DATABASE_URL (required; a fresh schema is created and dropped),
- * REDIS_URL (optional, passed to the server), BENCH_ROUNDS (default 10),
- * BENCH_BATCH (default 1000). Writes test/bench/results/indexer.json.
+ * Environment: DATABASE_URL (required: PostgreSQL; a fresh schema is created
+ * and dropped), REDIS_URL (optional, passed to the server),
+ * BENCH_INDEXER_ROUNDS (default 10), BENCH_INDEXER_BATCH (default 1000).
+ * Writes test/bench/results/indexer.json.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -91,20 +94,41 @@ async function rawInsert(pg: Client, fills: OrderFilled[], tokenIndex: Map<strin
   return r.rowCount ?? 0;
 }
 
-async function main(): Promise<void> {
-  const databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) {
-    log('DATABASE_URL is required (PostgreSQL): this benchmark measures the webhook against raw PostgreSQL inserts.');
-    process.exit(2);
-  }
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
-  const batchSize = Number(process.env.BENCH_BATCH ?? 1000);
+/** What one run of the indexer benchmark measured. */
+export interface IndexerReport {
+  at: string;
+  batch: number;
+  rounds: number;
+  webhook: { fillsPerSecond: number; msPerBatch: number; written: number };
+  rawInsert: { fillsPerSecond: number; msPerBatch: number; written: number };
+  /** Webhook fills/s ÷ raw fills/s. */
+  ratio: number;
+  redelivery: { msPerBatch: number; skipped: number };
+  redis: boolean;
+}
+
+/** The report as a Markdown table. */
+export function formatIndexerTable(report: IndexerReport): string {
+  return [
+    `| path | fills/s | ms per ${report.batch}-fill batch |`,
+    '| --- | --- | --- |',
+    `| raw INSERT … ON CONFLICT DO NOTHING (baseline) | ${report.rawInsert.fillsPerSecond.toLocaleString('en-US')} | ${report.rawInsert.msPerBatch} |`,
+    `| POST /webhooks/chain-indexer/venue_a | ${report.webhook.fillsPerSecond.toLocaleString('en-US')} | ${report.webhook.msPerBatch} |`,
+    `| webhook vs baseline | ${report.ratio.toFixed(2)}x | |`,
+    `| redelivery of a stored batch (all skipped) | | ${report.redelivery.msPerBatch} |`,
+  ].join('\n');
+}
+
+/** Runs the benchmark against the PostgreSQL at `databaseUrl`; writes results/indexer.json. */
+export async function runIndexerBench(databaseUrl: string, env: NodeJS.ProcessEnv = process.env): Promise<IndexerReport> {
+  const rounds = Number(env.BENCH_INDEXER_ROUNDS ?? env.BENCH_ROUNDS ?? 10);
+  const batchSize = Number(env.BENCH_INDEXER_BATCH ?? env.BENCH_BATCH ?? 1000);
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   const url = withSchema(databaseUrl, schema);
   log(`schema ${schema}; ${rounds} rounds of ${batchSize}-fill batches`);
   const app = await startAppServer({
     startupTimeoutMs: 180_000,
-    env: { ...process.env, DATABASE_URL: url, INDEXER_SHARED_SECRET: SECRET, SIM_BACKFILL_TRADES: '0', WITHDRAWAL_DISPATCH_MS: '0' },
+    env: { ...env, DATABASE_URL: url, INDEXER_SHARED_SECRET: SECRET, SIM_BACKFILL_TRADES: '0', WITHDRAWAL_DISPATCH_MS: '0' },
   });
   const pg = new Client({ connectionString: databaseUrl });
   await pg.connect();
@@ -154,7 +178,7 @@ async function main(): Promise<void> {
     const fills = rounds * batchSize;
     const webhookRate = (fills / webhookMs) * 1000;
     const rawRate = (fills / rawMs) * 1000;
-    const report = {
+    const report: IndexerReport = {
       at: new Date().toISOString(),
       batch: batchSize,
       rounds,
@@ -162,23 +186,13 @@ async function main(): Promise<void> {
       rawInsert: { fillsPerSecond: Math.round(rawRate), msPerBatch: Math.round(rawMs / rounds), written: rawWritten },
       ratio: Math.round((webhookRate / rawRate) * 100) / 100,
       redelivery: { msPerBatch: Math.round(redeliveryMs), skipped: dup.skipped },
-      redis: Boolean(process.env.REDIS_URL),
+      redis: Boolean(env.REDIS_URL),
     };
-    process.stdout.write(
-      [
-        `| path | fills/s | ms per ${batchSize}-fill batch |`,
-        '| --- | --- | --- |',
-        `| raw INSERT … ON CONFLICT DO NOTHING (baseline) | ${report.rawInsert.fillsPerSecond.toLocaleString('en-US')} | ${report.rawInsert.msPerBatch} |`,
-        `| POST /webhooks/chain-indexer/venue_a | ${report.webhook.fillsPerSecond.toLocaleString('en-US')} | ${report.webhook.msPerBatch} |`,
-        `| webhook vs baseline | ${report.ratio.toFixed(2)}x | |`,
-        `| redelivery of a stored batch (all skipped) | | ${report.redelivery.msPerBatch} |`,
-        '',
-      ].join('\n'),
-    );
     const dir = path.join(__dirname, 'results');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'indexer.json'), `${JSON.stringify(report, null, 2)}\n`);
     if (written !== fills || rawWritten !== fills) throw new Error(`expected ${fills} new rows each, got ${written} and ${rawWritten}`);
+    return report;
   } finally {
     await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
     await pg.end();
@@ -186,7 +200,17 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  log(err instanceof Error ? (err.stack ?? err.message) : String(err));
-  process.exit(1);
-});
+if (require.main === module) {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    log('DATABASE_URL is required (PostgreSQL): this benchmark measures the webhook against raw PostgreSQL inserts.');
+    process.exit(2);
+  }
+  runIndexerBench(databaseUrl).then(
+    (report) => process.stdout.write(`${formatIndexerTable(report)}\n`),
+    (err: unknown) => {
+      log(err instanceof Error ? (err.stack ?? err.message) : String(err));
+      process.exit(1);
+    },
+  );
+}

@@ -22,6 +22,9 @@
  *                           receives PORT, HOST, SIM_TRADE_RATE=0, LOG_LEVEL=warn and DATA_DIR
  * - DATABASE_URL / REDIS_URL passed through when DATABASE_URL is set; otherwise the
  *                           server gets a fresh temporary DATA_DIR (embedded database).
+ *                           With DATABASE_URL the run ends with the indexer webhook against raw
+ *                           PostgreSQL inserts (indexer.ts; BENCH_INDEXER_ROUNDS, BENCH_INDEXER_BATCH);
+ *                           `BENCH_ONLY=indexer` runs only that.
  *
  * Exit code: 0 when every scenario is ok, 1 otherwise (including aborted runs).
  */
@@ -30,6 +33,7 @@ import path from 'node:path';
 import { startBaselineServer, type BaselineServer } from './baseline-server';
 import { measure, probe, type LoadSettings } from './load';
 import { formatTable, withRatios, writeReport, type BenchReport, type ScenarioResult } from './report';
+import { formatIndexerTable, runIndexerBench, type IndexerReport } from './indexer';
 import { BASELINE, resolveScenario, SCENARIOS, type Scenario } from './scenarios';
 import { startAppServer, type AppServer } from './server-process';
 
@@ -60,7 +64,9 @@ async function main(signal: AbortSignal): Promise<boolean> {
   const startupTimeoutMs = envNumber('BENCH_STARTUP_TIMEOUT', 120, 1, 3600) * 1000;
   const only = process.env.BENCH_ONLY?.trim().toLowerCase();
   const scenarios = only ? SCENARIOS.filter((s) => s.name.toLowerCase().includes(only)) : SCENARIOS;
-  if (scenarios.length === 0) throw new Error(`BENCH_ONLY="${only}" matches no scenario`);
+  const wantIndexer = !only || INDEXER_NAME.toLowerCase().includes(only);
+  if (scenarios.length === 0 && !wantIndexer) throw new Error(`BENCH_ONLY="${only}" matches no scenario`);
+  if (scenarios.length === 0) return (await indexerPart()).ok;
 
   const startedAt = new Date();
   let baselineServer: BaselineServer | undefined;
@@ -165,8 +171,9 @@ async function main(signal: AbortSignal): Promise<boolean> {
     }
     const main = app ?? [...variants.values()][0]!.server;
 
+    const indexer = wantIndexer ? await indexerPart() : { ok: true };
     const cpus = os.cpus();
-    const report: BenchReport = {
+    const report: BenchReport & { indexer?: IndexerReport } = {
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
       settings: { ...settings, warmupSec, scenarios: scenarios.map((s) => s.name).join(' | ') },
@@ -183,7 +190,8 @@ async function main(signal: AbortSignal): Promise<boolean> {
       scenarios: scenarioResults,
       ...(comparisons.length > 0 && { comparisons }),
       ...(variants.size > 0 && { variants: [...variants.values()].map((v) => ({ env: redact(v.env), exit: v.exit })) }),
-      ok: baseline.ok && scenarioResults.every((r) => r.ok),
+      ...(indexer.report && { indexer: indexer.report }),
+      ok: baseline.ok && scenarioResults.every((r) => r.ok) && indexer.ok,
     };
     log(`results written to ${path.relative(process.cwd(), writeReport(report, RESULTS_DIR))}`);
     if (!report.ok) log('FAILED: at least one scenario had failing requests; its numbers measure errors, not speed');
@@ -192,6 +200,26 @@ async function main(signal: AbortSignal): Promise<boolean> {
     if (app) await app.stop();
     for (const v of variants.values()) await v.server.stop();
     if (baselineServer) await baselineServer.close();
+  }
+}
+
+const INDEXER_NAME = 'indexer webhook: 1,000-fill batches against raw INSERT … ON CONFLICT DO NOTHING (PostgreSQL)';
+
+/** The indexer webhook's fills/s beside raw inserts; PostgreSQL only (it needs a second connection). */
+async function indexerPart(): Promise<{ ok: boolean; report?: IndexerReport }> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    log(`skipped: ${INDEXER_NAME} (set DATABASE_URL to a PostgreSQL database)`);
+    return { ok: true };
+  }
+  log(`measuring: ${INDEXER_NAME}`);
+  try {
+    const report = await runIndexerBench(databaseUrl);
+    process.stdout.write(`${formatIndexerTable(report)}\n\n`);
+    return { ok: true, report };
+  } catch (err) {
+    log(`FAILED: ${INDEXER_NAME}: ${err instanceof Error ? err.message : String(err)}`);
+    return { ok: false };
   }
 }
 
