@@ -11,13 +11,26 @@ const FORMULA = /^[=+\-@\t\r]/;
 const NUMBER = /^[+-]?\d+(\.\d+)?$/;
 
 /**
+ * The CSV-injection guard (OWASP), reversibly: a string that a spreadsheet would
+ * evaluate as a formula, or that itself starts with an apostrophe, gets one
+ * leading apostrophe. Numbers (also negative ones) pass as they are. So
+ * {@link unescapeCsvText}, "strip one leading apostrophe", restores every value.
+ */
+export function escapeCsvText(text: string): string {
+  return text.startsWith("'") || (FORMULA.test(text) && !NUMBER.test(text)) ? `'${text}` : text;
+}
+
+/** The inverse of {@link escapeCsvText}: strips one leading apostrophe, if any. */
+export function unescapeCsvText(text: string): string {
+  return text.startsWith("'") ? text.slice(1) : text;
+}
+
+/**
  * RFC 4180 quoting: a field with a comma, a double quote, CR or LF is quoted, its
- * quotes doubled. Text that a spreadsheet would evaluate as a formula gets a
- * leading apostrophe first (OWASP's CSV-injection guard); numbers pass as they are.
+ * quotes doubled. String values pass {@link escapeCsvText} first.
  */
 export function csvField(value: unknown): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (typeof value === 'string' && FORMULA.test(text) && !NUMBER.test(text)) text = `'${text}`;
+  const text = value === null || value === undefined ? '' : typeof value === 'string' ? escapeCsvText(value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import {
   FeedDocument,
   FeedItemDocument,
-  FeedItemsDocument,
   FeedQualityDocument,
+  FeedStreamDocument,
   IngestFeedDocument,
-  type FeedItemsSubscriptionVariables,
   type FeedQueryVariables,
+  type FeedStreamSubscriptionVariables,
 } from '../schema/generated/operations';
 import { FEED_LIMITS as L } from '../src/modules/feed/feed.limits';
 import { int, requiredStr, str } from './params';
@@ -69,12 +69,12 @@ export const feedRoutes = [
     surface: 'trading',
     method: 'GET',
     path: '/api/feed/stream',
-    summary: 'Server-sent events of new feed items (`event: feed_item`); resumes after `Last-Event-ID`.',
+    summary: 'Server-sent events of new feed items (`event: feed_item`, `id:` the item id, in increasing order); with `Last-Event-ID` every item after it first (400 when it is no feed id).',
     auth: 'none',
     params: { query: z.object(filters) },
-    document: FeedItemsDocument,
-    variables: renameEvent<FeedItemsSubscriptionVariables>,
-    result: 'feedItems',
+    document: FeedStreamDocument,
+    variables: renameEvent<FeedStreamSubscriptionVariables>,
+    result: 'feed',
     errors: [400],
     stream: { event: 'feed_item', idField: 'id' },
     tags: ['feed'],

@@ -29,26 +29,3 @@ export function mapFilter<T, U>(
   };
   return it;
 }
-
-/**
- * Yields `replay` first, then the live iterator, forwarding `return()` to it.
- * The caller subscribes to `live` BEFORE reading the replay, so nothing falls
- * between the two; `keepLive` drops live values the replay already covered.
- */
-export function withReplay<T>(
-  replay: readonly T[],
-  live: AsyncIterableIterator<T>,
-  keepLive: (value: T) => boolean,
-): AsyncIterableIterator<T> {
-  let i = 0;
-  const rest = mapFilter(live, keepLive, (v) => v);
-  const it: AsyncIterableIterator<T> = {
-    next: () => (i < replay.length ? Promise.resolve({ done: false, value: replay[i++]! }) : rest.next()),
-    return: () => rest.return!(),
-    throw: (err?: unknown) => rest.throw!(err),
-    [Symbol.asyncIterator]() {
-      return it;
-    },
-  };
-  return it;
-}

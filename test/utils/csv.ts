@@ -55,3 +55,11 @@ export function parseCsv(text: string): string[][] {
     throw new Error(`expected a comma or CRLF at ${i}`);
   }
 }
+
+/**
+ * Reads a field back as the README documents it, independently of the renderer:
+ * the export's formula guard is undone by stripping one leading apostrophe.
+ */
+export function unescapeCsvText(field: string): string {
+  return field.startsWith("'") ? field.slice(1) : field;
+}

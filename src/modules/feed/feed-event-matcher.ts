@@ -36,19 +36,46 @@ export interface EventMatch {
 const MIN_SHARED = 2;
 const MIN_COVERAGE = 0.4;
 
-export function matchEvent(item: { title: string; summary?: string; category?: string }, events: readonly MatchableEvent[]): EventMatch | null {
-  const words = significantWords(`${item.title} ${item.summary ?? ''}`);
-  let best: EventMatch | null = null;
-  for (const e of events) {
-    if (item.category !== undefined && item.category !== e.category) continue;
-    const eventWords = significantWords(e.title);
-    if (eventWords.size === 0) continue;
-    let shared = 0;
-    for (const w of eventWords) if (words.has(w)) shared += 1;
-    const coverage = shared / eventWords.size;
-    if (shared < MIN_SHARED || coverage < MIN_COVERAGE) continue;
-    const score = coverage + shared / 100; // ties go to the event sharing more words
-    if (!best || score > best.score || (score === best.score && e.id < best.eventId)) best = { eventId: e.id, score };
+/**
+ * The events' words indexed once (word → events whose title has it), so a
+ * batch of items is matched in O(items + events): an item only looks at the
+ * events sharing one of its words, instead of re-tokenising every title.
+ */
+export class EventMatcher {
+  private readonly byWord = new Map<string, number[]>();
+  private readonly sizes: number[] = [];
+
+  constructor(private readonly events: readonly MatchableEvent[]) {
+    events.forEach((e, k) => {
+      const words = significantWords(e.title);
+      this.sizes[k] = words.size;
+      for (const w of words) {
+        const list = this.byWord.get(w);
+        if (list) list.push(k);
+        else this.byWord.set(w, [k]);
+      }
+    });
   }
-  return best;
+
+  match(item: { title: string; summary?: string; category?: string }): EventMatch | null {
+    const shared = new Map<number, number>();
+    for (const w of significantWords(`${item.title} ${item.summary ?? ''}`)) {
+      for (const k of this.byWord.get(w) ?? []) shared.set(k, (shared.get(k) ?? 0) + 1);
+    }
+    let best: EventMatch | null = null;
+    for (const [k, count] of shared) {
+      const e = this.events[k]!;
+      if (item.category !== undefined && item.category !== e.category) continue;
+      const coverage = count / this.sizes[k]!;
+      if (count < MIN_SHARED || coverage < MIN_COVERAGE) continue;
+      const score = coverage + count / 100; // ties go to the event sharing more words
+      if (!best || score > best.score || (score === best.score && e.id < best.eventId)) best = { eventId: e.id, score };
+    }
+    return best;
+  }
+}
+
+/** One item against a list of events (builds the index: use {@link EventMatcher} for a batch). */
+export function matchEvent(item: { title: string; summary?: string; category?: string }, events: readonly MatchableEvent[]): EventMatch | null {
+  return new EventMatcher(events).match(item);
 }

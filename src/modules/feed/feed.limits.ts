@@ -10,8 +10,6 @@ export const FEED_LIMITS = {
   author: { max: 200 },
   category: { max: 64 },
   tags: { max: 20, length: 40 },
-  /** Items replayed to a stream resuming after Last-Event-ID, at most. */
-  replay: { max: 1000 },
 } as const;
 
 /** The pub/sub topic new feed items are published on. */

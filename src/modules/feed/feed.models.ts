@@ -22,14 +22,30 @@ export function toFeedItemView(row: FeedItem): FeedItemView {
   return { ...row, id: row.id.toString() };
 }
 
-/** The wire form published on the feed topic (dates as ISO strings). */
-export type FeedItemMessage = Omit<FeedItemView, 'publishedAt' | 'ingestedAt'> & { publishedAt: string; ingestedAt: string };
+/** The largest feed id: ids are PostgreSQL `bigint` (int64). */
+const MAX_FEED_ID = 2n ** 63n - 1n;
 
-export function toMessage(v: FeedItemView): FeedItemMessage {
-  return { ...v, publishedAt: v.publishedAt.toISOString(), ingestedAt: v.ingestedAt.toISOString() };
+/** A feed id from text (decimal digits within int64), or null when it cannot be one. */
+export function parseFeedId(text: string): bigint | null {
+  if (!/^\d{1,19}$/.test(text)) return null;
+  const id = BigInt(text);
+  return id <= MAX_FEED_ID ? id : null;
 }
 
-export function fromMessage(m: FeedItemMessage): FeedItemView {
+/**
+ * The wire form published on the feed topic (dates as ISO strings). `prevId`
+ * is the id of the item committed just before this one ("0" for the first):
+ * ingest commits in id order, so a subscriber whose last seen id is lower than
+ * `prevId` knows it missed items (a message lost or overtaken) and reads them
+ * from the database.
+ */
+export type FeedItemMessage = Omit<FeedItemView, 'publishedAt' | 'ingestedAt'> & { publishedAt: string; ingestedAt: string; prevId: string };
+
+export function toMessage(v: FeedItemView, prevId: string): FeedItemMessage {
+  return { ...v, publishedAt: v.publishedAt.toISOString(), ingestedAt: v.ingestedAt.toISOString(), prevId };
+}
+
+export function fromMessage({ prevId: _prev, ...m }: FeedItemMessage): FeedItemView {
   return { ...m, publishedAt: new Date(m.publishedAt), ingestedAt: new Date(m.ingestedAt) };
 }
 

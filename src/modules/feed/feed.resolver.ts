@@ -3,9 +3,7 @@ import { MaxLength } from 'class-validator';
 import { ArgsType, Field } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
 import { AppError } from '../../errors/app-error';
-import { mapFilter, withReplay } from '../../graphql/async-iterators';
-import { FEED_TOPIC } from './feed.limits';
-import { fromMessage, matchesFilters, type FeedItemMessage, type FeedItemView } from './feed.models';
+import { parseFeedId, type FeedItemView } from './feed.models';
 import { FeedFilterArgs, FeedListArgs, IngestFeedArgs } from './feed.inputs';
 import { FeedIngestReportType, FeedItemType, FeedPageType, FeedQualityType } from './feed.types';
 
@@ -18,17 +16,12 @@ export class FeedItemArgs {
 
 type FeedSubscribeData = SubscribeResolverData<unknown, FeedFilterArgs, GraphQLContext>;
 
-/** Resumes after `Last-Event-ID` (REST SSE) when the client sends one. */
+/** Resumes after `Last-Event-ID` (REST SSE) when the client sends one: every item after it, then live. */
 async function subscribeFeed({ args, context }: FeedSubscribeData): Promise<AsyncIterableIterator<FeedItemView>> {
   const raw = context.header('last-event-id')?.trim();
-  if (raw !== undefined && raw !== '' && !/^\d{1,19}$/.test(raw)) throw AppError.badRequest('Last-Event-ID', 'must be a feed item id');
-  const live = context.services.infra.pubsub.iterate<FeedItemMessage>(FEED_TOPIC);
-  await live.ready;
-  const items = mapFilter(live, (m) => matchesFilters(m, args), fromMessage);
-  if (!raw) return items;
-  const replay = await context.services.feed.since(BigInt(raw), args);
-  const covered = replay.length > 0 ? BigInt(replay[replay.length - 1]!.id) : BigInt(raw);
-  return withReplay(replay, items, (v) => BigInt(v.id) > covered);
+  const after = raw ? parseFeedId(raw) : undefined;
+  if (after === null) throw AppError.badRequest('Last-Event-ID', 'must be a feed item id (a non-negative 64-bit integer)');
+  return context.services.feed.stream(args, after);
 }
 
 @Resolver(() => FeedItemType)
@@ -56,10 +49,11 @@ export class FeedResolver {
   }
 
   @Subscription(() => FeedItemType, {
-    description: 'New feed items as they are ingested; REST SSE resumes after Last-Event-ID.',
+    name: 'feed',
+    description: 'New feed items as they are ingested, in id order; REST SSE resumes after Last-Event-ID.',
     subscribe: subscribeFeed,
   })
-  feedItems(@Root() item: FeedItemView, @Args() _filters: FeedFilterArgs): FeedItemView {
+  feedSubscription(@Root() item: FeedItemView, @Args() _filters: FeedFilterArgs): FeedItemView {
     return item;
   }
 }

@@ -2,9 +2,23 @@ import type { PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { SignedCursor } from '../../http/signed-cursor';
 import type { PubSub } from '../../infra';
-import { matchEvent } from './feed-event-matcher';
-import { FEED_LIMITS, FEED_TOPIC } from './feed.limits';
-import { toFeedItemView, toMessage, type FeedFilters, type FeedItemInput, type FeedItemView } from './feed.models';
+import { EventMatcher } from './feed-event-matcher';
+import { FeedStream } from './feed-stream';
+import { FEED_TOPIC } from './feed.limits';
+import {
+  parseFeedId,
+  toFeedItemView,
+  toMessage,
+  type FeedFilters,
+  type FeedItemInput,
+  type FeedItemMessage,
+  type FeedItemView,
+} from './feed.models';
+
+/** Serialises ingest transactions (PostgreSQL advisory lock key; harmless on PGlite's single connection). */
+const FEED_INGEST_LOCK = 7_330_001;
+/** Ingest transactions may wait for one another's lock. */
+const FEED_INGEST_TX_TIMEOUT_MS = 30_000;
 
 export interface IngestReport {
   received: number;
@@ -47,16 +61,26 @@ export class FeedService {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The publication of the last batch: the next one waits for it. */
+  private publishing: Promise<void> = Promise.resolve();
+
   /**
    * Stores a validated batch; items already seen (same source and external id)
    * are skipped, so a worker may resend at will. New items are published.
+   *
+   * Ingest transactions take one lock before their ids are drawn, so they
+   * commit in id order: once an id is visible, so is every lower one, which
+   * lets a stream resume from its last id and repair gaps from the database
+   * (see {@link FeedStream}). Each message names the id committed before it.
    */
   async ingest(items: readonly FeedItemInput[]): Promise<IngestReport> {
     const events = await this.prisma.coreEvent.findMany({ select: { id: true, slug: true, title: true, category: true } });
     const byRef = new Map(events.flatMap((e) => [[e.id, e.id] as const, [e.slug, e.id] as const]));
+    const categoryOf = new Map(events.map((e) => [e.id, e.category]));
+    const matcher = new EventMatcher(events);
     const rows = items.map((i) => {
       const given = i.coreEventId !== undefined ? byRef.get(i.coreEventId) : undefined;
-      const matched = given === undefined ? matchEvent(i, events) : null;
+      const coreEventId = given ?? matcher.match(i)?.eventId ?? null;
       return {
         source: i.source,
         externalId: i.externalId,
@@ -65,27 +89,38 @@ export class FeedService {
         summary: i.summary ?? '',
         url: i.url ?? null,
         author: i.author ?? null,
-        category: i.category ?? events.find((e) => e.id === (given ?? matched?.eventId))?.category ?? null,
-        coreEventId: given ?? matched?.eventId ?? null,
-        mappingMethod: given !== undefined ? 'given' : matched ? 'matched' : null,
+        category: i.category ?? (coreEventId !== null ? categoryOf.get(coreEventId) : undefined) ?? null,
+        coreEventId,
+        mappingMethod: given !== undefined ? 'given' : coreEventId !== null ? 'matched' : null,
         tags: i.tags ?? [],
         publishedAt: i.publishedAt,
       };
     });
-    const inserted = await this.prisma.$transaction(async (tx) => {
-      const created = await tx.feedItem.createManyAndReturn({ data: rows, skipDuplicates: true });
-      await tx.feedIngestBatch.create({
-        data: {
-          received: items.length,
-          inserted: created.length,
-          duplicates: items.length - created.length,
-          mapped: created.filter((c) => c.coreEventId !== null).length,
-        },
-      });
-      return created;
+    const { created, prevId } = await this.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FEED_INGEST_LOCK})`;
+        const before = await tx.feedItem.aggregate({ _max: { id: true } });
+        const created = await tx.feedItem.createManyAndReturn({ data: rows, skipDuplicates: true });
+        await tx.feedIngestBatch.create({
+          data: {
+            received: items.length,
+            inserted: created.length,
+            duplicates: items.length - created.length,
+            mapped: created.filter((c) => c.coreEventId !== null).length,
+          },
+        });
+        return { created, prevId: before._max.id ?? 0n };
+      },
+      { timeout: FEED_INGEST_TX_TIMEOUT_MS },
+    );
+    const views = created.map(toFeedItemView).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+    const messages = views.map((v, k) => toMessage(v, k === 0 ? prevId.toString() : views[k - 1]!.id));
+    // Batches publish one after the other, in the order they committed (within this process).
+    const turn = this.publishing.then(async () => {
+      for (const m of messages) await this.pubsub.publish(FEED_TOPIC, m);
     });
-    const views = inserted.map(toFeedItemView).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-    for (const v of views) await this.pubsub.publish(FEED_TOPIC, toMessage(v));
+    this.publishing = turn.catch(() => undefined);
+    await turn;
     return {
       received: items.length,
       inserted: views.length,
@@ -109,18 +144,36 @@ export class FeedService {
   }
 
   async get(id: string): Promise<FeedItemView> {
-    if (!/^\d{1,19}$/.test(id)) throw AppError.notFound(`feed item ${id}`);
-    const row = await this.prisma.feedItem.findUnique({ where: { id: BigInt(id) } });
+    const key = parseFeedId(id);
+    if (key === null) throw AppError.notFound(`feed item ${id}`);
+    const row = await this.prisma.feedItem.findUnique({ where: { id: key } });
     if (!row) throw AppError.notFound(`feed item ${id}`);
     return toFeedItemView(row);
   }
 
-  /** Items after `afterId`, oldest first (stream resumption), at most the replay bound. */
-  async since(afterId: bigint, filters: FeedFilters): Promise<FeedItemView[]> {
+  /**
+   * New items as one ordered stream; with `after` (the client's Last-Event-ID)
+   * every committed item after it first, read in pages however many there are.
+   */
+  async stream(filters: FeedFilters, after?: bigint): Promise<AsyncIterableIterator<FeedItemView>> {
+    const live = this.pubsub.iterate<FeedItemMessage>(FEED_TOPIC);
+    try {
+      // Subscribed before the head is read: what commits later arrives live.
+      await live.ready;
+      const head = await this.prisma.feedItem.aggregate({ _max: { id: true } });
+      return new FeedStream((a, upTo, f, limit) => this.range(a, upTo, f, limit), live, filters, head._max.id ?? 0n, after);
+    } catch (err) {
+      await live.return();
+      throw err;
+    }
+  }
+
+  /** Items with `after < id <= upTo`, oldest first, at most `limit`. */
+  async range(after: bigint, upTo: bigint, filters: FeedFilters, limit: number): Promise<FeedItemView[]> {
     const rows = await this.prisma.feedItem.findMany({
-      where: { ...this.where(filters), id: { gt: afterId } },
+      where: { ...this.where(filters), id: { gt: after, lte: upTo } },
       orderBy: { id: 'asc' },
-      take: FEED_LIMITS.replay.max,
+      take: limit,
     });
     return rows.map(toFeedItemView);
   }

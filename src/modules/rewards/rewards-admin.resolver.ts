@@ -1,6 +1,6 @@
 import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
-import { ReplayRewardsArgs, RewardsWindowArgs } from './rewards.inputs';
+import { instant, ReplayRewardsArgs, RewardsWindowArgs } from './rewards.inputs';
 import { RewardExportRowObject, RewardsReconciliationObject, RewardsReplayReportObject } from './reconciliation.types';
 
 /** Reconciliation of the rewards ledger against the fees (X-Rewards-Admin-Token). */
@@ -10,14 +10,14 @@ export class RewardsAdminResolver {
   rewardsReconciliation(@Args() a: RewardsWindowArgs, @Ctx() ctx: GraphQLContext) {
     ctx.auth.requireHeaderToken('rewardsAdmin');
     const s = ctx.services.rewardsReconciliation;
-    return s.summary(s.window(a.from, a.to));
+    return s.summary(s.window(instant(a.from), instant(a.to)));
   }
 
   @Query(() => [RewardExportRowObject], { description: 'The rewards ledger rows accrued in a window, oldest first (X-Rewards-Admin-Token).' })
   rewardsExport(@Args() a: RewardsWindowArgs, @Ctx() ctx: GraphQLContext) {
     ctx.auth.requireHeaderToken('rewardsAdmin');
     const s = ctx.services.rewardsReconciliation;
-    return s.exportRows(s.window(a.from, a.to));
+    return s.exportRows(s.window(instant(a.from), instant(a.to)));
   }
 
   @Mutation(() => RewardsReplayReportObject, {
@@ -26,6 +26,6 @@ export class RewardsAdminResolver {
   replayRewards(@Args() a: ReplayRewardsArgs, @Ctx() ctx: GraphQLContext) {
     ctx.auth.requireHeaderToken('rewardsAdmin');
     const s = ctx.services.rewardsReconciliation;
-    return s.replay(s.window(a.from, a.to));
+    return s.replay(s.window(instant(a.from), instant(a.to)));
   }
 }

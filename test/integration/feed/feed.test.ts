@@ -1,4 +1,5 @@
 import { createClient } from 'graphql-sse';
+import { EventMatcher, significantWords, type MatchableEvent } from '../../../src/modules/feed/feed-event-matcher';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { openSse } from '../../utils/sse';
 
@@ -78,6 +79,58 @@ describe('POST /api/feed/ingest', () => {
   });
 });
 
+describe('mapping a batch to events', () => {
+  /** The matcher as it was: every event title tokenised for every item. */
+  function naiveMatch(item: { title: string; summary?: string; category?: string }, events: readonly MatchableEvent[]) {
+    const words = significantWords(`${item.title} ${item.summary ?? ''}`);
+    let best: { eventId: string; score: number } | null = null;
+    for (const e of events) {
+      if (item.category !== undefined && item.category !== e.category) continue;
+      const eventWords = significantWords(e.title);
+      if (eventWords.size === 0) continue;
+      let shared = 0;
+      for (const w of eventWords) if (words.has(w)) shared += 1;
+      const coverage = shared / eventWords.size;
+      if (shared < 2 || coverage < 0.4) continue;
+      const score = coverage + shared / 100;
+      if (!best || score > best.score || (score === best.score && e.id < best.eventId)) best = { eventId: e.id, score };
+    }
+    return best;
+  }
+
+  it('the word index matches exactly as scanning every event did', async () => {
+    const events = await app.services.db.prisma.coreEvent.findMany({ select: { id: true, slug: true, title: true, category: true } });
+    const matcher = new EventMatcher(events);
+    const probes = events.flatMap((e, k) => {
+      const words = e.title.split(' ');
+      const other = events[(k + 7) % events.length]!;
+      return [
+        { title: e.title },
+        { title: `Breaking: ${e.title}`, summary: 'analysts weigh in' },
+        { title: words.slice(0, Math.ceil(words.length / 2)).join(' ') },
+        { title: `${words.slice(-3).join(' ')} ${other.title}` },
+        { title: e.title, category: e.category },
+        { title: e.title, category: 'no-such-category' },
+        { title: 'Completely unrelated gardening tips' },
+      ];
+    });
+    for (const p of probes) expect(matcher.match(p)).toEqual(naiveMatch(p, events));
+  });
+
+  it('tokenises each event title once per batch, not once per item', async () => {
+    const events = await app.services.db.prisma.coreEvent.count();
+    const batch = Array.from({ length: 200 }, () => item({ source: 'cost' }));
+    // significantWords() normalises each text once: count the texts tokenised.
+    const normalize = jest.spyOn(String.prototype, 'normalize');
+    try {
+      await app.services.feed.ingest(batch.map((b) => ({ ...b, publishedAt: new Date(b.publishedAt) })));
+      expect(normalize.mock.calls.length).toBeLessThanOrEqual(batch.length + events + 10);
+    } finally {
+      normalize.mockRestore();
+    }
+  });
+});
+
 describe('GET /api/feed', () => {
   beforeAll(async () => {
     await ingest(Array.from({ length: 10 }, (_, i) => item({ source: 'walk', category: i % 2 ? 'crypto' : 'sports' })));
@@ -134,6 +187,39 @@ describe('GET /api/feed/{id} and /api/feed/quality', () => {
     expect((await http(`${app.url}/api/feed/not-a-number`)).status).toBe(404);
   });
 
+  it.each(['9223372036854775807', '9223372036854775808', '9999999999999999999'])('404 (not 500) for id %s, at or beyond int64', async (id) => {
+    const r = await http(`${app.url}/api/feed/${id}`);
+    expect(r.status).toBe(404);
+    expect(r.body).toMatchObject({ error: 'not_found' });
+    const gql = await http(`${app.url}/graphql`, { method: 'POST', json: { query: 'query($id: String!) { feedItem(id: $id) { id } }', variables: { id } } });
+    expect((gql.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('not_found');
+  });
+
+  it('reports each source\'s latest publishedAt and its freshness in seconds', async () => {
+    const base = Math.floor(Date.now() / 1000) * 1000;
+    const older = new Date(base - 3_600_000).toISOString();
+    const latest = new Date(base - 90_000).toISOString();
+    await ingest([
+      item({ source: 'fresh', publishedAt: older }),
+      item({ source: 'fresh', publishedAt: latest }),
+      item({ source: 'future', publishedAt: new Date(base + 600_000).toISOString() }),
+    ]);
+    const before = Date.now();
+    const q = (await http(`${app.url}/api/feed/quality`)).body as {
+      sources: { source: string; items: number; latestPublishedAt: string | null; latestIngestedAt: string | null; freshnessSeconds: number | null }[];
+      checkedAt: string;
+    };
+    const after = Date.now();
+    const fresh = q.sources.find((x) => x.source === 'fresh')!;
+    expect(fresh).toMatchObject({ items: 2, latestPublishedAt: latest });
+    expect(fresh.freshnessSeconds).toBeGreaterThanOrEqual(Math.round((before - Date.parse(latest)) / 1000));
+    expect(fresh.freshnessSeconds).toBeLessThanOrEqual(Math.round((after - Date.parse(latest)) / 1000));
+    expect(fresh.freshnessSeconds).toBe(Math.max(0, Math.round((Date.parse(q.checkedAt) - Date.parse(latest)) / 1000)));
+    expect(Date.parse(fresh.latestIngestedAt!)).toBeLessThanOrEqual(after);
+    // Published "in the future" (a producer's clock ahead): never a negative freshness.
+    expect(q.sources.find((x) => x.source === 'future')).toMatchObject({ items: 1, freshnessSeconds: 0 });
+  });
+
   it('reports mapping rate, per-source counts, duplicates and freshness', async () => {
     const q = (await http(`${app.url}/api/feed/quality`)).body as {
       items: number;
@@ -177,17 +263,24 @@ describe('GET /api/feed/stream', () => {
     expect(new Set(ids).size).toBe(4);
   });
 
-  it('400 for a malformed Last-Event-ID', async () => {
-    const r = await http(`${app.url}/api/feed/stream`, { headers: { 'last-event-id': 'abc', accept: 'text/event-stream' } });
+  it.each(['abc', '-1', '9223372036854775808', '9999999999999999999'])('400 naming Last-Event-ID for %j', async (id) => {
+    const r = await http(`${app.url}/api/feed/stream`, { headers: { 'last-event-id': id, accept: 'text/event-stream' } });
     expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/^Last-Event-ID: /) });
   });
 
-  it('feeds the GraphQL subscription from the same topic', async () => {
+  it('accepts the largest int64 as Last-Event-ID (nothing to replay)', async () => {
+    const sse = await openSse(`${app.url}/api/feed/stream`, { headers: { 'last-event-id': '9223372036854775807' } });
+    expect(sse.status).toBe(200);
+    sse.close();
+  });
+
+  it('feeds the GraphQL `feed` subscription from the same topic', async () => {
     const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0 });
     const got = new Promise<{ title: string }>((resolve, reject) => {
-      const stop = client.subscribe<{ feedItems: { title: string } }>(
-        { query: 'subscription { feedItems(source: "gql") { id title } }' },
-        { next: (v) => (stop(), resolve(v.data!.feedItems)), error: reject, complete: () => undefined },
+      const stop = client.subscribe<{ feed: { title: string } }>(
+        { query: 'subscription { feed(source: "gql") { id title } }' },
+        { next: (v) => (stop(), resolve(v.data!.feed)), error: reject, complete: () => undefined },
       );
     });
     // Publish until the subscription is live (it is set up asynchronously).

@@ -1,6 +1,6 @@
 import { microsToDecimal } from '../../../src/modules/ledger';
 import { http, startTestApp, type TestApp } from '../../utils/app';
-import { parseCsv } from '../../utils/csv';
+import { parseCsv, unescapeCsvText } from '../../utils/csv';
 import { as, chargeFee, refer } from './rewards-helpers';
 
 interface Recon {
@@ -152,6 +152,33 @@ describe('POST /api/rewards/admin/reconciliation/replay', () => {
   });
 });
 
+describe('window arguments over GraphQL', () => {
+  const gql = (query: string, variables: Record<string, unknown> = {}) =>
+    http(`${app.url}/graphql`, { method: 'POST', json: { query, variables }, headers: { 'x-rewards-admin-token': TOKEN } });
+  type Errors = { errors?: { message: string; extensions: { code: string } }[]; data?: Record<string, unknown> | null };
+
+  it.each([
+    ['mutation { replayRewards(from: "x", to: "2026-01-01T00:00:00Z") { inserted } }', /^from: must be an ISO 8601 date-time/],
+    ['mutation { replayRewards(from: "2026-01-01T00:00:00Z", to: "2026-01-02") { inserted } }', /^to: must be an ISO 8601 date-time/],
+    ['mutation { replayRewards(from: "2026-02-30T00:00:00Z", to: "2026-03-02T00:00:00Z") { inserted } }', /^from: must be an ISO 8601 date-time/],
+    ['{ rewardsReconciliation(from: "yesterday") { fees } }', /^from: must be an ISO 8601 date-time/],
+    ['{ rewardsExport(to: "nope") { id } }', /^to: must be an ISO 8601 date-time/],
+    ['mutation { replayRewards(from: "2026-01-02T00:00:00Z", to: "2026-01-01T00:00:00Z") { inserted } }', /^to: must be after from/],
+  ])('400 naming the argument: %s', async (query, message) => {
+    const r = await gql(query);
+    const body = r.body as Errors;
+    expect(body.errors?.[0]).toMatchObject({ message: expect.stringMatching(message), extensions: { code: 'bad_request' } });
+  });
+
+  it('takes ISO 8601 text with an offset, as REST does', async () => {
+    const r = await gql('mutation($from: String!, $to: String!) { replayRewards(from: $from, to: $to) { from to fees } }', {
+      from: '2020-01-01T02:00:00+02:00',
+      to: '2020-01-02T00:00:00Z',
+    });
+    expect((r.body as Errors).data?.replayRewards).toEqual({ from: '2020-01-01T00:00:00.000Z', to: '2020-01-02T00:00:00.000Z', fees: 0 });
+  });
+});
+
 describe('discrepancies', () => {
   it('reports orphans (no such fee) and amounts that differ from the ledger fee', async () => {
     let key = '';
@@ -178,10 +205,13 @@ describe('discrepancies', () => {
 
 describe('GET /api/rewards/admin/reconciliation/export', () => {
   const ODD = 'csv, "odd"\r\nuser';
+  /** User ids the formula guard escapes (and one it must leave alone). */
+  const AWKWARD = ['-dash-user', '=eq-user', "'quoted", '+1 plus', '@at', '=csv, "odd"\r\n\'user', '-5'];
 
-  it('text/csv (RFC 4180) that parses back to exactly the rewards ledger of the window', async () => {
+  it('text/csv (RFC 4180) that parses back, one leading apostrophe stripped, to exactly the rewards ledger of the window', async () => {
     const w = await windowAround(async () => {
       await chargeFee(app, ODD, 4_321_987n);
+      for (const userId of AWKWARD) await chargeFee(app, userId, 700_000n);
       await chargeFee(app, 'rc-leaf', 600_000n);
       // A claimed row, so claim id and time are exported too.
       expect((await as(app, 'rc-export', 'POST', '/auth/setup')).status).toBe(200);
@@ -193,14 +223,16 @@ describe('GET /api/rewards/admin/reconciliation/export', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="rewards-ledger.csv"');
-    const [header, ...records] = parseCsv(res.text);
+    const [header, ...escaped] = parseCsv(res.text);
+    // The documented rule: strip one leading apostrophe from every field.
+    const records = escaped.map((rec) => rec.map(unescapeCsvText));
     expect(header).toEqual(['id', 'user_id', 'type', 'state', 'amount', 'unit', 'source', 'source_user_id', 'fee_usd', 'rate', 'accrued_at', 'available_at', 'claim_id', 'claimed_at']);
     const ledger = await app.services.db.prisma.rewardEntry.findMany({
       where: { accruedAt: { gte: new Date(w.from), lt: new Date(w.to) } },
       orderBy: { id: 'asc' },
     });
     // Two rewards of each payer's own, plus both referral tiers of rc-leaf's fee.
-    expect(ledger.length).toBe(8);
+    expect(ledger.length).toBe(8 + 2 * AWKWARD.length);
     expect(records).toEqual(
       ledger.map((r) => [
         r.id.toString(),
@@ -220,6 +252,11 @@ describe('GET /api/rewards/admin/reconciliation/export', () => {
       ]),
     );
     expect(records.some((rec) => rec[1] === ODD)).toBe(true);
+    for (const userId of AWKWARD) expect(records.filter((rec) => rec[1] === userId && rec[7] === userId)).toHaveLength(2);
+    // As written, the formula-like ids carry the apostrophe a spreadsheet needs; plain numbers do not.
+    expect(escaped.filter((rec) => rec[1] === "'-dash-user")).toHaveLength(2);
+    expect(escaped.filter((rec) => rec[1] === "''quoted")).toHaveLength(2);
+    expect(escaped.filter((rec) => rec[1] === '-5')).toHaveLength(2);
     expect(records.some((rec) => rec[3] === 'claimed' && rec[12] !== '' && rec[13] !== '')).toBe(true);
   });
 

@@ -1,4 +1,4 @@
-import { csv, csvField, toCsv } from '../../../rest-adapter/representations';
+import { csv, csvField, escapeCsvText, toCsv, unescapeCsvText } from '../../../rest-adapter/representations';
 import { parseCsv } from '../../utils/csv';
 
 describe('RFC 4180 CSV (the export representation)', () => {
@@ -19,8 +19,50 @@ describe('RFC 4180 CSV (the export representation)', () => {
     ['@SUM(A1)', "'@SUM(A1)"],
     ['-1.500000', '-1.500000'],
     [-2, '-2'],
+    ['-dash-user', "'-dash-user"],
+    ['\tcell', "'\tcell"],
+    ['\rcell', `"'\rcell"`],
+    // An apostrophe of its own is escaped too, so stripping one always restores the value.
+    ["'quoted", "''quoted"],
+    ["'", "''"],
+    ["it's", "it's"],
   ])('quotes %j as %j', (value, expected) => {
     expect(csvField(value)).toBe(expected);
+  });
+
+  describe('the formula guard is reversible: strip one leading apostrophe', () => {
+    const values = [
+      '-dash-user',
+      '=eq-user',
+      "'quoted",
+      "''twice",
+      '+1 plus',
+      '@at',
+      '\ttab',
+      '\rcr',
+      '-5',
+      '+2.50',
+      '-',
+      "'",
+      '',
+      'plain',
+      'csv, "odd"\r\nuser',
+      "'=both",
+    ];
+
+    it.each(values)('%j', (value) => {
+      expect(unescapeCsvText(escapeCsvText(value))).toBe(value);
+      // …and what a spreadsheet reads never starts like a formula, unless it is a plain number.
+      const escaped = escapeCsvText(value);
+      expect(/^[=+\-@\t\r]/.test(escaped) && !/^[+-]?\d+(\.\d+)?$/.test(escaped)).toBe(false);
+    });
+
+    it('through the renderer and the parser', () => {
+      const rows = values.map((v) => ({ v }));
+      const [header, ...records] = parseCsv(csv([{ header: 'v', field: 'v' }]).render(rows));
+      expect(header).toEqual(['v']);
+      expect(records.map(([f]) => unescapeCsvText(f!))).toEqual(values);
+    });
   });
 
   it('writes a header record and CRLF-terminated records', () => {
