@@ -33,13 +33,13 @@ export const copytradeRoutes = [
     method: 'POST',
     path: '/api/social/copytrade',
     summary:
-      "Mirrors a followed trader's trade (`tradeId`, same side and outcome) through execution, as a limit order at the trader's price moved by the tolerated deviation, under the risk caps (USD per copy and per UTC day, open positions, categories, price deviation: each violation a 400 naming the cap). Answers once the order ended: the order (source copytrade), the position and the balance. `mode` live needs the wallet-auth token. Rate limited per user; Idempotency-Key honoured.",
+      "Mirrors a followed trader's trade (`tradeId`, same side and outcome) through execution, as a limit order at the trader's price moved by the tolerated deviation, under the risk caps (USD per copy and per UTC day, open positions, categories, price deviation: each violation a 400 naming the cap). Answers once the order ended: the order (source copytrade), the position and the balance. `mode` live needs the wallet-auth token. Rate limited per user. A user's copies run one at a time, so parallel copies cannot pass the caps together. Idempotency-Key: a retry with the same body replays the first copy's answer before any cap is checked; another body with the key, or the first still running, is a 409.",
     auth: 'bearer',
     params: { body: copytradeBody },
     document: CopytradeDocument,
     variables: (input) => ({ input }) as CopytradeMutationVariables,
     result: 'copytrade',
-    errors: [400, 401, 404, 429, 502],
+    errors: [400, 401, 404, 409, 429, 502],
     tags: ['social'],
   }),
 ];

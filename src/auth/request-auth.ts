@@ -77,6 +77,23 @@ export class RequestAuth {
     return this.wallet;
   }
 
+  /**
+   * A valid bearer credential of either kind: the user token, or the
+   * wallet-auth token that live trading routes take instead. Which one an
+   * operation needs is its own check; this one only refuses callers with
+   * neither (the user token's 401).
+   */
+  async requireAnyBearer(): Promise<void> {
+    try {
+      await this.requireUser();
+    } catch (userError) {
+      if (this.bearer() === undefined) throw userError;
+      await this.requireWallet().catch(() => {
+        throw userError;
+      });
+    }
+  }
+
   /** Checks a named header token in constant time; 401 when missing or wrong. */
   requireHeaderToken(which: keyof HeaderTokens): void {
     const name = HEADER_FOR[which];

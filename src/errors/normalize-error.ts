@@ -15,6 +15,27 @@ function isPrismaKnownError(err: unknown): err is PrismaKnownError {
 }
 
 /**
+ * PostgreSQL's text for a foreign-key violation (23503), as the driver adapter
+ * passes it on in `meta.driverAdapterError.cause.originalMessage`.
+ */
+function foreignKeyMessage(meta: Record<string, unknown> | undefined): string {
+  const cause = (meta?.driverAdapterError as { cause?: { originalMessage?: unknown } } | undefined)?.cause;
+  return typeof cause?.originalMessage === 'string' ? cause.originalMessage : '';
+}
+
+/**
+ * A foreign-key violation (P2003). Writing a row that refers to one that is
+ * gone (a like or a reply racing the comment's deletion: "insert or update on
+ * table … violates") is a 404: what it refers to does not exist. Removing a
+ * row others still refer to ("update or delete on table … violates") is a 409.
+ */
+function foreignKeyError(err: PrismaKnownError): AppError {
+  return /^update or delete on table/i.test(foreignKeyMessage(err.meta))
+    ? AppError.conflict('the resource is still referenced')
+    : AppError.notFound('a referenced resource');
+}
+
+/**
  * Turns anything thrown into an AppError, translating Prisma errors in this one
  * place. Returns null for unexpected errors, which callers mask as `internal`.
  */
@@ -24,6 +45,8 @@ export function toAppError(err: unknown): AppError | null {
     switch (err.code) {
       case 'P2002':
         return AppError.conflict('resource already exists');
+      case 'P2003':
+        return foreignKeyError(err);
       case 'P2025':
       case 'P2001':
         return AppError.notFound('resource');

@@ -147,7 +147,10 @@ export class CommentsService {
     });
   }
 
-  /** Idempotent: liking twice counts once. */
+  /**
+   * Idempotent: liking twice counts once. A like racing the comment's deletion
+   * fails on the like's foreign key, which the error translation answers 404.
+   */
   async like(userId: string, commentId: string): Promise<LikeState> {
     const { state, author, fresh } = await this.prisma.$transaction(async (tx) => {
       await this.requireIn(tx, commentId);
@@ -158,7 +161,10 @@ export class CommentsService {
       return { state: { commentId, liked: true, likeCount: c.likeCount }, author: c.authorId, fresh: count > 0 };
     });
     if (fresh && author !== userId) {
-      await this.notify([{ userId: author, kind: 'comment_like', title: 'Your comment was liked', body: `${state.likeCount} like(s)`, data: { commentId } }]);
+      // Once per liker and comment: unliking and liking again does not notify the author again.
+      await this.notify([
+        { userId: author, kind: 'comment_like', title: 'Your comment was liked', body: `${state.likeCount} like(s)`, data: { commentId }, onceKey: `${commentId}:${userId}` },
+      ]);
     }
     return state;
   }

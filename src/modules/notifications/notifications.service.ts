@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import {
@@ -9,7 +9,7 @@ import {
   type Preferences,
   type PreferenceValue,
 } from './preferences.spec';
-import type { PushClient } from './push.client';
+import type { PushClient, PushDelivery } from './push.client';
 
 /** Kinds of notification, each gated by its push preference. */
 export const NOTIFICATION_KINDS = {
@@ -31,7 +31,16 @@ export interface NewNotification {
   title: string;
   body: string;
   data?: Record<string, string>;
+  /**
+   * Makes the notification once-only: another with the same user, kind and
+   * key is neither stored nor pushed again (a like of a comment by one user,
+   * however often it is unliked and liked again).
+   */
+  onceKey?: string;
 }
+
+/** Pushes in flight at once for one batch: a slow or failing provider call holds up no more than its slot. */
+export const PUSH_CONCURRENCY = 8;
 
 export interface NotificationView {
   id: string;
@@ -52,6 +61,21 @@ export interface NotificationPage {
   unreadCount: number;
 }
 
+/** The id of a once-only notification: the same for the same user, kind and key (UUID-shaped, from a hash). */
+function onceId(userId: string, kind: NotificationKind, key: string): string {
+  const h = createHash('sha256').update(`${userId}\u0000${kind}\u0000${key}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Runs `work` over `items` with at most `limit` running at once. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 function toView(n: { id: string; kind: string; title: string; body: string; data: Prisma.JsonValue; readAt: Date | null; createdAt: Date }): NotificationView {
   return { ...n, data: (n.data ?? {}) as Record<string, string>, read: n.readAt !== null };
 }
@@ -70,12 +94,23 @@ export class NotificationsService {
     private readonly onPushError: (err: unknown) => void = () => undefined,
   ) {}
 
-  /** Stores notifications (one statement) and pushes them. */
+  /**
+   * Stores notifications (one statement) and pushes those stored: a once-only
+   * notification already stored before is skipped.
+   */
   async notify(items: readonly NewNotification[]): Promise<void> {
     if (items.length === 0) return;
-    const rows = items.map((n) => ({ id: randomUUID(), userId: n.userId, kind: n.kind, title: n.title, body: n.body, data: n.data ?? {} }));
-    await this.prisma.notification.createMany({ data: rows });
-    const delivery = this.deliver(rows).catch(this.onPushError);
+    const rows = items.map((n) => ({
+      id: n.onceKey === undefined ? randomUUID() : onceId(n.userId, n.kind, n.onceKey),
+      userId: n.userId,
+      kind: n.kind,
+      title: n.title,
+      body: n.body,
+      data: n.data ?? {},
+    }));
+    const stored = await this.prisma.notification.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } });
+    const fresh = new Set(stored.map((r) => r.id));
+    const delivery = this.deliver(rows.filter((r) => fresh.has(r.id))).catch(this.onPushError);
     this.inflight.add(delivery);
     void delivery.finally(() => this.inflight.delete(delivery));
   }
@@ -142,7 +177,13 @@ export class NotificationsService {
     return this.preferences(userId);
   }
 
+  /**
+   * Pushes each notification its user's preference allows to the user's
+   * devices. Each push stands alone: a failed one goes to the error hook and
+   * the others are still sent, at most {@link PUSH_CONCURRENCY} at a time.
+   */
   private async deliver(rows: { userId: string; kind: string; title: string; body: string; data: Record<string, string> }[]): Promise<void> {
+    if (rows.length === 0) return;
     const users = [...new Set(rows.map((r) => r.userId))];
     const [tokens, prefs] = await Promise.all([
       this.prisma.pushToken.findMany({ where: { userId: { in: users } }, select: { token: true, userId: true } }),
@@ -154,10 +195,18 @@ export class NotificationsService {
       const stored = prefs.find((p) => p.userId === userId && p.key === key);
       return (stored ? stored.value : defaults[key]) === true;
     };
+    const deliveries: PushDelivery[] = [];
     for (const r of rows) {
       const mine = tokens.filter((t) => t.userId === r.userId).map((t) => t.token);
       if (mine.length === 0 || !allowed(r.userId, r.kind)) continue;
-      await this.push.send({ tokens: mine, message: { title: r.title, body: r.body, data: { kind: r.kind, ...r.data } } });
+      deliveries.push({ tokens: mine, message: { title: r.title, body: r.body, data: { kind: r.kind, ...r.data } } });
     }
+    await eachLimited(deliveries, PUSH_CONCURRENCY, async (d) => {
+      try {
+        await this.push.send(d);
+      } catch (err) {
+        this.onPushError(err);
+      }
+    });
   }
 }

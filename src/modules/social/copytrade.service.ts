@@ -5,6 +5,7 @@ import type { EventsService } from '../events/events.service';
 import { sizeMicrosFor } from '../execution/execute-request';
 import type { ExecutionService } from '../execution/execution.service';
 import type { BalanceView, ExecutionPrincipal, OrderView, PositionSummaryView } from '../execution/execution.models';
+import { IdempotencyService } from '../funding/idempotency.service';
 import { MICROS_PER_UNIT, microsToNumber } from '../ledger/money';
 import type { MarketsService } from '../markets/markets.service';
 import type { MarketBooks } from '../routing/market-books';
@@ -12,6 +13,7 @@ import { CENT, levelsFor, notionalOf, toMicros } from '../routing/order-book.mat
 import { copyLimitMicros, deviation, utcMidnight, type CopytradeCaps, type CopytradeRequest } from './copytrade.limits';
 import type { TraderTradeView } from './leaderboard.service';
 import { normalizeTraderId } from './trader-id';
+import { UserLease } from './user-lease';
 
 /** What a completed copy answers. */
 export interface CopytradeResultView {
@@ -39,7 +41,13 @@ export interface CopytradeDeps {
   caps: CopytradeCaps;
   /** Wall clock of the per-day window (orders are stamped with it). */
   now?: () => number;
+  /** Serializes one user's copies (default: a lease row in the database, shared by every process). */
+  lease?: UserLease;
 }
+
+/** The Idempotency-Key operation of a copy (its stored answer), and the name of the per-user lease. */
+const OPERATION = 'social.copytrade';
+const LEASE_OPERATION = 'social.copytrade.lease';
 
 /** Execution failures that are the caller's doing (400), not the venue's (502). */
 const CALLER_FAILURES = new Set(['insufficient_funds', 'insufficient_position', 'nothing_to_execute']);
@@ -52,9 +60,39 @@ const num = microsToNumber;
  * price moved by the tolerated deviation, so it never fills further away.
  */
 export class CopytradeService {
-  constructor(private readonly deps: CopytradeDeps) {}
+  private readonly idempotency: IdempotencyService;
+  private readonly lease: UserLease;
 
+  constructor(private readonly deps: CopytradeDeps) {
+    this.idempotency = new IdempotencyService(deps.prisma, deps.now);
+    this.lease = deps.lease ?? new UserLease(deps.prisma, LEASE_OPERATION);
+  }
+
+  /**
+   * Copies under the caps. With an Idempotency-Key the stored answer of the
+   * key's first copy is looked up before anything is checked: a retry of a
+   * copy that went through replays it (`replayed: true`) rather than being
+   * checked again against a day total that now holds the first copy, or a
+   * price that has moved. The key is matched against the caller's body, not
+   * the limit and size computed from the book (another body: 409; the first
+   * copy still running: 409). A copy refused before execution frees the key.
+   *
+   * A user's copies run one at a time (the lease), from the cap checks until
+   * the order ended, so parallel copies cannot pass the caps together.
+   */
   async copy(userId: string, req: CopytradeRequest, principal: ExecutionPrincipal, idempotencyKey?: string): Promise<CopytradeResultView> {
+    const key = IdempotencyService.check(idempotencyKey);
+    const once = () => this.lease.run(userId, () => this.copyOnce(userId, req, principal, key));
+    if (key === undefined) return once();
+    let ran = false;
+    const answer = await this.idempotency.run<CopytradeResultView>({ userId, operation: OPERATION, key, input: req }, () => {
+      ran = true;
+      return once();
+    });
+    return ran ? answer : { ...answer, replayed: true };
+  }
+
+  private async copyOnce(userId: string, req: CopytradeRequest, principal: ExecutionPrincipal, key: string | undefined): Promise<CopytradeResultView> {
     const { prisma, caps } = this.deps;
     const traderId = normalizeTraderId(req.venue, req.traderId);
     const follow = await prisma.follow.findUnique({ where: { userId_venue_traderId: { userId, venue: req.venue, traderId } } });
@@ -101,7 +139,8 @@ export class CopytradeService {
         eventTitle: event.title,
       },
       principal,
-      idempotencyKey,
+      key,
+      req,
     );
     const last = await stream.outcome;
     if (last.event === 'failed') {
@@ -120,10 +159,14 @@ export class CopytradeService {
     };
   }
 
-  /** Execution, with "not configured" reported as the upstream failure it is for a copy (502). */
-  private async run(request: Parameters<ExecutionService['run']>[0], principal: ExecutionPrincipal, idempotencyKey?: string) {
+  /**
+   * Execution, with "not configured" reported as the upstream failure it is
+   * for a copy (502). The key goes on to the order (one order per key), matched
+   * against the caller's copy body like the copy's own answer.
+   */
+  private async run(request: Parameters<ExecutionService['run']>[0], principal: ExecutionPrincipal, key: string | undefined, body: CopytradeRequest) {
     try {
-      return await this.deps.execution.run(request, principal, { source: 'copytrade', idempotencyKey });
+      return await this.deps.execution.run(request, principal, { source: 'copytrade', idempotencyKey: key, idempotencyInput: { copytrade: body } });
     } catch (err) {
       if (err instanceof AppError && err.code === 'unavailable') throw AppError.upstream(err.message);
       throw err;

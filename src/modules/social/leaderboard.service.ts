@@ -36,7 +36,7 @@ export interface LeaderboardPage {
 
 export interface TraderProfile extends TraderStatsView {
   followers: number;
-  /** Rank by total volume on the trader's venue. */
+  /** Rank by total volume on the trader's venue: its row's rank on the venue's volume leaderboard (ties by trader id). */
   volumeRank: number;
 }
 
@@ -167,9 +167,12 @@ export class LeaderboardService {
     const traderId = normalizeTraderId(venue, rawTraderId);
     const stat = await this.prisma.traderStat.findUnique({ where: { venue_traderId: { venue, traderId } } });
     if (!stat) throw AppError.notFound(`trader ${venue}/${traderId}`);
+    // The rank `GET /api/leaderboard?venue=…&sort_by=total_volume` shows: ties in volume go by trader id.
     const [followers, ahead] = await this.prisma.$transaction([
       this.prisma.follow.count({ where: { venue, traderId } }),
-      this.prisma.traderStat.count({ where: { venue, totalVolume: { gt: stat.totalVolume } } }),
+      this.prisma.traderStat.count({
+        where: { venue, OR: [{ totalVolume: { gt: stat.totalVolume } }, { totalVolume: stat.totalVolume, traderId: { lt: traderId } }] },
+      }),
     ]);
     return { ...toView(stat), followers, volumeRank: ahead + 1 };
   }

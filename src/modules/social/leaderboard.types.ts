@@ -84,7 +84,7 @@ export class LeaderboardMeType implements LeaderboardMeView {
 export class TraderProfileType extends TraderStatsType implements TraderProfile {
   @Field(() => Int)
   followers: number;
-  @Field(() => Int, { description: 'Rank by total volume on the venue.' })
+  @Field(() => Int, { description: "Rank by total volume on the venue: the trader's rank on the venue's total_volume leaderboard (ties by trader id)." })
   volumeRank: number;
 }
 

@@ -161,3 +161,94 @@ describe('trade comments', () => {
     expect((await http(`${app.url}/api/trades/garbage/comments`)).status).toBe(404);
   });
 });
+
+describe('documented statuses', () => {
+  const del = (path: string, token: string | null) => http(`${app.url}${path}`, { method: 'DELETE', headers: token ? auth(token) : {} });
+
+  it('404 for a reply whose parent is on another event or another trade', async () => {
+    const other = app.services.world.coreEvents[6]!.slug;
+    const onOther = (await post(`/api/events/${other}/comments`, alice, { body: 'elsewhere' })).body as Comment;
+    const r = await post(`/api/events/${slug}/comments`, bob, { body: 'wrong thread', parentId: onOther.id });
+    expect([r.status, (r.body as { error: string }).error]).toEqual([404, 'not_found']);
+
+    const market = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_a' } });
+    const trade = (id: string) => ({
+      venue: 'venue_a' as const,
+      venueTradeId: id,
+      venueMarketId: market.venueMarketId,
+      venueTraderId: '0x3333333333333333333333333333333333333333',
+      side: 'buy' as const,
+      outcome: 'yes' as const,
+      price: 0.5,
+      size: 1,
+      filledAt: new Date(),
+    });
+    await app.services.tradeIngest.ingest([trade('status-trade-1'), trade('status-trade-2')]);
+    const onTrade = (await post('/api/trades/venue_a:status-trade-1/comments', alice, { body: 'on a trade' })).body as Comment;
+    expect((await post('/api/trades/venue_a:status-trade-2/comments', bob, { body: 'other trade', parentId: onTrade.id })).status).toBe(404);
+    expect((await post(`/api/events/${slug}/comments`, bob, { body: 'trade parent', parentId: onTrade.id })).status).toBe(404);
+    expect((await post('/api/trades/venue_a:status-trade-1/comments', bob, { body: 'event parent', parentId: onOther.id })).status).toBe(404);
+    // Nothing was written, and the parents' counts did not move.
+    expect((await app.services.db.prisma.comment.findUniqueOrThrow({ where: { id: onOther.id } })).replyCount).toBe(0);
+    expect((await app.services.db.prisma.comment.findUniqueOrThrow({ where: { id: onTrade.id } })).replyCount).toBe(0);
+    expect((await post('/api/trades/venue_a:status-trade-1/comments', bob, { body: 'same trade', parentId: onTrade.id })).status).toBe(201);
+  });
+
+  it('401 without a bearer on DELETE /api/comments/{id} and DELETE /api/comments/{id}/like; nothing changes', async () => {
+    const c = (await post(`/api/events/${slug}/comments`, alice, { body: 'keep me' })).body as Comment;
+    await post(`/api/comments/${c.id}/like`, bob, {});
+    for (const path of [`/api/comments/${c.id}`, `/api/comments/${c.id}/like`]) {
+      const r = await del(path, null);
+      expect([r.status, (r.body as { error: string }).error]).toEqual([401, 'unauthorized']);
+      expect((await del(path, 'not-a-jwt')).status).toBe(401);
+    }
+    expect(await app.services.db.prisma.comment.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({ likeCount: 1 });
+  });
+
+  it('404 liking an unknown or deleted comment; 404 deleting one', async () => {
+    expect((await post('/api/comments/00000000-0000-4000-8000-000000000000/like', bob, {})).status).toBe(404);
+    const c = (await post(`/api/events/${slug}/comments`, alice, { body: 'gone soon' })).body as Comment;
+    expect((await del(`/api/comments/${c.id}`, alice)).status).toBe(200);
+    expect((await post(`/api/comments/${c.id}/like`, bob, {})).status).toBe(404);
+    expect((await del(`/api/comments/${c.id}/like`, bob)).status).toBe(404);
+    expect((await del('/api/comments/00000000-0000-4000-8000-000000000000', alice)).status).toBe(404);
+  });
+
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
+    ['limit=abc', 'limit'],
+    ['offset=-1', 'offset'],
+    ['offset=10001', 'offset'],
+    ['offset=1.5', 'offset'],
+  ])('400 naming the field for %s on event, trade and reply lists', async (qs, field) => {
+    const c = (await post(`/api/events/${slug}/comments`, alice, { body: 'paged' })).body as Comment;
+    for (const path of [`/api/events/${slug}/comments`, '/api/trades/venue_a:comment-trade-1/comments', `/api/comments/${c.id}/replies`]) {
+      const r = await http(`${app.url}${path}?${qs}`);
+      expect([path, r.status, (r.body as { message: string }).message.split(':')[0]]).toEqual([path, 400, field]);
+    }
+  });
+
+  it('the bounds themselves are accepted (limit 1 and 100, offset 0 and 10000)', async () => {
+    for (const qs of ['limit=1', 'limit=100', 'offset=0', 'offset=10000']) {
+      const r = await http(`${app.url}/api/events/${slug}/comments?${qs}`);
+      expect([qs, r.status]).toEqual([qs, 200]);
+    }
+    expect(((await http(`${app.url}/api/events/${slug}/comments?offset=10000`)).body as Page).data).toEqual([]);
+  });
+
+  it('pages replies oldest first with limit and offset', async () => {
+    const root = (await post(`/api/events/${slug}/comments`, alice, { body: 'thread' })).body as Comment;
+    const bodies = ['r1', 'r2', 'r3', 'r4', 'r5'];
+    for (const b of bodies) await post(`/api/events/${slug}/comments`, bob, { body: b, parentId: root.id });
+    const page = async (qs: string) => (await http(`${app.url}/api/comments/${root.id}/replies?${qs}`)).body as Page;
+    const first = await page('limit=2');
+    expect(first).toMatchObject({ limit: 2, offset: 0, total: 5 });
+    expect(first.data.map((c) => c.body)).toEqual(['r1', 'r2']);
+    expect((await page('limit=2&offset=2')).data.map((c) => c.body)).toEqual(['r3', 'r4']);
+    const last = await page('limit=2&offset=4');
+    expect([last.data.map((c) => c.body), last.total]).toEqual([['r5'], 5]);
+    expect((await page('offset=5')).data).toEqual([]);
+    expect((await page('')).data.every((c) => c.parentId === root.id)).toBe(true);
+  });
+});

@@ -72,6 +72,30 @@ describe('notifications from domain events', () => {
     expect(pushed.filter((p) => p.data.kind === 'comment_like')).toHaveLength(0);
   });
 
+  it('liking, unliking and liking again notifies (and pushes to) the author once per liker', async () => {
+    const carol = await app.token('n-carol');
+    const dan = await app.token('n-dan');
+    const erin = await app.token('n-erin');
+    const device = `${TOKEN}-carol`;
+    await request(`${app.url}/api/push-tokens`, { method: 'POST', headers: as(carol), json: { token: device, platform: 'web' } });
+    await request(`${app.url}/api/preferences`, { method: 'PUT', headers: as(carol), json: { 'notifications.comment_likes': true } });
+    const slug = app.services.world.coreEvents[1]!.slug;
+    const c = (await request(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: as(carol), json: { body: 'like me again' } })).body as { id: string };
+    const like = (token: string) => request(`${app.url}/api/comments/${c.id}/like`, { method: 'POST', headers: as(token) });
+    const unlike = (token: string) => request(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: as(token) });
+    for (const step of [like, unlike, like, unlike, like]) expect((await step(dan)).status).toBe(200);
+    await app.services.notifications.settled();
+    const fromDan = (await list(carol)).data.filter((n) => n.kind === 'comment_like');
+    expect(fromDan).toHaveLength(1);
+    expect(fromDan[0]!.data).toEqual({ commentId: c.id });
+    expect(pushed.filter((p) => p.tokens.includes(device) && p.data.kind === 'comment_like')).toHaveLength(1);
+    // Another user's first like is news again; the count is exact.
+    expect((await like(erin)).body).toMatchObject({ likeCount: 2 });
+    await app.services.notifications.settled();
+    expect((await list(carol)).data.filter((n) => n.kind === 'comment_like')).toHaveLength(2);
+    expect(pushed.filter((p) => p.tokens.includes(device) && p.data.kind === 'comment_like')).toHaveLength(2);
+  });
+
   it("a followed trader's trade notifies each follower", async () => {
     const wallet = '0x' + '9'.repeat(40);
     await request(`${app.url}/api/follows`, { method: 'POST', headers: as(bob), json: { venue: 'venue_a', traderId: wallet } });

@@ -230,6 +230,95 @@ describe('POST /api/social/copytrade', () => {
     expect(await app.services.ledger.balance('lea')).toMatchObject({ available: 100_000_000n, held: 0n });
   });
 
+  it('Idempotency-Key: a retry of a copy that went through replays it before any cap; another body with the key is a 409', async () => {
+    await follow('pia');
+    await fund(app, 'pia', 100);
+    // About $16 a copy at its limit (a little less filled at the ask): one fits under $20 per copy
+    // and $30 a day; a second does not (the first's notional plus the second's size × limit).
+    const size = Math.floor(30 / (2 * ask + 0.05)) + 1;
+    expect(size * (ask + 0.05)).toBeLessThanOrEqual(20);
+    const json = { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size };
+    const key = { ...(await bearer('pia')), 'idempotency-key': 'copy-pia-1' };
+    const first = await copy('pia', json, key);
+    expect(first.status).toBe(200);
+    const b1 = first.body as { order: { id: string; state: string }; replayed: boolean };
+    expect([b1.order.state, b1.replayed]).toEqual(['filled', false]);
+
+    const retry = await copy('pia', json, key);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual({ ...b1, replayed: true });
+    expect(await app.services.db.prisma.order.count({ where: { userId: 'pia', source: 'copytrade' } })).toBe(1);
+
+    const other = await copy('pia', { ...json, size: 1 }, key);
+    expect([other.status, body(other).error]).toEqual([409, 'conflict']);
+    // Without the key the same body is a new copy, and the day's cap refuses it.
+    const fresh = await copy('pia', json, { ...(await bearer('pia')), 'idempotency-key': 'copy-pia-2' });
+    expect([fresh.status, body(fresh).message.split(':')[0]]).toEqual([400, 'maxDailyUsd']);
+    expect(await app.services.db.prisma.order.count({ where: { userId: 'pia', source: 'copytrade' } })).toBe(1);
+  });
+
+  it('the GraphQL mutation replays a keyed copy the same way', async () => {
+    await follow('pip');
+    await fund(app, 'pip', 100);
+    // As above: a second copy of this size does not fit the day's cap; its replay does not count again.
+    const input = { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: Math.floor(30 / (2 * ask + 0.05)) + 1 };
+    const mutate = async () =>
+      (
+        await http(`${app.url}/graphql`, {
+          method: 'POST',
+          headers: { ...(await bearer('pip')), 'idempotency-key': 'gql-pip' },
+          json: { query: 'mutation($input: CopytradeInput!) { copytrade(input: $input) { order { id state createdAt } replayed } }', variables: { input } },
+        })
+      ).body as { data: { copytrade: { order: { id: string; state: string; createdAt: string }; replayed: boolean } } };
+    const first = await mutate();
+    expect(first.data.copytrade).toMatchObject({ order: { state: 'filled' }, replayed: false });
+    expect((await mutate()).data.copytrade).toEqual({ ...first.data.copytrade, replayed: true });
+  });
+
+  it("parallel copies cannot pass the day's cap together", async () => {
+    await follow('quin');
+    await fund(app, 'quin', 200);
+    // About $12 a copy: two fit under $30 a day, a third does not.
+    const size = Math.floor(12 / (ask + 0.05));
+    const tradeIds = [await trade(W1, ask), await trade(W1, ask), await trade(W1, ask), await trade(W1, ask)];
+    const rs = await Promise.all(tradeIds.map((tradeId) => copy('quin', { venue: 'venue_a', traderId: W1, tradeId, size })));
+    expect(rs.map((r) => r.status).sort()).toEqual([200, 200, 400, 400]);
+    expect(rs.filter((r) => r.status === 400).map((r) => body(r).message.split(':')[0])).toEqual(['maxDailyUsd', 'maxDailyUsd']);
+    const orders = await app.services.db.prisma.order.findMany({ where: { userId: 'quin', source: 'copytrade' } });
+    expect(orders).toHaveLength(2);
+    expect(orders.reduce((s, o) => s + o.notionalMicros, 0n)).toBeLessThanOrEqual(30_000_000n);
+  });
+
+  it('parallel copies through two server instances sharing the database hold the caps too', async () => {
+    const second = await startTestApp(
+      {
+        COPYTRADE_RATE_LIMIT: '5',
+        COPYTRADE_MAX_TRADE_USD: '20',
+        COPYTRADE_MAX_DAILY_USD: '30',
+        COPYTRADE_MAX_OPEN_POSITIONS: '2',
+        COPYTRADE_MAX_PRICE_DEVIATION: '0.05',
+      },
+      {},
+      { world: pinned.world, now: pinned.now, shareWith: app },
+    );
+    try {
+      await follow('rae');
+      await fund(app, 'rae', 200);
+      const size = Math.floor(12 / (ask + 0.05));
+      const tradeIds = [await trade(W1, ask), await trade(W1, ask), await trade(W1, ask), await trade(W1, ask)];
+      const headers = await bearer('rae');
+      const rs = await Promise.all(
+        tradeIds.map((tradeId, i) =>
+          http(`${(i % 2 ? second : app).url}/api/social/copytrade`, { method: 'POST', headers, json: { venue: 'venue_a', traderId: W1, tradeId, size } }),
+        ),
+      );
+      expect(rs.map((r) => r.status).sort()).toEqual([200, 200, 400, 400]);
+      expect(await app.services.db.prisma.order.count({ where: { userId: 'rae', source: 'copytrade' } })).toBe(2);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('429 past the per-user limit (5 per minute); other users are unaffected', async () => {
     await follow('max');
     const tradeId = await trade(W2, ask); // not followed: each copy is a 404, and each counts

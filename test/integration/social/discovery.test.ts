@@ -1,6 +1,5 @@
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../utils/app';
-import { statementsOf } from './statements';
 
 let app: TestApp;
 let token: string;
@@ -83,12 +82,5 @@ describe('GET /api/social/overview', () => {
     expect((await http(`${app.url}/api/social/overview?size=51`)).status).toBe(400);
   });
 
-  it('runs a bounded number of SQL statements whatever its size', async () => {
-    const count = (size: number) =>
-      statementsOf(app, async () => {
-        app.services.events.invalidate();
-        await http(`${app.url}/api/social/overview?size=${size}`);
-      });
-    expect(await count(2)).toBe(await count(50));
-  });
+  // Its SQL statements, few against many traders, comments and events: overview.test.ts.
 });

@@ -51,6 +51,16 @@ describe('follows', () => {
     expect((await http(`${app.url}/api/follows`, { method: 'POST', json: { venue: 'venue_a', traderId: WALLET } })).status).toBe(401);
   });
 
+  it('401 on DELETE /api/follows/{venue}/{traderId} without a valid bearer; the follow stays', async () => {
+    await http(`${app.url}/api/follows`, { method: 'POST', headers: auth(), json: { venue: 'venue_b', traderId: 'kept_trader' } });
+    for (const headers of [{}, { authorization: 'Bearer not-a-jwt' }] as Record<string, string>[]) {
+      const r = await http(`${app.url}/api/follows/venue_b/kept_trader`, { method: 'DELETE', headers });
+      expect([r.status, (r.body as { error: string }).error]).toEqual([401, 'unauthorized']);
+    }
+    const follows = await app.services.db.prisma.follow.count({ where: { userId: 'follower-1', venue: 'venue_b', traderId: 'kept_trader' } });
+    expect(follows).toBe(1);
+  });
+
   it('keeps the follows of each user apart', async () => {
     const other = await app.token('follower-2');
     const list = (await http(`${app.url}/api/follows`, { headers: { authorization: `Bearer ${other}` } })).body as { total: number };

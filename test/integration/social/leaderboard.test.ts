@@ -121,6 +121,20 @@ describe('traders', () => {
     expect((await http(`${app.url}/api/traders/venue_c/${X}`)).status).toBe(400);
   });
 
+  it("volumeRank is the trader's rank on the venue's volume leaderboard, ties ordered by trader id as there", async () => {
+    // Three traders with the same volume (0.3 each), ingested out of id order.
+    const tied = ['0x' + '3'.repeat(40), '0x' + '1'.repeat(40), '0x' + '2'.repeat(40)];
+    await app.services.tradeIngest.ingest(tied.map((w) => t(w, 'buy', 'yes', 1, 0.3)));
+    const rows = ((await http(`${app.url}/api/leaderboard?sort_by=total_volume&venue=venue_a&limit=200`)).body as { data: Row[] }).data;
+    const onBoard = rows.filter((r) => tied.includes(r.traderId));
+    expect(onBoard.map((r) => r.traderId)).toEqual([...tied].sort());
+    expect(new Set(onBoard.map((r) => r.rank)).size).toBe(3);
+    for (const row of rows) {
+      const profile = (await http(`${app.url}/api/traders/venue_a/${row.traderId}`)).body as { volumeRank: number };
+      expect([row.traderId, profile.volumeRank]).toEqual([row.traderId, row.rank]);
+    }
+  });
+
   it("lists a trader's trades newest first with offset paging", async () => {
     const page = (await http(`${app.url}/api/traders/venue_a/${X}/trades?limit=2`)).body as {
       data: { side: string; price: number; size: number }[];

@@ -38,6 +38,13 @@ describe('RequestAuth', () => {
     await expect(auth({}).requireWallet()).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
+  it('requireAnyBearer takes either kind of token and refuses anything else with the user 401', async () => {
+    await expect(auth({ Authorization: `Bearer ${await signToken(user, 'u-3')}` }).requireAnyBearer()).resolves.toBeUndefined();
+    await expect(auth({ Authorization: `Bearer ${await signToken(wallet, 'u-3')}` }).requireAnyBearer()).resolves.toBeUndefined();
+    await expect(auth({}).requireAnyBearer()).rejects.toMatchObject({ code: 'unauthorized', message: 'a bearer token is required' });
+    await expect(auth({ Authorization: 'Bearer nope' }).requireAnyBearer()).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
   it('checks each header token against its own value', () => {
     expect(() => auth({ 'X-Admin-Token': 'admin-token' }).requireHeaderToken('admin')).not.toThrow();
     expect(() => auth({ 'X-Admin-Token': 'rewards-token' }).requireHeaderToken('admin')).toThrow(/x-admin-token/);
