@@ -21,7 +21,7 @@ import { LinkProofService, createIdentityProvider } from './modules/linkproof';
 import { CachePolicyService } from './modules/admin';
 import { etagCacheControl } from '../rest-adapter/express-router';
 import { ROUTES } from '../rest-adapter/routes';
-import { CatalogService, TradeIngestService, openSimulatedWorld, toTradeRow } from './modules/ingestion';
+import { CatalogService, TradeIngestService, inTradeKeyOrder, openSimulatedWorld, toTradeRow } from './modules/ingestion';
 import { OpsService } from './modules/ops';
 import { AccountsService } from './modules/accounts';
 import { FundingService, IdempotencyService, WithdrawalsService, createPaymentsClient, withdrawalNotification } from './modules/funding';
@@ -29,7 +29,7 @@ import { LedgerService, type FeeListener } from './modules/ledger';
 import { MarketBooks, RoutingService } from './modules/routing';
 import { ExecutionService, ExecutionServiceClient, TradeRecorder } from './modules/execution';
 import { WalletsService, createChainBalancesClient, createWalletProvider } from './modules/wallets';
-import { IndexerWebhookService, OutcomeTokenIndex, PaymentWebhookService } from './modules/webhooks';
+import { ANNOUNCE_SWEEP_MS, IndexerWebhookService, OutcomeTokenIndex, PaymentWebhookService } from './modules/webhooks';
 import {
   FollowTradesService,
   FollowsService,
@@ -191,12 +191,13 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
   const notify = (items: NewNotification[]) =>
     notifications.notify(items).catch((err: unknown) => logger.error({ err }, 'storing notifications failed'));
   const follows = new FollowsService(db.prisma);
+  // Announcement steps run one by one, each whatever happened to the others; they throw (no
+  // swallowing here) so the indexer webhook's durable record runs a failed step again.
   const tradeIngest = new TradeIngestService(db.prisma, infra.pubsub, (key) => marketIndex.get(key), {
     onError: (err) => logger.error({ err }, 'trade ingestion failed'),
-    onStored: async (trades) => {
-      await traderStats.apply(trades);
-      await notify(await follows.tradeNotifications(trades));
-    },
+    onStepError: (step, err) => logger.error({ err, step }, 'announcing stored trades failed'),
+    applyStats: (trades) => traderStats.apply(trades),
+    notifyFollowers: async (trades) => notifications.notify(await follows.tradeNotifications(trades)),
   });
   const ledger = new LedgerService(db.prisma);
   const idempotency = new IdempotencyService(db.prisma, o.now);
@@ -362,6 +363,7 @@ export async function startBackground(s: AppServices): Promise<void> {
   if (!empty) s.search.scheduleRefresh();
   if (empty && s.config.sim.backfillTrades > 0) await backfillTrades(s, s.config.sim.backfillTrades);
   s.tradeIngest.start(Object.values(s.venues));
+  s.indexerWebhook.start(ANNOUNCE_SWEEP_MS);
   s.withdrawals.start(s.config.withdrawals.dispatchMs);
   s.rewards.start(s.config.rewards.settleMs);
   if (s.config.sim.tradeRate > 0) s.world.startLiveTrades(s.config.sim.tradeRate);
@@ -377,7 +379,7 @@ async function backfillTrades(s: AppServices, perMarket: number): Promise<void> 
     await Promise.all(markets.map((m) => s.venues[m.venue].getPublicTrades(m.venueMarketId, { limit: perMarket, offset: 0 })))
   ).flat();
   for (let i = 0; i < trades.length; i += 1000) {
-    await s.db.prisma.trade.createMany({ data: trades.slice(i, i + 1000).map(toTradeRow), skipDuplicates: true });
+    await s.db.prisma.trade.createMany({ data: inTradeKeyOrder(trades.slice(i, i + 1000)).map(toTradeRow), skipDuplicates: true });
   }
   const stats = await s.traderStats.rebuild();
   s.logger.info({ trades: trades.length, traders: stats.traders }, 'backfilled recent public trades');
@@ -389,7 +391,7 @@ export async function closeServices(s: AppServices): Promise<void> {
   s.world.stopLiveTrades();
   await s.withdrawals.stop();
   await s.rewards.stop();
-  await s.indexerWebhook.drain();
+  await s.indexerWebhook.stop();
   await s.tradeIngest.stop();
   // Orders in flight finish (and commit) before the database closes.
   await s.execution.drain();

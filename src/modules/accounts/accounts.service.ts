@@ -9,9 +9,11 @@ export interface AccountView {
 }
 
 /**
- * Users: the bearer token's subject is the user id. Onboarding creates the
- * user row and its provisioned wallets; both steps are idempotent, so repeated
- * or concurrent calls converge on one user with one wallet per chain.
+ * Users: the bearer token's subject is the user id. Onboarding asks the wallet
+ * provider first (idempotent, nothing stored yet), then creates the user row
+ * and its provisioned wallets in one transaction: a provider failure leaves no
+ * half-onboarded user, and repeated or concurrent calls converge on one user
+ * with one wallet per chain.
  */
 export class AccountsService {
   constructor(
@@ -19,11 +21,19 @@ export class AccountsService {
     private readonly wallets: WalletsService,
   ) {}
 
-  /** Creates the user and the provisioned wallets it lacks; `created` tells whether the user is new. */
+  /**
+   * Creates the user and the provisioned wallets it lacks. `created` is true
+   * for the one call that completed onboarding (wrote the user or its missing
+   * wallets), false when everything was there already.
+   */
   async setup(userId: string): Promise<AccountView & { created: boolean }> {
-    const { count } = await this.prisma.user.createMany({ data: [{ id: userId }], skipDuplicates: true });
-    await this.wallets.ensureProvisioned(userId);
-    return { ...(await this.get(userId)), created: count === 1 };
+    const wallets = await this.wallets.provisionMissing(userId);
+    const created = await this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.user.createMany({ data: [{ id: userId }], skipDuplicates: true });
+      const stored = await this.wallets.storeProvisioned(tx, userId, wallets);
+      return count === 1 || stored > 0;
+    });
+    return { ...(await this.get(userId)), created };
   }
 
   async get(userId: string): Promise<AccountView> {

@@ -13,8 +13,9 @@ export class FundingResolver {
   })
   async createOnrampSession(@Args() a: FundingAmountArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    await ctx.services.clientLimits.consume('onramp', userId);
-    return ctx.services.funding.onramp(userId, a.amount, a.currency, idempotencyKey(ctx));
+    // The limit is spent only when the request runs: a replay of its Idempotency-Key is free.
+    const admit = () => ctx.services.clientLimits.consume('onramp', userId);
+    return ctx.services.funding.onramp(userId, a.amount, a.currency, idempotencyKey(ctx), admit);
   }
 
   @Mutation(() => FundingTransactionType, { description: 'Legacy: a fiat payment intent (Idempotency-Key honoured).' })

@@ -25,10 +25,16 @@ export class FundingService {
     private readonly idempotency: IdempotencyService,
   ) {}
 
-  async onramp(userId: string, amount: number, currency: FiatCurrency, key?: string): Promise<FundingView> {
+  /**
+   * Starts an onramp session. `admit` (the caller's rate limit) runs only when
+   * the request does work: a retry that replays a stored answer for its
+   * Idempotency-Key is not counted, so it cannot be refused with a 429.
+   */
+  async onramp(userId: string, amount: number, currency: FiatCurrency, key?: string, admit?: () => Promise<void>): Promise<FundingView> {
     const micros = amountToMicros(amount, FUNDING_LIMITS.onramp);
     const call = { userId, operation: 'funding.onramp', key, input: { amount, currency } };
     return this.idempotency.run(call, async () => {
+      await admit?.();
       const s = await this.payments.createOnrampSession({ userId, amount: fiatText(micros), currency, idempotencyKey: upstreamKey('onramp', userId, key) });
       return toFundingView(await this.record(userId, 'onramp', s.id, micros, currency, s.url));
     });

@@ -19,6 +19,9 @@ export interface WithdrawalRequest {
 /** Names a withdrawal in a processor event: our id (the payout's reference) or the payout id. */
 export type PayoutRef = { withdrawalId: string } | { payoutId: string };
 
+/** What {@link WithdrawalsService.finish} did: moved it, found it ended already, or found no such withdrawal (yet). */
+export type FinishResult = 'moved' | 'ended' | 'unknown';
+
 /**
  * Withdrawals of ledger funds to an on-chain address, as USDC payouts of the
  * payment processor.
@@ -129,24 +132,24 @@ export class WithdrawalsService {
   /**
    * Ends a withdrawal in the caller's transaction: `completed` settles the hold,
    * `failed` releases it. Only a queued or processing withdrawal moves (once:
-   * the conditional update locks the row); returns false otherwise or when
-   * no withdrawal matches.
+   * the conditional update locks the row). `unknown` when no withdrawal
+   * matches: a payout id the dispatcher has not committed yet, for instance.
    */
-  async finish(tx: Prisma.TransactionClient, ref: PayoutRef, to: 'completed' | 'failed', reason?: string): Promise<boolean> {
+  async finish(tx: Prisma.TransactionClient, ref: PayoutRef, to: 'completed' | 'failed', reason?: string): Promise<FinishResult> {
     const w = await tx.withdrawal.findFirst({ where: 'withdrawalId' in ref ? { id: ref.withdrawalId } : { payoutId: ref.payoutId } });
-    if (!w) return false;
+    if (!w) return 'unknown';
     const n = await tx.withdrawal.updateMany({
       where: { id: w.id, status: { in: ['queued', 'processing'] } },
       data: { status: to, failureReason: to === 'failed' ? (reason ?? 'payout failed') : null },
     });
-    if (n.count === 0) return false;
+    if (n.count === 0) return 'ended';
     const base = { userId: w.userId, currency: w.currency, reference: `withdrawal:${w.id}` };
     if (to === 'completed') {
       await this.ledger.post(tx, { ...base, kind: LEDGER_KINDS.withdrawalSettle, available: 0n, held: -w.amountMicros, idempotencyKey: `withdrawal:${w.id}:settle` });
     } else {
       await this.ledger.post(tx, { ...base, kind: LEDGER_KINDS.withdrawalRelease, available: w.amountMicros, held: -w.amountMicros, idempotencyKey: `withdrawal:${w.id}:release` });
     }
-    return true;
+    return 'moved';
   }
 
   /** Runs {@link dispatch} every `everyMs` (0: never) until {@link stop}. */

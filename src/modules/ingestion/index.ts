@@ -1,4 +1,13 @@
 export { CatalogService, marketKey, type CatalogSource, type SyncReport } from './catalog.service';
 export { openSimulatedWorld } from './world-anchor';
 export { IngestionResolver } from './ingestion.resolver';
-export { TradeIngestService, toTradeRow, type TradeIngestOptions } from './trade-ingest.service';
+export {
+  ANNOUNCE_STEPS,
+  TradeIngestService,
+  inTradeKeyOrder,
+  toTradeRow,
+  type AnnounceStep,
+  type Announcement,
+  type TradeIngestOptions,
+} from './trade-ingest.service';
+export { isRetryableWriteConflict, withWriteRetry, type WriteRetryOptions } from './write-retry';

@@ -3,15 +3,45 @@ import type { PubSub } from '../../infra';
 import type { PublicTrade, Venue, VenueClient } from '../../venues/venue.types';
 import { TRADES_TOPIC, type TradeEvent } from '../trades/trades.models';
 import { marketKey } from './catalog.service';
+import { withWriteRetry } from './write-retry';
+
+/**
+ * What follows storing new trades, in this order: derived trader stats,
+ * notifications to the traders' followers, publication on the trades topic.
+ */
+export const ANNOUNCE_STEPS = ['stats', 'notify', 'publish'] as const;
+export type AnnounceStep = (typeof ANNOUNCE_STEPS)[number];
 
 export interface TradeIngestOptions {
   /** How long trades wait to be written together (ms). */
   flushMs?: number;
   /** Largest batch written in one statement. */
   maxBatch?: number;
+  /** A batch could not be stored. */
   onError?: (err: unknown) => void;
-  /** Told about each batch of newly stored trades before they are published (derived stats). */
-  onStored?: (trades: readonly PublicTrade[]) => Promise<void>;
+  /** An announcement step (or the freshness record) failed; the other steps ran all the same. */
+  onStepError?: (step: AnnounceStep | 'freshness', err: unknown) => void;
+  /** The `stats` step: derived trader stats of newly stored trades. */
+  applyStats?: (trades: readonly PublicTrade[]) => Promise<void>;
+  /** The `notify` step: tells the followers of the trades' traders. */
+  notifyFollowers?: (trades: readonly PublicTrade[]) => Promise<void>;
+}
+
+/** What an announcement did: the events of the stored trades, and the steps that failed. */
+export interface Announcement {
+  events: TradeEvent[];
+  failed: AnnounceStep[];
+}
+
+/**
+ * Trades in one canonical order, (venue, venueTradeId) by code unit: every
+ * writer inserts into the trades table in this order, so two concurrent
+ * inserts of overlapping batches wait on each other instead of deadlocking on
+ * the unique key.
+ */
+export function inTradeKeyOrder<T extends Pick<PublicTrade, 'venue' | 'venueTradeId'>>(trades: readonly T[]): T[] {
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...trades].sort((a, b) => cmp(a.venue, b.venue) || cmp(a.venueTradeId, b.venueTradeId));
 }
 
 /** A venue's public trade as a row of the trades table (exact decimals). */
@@ -82,26 +112,58 @@ export class TradeIngestService {
   /** Stores a batch and publishes the trades not seen before; returns those. */
   async ingest(trades: readonly PublicTrade[]): Promise<TradeEvent[]> {
     if (trades.length === 0) return [];
-    const inserted = await this.prisma.trade.createManyAndReturn({
-      data: trades.map(toTradeRow),
-      skipDuplicates: true,
-      select: { venueTradeId: true, venue: true },
-    });
+    const data = inTradeKeyOrder(trades).map(toTradeRow);
+    const inserted = await withWriteRetry(() =>
+      this.prisma.trade.createManyAndReturn({ data, skipDuplicates: true, select: { venueTradeId: true, venue: true } }),
+    );
     const fresh = new Set(inserted.map((r) => `${r.venue}:${r.venueTradeId}`));
-    return this.announce(trades, trades.filter((t) => fresh.has(`${t.venue}:${t.venueTradeId}`)));
+    return (await this.announce(trades, trades.filter((t) => fresh.has(`${t.venue}:${t.venueTradeId}`)))).events;
   }
 
   /**
-   * What follows a write: freshness from every trade `seen`, then derived stats
-   * and publication of the ones newly `stored`. Public for writers that store
-   * trades themselves (the chain-indexer webhook).
+   * What follows a write: freshness from every trade `seen`, then the `steps`
+   * for the ones newly `stored` (all by default). Each step runs whatever
+   * happened to the others: a failure is reported to `onStepError` and listed
+   * in the answer, so a writer that keeps a durable record of pending steps
+   * (the chain-indexer webhook) can run just those again. Public for writers
+   * that store trades themselves.
    */
-  async announce(seen: readonly PublicTrade[], stored: readonly PublicTrade[]): Promise<TradeEvent[]> {
-    if (seen.length > 0) await this.recordFreshness(seen);
-    if (stored.length > 0) await this.opts.onStored?.(stored);
+  async announce(seen: readonly PublicTrade[], stored: readonly PublicTrade[], steps: readonly AnnounceStep[] = ANNOUNCE_STEPS): Promise<Announcement> {
+    if (seen.length > 0) await this.attempt('freshness', () => this.recordFreshness(seen));
     const events = stored.map((t) => this.toEvent(t));
-    for (const e of events) await this.pubsub.publish(TRADES_TOPIC, e);
-    return events;
+    const failed: AnnounceStep[] = [];
+    if (stored.length === 0) return { events, failed };
+    for (const step of ANNOUNCE_STEPS) {
+      if (!steps.includes(step)) continue;
+      if (!(await this.attempt(step, () => this.run(step, stored, events)))) failed.push(step);
+    }
+    return { events, failed };
+  }
+
+  private async run(step: AnnounceStep, stored: readonly PublicTrade[], events: readonly TradeEvent[]): Promise<void> {
+    switch (step) {
+      case 'stats':
+        return this.opts.applyStats?.(stored);
+      case 'notify':
+        return this.opts.notifyFollowers?.(stored);
+      case 'publish':
+        for (const e of events) await this.pubsub.publish(TRADES_TOPIC, e);
+        return;
+      default: {
+        const never: never = step;
+        throw new Error(`unknown announcement step ${String(never)}`);
+      }
+    }
+  }
+
+  private async attempt(step: AnnounceStep | 'freshness', work: () => Promise<void>): Promise<boolean> {
+    try {
+      await work();
+      return true;
+    } catch (err) {
+      this.opts.onStepError?.(step, err);
+      return false;
+    }
   }
 
   async stop(): Promise<void> {

@@ -1,4 +1,4 @@
-export { WalletsService } from './wallets.service';
+export { WalletsService, type ProvisionedWallet } from './wallets.service';
 export { WalletsResolver } from './wallets.resolver';
 export { WalletType, ChainEnum } from './wallets.types';
 export { createWalletsLoaders, type WalletsLoaders } from './wallets.loaders';

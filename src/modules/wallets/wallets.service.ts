@@ -1,10 +1,20 @@
-import type { PrismaClient } from '../../db/generated/client';
+import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import { LEDGER_CURRENCY, microsToNumber, type LedgerService } from '../ledger';
 import { CHAINS, canonicalAddress, type Chain } from './chain-address';
 import { NATIVE_SYMBOL, type ChainBalancesClient } from './chain-balances.client';
 import type { WalletProvider } from './wallet-provider.client';
 import { WALLET_VIEW, type AggregateBalanceView, type ChainBalancesView, type WalletView } from './wallets.models';
+
+/** A provisioned wallet the provider made, ready to store. */
+export interface ProvisionedWallet {
+  userId: string;
+  chain: Chain;
+  address: string;
+  kind: 'provisioned';
+  /** `userId:chain`: at most one provisioned wallet per chain and user. */
+  provisionSlot: string;
+}
 
 /** Half-up rounding of a micro-unit product back to micro-units. */
 function mulMicros(a: bigint, b: bigint): bigint {
@@ -42,17 +52,17 @@ export class WalletsService {
   }
 
   /**
-   * Creates the provisioned wallets a user lacks (the user row must exist).
-   * Concurrent calls are safe: the provider is idempotent per user and chain,
-   * and the one-per-chain slot is a unique key inserted with skip-duplicates.
+   * Asks the wallet provider for the provisioned wallets `userId` lacks and
+   * checks their addresses; writes nothing (see {@link storeProvisioned}). The
+   * provider is idempotent per user and chain, so asking again, or two calls
+   * at once, get the same addresses.
    */
-  async ensureProvisioned(userId: string): Promise<void> {
+  async provisionMissing(userId: string): Promise<ProvisionedWallet[]> {
     const have = new Set(
       (await this.prisma.wallet.findMany({ where: { userId, kind: 'provisioned' }, select: { chain: true } })).map((w) => w.chain),
     );
     const missing = CHAINS.filter((c) => !have.has(c));
-    if (missing.length === 0) return;
-    const created = await Promise.all(
+    return Promise.all(
       missing.map(async (chain) => {
         const { address } = await this.provider.provision(userId, chain);
         let canonical: string;
@@ -64,10 +74,20 @@ export class WalletsService {
         return { userId, chain, address: canonical, kind: 'provisioned' as const, provisionSlot: `${userId}:${chain}` };
       }),
     );
-    await this.prisma.wallet.createMany({ data: created, skipDuplicates: true });
-    const now = await this.prisma.wallet.count({ where: { userId, kind: 'provisioned' } });
+  }
+
+  /**
+   * Stores provisioned wallets in the caller's transaction (the user row must
+   * exist in it) and returns how many it wrote. Concurrent calls are safe: the
+   * one-per-chain slot is a unique key inserted with skip-duplicates, always in
+   * chain order. Throws (502) unless the user then has one per chain.
+   */
+  async storeProvisioned(tx: Prisma.TransactionClient, userId: string, wallets: readonly ProvisionedWallet[]): Promise<number> {
+    const { count } = wallets.length > 0 ? await tx.wallet.createMany({ data: [...wallets], skipDuplicates: true }) : { count: 0 };
+    const now = await tx.wallet.count({ where: { userId, kind: 'provisioned' } });
     // Only an address already linked elsewhere can be skipped without filling the slot.
     if (now < CHAINS.length) throw AppError.upstream('wallet provider returned an address linked to another wallet');
+    return count;
   }
 
   /** Links an external address: 400 when invalid for its chain, 409 when linked already (by anyone). */

@@ -1,27 +1,54 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../../db/generated/client';
+import { ANNOUNCE_STEPS, inTradeKeyOrder, withWriteRetry } from '../ingestion';
 import type { PublicTrade } from '../../venues/venue.types';
+
+/** What one insert of a delivery's trades wrote. */
+export interface StoredTrades {
+  /** The `venueTradeId`s of the rows written (the others were stored before). */
+  fresh: Set<string>;
+  /** The announcement row written with them; null when nothing was new. */
+  announcementId: bigint | null;
+}
 
 /**
  * Inserts trades in one statement, skipping those already stored (the
- * (venue, venueTradeId) unique key), and returns the ids of the rows it wrote.
- * Columns travel as nine arrays through `unnest`, not as nine parameters per
- * row: a 1,000-fill batch costs what a raw `INSERT … ON CONFLICT DO NOTHING`
- * costs, where the ORM's createMany takes several times longer.
+ * (venue, venueTradeId) unique key), and in the same statement records the
+ * new ones as waiting for their announcement (one `TradeAnnouncement` row per
+ * delivery, leased to this process for `leaseMs`). Columns travel as arrays
+ * through `unnest`, not as parameters per row: a 1,000-fill batch costs about
+ * what a raw `INSERT … ON CONFLICT DO NOTHING` costs.
+ *
+ * Rows go in in the canonical key order ({@link inTradeKeyOrder}): concurrent
+ * deliveries of one batch in different orders would otherwise each hold a key
+ * the other waits for (a deadlock on PostgreSQL). A deadlock or serialization
+ * failure all the same runs the statement again.
  */
-export async function insertTrades(prisma: PrismaClient, trades: readonly PublicTrade[]): Promise<Set<string>> {
-  if (trades.length === 0) return new Set();
-  const col = <T>(f: (t: PublicTrade) => T) => trades.map(f);
-  const rows = await prisma.$queryRaw<{ venueTradeId: string }[]>`
-    INSERT INTO "Trade" ("id", "venue", "venueTradeId", "venueMarketId", "venueTraderId", "side", "outcome", "price", "size", "filledAt")
-    SELECT r.id, r.venue::"Venue", r.tid, r.mid, r.trader, r.side::"TradeSide", r.outcome::"Outcome", r.price::numeric, r.size::numeric, r.at::timestamp(3)
-    FROM unnest(
-      ${col(() => randomUUID())}::text[], ${col((t) => t.venue)}::text[], ${col((t) => t.venueTradeId)}::text[],
-      ${col((t) => t.venueMarketId)}::text[], ${col((t) => t.venueTraderId)}::text[], ${col((t) => t.side)}::text[],
-      ${col((t) => t.outcome)}::text[], ${col((t) => t.price.toFixed(6))}::text[], ${col((t) => t.size.toFixed(6))}::text[],
-      ${col((t) => t.filledAt.toISOString())}::text[]
-    ) AS r(id, venue, tid, mid, trader, side, outcome, price, size, at)
-    ON CONFLICT DO NOTHING
-    RETURNING "venueTradeId"`;
-  return new Set(rows.map((r) => r.venueTradeId));
+export async function insertTrades(prisma: PrismaClient, trades: readonly PublicTrade[], leaseMs: number): Promise<StoredTrades> {
+  if (trades.length === 0) return { fresh: new Set(), announcementId: null };
+  const sorted = inTradeKeyOrder(trades);
+  const col = <T>(f: (t: PublicTrade) => T) => sorted.map(f);
+  const steps = [...ANNOUNCE_STEPS];
+  const rows = await withWriteRetry(
+    () => prisma.$queryRaw<{ venueTradeId: string; announcementId: bigint | null }[]>`
+    WITH ins AS (
+      INSERT INTO "Trade" ("id", "venue", "venueTradeId", "venueMarketId", "venueTraderId", "side", "outcome", "price", "size", "filledAt")
+      SELECT r.id, r.venue::"Venue", r.tid, r.mid, r.trader, r.side::"TradeSide", r.outcome::"Outcome", r.price::numeric, r.size::numeric, r.at::timestamp(3)
+      FROM unnest(
+        ${col(() => randomUUID())}::text[], ${col((t) => t.venue)}::text[], ${col((t) => t.venueTradeId)}::text[],
+        ${col((t) => t.venueMarketId)}::text[], ${col((t) => t.venueTraderId)}::text[], ${col((t) => t.side)}::text[],
+        ${col((t) => t.outcome)}::text[], ${col((t) => t.price.toFixed(6))}::text[], ${col((t) => t.size.toFixed(6))}::text[],
+        ${col((t) => t.filledAt.toISOString())}::text[]
+      ) AS r(id, venue, tid, mid, trader, side, outcome, price, size, at)
+      ON CONFLICT DO NOTHING
+      RETURNING "venue", "venueTradeId"
+    ), ann AS (
+      INSERT INTO "TradeAnnouncement" ("venue", "tradeIds", "pending", "leaseUntil")
+      SELECT MIN(ins."venue"), array_agg(ins."venueTradeId"), ${steps}::text[], now() + ${leaseMs} * interval '1 millisecond'
+      FROM ins HAVING count(*) > 0
+      RETURNING "id"
+    )
+    SELECT ins."venueTradeId", (SELECT "id" FROM ann) AS "announcementId" FROM ins`,
+  );
+  return { fresh: new Set(rows.map((r) => r.venueTradeId)), announcementId: rows[0]?.announcementId ?? null };
 }

@@ -35,6 +35,8 @@ const HASH = /^0x[0-9a-fA-F]{64}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UINT = /^\d{1,78}$/;
 const AMOUNT = /^\d{1,30}$/;
+/** How far a fill's block time may be ahead of this server's clock (seconds). */
+export const MAX_CLOCK_SKEW_SECONDS = 3600;
 /** Decimal(20, 6) holds sizes below 1e14 contracts. */
 const MAX_TOKENS = 10n ** 20n;
 
@@ -51,8 +53,10 @@ export function checkFill(f: OrderFilled, i: number, nowSeconds: number): Checke
   for (const k of ['maker', 'taker'] as const) if (!ADDRESS.test(f[k])) throw bad(k, 'must be 0x and 40 hex digits');
   for (const k of ['makerAssetId', 'takerAssetId'] as const) if (!UINT.test(f[k])) throw bad(k, 'must be a uint256 in decimal');
   for (const k of ['makerAmountFilled', 'takerAmountFilled', 'fee'] as const) if (!AMOUNT.test(f[k])) throw bad(k, 'must be a non-negative integer');
-  if (!/^\d{1,12}$/.test(f.timestamp) || Number(f.timestamp) < 1 || Number(f.timestamp) > nowSeconds + 3600) {
-    throw bad('timestamp', 'must be unix seconds, not in the future');
+  if (!/^\d{1,12}$/.test(f.timestamp) || Number(f.timestamp) < 1) throw bad('timestamp', 'must be unix seconds');
+  // Block times may run a little ahead of this server's clock: up to the allowed skew, not more.
+  if (Number(f.timestamp) > nowSeconds + MAX_CLOCK_SKEW_SECONDS) {
+    throw bad('timestamp', `must not be more than ${MAX_CLOCK_SKEW_SECONDS / 3600} hour ahead of the server clock`);
   }
   const makerAsset = BigInt(f.makerAssetId);
   const takerAsset = BigInt(f.takerAssetId);

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { decimalToMicros } from '../ledger/money';
+import { FUNDING_LIMITS } from '../funding/funding.limits';
+import { MICROS_PER_UNIT, decimalToMicros } from '../ledger/money';
+
+/** Most a success event may credit, micro-units (bigint columns hold far more; a deposit never does). */
+export const MAX_CREDIT_MICROS = BigInt(FUNDING_LIMITS.credit.maxUsd) * MICROS_PER_UNIT;
 
 /**
  * The processor event kinds the service acts on. Anything else is stored and
@@ -43,7 +47,9 @@ export function creditedMicros(e: PaymentEvent): bigint | string {
   const raw = e.data.amountReceived;
   if (raw === undefined) return 'data.amountReceived: is required';
   const micros = decimalToMicros(String(raw));
-  if (micros === null || micros <= 0n) return 'data.amountReceived: must be a positive decimal';
+  if (micros === null || micros <= 0n || micros > MAX_CREDIT_MICROS) {
+    return `data.amountReceived: must be a positive decimal of at most ${FUNDING_LIMITS.credit.maxUsd}`;
+  }
   const currency = (e.data.currency ?? 'usd').toLowerCase();
   if (currency !== 'usd' && currency !== 'usdc') return 'data.currency: must be usd or usdc';
   return micros;

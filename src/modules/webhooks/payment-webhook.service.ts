@@ -1,7 +1,8 @@
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { PayoutRef, WithdrawalsService } from '../funding';
-import { LEDGER_KINDS, type LedgerService } from '../ledger';
+import { FUNDING_LIMITS } from '../funding/funding.limits';
+import { LEDGER_KINDS, microsToDecimal, type LedgerService } from '../ledger';
 import { PAYMENT_EVENT_KINDS as K, creditedMicros, paymentEventSchema, type PaymentEvent } from './payment-events';
 import { verifyPaymentSignature } from './payment-signature';
 
@@ -10,7 +11,7 @@ export type PaymentEventOutcome = 'applied' | 'recorded' | 'ignored' | 'unmatche
 export interface PaymentWebhookAck {
   received: true;
   eventId: string;
-  /** True when this event id was delivered before (nothing was done again). */
+  /** True when this event id was delivered before and nothing was done again. */
   duplicate: boolean;
   outcome: PaymentEventOutcome;
 }
@@ -21,6 +22,12 @@ export interface PaymentWebhookAck {
  * (at-least-once, or concurrent) finds the id and changes nothing. Success
  * events credit the ledger once per deposit (the ledger key is the deposit's,
  * so even two different success events for one deposit credit once).
+ *
+ * `unmatched` is not final: an event naming an object not stored yet (a
+ * success that overtook its deposit's record, a payout event before the payout
+ * id is committed) is applied again when it is redelivered, under the lock of
+ * its stored row, until it matches; the effects stay once per deposit or
+ * withdrawal.
  */
 export class PaymentWebhookService {
   constructor(
@@ -58,17 +65,22 @@ export class PaymentWebhookService {
       throw AppError.badRequest(field!, problem!);
     }
     const ack = await this.prisma.$transaction(async (tx): Promise<PaymentWebhookAck> => {
-      const stored = await tx.$queryRaw<unknown[]>`
+      // A new id is stored; an id stored `unmatched` is taken again (its row stays locked to the end).
+      // `xmax` is set only on a row version written by the update: it tells the two apart.
+      const stored = await tx.$queryRaw<{ again: boolean }[]>`
         INSERT INTO "PaymentEvent" ("id", "type", "outcome", "payload")
         VALUES (${event.id}, ${event.type}, 'pending', ${JSON.stringify(json)}::jsonb)
-        ON CONFLICT ("id") DO NOTHING RETURNING 1`;
+        ON CONFLICT ("id") DO UPDATE SET "outcome" = 'pending', "type" = EXCLUDED."type", "payload" = EXCLUDED."payload"
+          WHERE "PaymentEvent"."outcome" = 'unmatched'
+        RETURNING (xmax <> 0) AS "again"`;
       if (stored.length === 0) {
         const prior = await tx.paymentEvent.findUniqueOrThrow({ where: { id: event.id }, select: { outcome: true } });
         return { received: true, eventId: event.id, duplicate: true, outcome: prior.outcome as PaymentEventOutcome };
       }
       const { outcome, detail } = await this.apply(tx, event, credit);
       await tx.paymentEvent.update({ where: { id: event.id }, data: { outcome, detail } });
-      return { received: true, eventId: event.id, duplicate: false, outcome };
+      const again = stored[0]!.again;
+      return { received: true, eventId: event.id, duplicate: again && outcome === 'unmatched', outcome };
     });
     const ref = payoutRef(event);
     if (ack.outcome === 'applied' && !ack.duplicate && ref && (event.type === K.payoutPaid || event.type === K.payoutFailed)) {
@@ -104,8 +116,9 @@ export class PaymentWebhookService {
         const ref = payoutRef(e);
         if (!ref) return { outcome: 'unmatched', detail: 'no data.reference or data.id' };
         const to = e.type === K.payoutPaid ? 'completed' : 'failed';
-        const moved = await this.withdrawals.finish(tx, ref, to, e.data.failureReason);
-        return { outcome: moved ? 'applied' : 'recorded', detail: moved ? `withdrawal ${to}` : 'no open withdrawal matched' };
+        const done = await this.withdrawals.finish(tx, ref, to, e.data.failureReason);
+        if (done === 'unknown') return { outcome: 'unmatched', detail: `no withdrawal ${'withdrawalId' in ref ? ref.withdrawalId : `with payout ${ref.payoutId}`}` };
+        return done === 'moved' ? { outcome: 'applied', detail: `withdrawal ${to}` } : { outcome: 'recorded', detail: 'the withdrawal had ended already' };
       }
       default:
         return { outcome: 'ignored', detail: null };
@@ -116,6 +129,13 @@ export class PaymentWebhookService {
     if (!e.data.id) return { outcome: 'unmatched' as const, detail: 'no data.id' };
     const f = await tx.fundingTransaction.findUnique({ where: { processorId: e.data.id } });
     if (!f || f.kind !== kind) return { outcome: 'unmatched' as const, detail: `no ${kind} ${e.data.id}` };
+    if (micros > BigInt(FUNDING_LIMITS.credit.maxOfRequested) * f.amountMicros) {
+      // Thrown inside the transaction: the event is not stored, a corrected delivery can still credit.
+      throw AppError.badRequest(
+        'data.amountReceived',
+        `must be at most ${FUNDING_LIMITS.credit.maxOfRequested} times the deposit's requested ${microsToDecimal(f.amountMicros)} ${f.currency}`,
+      );
+    }
     const applied = await this.ledger.post(tx, {
       userId: f.userId,
       kind: LEDGER_KINDS.deposit,

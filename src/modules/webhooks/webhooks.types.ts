@@ -9,9 +9,11 @@ export class PaymentWebhookAckType implements PaymentWebhookAck {
   received: true;
   @Field()
   eventId: string;
-  @Field({ description: 'The event id was delivered before; nothing was done again.' })
+  @Field({ description: 'The event id was delivered before and nothing was done again.' })
   duplicate: boolean;
-  @Field(() => String, { description: '`applied`, `recorded` (a failure noted), `ignored` (kind not handled) or `unmatched` (unknown object).' })
+  @Field(() => String, {
+    description: '`applied`, `recorded` (a failure noted), `ignored` (kind not handled) or `unmatched` (unknown object; not final: a redelivery applies the event again).',
+  })
   outcome: PaymentEventOutcome;
 }
 

@@ -164,5 +164,38 @@ describe('wallet provider over HTTP', () => {
     upstream.handle((req) => ({ body: { address: (req.body as { chain: string }).chain === 'polygon' ? '0x1234' : addresses.solana } }));
     expect((await setup('frank')).status).toBe(502);
     expect(await remote.services.db.prisma.wallet.count({ where: { userId: { in: ['eve', 'frank'] } } })).toBe(0);
+    expect(await remote.services.db.prisma.user.count({ where: { id: { in: ['eve', 'frank'] } } })).toBe(0);
+  });
+
+  it('after a provider failure, the call that completes onboarding reports created: true (once)', async () => {
+    let polygonCalls = 0;
+    // The provider fails on polygon the first time only.
+    upstream.handle((req) => {
+      const chain = (req.body as { chain: string }).chain;
+      if (chain === 'polygon' && (polygonCalls += 1) === 1) return { status: 500 };
+      return { body: { address: chain === 'polygon' ? '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' : '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' } };
+    });
+    const failed = await setup('gina');
+    expect(failed.status).toBe(502);
+    const me = await http(`${remote.url}/auth/me`, { headers: { authorization: `Bearer ${await remote.token('gina')}` } });
+    expect(me.body).toEqual({ userId: 'gina', createdAt: null, wallets: [] });
+    const retried = await setup('gina');
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ userId: 'gina', created: true });
+    expect((retried.body as Account).wallets).toHaveLength(2);
+    expect((await setup('gina')).body).toMatchObject({ created: false });
+  });
+
+  it('a user who linked a wallet first is onboarded by their first setup (created: true)', async () => {
+    upstream.handle((req) => ({ body: { address: (req.body as { chain: string }).chain === 'polygon' ? '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB' : 'So11111111111111111111111111111111111111112' } }));
+    const token = await remote.token('hal');
+    const linked = await http(`${remote.url}/api/wallets/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      json: { chain: 'polygon', address: '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb' },
+    });
+    expect(linked.status).toBe(201);
+    expect((await setup('hal')).body).toMatchObject({ created: true });
+    expect((await setup('hal')).body).toMatchObject({ created: false });
   });
 });

@@ -116,6 +116,24 @@ describe('POST /api/funding/onramp', () => {
       await limited.close();
     }
   });
+
+  it('a retry replaying its Idempotency-Key is answered even when the limit is spent (no 429)', async () => {
+    const limited = await startTestApp({ ONRAMP_RATE_LIMIT: '2' });
+    try {
+      const key = { 'idempotency-key': 'retry-after-limit' };
+      const first = await as('fk', 'POST', '/api/funding/onramp', { amount: 15, currency: 'usd' }, key, limited);
+      expect(first.status).toBe(200);
+      expect((await as('fk', 'POST', '/api/funding/onramp', { amount: 16, currency: 'usd' }, {}, limited)).status).toBe(200);
+      const replay = await as('fk', 'POST', '/api/funding/onramp', { amount: 15, currency: 'usd' }, key, limited);
+      expect([replay.status, replay.body]).toEqual([200, first.body]);
+      // New work is still limited, and a 429 does not claim its key: the same request later runs.
+      const refused = await as('fk', 'POST', '/api/funding/onramp', { amount: 17, currency: 'usd' }, { 'idempotency-key': 'late' }, limited);
+      expect(refused.status).toBe(429);
+      expect(await limited.services.db.prisma.idempotentRequest.count({ where: { userId: 'fk', key: 'late' } })).toBe(0);
+    } finally {
+      await limited.close();
+    }
+  });
 });
 
 describe('POST /api/funding/intent', () => {

@@ -108,6 +108,24 @@ describe('LedgerService', () => {
     expect(await ledger.audit()).toEqual([]);
   });
 
+  it('entries are append-only in the database itself: UPDATE, DELETE and TRUNCATE raise', async () => {
+    await ledger.postAll([{ ...move('u5', 1_000_000n, 0n), idempotencyKey: 'append-only' }]);
+    const prisma = db.prisma;
+    await expect(prisma.$executeRaw`UPDATE "LedgerEntry" SET "availableDelta" = 2000000 WHERE "idempotencyKey" = 'append-only'`).rejects.toThrow(
+      /append-only: UPDATE is not allowed/,
+    );
+    await expect(prisma.$executeRaw`DELETE FROM "LedgerEntry" WHERE "idempotencyKey" = 'append-only'`).rejects.toThrow(/append-only: DELETE is not allowed/);
+    await expect(prisma.ledgerEntry.updateMany({ where: { userId: 'u5' }, data: { kind: 'edited' } })).rejects.toThrow(/append-only/);
+    await expect(prisma.ledgerEntry.deleteMany({ where: { userId: 'u5' } })).rejects.toThrow(/append-only/);
+    await expect(prisma.$executeRaw`TRUNCATE "LedgerEntry"`).rejects.toThrow(/append-only: TRUNCATE is not allowed/);
+    const entry = await prisma.ledgerEntry.findUniqueOrThrow({ where: { idempotencyKey: 'append-only' } });
+    expect([entry.availableDelta, entry.kind]).toEqual([1_000_000n, 'deposit']);
+    // Inserting is what the ledger does, and still works.
+    await ledger.postAll([{ ...move('u5', -1_000_000n, 0n, 'fee'), idempotencyKey: 'append-only:reversal' }]);
+    expect(await ledger.balance('u5')).toMatchObject({ available: 0n, held: 0n });
+    expect(await ledger.audit()).toEqual([]);
+  });
+
   it('has a database check constraint under the service', async () => {
     await expect(db.prisma.$executeRaw`UPDATE "LedgerBalance" SET "available" = -1 WHERE "userId" = 'u1'`).rejects.toThrow();
   });

@@ -1,6 +1,6 @@
-import { outcomeTokenId, type OrderFilled } from '../../../src/modules/webhooks';
 import { TRADES_TOPIC, type TradeEvent } from '../../../src/modules/trades';
 import { http, startTestApp, type TestApp } from '../../utils/app';
+import { fillFactory, hex, shuffled } from './fill-fixtures';
 
 const SECRET = 'indexer-secret-test';
 const URL_PATH = '/webhooks/chain-indexer/venue_a';
@@ -17,33 +17,35 @@ afterAll(async () => {
   await app.close();
 });
 
-const hex = (n: number, len: number) => n.toString(16).padStart(len, '0');
-let serial = 0;
-
-/** A fill on market `m`: the maker buys `tokens` of `outcome` for `usdc` (base units), or sells them. */
-function fill(o: { m: number; side: 'buy' | 'sell'; outcome?: 'yes' | 'no'; maker?: string; ts?: number; usdc?: number; tokens?: number }): OrderFilled {
-  serial += 1;
-  const token = outcomeTokenId(markets[o.m]!.venueMarketId, o.outcome ?? 'yes');
-  const usdc = String(o.usdc ?? 420_000);
-  const tokens = String(o.tokens ?? 1_000_000);
-  const buy = o.side === 'buy';
-  return {
-    id: `0x${hex(serial, 64)}_0x${hex(serial + 1, 64)}`,
-    transactionHash: `0x${hex(serial, 64)}`,
-    timestamp: String(o.ts ?? 1_760_000_000 + serial),
-    orderHash: `0x${hex(serial + 1, 64)}`,
-    maker: o.maker ?? `0x${'Ab'.repeat(20)}`,
-    taker: `0x${hex(7, 40)}`,
-    makerAssetId: buy ? '0' : token,
-    takerAssetId: buy ? token : '0',
-    makerAmountFilled: buy ? usdc : tokens,
-    takerAmountFilled: buy ? tokens : usdc,
-    fee: '0',
-  };
-}
+const fill = fillFactory(() => markets);
 
 const send = (fills: unknown, secret: string | null = SECRET) =>
   http(`${app.url}${URL_PATH}`, { method: 'POST', headers: secret === null ? {} : { 'x-indexer-secret': secret }, json: { fills } });
+
+/**
+ * Runs the sends at once. On PostgreSQL their inserts are first held back by a
+ * SHARE lock on the trades table until all of them wait for it, then released
+ * together: the statements really overlap (one process's request handling is
+ * otherwise sequential enough that they rarely would).
+ */
+async function atOnce<T>(sends: (() => Promise<T>)[]): Promise<T[]> {
+  const prisma = app.services.db.prisma;
+  if (app.services.db.kind !== 'postgres') return Promise.all(sends.map((s) => s()));
+  let results: Promise<T[]> | undefined;
+  await prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`LOCK TABLE "Trade" IN SHARE MODE`;
+      results = Promise.all(sends.map((s) => s()));
+      for (let i = 0; i < 1000; i += 1) {
+        const [w] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_locks WHERE relation = '"Trade"'::regclass AND NOT granted`;
+        if (w!.n >= sends.length) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+    { timeout: 30_000 },
+  );
+  return results!;
+}
 
 const fillTrades = () => app.services.db.prisma.trade.count({ where: { venueTradeId: { startsWith: 'fill_' } } });
 
@@ -127,6 +129,30 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     await waitFor(() => published.some((t) => t.traderId === marker.maker.toLowerCase()));
     expect(published.length - published0).toBe(31);
     expect(new Set(published.map((t) => t.id)).size).toBe(published.length);
+  });
+
+  it('large batches delivered 3 times at once in different orders never deadlock (several rounds)', async () => {
+    // On PostgreSQL, inserts of the same keys in different orders used to deadlock ("deadlock
+    // detected", 500) a few times in such rounds; rows now go in in one canonical order.
+    const before = await fillTrades();
+    const SIZE = 800;
+    const ROUNDS = 4;
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const batch = Array.from({ length: SIZE }, (_, i) =>
+        fill({ m: i % markets.length, side: i % 3 === 0 ? 'sell' : 'buy', outcome: i % 2 ? 'yes' : 'no', maker: `0x${hex(50_000 + round * SIZE + i, 40)}` }),
+      );
+      const rs = await atOnce([() => send(batch), () => send([...batch].reverse()), () => send(shuffled(batch, round + 1))]);
+      expect(rs.map((r) => [r.status, (r.body as { error?: string }).error])).toEqual([
+        [200, undefined],
+        [200, undefined],
+        [200, undefined],
+      ]);
+      const acks = rs.map((r) => r.body as { received: number; skipped: number });
+      expect(acks.reduce((s, a) => s + (a.received - a.skipped), 0)).toBe(SIZE);
+    }
+    expect(await fillTrades()).toBe(before + SIZE * ROUNDS);
+    await app.services.indexerWebhook.drain();
+    expect(await app.services.indexerWebhook.pendingAnnouncements()).toBe(0);
   });
 
   it('the fill identity decides: a repeat inside a batch and another record of the same identity are skipped', async () => {

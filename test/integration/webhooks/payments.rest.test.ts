@@ -157,6 +157,72 @@ describe('events', () => {
     });
   });
 
+  it('unmatched is not final: a success that overtook its deposit is credited on redelivery, exactly once', async () => {
+    const prisma = app.services.db.prisma;
+    const event = { id: 'evt_early', type: 'onramp.completed', data: { id: 'os_late', amountReceived: '40', currency: 'usd' } };
+    expect((await deliver(event)).body).toEqual({ received: true, eventId: 'evt_early', duplicate: false, outcome: 'unmatched' });
+    // Still nothing to match: nothing done again.
+    expect((await deliver(event)).body).toEqual({ received: true, eventId: 'evt_early', duplicate: true, outcome: 'unmatched' });
+    // The deposit's record commits after the processor's event.
+    await prisma.fundingTransaction.create({ data: { userId: 'pl', kind: 'onramp', processorId: 'os_late', amountMicros: 40_000_000n, currency: 'usd' } });
+    const rs = await Promise.all([1, 2, 3].map(() => deliver(event)));
+    expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(rs.map((r) => r.body).filter((b) => !(b as { duplicate: boolean }).duplicate)).toEqual([
+      { received: true, eventId: 'evt_early', duplicate: false, outcome: 'applied' },
+    ]);
+    expect((await deliver(event)).body).toEqual({ received: true, eventId: 'evt_early', duplicate: true, outcome: 'applied' });
+    expect(await available('pl')).toBe(40_000_000n);
+    expect(await prisma.ledgerEntry.count({ where: { userId: 'pl' } })).toBe(1);
+    expect(await prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId: 'os_late' } })).toMatchObject({ status: 'succeeded', creditedMicros: 40_000_000n });
+    expect(await prisma.paymentEvent.findUniqueOrThrow({ where: { id: 'evt_early' } })).toMatchObject({ outcome: 'applied' });
+  });
+
+  it('a payout event before its payout id is committed is unmatched, then applied on redelivery', async () => {
+    const prisma = app.services.db.prisma;
+    await app.services.ledger.postAll([{ userId: 'pw', kind: 'deposit', available: 30_000_000n, held: 0n, reference: 'test', idempotencyKey: 'pw:credit' }]);
+    const w = await app.services.withdrawals.request('pw', { amount: 30, chain: 'polygon', destination: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' });
+    const event = { id: 'evt_payout_early', type: 'payout.paid', data: { id: 'po_early' } };
+    expect((await deliver(event)).body).toMatchObject({ duplicate: false, outcome: 'unmatched' });
+    expect(await app.services.ledger.balance('pw')).toMatchObject({ available: 0n, held: 30_000_000n });
+    // The dispatcher's transaction commits the payout id.
+    await prisma.withdrawal.update({ where: { id: w.id }, data: { status: 'processing', payoutId: 'po_early' } });
+    expect((await deliver(event)).body).toMatchObject({ duplicate: false, outcome: 'applied' });
+    expect((await deliver(event)).body).toMatchObject({ duplicate: true, outcome: 'applied' });
+    expect(await prisma.withdrawal.findUniqueOrThrow({ where: { id: w.id } })).toMatchObject({ status: 'completed' });
+    expect(await app.services.ledger.balance('pw')).toMatchObject({ available: 0n, held: 0n });
+    // An event for a withdrawal that has ended is recorded, not unmatched (and final).
+    expect((await deliver({ id: 'evt_payout_late', type: 'payout.failed', data: { reference: w.id } })).body).toMatchObject({ outcome: 'recorded' });
+    expect(await app.services.ledger.audit()).toEqual([]);
+  });
+
+  it.each([
+    ['a 20-digit string', '99999999999999999999'],
+    ['a 21-digit number (1e20)', 1e20],
+    ['one micro-unit above 1,000,000', '1000000.000001'],
+    ['zero', '0'],
+  ])('400 naming data.amountReceived for %s; nothing stored', async (_name, amount) => {
+    const s = await onramp('po');
+    const r = await deliver({ id: `evt_big_${String(amount)}`, type: 'onramp.completed', data: { id: s.processorId, amountReceived: amount } });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error: 'bad_request' });
+    expect((r.body as { message: string }).message).toMatch(/^data\.amountReceived: /);
+    expect(await app.services.db.prisma.paymentEvent.count({ where: { id: `evt_big_${String(amount)}` } })).toBe(0);
+    expect(await available('po')).toBe(0n);
+  });
+
+  it('credits what the processor received, up to twice the requested amount; more is refused and not stored', async () => {
+    const s = await onramp('pq', 100);
+    const event = { id: 'evt_over', type: 'onramp.completed', data: { id: s.processorId, amountReceived: '200.000001', currency: 'usd' } };
+    const refused = await deliver(event);
+    expect(refused.status).toBe(400);
+    expect((refused.body as { message: string }).message).toMatch(/^data\.amountReceived: must be at most 2 times/);
+    expect(await app.services.db.prisma.paymentEvent.count({ where: { id: 'evt_over' } })).toBe(0);
+    // The processor corrects the event: more than requested (conversion), within the bound, is credited.
+    const corrected = await deliver({ ...event, data: { ...event.data, amountReceived: '200' } });
+    expect(corrected.body).toMatchObject({ duplicate: false, outcome: 'applied' });
+    expect(await available('pq')).toBe(200_000_000n);
+  });
+
   it('is reachable on GraphQL with the payload as an argument', async () => {
     const payload = JSON.stringify({ id: 'evt_gql', type: 'noop', data: {} });
     const r = await http(`${app.url}/graphql`, {

@@ -61,6 +61,20 @@ describe('OrderFilled → trade', () => {
     expect(err?.message).toBe('fills.4.taker: must be 0x and 40 hex digits');
   });
 
+  it('a block time may be up to one hour ahead of the server clock, as the message says', () => {
+    expect(checkFill({ ...base, timestamp: String(NOW + 3600) }, 0, NOW).filledAt.getTime()).toBe((NOW + 3600) * 1000);
+    const ahead = (() => {
+      try {
+        checkFill({ ...base, timestamp: String(NOW + 3601) }, 2, NOW);
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(ahead).toBeInstanceOf(AppError);
+    expect((ahead as AppError).message).toBe('fills.2.timestamp: must not be more than 1 hour ahead of the server clock');
+    expect(() => checkFill({ ...base, timestamp: '0' }, 0, NOW)).toThrow('fills.0.timestamp: must be unix seconds');
+  });
+
   it('token ids are uint256 decimals, distinct per market and outcome', () => {
     const yes = outcomeTokenId('0xabc', 'yes');
     expect(yes).toMatch(/^\d{1,78}$/);
