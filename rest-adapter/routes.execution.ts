@@ -43,7 +43,7 @@ const sellBody = z.object({
   mode: optional(choice(EXECUTION_MODES)),
 });
 
-const EVENTS = 'accepted, quote, submitted, fill, completed or failed';
+const EVENTS = 'accepted, quote, submitted, fill, then completed, failed or outcome_unknown';
 const stream = { event: EVENTS, eventField: 'event', idField: 'id' };
 
 /** Order execution streamed as server-sent events (the GraphQL `execute` / `sellPosition` subscriptions). */
@@ -54,7 +54,7 @@ export const executionRoutes = [
     method: 'POST',
     path: '/execute',
     summary:
-      'Runs an order and streams its progress (`event:` accepted, quote, submitted, fill…, then completed or failed; `id:` `<orderId>:<seq>`). `simulation` (default) fills against the current book (stored for a bearer caller, not for an anonymous one); `live` needs the wallet-auth token, venue_a goes to the execution service. Idempotency-Key replays the first outcome.',
+      'Runs an order and streams its progress (`event:` accepted, quote, submitted, fill…, then completed, failed or outcome_unknown; `id:` `<orderId>:<seq>`). `simulation` (default) fills against the current book (stored for a bearer caller, not for an anonymous one); `live` needs the wallet-auth token, venue_a goes to the execution service: when it does not report the outcome in time the stream ends with `outcome_unknown`, the order stays `submitted` with its hold, and a reconciler settles or fails it later. `orderType` market with a `limitPrice` is a 400. Idempotency-Key replays the first outcome; a 502/503 before streaming leaves the key free.',
     auth: 'optional-bearer',
     params: { body: executeBody },
     document: ExecuteDocument,
@@ -70,7 +70,7 @@ export const executionRoutes = [
     method: 'POST',
     path: '/api/positions/{positionId}/sell',
     summary:
-      "Sells from one of the caller's positions (optional body: `size` up to the position, `orderType`, `limitPrice`, `mode`; default: all of it at market) and streams the execution like /execute.",
+      "Sells from one of the caller's positions (optional body: `size` up to the position, `orderType`, `limitPrice`, `mode`; default: all of it, at the position's exact size, at market) and streams the execution like /execute.",
     auth: 'bearer',
     params: { path: z.object({ positionId: requiredStr(100) }), body: sellBody },
     document: SellPositionDocument,

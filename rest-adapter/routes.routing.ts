@@ -24,7 +24,7 @@ export const routingRoutes = [
     method: 'GET',
     path: '/cost-rundown',
     summary:
-      'Cost of an order (`size` whole contracts or `amount_usd`) on every open market of a core event, both venues and outcomes: average and worst price, slippage against mid, fillable size, fees, all-in cost, and the best venue per question. One venue down: the other is answered and `venues` says so; both down: 503.',
+      'Cost of an order (`size` whole contracts or `amount_usd`) on every open market of a core event, both venues and outcomes: average and worst price, slippage against mid, fillable size, fees, all-in cost, and the best venue per question. `amount_usd=0` prices nothing (every quote 0). Some books of a venue unreadable: that venue is `partial` and `venues[].failedMarkets` names the markets left out, with `reason`; all of them: `unavailable`; no book readable on either venue: 503.',
     auth: 'none',
     params: {
       query: z.object({
@@ -46,7 +46,7 @@ export const routingRoutes = [
     method: 'POST',
     path: '/route',
     summary:
-      'Picks the venue with the best all-in price for the order (or the given venue / market) and stores a quoted intent (venue, market, outcome, side, size, price, fees, expiry). No open market with the depth: 404.',
+      'Picks the venue with the best all-in price for the order (or the given venue / market) and stores a quoted intent (venue, market, outcome, side, size, price, fees, expiry). No open market with the depth, or no candidate venue whose book can be read: 404 `no route found: <why>`.',
     auth: 'none',
     params: {
       body: z.object({
@@ -63,7 +63,7 @@ export const routingRoutes = [
     document: CreateRouteDocument,
     variables: (input) => ({ input }) as CreateRouteMutationVariables,
     result: 'createRoute',
-    errors: [400, 404, 503],
+    errors: [400, 404],
     tags: ['routing'],
   }),
 ];

@@ -76,6 +76,7 @@ const envSchema = z.object({
   EXECUTION_SERVICE_URL: optionalUrl(['http:', 'https:']),
   EXECUTION_POLL_MS: intInRange(10, 60_000, 500),
   EXECUTION_WAIT_MS: intInRange(100, 55_000, 30_000),
+  EXECUTION_RECONCILE_MS: intInRange(0, 3_600_000, 15_000),
   VENUE_A_FEE_RATE: numberInRange(0, 1, 0),
   VENUE_A_FEE_EXPONENT: numberInRange(0, 4, 1),
   VENUE_B_TAKER_FEE: numberInRange(0, 1, 0.07),
@@ -164,7 +165,7 @@ export interface AppConfig {
   trading: {
     fees: { venueA: { rate: number; exponent: number }; venueB: { takerCoefficient: number } };
     routeTtlSeconds: number;
-    execution: { pollMs: number; waitMs: number };
+    execution: { pollMs: number; waitMs: number; reconcileMs: number };
   };
   /** `model` and `timeoutMs` apply to the remote provider (the local one has its own fixed model). */
   embeddings: { provider: 'local' | 'remote'; apiUrl?: string; apiKey?: string; model: string; timeoutMs: number };
@@ -305,7 +306,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     trading: {
       fees: { venueA: { rate: e.VENUE_A_FEE_RATE, exponent: e.VENUE_A_FEE_EXPONENT }, venueB: { takerCoefficient: e.VENUE_B_TAKER_FEE } },
       routeTtlSeconds: e.ROUTE_QUOTE_TTL_SECONDS,
-      execution: { pollMs: e.EXECUTION_POLL_MS, waitMs: e.EXECUTION_WAIT_MS },
+      execution: { pollMs: e.EXECUTION_POLL_MS, waitMs: e.EXECUTION_WAIT_MS, reconcileMs: e.EXECUTION_RECONCILE_MS },
     },
     embeddings: {
       provider: e.EMBEDDINGS_PROVIDER,

@@ -365,6 +365,7 @@ export async function startBackground(s: AppServices): Promise<void> {
   s.tradeIngest.start(Object.values(s.venues));
   s.indexerWebhook.start(ANNOUNCE_SWEEP_MS);
   s.withdrawals.start(s.config.withdrawals.dispatchMs);
+  s.execution.startReconciler(s.config.trading.execution.reconcileMs);
   s.rewards.start(s.config.rewards.settleMs);
   if (s.config.sim.tradeRate > 0) s.world.startLiveTrades(s.config.sim.tradeRate);
 }
@@ -394,7 +395,7 @@ export async function closeServices(s: AppServices): Promise<void> {
   await s.indexerWebhook.stop();
   await s.tradeIngest.stop();
   // Orders in flight finish (and commit) before the database closes.
-  await s.execution.drain();
+  await s.execution.stop();
   // Buffered API usage is written before the database closes: a graceful stop loses no count.
   await s.usageRecorder.stop();
   await s.search.whenIdle();

@@ -35,10 +35,17 @@ function limitPriceOf(value: unknown): number | undefined {
   return value;
 }
 
-/** Order type: `limit` needs a limit price; a limit price alone makes a limit order. */
+/**
+ * Order type: `limit` needs a limit price; a limit price alone makes a limit
+ * order; `market` takes none (a limit price with it would silently make it a
+ * limit order, so the pair is refused).
+ */
 function orderTypeOf(value: unknown, limitPrice: number | undefined): OrderKind {
   const orderType = oneOf('orderType', value, ORDER_TYPES) ?? (limitPrice === undefined ? 'market' : 'limit');
   if (orderType === 'limit' && limitPrice === undefined) throw AppError.badRequest('limitPrice', 'is required for a limit order');
+  if (orderType === 'market' && limitPrice !== undefined) {
+    throw AppError.badRequest('limitPrice', 'is not allowed with orderType market: omit it, or use orderType limit');
+  }
   return orderType;
 }
 

@@ -30,6 +30,37 @@ const order = z.object({
 });
 export type ExecutionServiceOrder = z.infer<typeof order>;
 
+/**
+ * A call whose effect at the service is unknown: it may have taken the order
+ * (the call timed out or the connection broke after it was sent, or a 2xx
+ * answer could not be read). Asking again with the same `Idempotency-Key`
+ * (a submit) or the order id (a read) finds out. A 502 like any upstream failure.
+ */
+export class ExecutionServiceUncertainError extends AppError {
+  constructor(message: string) {
+    super('upstream_error', message);
+    this.name = 'ExecutionServiceUncertainError';
+  }
+}
+
+/** Whether a failed call may still have reached the service (see {@link ExecutionServiceUncertainError}). */
+export function outcomeUnknown(err: unknown): err is ExecutionServiceUncertainError {
+  return err instanceof ExecutionServiceUncertainError;
+}
+
+/** Connection errors raised before anything was sent: the service never saw the call. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+// Duck-typed, not `instanceof`: fetch's errors (a DOMException on timeout) may come from another realm.
+function isTimeout(err: unknown): boolean {
+  return (err as { name?: unknown } | null)?.name === 'TimeoutError';
+}
+
+function causeCode(err: unknown): string | undefined {
+  const code = (err as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** Statuses after which the service will not fill the order any more. */
 export function isFinal(status: ExecutionServiceOrder['status']): boolean {
   return status !== 'pending' && status !== 'open';
@@ -42,9 +73,11 @@ export function isFinal(status: ExecutionServiceOrder['status']): boolean {
  * `{ id, status, fills: [{ price, size, filledAt? }], reason? }`, status one of
  * pending, open (still working), filled, partially_filled (rest cancelled),
  * cancelled, rejected, failed. The caller's wallet-auth token goes along as
- * the bearer: the service trades for that wallet. Any failure (network,
+ * the bearer: the service trades for that wallet (the reconciler may ask
+ * without one when the caller's token is gone). Any failure (network,
  * timeout, non-2xx, an answer of the wrong shape) is a 502 that never echoes
- * the upstream's body.
+ * the upstream's body; one whose effect is unknown (timeout, a connection
+ * lost after sending, an unreadable 2xx) is an {@link ExecutionServiceUncertainError}.
  */
 export class ExecutionServiceClient {
   private readonly base: string;
@@ -78,21 +111,25 @@ export class ExecutionServiceClient {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      const why = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'is unreachable';
-      throw AppError.upstream(`execution service ${why}`);
+      if (isTimeout(err)) throw new ExecutionServiceUncertainError('execution service timed out');
+      const code = causeCode(err);
+      if (code !== undefined && NEVER_SENT.has(code)) throw AppError.upstream('execution service is unreachable');
+      throw new ExecutionServiceUncertainError('execution service connection failed');
     }
     if (!res.ok) {
       await res.body?.cancel();
       throw AppError.upstream(`execution service answered ${res.status}`);
     }
+    // A 2xx: the service took the call, whatever the body turns out to be.
     let json: unknown;
     try {
       json = await res.json();
-    } catch {
-      throw AppError.upstream('execution service sent a malformed answer');
+    } catch (err) {
+      if (isTimeout(err)) throw new ExecutionServiceUncertainError('execution service timed out');
+      throw new ExecutionServiceUncertainError('execution service sent a malformed answer');
     }
     const parsed = order.safeParse(json);
-    if (!parsed.success) throw AppError.upstream('execution service sent an unexpected answer');
+    if (!parsed.success) throw new ExecutionServiceUncertainError('execution service sent an unexpected answer');
     return parsed.data;
   }
 }

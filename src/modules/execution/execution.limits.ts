@@ -26,16 +26,22 @@ export type FundingChain = (typeof FUNDING_CHAINS)[number];
  * → `submitted` (at the venue or the execution service) → `filled` / `partially_filled` (the rest
  * cancelled: orders are immediate-or-cancel); or `cancelled` (nothing fillable under the limit),
  * `rejected` (refused before reaching the venue, e.g. insufficient balance, or by the venue),
- * `failed` (the venue or the execution service failed).
+ * `failed` (the venue or the execution service failed). A live venue_a order whose outcome is
+ * not known yet stays `submitted` (its `failureReason` says why) until the reconciler ends it.
  */
 export const ORDER_STATES = ['pending', 'submitted', 'partially_filled', 'filled', 'cancelled', 'rejected', 'failed'] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
-/** The stream's event names, in the order they come. */
-export const EXECUTION_EVENTS = ['accepted', 'quote', 'submitted', 'fill', 'completed', 'failed'] as const;
+/**
+ * The stream's event names, in the order they come. The last is one of
+ * `completed`, `failed` or `outcome_unknown`: a live venue_a order whose outcome
+ * the execution service has not reported in time (or could not be asked for)
+ * stays `submitted` with its hold, and the reconciler settles or fails it later.
+ */
+export const EXECUTION_EVENTS = ['accepted', 'quote', 'submitted', 'fill', 'completed', 'failed', 'outcome_unknown'] as const;
 export type ExecutionEventKind = (typeof EXECUTION_EVENTS)[number];
 
-/** Why an execution failed (`failed` events carry one). */
+/** Why an execution failed (`failed` events carry one), or why its outcome is not known (`outcome_unknown`). */
 export const FAILURE_CODES = [
   'nothing_to_execute',
   'insufficient_funds',
@@ -52,6 +58,14 @@ export type FailureCode = (typeof FAILURE_CODES)[number];
 export type OrderSource = 'execute' | 'position_sell' | 'copytrade';
 
 /** Ledger kinds execution posts (fees use TRADING_FEE_KIND from the ledger). */
+/** Reconciling live venue_a orders whose outcome is not known. */
+export const RECONCILE_LIMITS = {
+  /** Orders asked for per run. */
+  batch: 50,
+  /** An open live venue_a order untouched this long has no runner left (its process stopped): reconciled too. */
+  orphanAfterMs: 10 * 60_000,
+} as const;
+
 export const EXECUTION_LEDGER_KINDS = {
   buy: 'trade_buy',
   sell: 'trade_sell',

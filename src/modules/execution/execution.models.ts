@@ -13,7 +13,7 @@ export interface ExecuteRequest {
   outcome: OutcomeSide;
   /** Contracts. */
   size: number;
-  /** 0..1; makes the order a limit order unless `orderType` says otherwise. */
+  /** 0..1; alone it makes a limit order; refused (400) with `orderType` market. */
   limitPrice?: number;
   orderType?: OrderKind;
   mode?: ExecutionMode;
@@ -55,6 +55,12 @@ export interface RunOptions {
   positionId?: string;
   /** What a retry with the same key must repeat (default: the checked request). */
   idempotencyInput?: unknown;
+  /**
+   * A sell of a whole position: its exact size in micro-contracts, taken as is
+   * when the request's size is that size (execution-service fills may leave a
+   * venue_a position with more decimals than an order may name).
+   */
+  exactSizeMicros?: bigint;
 }
 
 export interface OrderView {
@@ -128,13 +134,13 @@ export interface ExecutionEvent {
   at: Date;
   /** True when the stream replays the first outcome of an Idempotency-Key. */
   replayed: boolean;
-  /** accepted, submitted, completed, failed. */
+  /** accepted, submitted, completed, failed, outcome_unknown. */
   order: OrderView | null;
   quote: Quote | null;
   fill: FillView | null;
   /** completed (authenticated): the position after the order. */
   position: PositionSummaryView | null;
-  /** completed (authenticated): the USD balance after the order. */
+  /** completed (authenticated): the USD balance after the order; outcome_unknown: with the hold. */
   balance: BalanceView | null;
   error: ExecutionErrorView | null;
 }
@@ -196,7 +202,7 @@ export function reviveEvent(e: ExecutionEvent): ExecutionEvent {
 /**
  * The events of an order found by its Idempotency-Key whose first request did
  * not store its answer (its process stopped): `accepted`, its fills, and
- * `completed` or `failed` from the row as it stands.
+ * `completed`, `failed` or (still open) `outcome_unknown` from the row as it stands.
  */
 export function eventsFromOrder(o: Order & { fills: Fill[] }, now: Date): ExecutionEvent[] {
   const order = toOrderView(o);
@@ -214,10 +220,12 @@ export function eventsFromOrder(o: Order & { fills: Fill[] }, now: Date): Execut
     });
   }
   if (['filled', 'partially_filled', 'cancelled'].includes(o.state)) push('completed', { order });
-  else {
-    const open = o.state === 'pending' || o.state === 'submitted';
-    const message = open ? `the first request with this key did not finish; the order is ${o.state}` : (o.failureReason ?? `the order was ${o.state}`);
-    push('failed', { order, error: { code: open ? 'internal' : o.state === 'rejected' ? 'venue_rejected' : 'upstream_error', message } });
+  else if (o.state === 'pending' || o.state === 'submitted') {
+    // Still open: not failed (its hold is kept); the order ends when its outcome is known.
+    const message = `the first request with this key did not finish; the order is ${o.state} until its outcome is known`;
+    push('outcome_unknown', { order, error: { code: 'timeout', message } });
+  } else {
+    push('failed', { order, error: { code: o.state === 'rejected' ? 'venue_rejected' : 'upstream_error', message: o.failureReason ?? `the order was ${o.state}` } });
   }
   return events;
 }

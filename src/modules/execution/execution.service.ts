@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../http/logger';
+import { PeriodicTask } from '../../infra';
 import { IdempotencyService } from '../funding/idempotency.service';
 import { InsufficientFundsError } from '../ledger';
 import { microsToNumber } from '../ledger/money';
@@ -9,8 +10,11 @@ import { CENT, MICRO, feeOf, toMicros } from '../routing/order-book.math';
 import { checkExecuteRequest, checkSellRequest, sizeMicrosFor } from './execute-request';
 import { eventsFromOrder, reviveEvent, type ExecuteRequest, type ExecutionEvent, type ExecutionPrincipal, type RunOptions, type SellRequest } from './execution.models';
 import { EventLog } from './event-log';
+import { outcomeUnknown } from './execution-service.client';
 import { resolveMarket, type Catalog } from './market-resolver';
+import { OrderReconciler } from './order-reconciler';
 import { OrderRun, type LiveStart, type OrderPlan, type RunnerDeps } from './order-runner';
+import { submitRequestOf } from './service-outcome';
 import type { OrderDraft } from './trade-recorder';
 
 /** A running (or replayed) execution. */
@@ -20,7 +24,7 @@ export interface ExecutionStream {
   replayed: boolean;
   /** Every event from the first; stopping a reader never stops the execution. */
   events(): AsyncIterableIterator<ExecutionEvent>;
-  /** The last event (`completed` or `failed`), once the execution ended. */
+  /** The last event (`completed`, `failed` or `outcome_unknown`), once the execution ended. */
   outcome: Promise<ExecutionEvent>;
 }
 
@@ -40,13 +44,55 @@ export interface ExecutionServiceDeps extends RunnerDeps, Catalog {
  * copytrading) and streams their progress. Everything that can refuse an
  * order with a status (bad input 400, credentials 401, execution service not
  * configured 503 or failing at submit 502, a reused Idempotency-Key 409)
- * happens in {@link run} before it returns; the rest runs detached from any
- * reader and reports through the stream's events.
+ * happens in {@link run} before it returns (a 502/503 there leaves the
+ * Idempotency-Key free); the rest runs detached from any reader and reports
+ * through the stream's events. A live venue_a order whose outcome the
+ * execution service has not reported in time ends its stream with
+ * `outcome_unknown`, still `submitted` with its hold; {@link reconcile} (run
+ * every so often by {@link startReconciler}) ends it once the service says.
  */
 export class ExecutionService {
   private readonly inflight = new Set<Promise<unknown>>();
+  /** Live venue_a orders whose runner is following them in this process (the reconciler leaves them alone). */
+  private readonly running = new Set<string>();
+  private readonly reconciler: OrderReconciler;
+  private readonly reconcileSchedule: PeriodicTask;
 
-  constructor(private readonly deps: ExecutionServiceDeps) {}
+  constructor(private readonly deps: ExecutionServiceDeps) {
+    this.reconciler = new OrderReconciler({
+      recorder: deps.recorder,
+      client: deps.client,
+      fees: deps.fees,
+      notify: deps.notify,
+      now: deps.now,
+      marketTitle: async (key) => (await deps.markets.marketsByIds([key]))[0]?.title ?? key,
+      logger: deps.logger,
+    });
+    this.reconcileSchedule = new PeriodicTask(
+      () => this.reconcile(),
+      (err: unknown) => this.deps.logger?.error({ err }, 'reconciling live orders failed'),
+    );
+  }
+
+  /**
+   * Asks the execution service for the live venue_a orders whose outcome is
+   * not known (see {@link OrderReconciler}) and ends those it reports final,
+   * each exactly once. Returns how many it ended.
+   */
+  reconcile(): Promise<number> {
+    return this.reconciler.run([...this.running]);
+  }
+
+  /** Runs {@link reconcile} every `everyMs` (0: never) until {@link stop}. */
+  startReconciler(everyMs: number): void {
+    this.reconcileSchedule.start(everyMs);
+  }
+
+  /** Shutdown: stops the reconciler (waiting for its run), then waits for the orders in flight. */
+  async stop(): Promise<void> {
+    await this.reconcileSchedule.stop();
+    await this.drain();
+  }
 
   /**
    * Runs an order for `principal` (null: an anonymous simulation, nothing
@@ -57,7 +103,8 @@ export class ExecutionService {
     const req = checkExecuteRequest(raw);
     if (req.mode === 'live' && !principal?.live) throw AppError.unauthorized('live mode needs the wallet-auth token');
     const market = await resolveMarket(this.deps, req);
-    const sizeMicros = sizeMicrosFor(market.venue, req.size);
+    // A whole-position sell takes the position's exact size, whatever the venue's order precision.
+    const sizeMicros = opts.exactSizeMicros !== undefined && toMicros(req.size) === opts.exactSizeMicros ? opts.exactSizeMicros : sizeMicrosFor(market.venue, req.size);
     if (req.mode === 'live' && market.venue === 'venue_a' && !this.deps.client) {
       throw AppError.unavailable('venue_a live execution is not configured (EXECUTION_SERVICE_URL)');
     }
@@ -87,14 +134,15 @@ export class ExecutionService {
       walletToken: principal?.walletToken,
       ...(sizeMicros === 0n && { rejectReason: 'size is 0: nothing to execute' }),
     };
-    if (key === undefined) return this.start(plan);
+    if (key === undefined) return this.launch(plan);
     const input = opts.idempotencyInput ?? { request: req, source: draft.source, positionId: draft.positionId };
     return this.startOnce(plan, { userId: draft.userId, operation: `execution.${draft.source}`, key, input });
   }
 
   /**
-   * Sells from one of the caller's positions (default: all of it) through
-   * {@link run}. Unknown or someone else's position: 404; more than held: 400.
+   * Sells from one of the caller's positions (default: all of it, at its exact
+   * size) through {@link run}. Unknown or someone else's position: 404; more
+   * than held: 400.
    */
   async sell(positionId: string, raw: SellRequest, principal: ExecutionPrincipal, opts: RunOptions = {}): Promise<ExecutionStream> {
     const body = checkSellRequest(raw);
@@ -102,28 +150,33 @@ export class ExecutionService {
     const key = IdempotencyService.check(opts.idempotencyKey);
     // What a retry must repeat: the position and the body (the size may be "all of it").
     const idempotencyInput = { positionId, sell: body };
-    let request: ExecuteRequest;
+    let sell: { request: ExecuteRequest; exactSizeMicros?: bigint };
     try {
-      request = await this.sellRequest(positionId, body, principal.userId);
+      sell = await this.sellRequest(positionId, body, principal.userId);
     } catch (err) {
       // A retry after the sell went through finds the position smaller or closed: it replays.
       const stored = key !== undefined && err instanceof AppError && err.code === 'bad_request'
         ? await this.storedOutcome({ userId: principal.userId, operation: 'execution.position_sell', key, input: idempotencyInput })
         : null;
-      if (stored) return this.replay(stored);
+      if (stored) return this.replayCurrent(stored);
       throw err;
     }
-    return this.run(request, principal, { ...opts, source: 'position_sell', positionId, idempotencyInput });
+    return this.run(sell.request, principal, { ...opts, source: 'position_sell', positionId, idempotencyInput, exactSizeMicros: sell.exactSizeMicros });
   }
 
-  /** The sell a position allows; 404 unknown or not the caller's, 400 closed or above its size. */
-  private async sellRequest(positionId: string, body: SellRequest, userId: string): Promise<ExecuteRequest> {
+  /**
+   * The sell a position allows; 404 unknown or not the caller's, 400 closed,
+   * pending or above its size. Selling all of it (no size, or exactly its
+   * size) carries the exact size on, past the venue's order precision.
+   */
+  private async sellRequest(positionId: string, body: SellRequest, userId: string): Promise<{ request: ExecuteRequest; exactSizeMicros?: bigint }> {
     const pos = positionId.length <= 100 ? await this.deps.prisma.position.findUnique({ where: { id: positionId } }) : null;
     if (!pos || pos.userId !== userId) throw AppError.notFound(`position ${positionId}`);
-    if (pos.sizeMicros === 0n) throw AppError.badRequest('positionId', 'the position is closed: nothing to sell');
+    if (pos.sizeMicros === 0n) throw AppError.badRequest('positionId', `the position is ${pos.status === 'pending' ? 'pending (its first order has not filled yet)' : 'closed'}: nothing to sell`);
     const size = body.size ?? microsToNumber(pos.sizeMicros);
     if (toMicros(size) > pos.sizeMicros) throw AppError.badRequest('size', `exceeds the position's ${microsToNumber(pos.sizeMicros)} contracts`);
-    return { marketId: pos.marketId, venue: pos.venue, side: 'sell', outcome: pos.outcome, size, orderType: body.orderType, limitPrice: body.limitPrice, mode: body.mode };
+    const request: ExecuteRequest = { marketId: pos.marketId, venue: pos.venue, side: 'sell', outcome: pos.outcome, size, orderType: body.orderType, limitPrice: body.limitPrice, mode: body.mode };
+    return toMicros(size) === pos.sizeMicros ? { request, exactSizeMicros: pos.sizeMicros } : { request };
   }
 
   /** The stored outcome of a key, if its first request finished (same body); null when nothing is stored. */
@@ -144,13 +197,14 @@ export class ExecutionService {
   }
 
   /** Pre-stream work (live: the order row, the hold, venue_a's submit), then the rest detached. */
-  private async start(plan: OrderPlan): Promise<ExecutionStream & { done: Promise<ExecutionEvent[]> }> {
+  private async launch(plan: OrderPlan): Promise<ExecutionStream & { done: Promise<ExecutionEvent[]> }> {
     // Inside the key's claim (when there is one): a retry after the sell replays instead of failing here.
     if (!plan.anonymous && plan.draft.side === 'sell' && plan.draft.requestedSizeMicros > 0n) await this.checkHolding(plan.draft);
     const live = plan.request.mode === 'live' && plan.rejectReason === undefined ? await this.openLive(plan) : undefined;
     const log = new EventLog<ExecutionEvent>();
     const done = new OrderRun(plan, this.deps, log, live).execute();
     this.track(done);
+    if (live && plan.draft.venue === 'venue_a') this.follow(plan, live, done);
     return {
       orderId: plan.draft.id,
       replayed: false,
@@ -177,13 +231,29 @@ export class ExecutionService {
         ready(this.replay(recovered));
         return recovered;
       }
-      const s = await this.start(plan);
+      const s = await this.launch(plan);
       ready(s);
       return { events: await s.done };
     });
     // Its failures reach the caller through the race (before streaming) or the stream and `track` (after).
     stored.catch(() => undefined);
-    return Promise.race([started, stored.then((o) => this.replay(o))]);
+    return Promise.race([started, stored.then((o) => this.replayCurrent(o))]);
+  }
+
+  /**
+   * A stored outcome that ended `outcome_unknown` is replayed with what became
+   * of the order since (its fills and `completed`, or `failed`), appended with
+   * the sequence going on, so the first run's ids stay as they were.
+   */
+  private async replayCurrent(o: StoredOutcome): Promise<ExecutionStream> {
+    const last = o.events[o.events.length - 1];
+    if (last?.event !== 'outcome_unknown') return this.replay(o);
+    const row = await this.deps.prisma.order.findUnique({ where: { id: last.orderId }, include: { fills: { orderBy: { seq: 'asc' } } } });
+    if (!row || row.state === 'pending' || row.state === 'submitted') return this.replay(o);
+    const later = eventsFromOrder(row, new Date(this.deps.now()))
+      .slice(1)
+      .map((e, i) => ({ ...e, seq: last.seq + 1 + i, id: `${row.id}:${last.seq + 1 + i}` }));
+    return this.replay({ events: [...o.events, ...later] });
   }
 
   private replay(o: StoredOutcome): ExecutionStream {
@@ -191,6 +261,21 @@ export class ExecutionService {
     const last = events[events.length - 1]!;
     const log = EventLog.of(events);
     return { orderId: last.orderId, replayed: true, events: () => log.reader(), outcome: Promise.resolve(last) };
+  }
+
+  /** While its runner follows a venue_a order the reconciler leaves it alone; handed over, it gets what it needs. */
+  private follow(plan: OrderPlan, live: LiveStart, done: Promise<ExecutionEvent[]>): void {
+    const id = plan.draft.id;
+    const handOver = () => this.reconciler.remember(id, { submit: live.submit, walletToken: plan.walletToken });
+    this.running.add(id);
+    void done
+      .then(
+        (events) => {
+          if (events[events.length - 1]?.event === 'outcome_unknown') handOver();
+        },
+        handOver,
+      )
+      .finally(() => this.running.delete(id));
   }
 
   private async openLive(plan: OrderPlan): Promise<LiveStart> {
@@ -205,36 +290,18 @@ export class ExecutionService {
       throw AppError.badRequest('size', `insufficient balance: the order may cost up to $${(Number(hold) / 1e6).toFixed(2)}, held until it ends; $${(Number(balance) / 1e6).toFixed(2)} available`);
     }
     if (d.venue !== 'venue_a') return { order };
-    const r = plan.request;
+    const submit = submitRequestOf(d, plan.request);
     let first;
     try {
-      first = await this.deps.client!.submit(
-        {
-          clientOrderId: d.id,
-          userId: d.userId,
-          marketId: d.venueMarketId,
-          side: d.side,
-          outcome: d.outcome,
-          size: r.size,
-          orderType: d.orderType,
-          limitPrice: r.limitPrice,
-          funding: r.fundingSourceChain || r.fundingSourceCurrency || r.fundingAmountAtomic
-            ? { chain: r.fundingSourceChain, currency: r.fundingSourceCurrency, amountAtomic: r.fundingAmountAtomic }
-            : undefined,
-          referrerId: r.referrerId,
-          metadata: Object.fromEntries(
-            Object.entries({ coreId: d.coreEventId ?? undefined, eventTitle: r.eventTitle, marketTitle: r.marketTitle, eventSlug: r.eventSlug, category: r.category }).filter(
-              (e): e is [string, string] => e[1] !== undefined,
-            ),
-          ),
-        },
-        plan.walletToken,
-      );
+      first = await this.deps.client!.submit(submit, plan.walletToken);
     } catch (err) {
-      await this.deps.recorder.end(d, true, 'failed', err instanceof AppError ? err.message : 'execution service failed');
+      // No answer, but the service may have the order: the stream opens and the runner asks again.
+      if (outcomeUnknown(err)) return { order: await this.deps.recorder.submitted(d.id, null), submit, submitProblem: err.message };
+      // Refused before streaming (502): the order fails and frees its Idempotency-Key in the same transaction.
+      await this.deps.recorder.end(d, true, 'failed', err instanceof AppError ? err.message : 'execution service failed', null, { releaseKey: true });
       throw err;
     }
-    return { order: await this.deps.recorder.submitted(d.id, first.id), first };
+    return { order: await this.deps.recorder.submitted(d.id, first.id), submit, first };
   }
 
   /**

@@ -30,8 +30,13 @@ export enum ExecutionEventKindEnum {
   fill = 'fill',
   completed = 'completed',
   failed = 'failed',
+  outcome_unknown = 'outcome_unknown',
 }
-registerEnumType(ExecutionEventKindEnum, { name: 'ExecutionEventKind', description: 'accepted, quote, submitted, fill…, then completed or failed.' });
+registerEnumType(ExecutionEventKindEnum, {
+  name: 'ExecutionEventKind',
+  description:
+    'accepted, quote, submitted, fill…, then completed, failed, or outcome_unknown (live venue_a: the execution service has not reported the outcome in time; the order stays submitted with its hold until the reconciler settles or fails it).',
+});
 
 export enum FailureCodeEnum {
   nothing_to_execute = 'nothing_to_execute',
@@ -159,7 +164,7 @@ export class ExecutionEventType implements ExecutionEvent {
   at: Date;
   @Field({ description: 'True when replaying the first outcome of an Idempotency-Key.' })
   replayed: boolean;
-  @Field(() => ExecutionOrderType, { nullable: true, description: 'On accepted, submitted, completed, failed.' })
+  @Field(() => ExecutionOrderType, { nullable: true, description: 'On accepted, submitted, completed, failed, outcome_unknown.' })
   order: OrderView | null;
   @Field(() => CostQuoteType, { nullable: true, description: 'On quote: the order walked through the current book.' })
   quote: Quote | null;
@@ -167,8 +172,8 @@ export class ExecutionEventType implements ExecutionEvent {
   fill: FillView | null;
   @Field(() => ExecutionPositionType, { nullable: true, description: 'On completed (authenticated).' })
   position: PositionSummaryView | null;
-  @Field(() => ExecutionBalanceType, { nullable: true, description: 'On completed (authenticated): the USD balance after.' })
+  @Field(() => ExecutionBalanceType, { nullable: true, description: 'On completed (authenticated): the USD balance after; on outcome_unknown: with the hold still held.' })
   balance: BalanceView | null;
-  @Field(() => ExecutionErrorType, { nullable: true, description: 'On failed.' })
+  @Field(() => ExecutionErrorType, { nullable: true, description: 'On failed: why; on outcome_unknown: why the outcome is not known yet.' })
   error: ExecutionErrorView | null;
 }

@@ -8,7 +8,8 @@ import { fromVenueError } from '../markets/venue-errors';
 import type { CheckedRequest } from './execute-request';
 import type { ExecutionEventKind, FailureCode, OrderState } from './execution.limits';
 import { toOrderView, toPositionSummary, type ExecutionEvent, type OrderView } from './execution.models';
-import { isFinal, type ExecutionServiceClient, type ExecutionServiceOrder } from './execution-service.client';
+import { isFinal, type ExecutionServiceClient, type ExecutionServiceOrder, type ExecutionServiceOrderRequest } from './execution-service.client';
+import { fillNotification, verdictOf } from './service-outcome';
 import type { EventLog } from './event-log';
 import type { Order } from '../../db/generated/client';
 import type { OrderDraft, RecordedFill, TradeRecorder } from './trade-recorder';
@@ -25,10 +26,16 @@ export interface OrderPlan {
   rejectReason?: string;
 }
 
-/** What a live order did before its stream opened: its row, and venue_a's first answer. */
+/**
+ * What a live order did before its stream opened: its row and, on venue_a,
+ * the submit body and the service's first answer, or (no answer: the submit
+ * may have reached the service) why there is none.
+ */
 export interface LiveStart {
   order: Order;
+  submit?: ExecutionServiceOrderRequest;
   first?: ExecutionServiceOrder;
+  submitProblem?: string;
 }
 
 export interface RunnerDeps {
@@ -52,8 +59,10 @@ function failureOf(err: AppError): FailureCode {
 /**
  * Runs one order after its stream opened and writes its events to the log:
  * `accepted`, `quote`, `submitted`, `fill`…, then `completed` (filled,
- * partially filled or cancelled) or `failed` (rejected or failed). Fills are
- * announced once they are durable.
+ * partially filled or cancelled), `failed` (rejected or failed), or
+ * `outcome_unknown` (live venue_a: the execution service did not report the
+ * outcome within the wait; the order stays submitted with its hold and the
+ * reconciler ends it). Fills are announced once they are durable.
  */
 export class OrderRun {
   private seq = 0;
@@ -65,7 +74,7 @@ export class OrderRun {
     private readonly live?: LiveStart,
   ) {}
 
-  /** Never leaves the log open; rejects only on an unexpected error (after a `failed` event). */
+  /** Never leaves the log open; rejects only on an unexpected error (after a `failed` or `outcome_unknown` event). */
   async execute(): Promise<ExecutionEvent[]> {
     try {
       this.emit('accepted', { order: this.live ? toOrderView(this.live.order) : this.draftView('pending') });
@@ -75,9 +84,7 @@ export class OrderRun {
       else await this.liveVenueA();
       return [...this.log.snapshot()];
     } catch (err) {
-      // A live order still open is ended (its hold released); a settled one is left as it is.
-      if (this.live) await this.deps.recorder.end(this.plan.draft, true, 'failed', 'internal error').catch(() => undefined);
-      this.emit('failed', { error: { code: 'internal', message: 'execution failed unexpectedly' } });
+      await this.onUnexpected();
       throw err;
     } finally {
       this.log.close();
@@ -130,30 +137,73 @@ export class OrderRun {
     return this.settle(result.status, fills, result.venueOrderId);
   }
 
+  /**
+   * Follows the order at the execution service until it is final, or until
+   * `waitMs` (real time) has passed: then its outcome is unknown and it is
+   * handed to the reconciler. With no answer to the submit yet it is submitted
+   * again (same `Idempotency-Key`: one order there); failed reads are retried.
+   */
   private async liveVenueA(): Promise<void> {
     const d = this.plan.draft;
     const client = this.deps.client!;
-    let o = this.live!.first!;
+    const live = this.live!;
+    let o = live.first;
+    let problem = live.submitProblem ?? null;
     await this.quoteBestEffort();
-    this.emit('submitted', { order: toOrderView(this.live!.order) });
-    const deadline = this.deps.now() + this.deps.waitMs;
-    while (!isFinal(o.status)) {
-      if (this.deps.now() >= deadline) return this.endWithout('failed', 'the execution service did not finish the order in time; it may still fill there', 'timeout', o.id);
+    this.emit('submitted', { order: toOrderView(live.order) });
+    const started = performance.now();
+    while (o === undefined || !isFinal(o.status)) {
+      if (performance.now() - started >= this.deps.waitMs) return this.awaitOutcome(o?.id ?? null, problem);
       await sleep(this.deps.pollMs);
       try {
-        o = await client.get(o.id, this.plan.walletToken);
+        if (o === undefined) {
+          o = await client.submit(live.submit!, this.plan.walletToken);
+          await this.deps.recorder.submitted(d.id, o.id);
+        } else {
+          o = await client.get(o.id, this.plan.walletToken);
+        }
+        problem = null;
       } catch (err) {
-        const e = err instanceof AppError ? err : AppError.upstream('execution service failed');
-        return this.endWithout('failed', e.message, 'upstream_error', o.id);
+        problem = err instanceof AppError ? err.message : 'execution service failed';
       }
     }
-    const fills = o.fills.map((f) => this.fill(toMicros(f.price), toMicros(f.size), f.filledAt ? new Date(f.filledAt) : new Date(this.deps.now())));
-    const filled = fills.reduce((s, f) => s + f.size, 0n);
-    if (filled > d.requestedSizeMicros) return this.endWithout('failed', 'the execution service reported more contracts than ordered', 'upstream_error', o.id);
-    if (o.status === 'rejected') return this.endWithout('rejected', `the execution service rejected the order: ${o.reason ?? 'no reason given'}`, 'venue_rejected', o.id);
-    if (o.status === 'failed') return this.endWithout('failed', `the execution service failed the order: ${o.reason ?? 'no reason given'}`, 'upstream_error', o.id);
-    if (fills.length === 0) return this.endWithout('cancelled', o.reason ?? 'nothing filled', undefined, o.id);
-    return this.settle(filled === d.requestedSizeMicros ? 'filled' : 'partially_filled', fills, o.id);
+    const v = verdictOf(o, d, this.deps.fees, this.deps.now);
+    if (v.kind === 'end') return this.endWithout(v.state, v.reason, v.code, o.id);
+    return this.settle(v.state, v.fills, o.id);
+  }
+
+  /** Ends the stream with `outcome_unknown`: the order stays submitted, its hold kept, for the reconciler. */
+  private async awaitOutcome(externalOrderId: string | null, problem: string | null, code: FailureCode = 'timeout'): Promise<void> {
+    const d = this.plan.draft;
+    const why = problem === null ? 'the execution service did not report the outcome in time' : `the execution service could not report the outcome (${problem})`;
+    const reason = `outcome unknown: ${why}; the order stays submitted with its hold until the service reports it`;
+    const order = await this.deps.recorder.awaitOutcome(d.id, externalOrderId, reason);
+    if (!order) {
+      // Ended already (e.g. by the reconciler of another process): nothing is open any more.
+      this.emit('failed', { error: { code: 'internal', message: 'the order already ended; see its state in /api/orders' } });
+      return;
+    }
+    const balance = await this.deps.recorder.funds(d.userId);
+    this.emit('outcome_unknown', { order: toOrderView(order), balance: { available: num(balance.available), held: num(balance.held) }, error: { code, message: reason } });
+  }
+
+  /**
+   * After an unexpected error: a venue_a live order that may have reached the
+   * execution service is handed to the reconciler (failing it would release a
+   * hold the service may still fill against); another live order still open
+   * is ended (its hold released); a settled one is left as it is.
+   */
+  private async onUnexpected(): Promise<void> {
+    if (this.live && this.plan.draft.venue === 'venue_a' && this.plan.request.mode === 'live') {
+      const handed = await this.awaitOutcome(this.live.first?.id ?? null, 'execution failed unexpectedly', 'internal').then(
+        () => true,
+        () => false,
+      );
+      if (handed) return;
+    } else if (this.live) {
+      await this.deps.recorder.end(this.plan.draft, true, 'failed', 'internal error').catch(() => undefined);
+    }
+    this.emit('failed', { error: { code: 'internal', message: 'execution failed unexpectedly' } });
   }
 
   private fill(price: bigint, size: bigint, filledAt: Date): RecordedFill {
@@ -200,16 +250,7 @@ export class OrderRun {
       position: toPositionSummary(r.position),
       balance: { available: num(r.balance.available), held: num(r.balance.held) },
     });
-    const o = toOrderView(r.order);
-    await this.deps.notify([
-      {
-        userId: this.plan.draft.userId,
-        kind: 'order_fill',
-        title: state === 'filled' ? 'Order filled' : 'Order partially filled',
-        body: `${o.side === 'buy' ? 'Bought' : 'Sold'} ${o.filledSize} ${o.outcome.toUpperCase()} at ${o.avgPrice} on ${this.plan.marketTitle}`,
-        data: { orderId: o.id, venue: o.venue, marketId: o.marketId, state: o.state },
-      },
-    ]);
+    await this.deps.notify([fillNotification(this.plan.draft.userId, toOrderView(r.order), this.plan.marketTitle)]);
   }
 
   /** Ends the order without fills: `cancelled` completes; `rejected` and `failed` fail with `code`. */

@@ -2,8 +2,9 @@ import type { Fill, Order, Position, Prisma, PrismaClient } from '../../db/gener
 import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
 import { InsufficientFundsError, TRADING_FEE_KIND, type Balance, type FeeListener, type LedgerService } from '../ledger';
 import { MICROS_PER_UNIT } from '../ledger/money';
-import { applyFill, OversellError, type PositionState } from '../portfolio/position.math';
+import { OversellError } from '../portfolio/position.math';
 import { notionalOf } from '../routing/order-book.math';
+import { applyToPosition, markPending, undoPending } from './position-rows';
 import { EXECUTION_LEDGER_KINDS as K, type ExecutionMode, type OrderKind, type OrderSource, type OrderState } from './execution.limits';
 
 /** What an order row is made of before anything happened to it. */
@@ -51,13 +52,33 @@ function totals(fills: readonly RecordedFill[]) {
   return { filled, notional, fees, avg: filled > 0n ? (notional * MICROS_PER_UNIT) / filled : null };
 }
 
-/** The columns of a locked position row. */
-interface LockedPosition {
-  id: string;
-  sizeMicros: bigint;
-  costBasisMicros: bigint;
-  realizedPnlMicros: bigint;
-  feesMicros: bigint;
+/** An order that was to be moved to its end had already ended (another run of it got there first). */
+export class OrderNotOpenError extends Error {
+  constructor(readonly orderId: string) {
+    super(`order ${orderId} is not open`);
+    this.name = 'OrderNotOpenError';
+  }
+}
+
+/** The draft an order row was made from (the reconciler ends orders whose runner is gone). */
+export function draftOf(o: Order): OrderDraft {
+  return {
+    id: o.id,
+    userId: o.userId,
+    venue: o.venue,
+    marketKey: o.marketId,
+    venueMarketId: o.venueMarketId,
+    coreEventId: o.coreEventId,
+    outcome: o.outcome,
+    side: o.side,
+    orderType: o.orderType,
+    mode: o.mode,
+    limitPriceMicros: o.limitPriceMicros,
+    requestedSizeMicros: o.requestedSizeMicros,
+    source: o.source as OrderSource,
+    positionId: o.positionId,
+    idempotencyKey: o.idempotencyKey,
+  };
 }
 
 const usd = (micros: bigint) => `$${(Number(micros) / 1e6).toFixed(2)}`;
@@ -78,11 +99,14 @@ export class TradeRecorder {
 
   /**
    * A live order as accepted, before it reaches the venue, with `hold` (the
-   * most a buy can cost) moved from available to held. Throws
-   * {@link InsufficientFundsError} (nothing written) when the balance is short.
+   * most a buy can cost) moved from available to held. A buy where the user
+   * holds no open position shows a `pending` position until it ends (see
+   * `markPending`). Throws {@link InsufficientFundsError} (nothing
+   * written) when the balance is short.
    */
   open(d: OrderDraft, hold: bigint): Promise<Order> {
     return this.prisma.$transaction(async (tx) => {
+      if (d.side === 'buy') await markPending(tx, d);
       const order = await tx.order.create({ data: { ...this.row(d), state: 'pending' } });
       if (hold > 0n) {
         await this.ledger.post(tx, { userId: d.userId, kind: K.hold, available: -hold, held: hold, reference: `order:${d.id}`, idempotencyKey: `hold:${d.id}` });
@@ -96,6 +120,11 @@ export class TradeRecorder {
     return (await this.ledger.balance(userId)).available;
   }
 
+  /** The user's USD balance, available and held, micro-units. */
+  funds(userId: string): Promise<Balance> {
+    return this.ledger.balance(userId);
+  }
+
   /** An order placed earlier with this Idempotency-Key, with its fills. */
   byIdempotencyKey(userId: string, idempotencyKey: string): Promise<(Order & { fills: Fill[] }) | null> {
     return this.prisma.order.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, include: { fills: { orderBy: { seq: 'asc' } } } });
@@ -106,12 +135,60 @@ export class TradeRecorder {
     return this.prisma.order.update({ where: { id: orderId }, data: { state: 'submitted', externalOrderId } });
   }
 
-  /** Ends an order without fills (`cancelled`, `rejected`, `failed`); a live order's hold is released. */
-  end(d: OrderDraft, existing: boolean, state: OrderState, reason: string | null, externalOrderId: string | null = null): Promise<Order> {
+  /**
+   * A live order whose outcome is not known (the execution service did not
+   * report it in time, or could not be asked): it stays `submitted` with its
+   * hold, `failureReason` says why, and the reconciler ends it later. Null
+   * when the order already ended.
+   */
+  async awaitOutcome(orderId: string, externalOrderId: string | null, reason: string): Promise<Order | null> {
+    const n = await this.prisma.order.updateMany({
+      where: { id: orderId, state: { in: ['pending', 'submitted'] } },
+      data: { state: 'submitted', failureReason: reason, ...(externalOrderId !== null && { externalOrderId }) },
+    });
+    return n.count === 1 ? this.prisma.order.findUniqueOrThrow({ where: { id: orderId } }) : null;
+  }
+
+  /**
+   * Live venue_a orders whose outcome is not known: handed to the reconciler
+   * (`submitted` with a reason), or open and untouched since `orphanBefore`
+   * (their process stopped), oldest first; never those in `running`.
+   */
+  unresolved(opts: { limit: number; orphanBefore: Date; running: readonly string[] }): Promise<Order[]> {
+    return this.prisma.order.findMany({
+      where: {
+        venue: 'venue_a',
+        mode: 'live',
+        state: { in: ['pending', 'submitted'] },
+        ...(opts.running.length > 0 && { id: { notIn: [...opts.running] } }),
+        OR: [{ state: 'submitted', failureReason: { not: null } }, { updatedAt: { lt: opts.orphanBefore } }],
+      },
+      orderBy: [{ updatedAt: 'asc' }, { id: 'asc' }],
+      take: opts.limit,
+    });
+  }
+
+  /**
+   * Ends an order without fills (`cancelled`, `rejected`, `failed`); a live
+   * order's hold is released and its pending position undone. `releaseKey`
+   * clears the order's Idempotency-Key in the same transaction: a request that
+   * failed before its stream opened leaves the key free for a retry that trades.
+   */
+  end(
+    d: OrderDraft,
+    existing: boolean,
+    state: OrderState,
+    reason: string | null,
+    externalOrderId: string | null = null,
+    opts: { releaseKey?: boolean } = {},
+  ): Promise<Order> {
     return this.prisma.$transaction(async (tx) => {
-      const data = { state, failureReason: reason, ...(externalOrderId !== null && { externalOrderId }) };
+      const data = { state, failureReason: reason, ...(externalOrderId !== null && { externalOrderId }), ...(opts.releaseKey && { idempotencyKey: null }) };
       const order = existing ? await this.finishOpen(tx, d.id, data) : await tx.order.create({ data: { ...this.row(d), ...data } });
-      if (existing) await this.releaseHold(tx, d);
+      if (existing) {
+        await this.releaseHold(tx, d);
+        if (d.side === 'buy') await undoPending(tx, d);
+      }
       return order;
     });
   }
@@ -136,7 +213,7 @@ export class TradeRecorder {
           ...(externalOrderId !== null && { externalOrderId }),
         };
         // The position first: its row lock serializes concurrent orders on it, and the order is written with its id.
-        const position = await this.applyToPosition(tx, d, fills);
+        const position = await applyToPosition(tx, d, fills);
         const withPosition = { ...data, positionId: position.id };
         const order = existing ? await this.finishOpen(tx, d.id, withPosition) : await tx.order.create({ data: { ...this.row(d), ...withPosition } });
         await tx.fill.createMany({
@@ -184,7 +261,7 @@ export class TradeRecorder {
   /** Moves an open (pending or submitted) order to its end, once. */
   private async finishOpen(tx: Prisma.TransactionClient, id: string, data: Prisma.OrderUpdateManyMutationInput): Promise<Order> {
     const n = await tx.order.updateMany({ where: { id, state: { in: ['pending', 'submitted'] } }, data });
-    if (n.count !== 1) throw new Error(`order ${id} is not open`);
+    if (n.count !== 1) throw new OrderNotOpenError(id);
     return tx.order.findUniqueOrThrow({ where: { id } });
   }
 
@@ -198,40 +275,6 @@ export class TradeRecorder {
       held: -hold.heldDelta,
       reference: `order:${d.id}`,
       idempotencyKey: `release:${d.id}`,
-    });
-  }
-
-  /** Locks the position row (creating it for a first buy) and applies the fills with the position math. */
-  private async applyToPosition(tx: Prisma.TransactionClient, d: OrderDraft, fills: readonly RecordedFill[]): Promise<Position> {
-    // Locked and read in one statement; the row lock serializes concurrent orders on one position.
-    const lock = () => tx.$queryRaw<LockedPosition[]>`
-      SELECT "id", "sizeMicros", "costBasisMicros", "realizedPnlMicros", "feesMicros" FROM "Position"
-      WHERE "userId" = ${d.userId} AND "venue" = ${d.venue}::"Venue" AND "venueMarketId" = ${d.venueMarketId} AND "outcome" = ${d.outcome}::"Outcome"
-      FOR UPDATE`;
-    let [current] = await lock();
-    if (!current && d.side === 'buy') {
-      await tx.position.createMany({
-        data: [{ userId: d.userId, venue: d.venue, venueMarketId: d.venueMarketId, outcome: d.outcome, marketId: d.marketKey, coreEventId: d.coreEventId, status: 'open', sizeMicros: 0n, costBasisMicros: 0n }],
-        skipDuplicates: true,
-      });
-      [current] = await lock();
-    }
-    if (!current) throw new OversellError(0n, fills.reduce((s, f) => s + f.size, 0n));
-    let state: PositionState = { size: current.sizeMicros, costBasis: current.costBasisMicros, realizedPnl: current.realizedPnlMicros, fees: current.feesMicros };
-    for (const f of fills) state = applyFill(state, { side: d.side, size: f.size, notional: notionalOf(f.price, f.size), fee: f.fee });
-    const reopened = current.sizeMicros === 0n && state.size > 0n;
-    const now = new Date();
-    return tx.position.update({
-      where: { id: current.id },
-      data: {
-        sizeMicros: state.size,
-        costBasisMicros: state.costBasis,
-        realizedPnlMicros: state.realizedPnl,
-        feesMicros: state.fees,
-        status: state.size > 0n ? 'open' : 'closed',
-        closedAt: state.size > 0n ? null : now,
-        ...(reopened && { openedAt: now }),
-      },
     });
   }
 

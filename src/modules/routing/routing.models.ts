@@ -3,15 +3,21 @@ import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
 import { MICROS_PER_UNIT, microsToNumber } from '../ledger/money';
 import type { Quote } from './order-book.math';
 
-/** How a venue fared in a cost rundown. */
-export type CostVenueStatus = 'ok' | 'unavailable' | 'no_open_markets';
+/**
+ * How a venue fared in a cost rundown: `ok` (every open market priced),
+ * `partial` (some books unreadable: those markets are left out and named),
+ * `unavailable` (no book readable), `no_open_markets`.
+ */
+export type CostVenueStatus = 'ok' | 'partial' | 'unavailable' | 'no_open_markets';
 
 export interface CostVenueView {
   venue: Venue;
   status: CostVenueStatus;
-  /** Open markets of the event on this venue. */
+  /** Open markets of the event on this venue (priced or not). */
   markets: number;
-  /** Why the venue is missing from the figures (an outage), else null. */
+  /** The venue's market ids whose book could not be read: left out of `markets` and `best`. */
+  failedMarkets: string[];
+  /** Why markets are missing from the figures (the first failure), else null. */
   reason: string | null;
 }
 

@@ -54,6 +54,11 @@ function checkId(field: string, value: string): string {
   return v;
 }
 
+/** `/route`'s 404: the interface's "no route found", with why. */
+function noRoute(why: string): AppError {
+  return new AppError('not_found', `no route found: ${why}`);
+}
+
 /** The rundown's target: exactly one of `size` (whole contracts) and `amount_usd`. */
 function rundownTarget(q: CostRundownQuery): FillTarget {
   if (q.size !== undefined && q.amountUsd !== undefined) throw AppError.badRequest('size', 'give either size or amount_usd, not both');
@@ -100,9 +105,11 @@ export class RoutingService {
         const quoteFor = (outcome: OutcomeSide) => toQuote(priceBook(venue, x.book as OrderBook, side, outcome, target, { fees: this.opts.fees }));
         priced.push({ market: x.m, view: { venue, marketId: x.m.marketId, title: x.m.title, yes: quoteFor('yes'), no: quoteFor('no') } });
       }
-      if (mine.length === 0) return { venue, status: 'no_open_markets', markets: 0, reason: null };
-      if (failed.length === mine.length) return { venue, status: 'unavailable', markets: mine.length, reason: (failed[0]!.book as AppError).message };
-      return { venue, status: 'ok', markets: mine.length, reason: null };
+      const failedMarkets = failed.map((x) => x.m.marketId);
+      const reason = failed.length > 0 ? (failed[0]!.book as AppError).message : null;
+      if (mine.length === 0) return { venue, status: 'no_open_markets', markets: 0, failedMarkets, reason };
+      const status = failed.length === 0 ? 'ok' : failed.length === mine.length ? 'unavailable' : 'partial';
+      return { venue, status, markets: mine.length, failedMarkets, reason };
     });
     if (open.length > 0 && priced.length === 0) {
       throw AppError.unavailable('cost engine unavailable: no venue could give an order book for this event');
@@ -133,9 +140,11 @@ export class RoutingService {
     let candidates = this.candidates(all, r);
     // venue_b trades whole contracts only.
     if (!Number.isInteger(size)) candidates = candidates.filter((m) => m.venue !== 'venue_b');
-    if (candidates.length === 0) throw AppError.notFound('route: no open market for this order, so no route');
+    if (candidates.length === 0) throw noRoute('no open market for this order');
     const books = await this.books.many(candidates);
-    if (books.every((b) => b instanceof AppError)) throw AppError.unavailable('order books unavailable on every candidate venue');
+    // The interface answers /route with 200, 400 or 404: no venue priceable is "no route found", with the reason.
+    const unreadable = books.find((b): b is AppError => b instanceof AppError);
+    if (unreadable && books.every((b) => b instanceof AppError)) throw noRoute(`no candidate venue could be priced (${unreadable.message})`);
     const priced = candidates.flatMap((m, i) => {
       const book = books[i]!;
       if (book instanceof AppError) return [];
@@ -146,7 +155,7 @@ export class RoutingService {
       (acc, p) => (acc === null || betterQuote(acc.view, p.view) === p.view ? p : acc),
       null,
     );
-    if (!best) throw AppError.notFound(`route: no open market has the depth for ${size} contracts, so no route`);
+    if (!best) throw noRoute(`no open market has the depth for ${size} contracts`);
     const row = await this.prisma.routeIntent.create({
       data: {
         userId,

@@ -14,12 +14,14 @@ import type {
 
 export enum CostVenueStatusEnum {
   ok = 'ok',
+  partial = 'partial',
   unavailable = 'unavailable',
   no_open_markets = 'no_open_markets',
 }
 registerEnumType(CostVenueStatusEnum, {
   name: 'CostVenueStatus',
-  description: '`ok`: priced; `unavailable`: its books could not be read (outage); `no_open_markets`: the event has none there.',
+  description:
+    '`ok`: every open market priced; `partial`: some books could not be read (those markets are left out, listed in `failedMarkets`); `unavailable`: no book could be read (outage); `no_open_markets`: the event has none there.',
 });
 
 @ObjectType('CostQuote', { description: 'An order walked through a venue book: average and worst price, slippage against mid, fees, all-in cost.' })
@@ -62,9 +64,11 @@ export class CostVenueType implements CostVenueView {
   venue: Venue;
   @Field(() => CostVenueStatusEnum)
   status: CostVenueStatus;
-  @Field(() => Int, { description: 'Open markets of the event on this venue.' })
+  @Field(() => Int, { description: 'Open markets of the event on this venue (priced or not).' })
   markets: number;
-  @Field(() => String, { nullable: true })
+  @Field(() => [String], { description: "The venue's market ids whose book could not be read (left out of the figures)." })
+  failedMarkets: string[];
+  @Field(() => String, { nullable: true, description: 'Why markets are missing from the figures (the first failure), else null.' })
   reason: string | null;
 }
 

@@ -12,7 +12,12 @@ const marketA = event.markets[0]!.venueMarketIds.venue_a!;
 const marketB = event.markets[0]!.venueMarketIds.venue_b!;
 beforeAll(async () => {
   exec = await startFakeUpstream(() => ({ status: 500 }));
-  app = await startTestApp({ EXECUTION_SERVICE_URL: exec.url, EXECUTION_POLL_MS: '10' }, {}, { world: pinned.world, now: pinned.now });
+  // A short wait and upstream timeout: the tests reach the poll deadline and a submit timeout in a second or two.
+  app = await startTestApp(
+    { EXECUTION_SERVICE_URL: exec.url, EXECUTION_POLL_MS: '10', EXECUTION_WAIT_MS: '1500', UPSTREAM_TIMEOUT_MS: '800' },
+    {},
+    { world: pinned.world, now: pinned.now },
+  );
 });
 afterAll(async () => {
   await app.close();
@@ -26,6 +31,10 @@ const live = async (sub: string, json: Record<string, unknown>, extra: Record<st
   postStream(`${app.url}/execute`, { mode: 'live', ...json }, { ...(await wallet(sub)), ...extra });
 const orderCall = (r: UpstreamRequest) => r.method === 'POST' && r.path === '/orders';
 const serve = (handler: (r: UpstreamRequest) => UpstreamReply | Promise<UpstreamReply>) => exec.handle(handler);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const prisma = () => app.services.db.prisma;
+const reconcile = () => app.services.execution.reconcile();
+const ledgerKinds = async (orderId: string) => (await orderRows(app, orderId)).entries.map((e) => e.kind);
 
 describe('venue_a live: the execution service', () => {
   it('forwards the order with the wallet token and an idempotency key, then records its fills', async () => {
@@ -85,15 +94,26 @@ describe('venue_a live: the execution service', () => {
     expect(await app.services.ledger.balance('carol')).toMatchObject({ available: M(20), held: 0n });
   });
 
-  it('a `failed` event when the service fails after the stream opened', async () => {
+  it('the service failing after the stream opened: the outcome is unknown, not failed; the hold stays until the reconciler ends it', async () => {
     await fund(app, 'dave', 20);
     serve((r) => (orderCall(r) ? { body: { id: 'ex-4', status: 'pending' } } : { status: 500 }));
     const r = await live('dave', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 });
     expect(r.status).toBe(200);
-    expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'failed']);
-    expect(last(r).error).toEqual({ code: 'upstream_error', message: 'execution service answered 500' });
-    expect(last(r).order).toMatchObject({ state: 'failed', externalOrderId: 'ex-4' });
+    expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
+    expect(last(r).error).toMatchObject({ code: 'timeout' });
+    expect(last(r).error!.message).toMatch(/execution service answered 500/);
+    expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: 'ex-4' });
+    expect(last(r).balance).toEqual({ available: 17.9998, held: 2.0002 });
+    expect(await app.services.ledger.balance('dave')).toMatchObject({ available: M(20 - 2.0002), held: M(2.0002) });
+    // Later the service says what became of it: failed there, so the hold is released, once.
+    serve((q) => (q.path === '/orders/ex-4' ? { body: { id: 'ex-4', status: 'failed', reason: 'venue halted' } } : { status: 404 }));
+    await reconcile();
+    const { order } = await orderRows(app, last(r).orderId);
+    expect(order).toMatchObject({ state: 'failed', failureReason: 'the execution service failed the order: venue halted' });
     expect(await app.services.ledger.balance('dave')).toMatchObject({ available: M(20), held: 0n });
+    expect(await prisma().position.count({ where: { userId: 'dave' } })).toBe(0);
+    await reconcile();
+    expect(await ledgerKinds(order!.id)).toEqual(['order_hold', 'order_release']);
   });
 
   it('a rejection by the service fails the order; the wallet-auth token is required', async () => {
@@ -141,6 +161,159 @@ describe('venue_a live: the execution service', () => {
     expect(size).toBe(fromFills);
     expect(await app.services.ledger.balance('gina')).toMatchObject({ available: M(100 - 2.04), held: 0n });
     expect(await app.services.ledger.audit()).toEqual([]);
+  });
+});
+
+describe('venue_a live: Idempotency-Key after a 502', () => {
+  it('a 502 at submit leaves the key free: the retry with the same key really trades, later retries replay it', async () => {
+    await fund(app, 'kim', 20);
+    let posts = 0;
+    serve((r) => {
+      if (!orderCall(r)) return { status: 404 };
+      posts += 1;
+      return posts === 1 ? { status: 500 } : { body: { id: 'ex-k', status: 'filled', fills: [{ price: 0.5, size: 2 }] } };
+    });
+    const body = { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 };
+    const key = { 'idempotency-key': 'kim-buy-1' };
+    const first = await live('kim', body, key);
+    expect(first.status).toBe(502);
+    const retry = await live('kim', body, key);
+    expect(retry.status).toBe(200);
+    expect(names(retry)).toEqual(['accepted', 'quote', 'submitted', 'fill', 'completed']);
+    expect(retry.events.every((e) => e.data.replayed === false)).toBe(true);
+    expect(posts).toBe(2);
+    const orders = await prisma().order.findMany({ where: { userId: 'kim' }, orderBy: { createdAt: 'asc' } });
+    expect(orders.map((o) => [o.state, o.idempotencyKey])).toEqual([
+      ['failed', null],
+      ['filled', 'kim-buy-1'],
+    ]);
+    const again = await live('kim', body, key);
+    expect(again.events.every((e) => e.data.replayed)).toBe(true);
+    expect(last(again).orderId).toBe(last(retry).orderId);
+    expect(posts).toBe(2);
+    expect(await app.services.ledger.balance('kim')).toMatchObject({ available: M(19), held: 0n });
+  });
+});
+
+describe('venue_a live: an outcome not known yet', () => {
+  it('poll deadline: `outcome_unknown`, the order stays submitted with its hold; the reconciler settles it once', async () => {
+    await fund(app, 'ivan', 50);
+    let done = false;
+    serve((r) => {
+      if (orderCall(r)) return { body: { id: 'ex-u1', status: 'open' } };
+      if (r.path !== '/orders/ex-u1') return { status: 404 };
+      return done ? { body: { id: 'ex-u1', status: 'filled', fills: [{ price: 0.5, size: 2 }, { price: 0.52, size: 1 }] } } : { body: { id: 'ex-u1', status: 'open' } };
+    });
+    const body = { marketId: marketA, side: 'buy', outcome: 'yes', size: 3 };
+    const key = { 'idempotency-key': 'ivan-1' };
+    const r = await live('ivan', body, key);
+    expect(r.status).toBe(200);
+    expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
+    expect(last(r).error).toMatchObject({ code: 'timeout' });
+    expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: 'ex-u1', filledSize: 0 });
+    const orderId = last(r).orderId;
+    const held = M(3.0003);
+    expect(await app.services.ledger.balance('ivan')).toMatchObject({ available: M(50) - held, held });
+    expect(await ledgerKinds(orderId)).toEqual(['order_hold']);
+    // Still open at the service: the reconciler leaves it as it is.
+    await reconcile();
+    expect((await orderRows(app, orderId)).order).toMatchObject({ state: 'submitted' });
+    done = true;
+    await reconcile();
+    const { order, fills } = await orderRows(app, orderId);
+    expect(order).toMatchObject({ state: 'filled', filledSizeMicros: M(3), notionalMicros: M(1.52), externalOrderId: 'ex-u1', failureReason: null });
+    expect(fills).toHaveLength(2);
+    const position = await prisma().position.findUniqueOrThrow({ where: { id: order!.positionId! } });
+    expect(position).toMatchObject({ status: 'open', sizeMicros: M(3), costBasisMicros: M(1.52) });
+    expect(await ledgerKinds(orderId)).toEqual(['order_hold', 'order_release', 'trade_buy']);
+    expect(await app.services.ledger.balance('ivan')).toMatchObject({ available: M(50 - 1.52), held: 0n });
+    // Twice changes nothing.
+    await reconcile();
+    expect(await ledgerKinds(orderId)).toEqual(['order_hold', 'order_release', 'trade_buy']);
+    expect(await prisma().fill.count({ where: { orderId } })).toBe(2);
+    expect(await prisma().position.findUniqueOrThrow({ where: { id: position.id } })).toMatchObject({ sizeMicros: M(3) });
+    expect(await app.services.ledger.audit()).toEqual([]);
+    const notes = await prisma().notification.findMany({ where: { userId: 'ivan', kind: 'order_fill' } });
+    expect(notes).toHaveLength(1);
+    // A retry with the key replays the first run, then what became of the order, the ids going on.
+    const retry = await live('ivan', body, key);
+    expect(names(retry)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown', 'fill', 'fill', 'completed']);
+    expect(retry.events.map((e) => e.id)).toEqual(retry.events.map((_, i) => `${orderId}:${i + 1}`));
+    expect(retry.events.slice(0, 4).map((e) => e.id)).toEqual(r.events.map((e) => e.id));
+    expect(retry.events.every((e) => e.data.replayed)).toBe(true);
+    expect(last(retry).order).toMatchObject({ state: 'filled', filledSize: 3 });
+  });
+
+  it('a submit that times out is re-submitted with the same Idempotency-Key while the stream waits', async () => {
+    await fund(app, 'jade', 20);
+    const posts: UpstreamRequest[] = [];
+    serve(async (r) => {
+      if (!orderCall(r)) return { status: 404 };
+      posts.push(r);
+      if (posts.length === 1) await sleep(1_200); // beyond UPSTREAM_TIMEOUT_MS: the answer never arrives
+      return { body: { id: 'ex-j', status: 'filled', fills: [{ price: 0.5, size: 2 }] } };
+    });
+    const r = await live('jade', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 });
+    expect(r.status).toBe(200);
+    expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'fill', 'completed']);
+    const orderId = last(r).orderId;
+    expect(posts.map((p) => p.headers['idempotency-key'])).toEqual([`order:${orderId}`, `order:${orderId}`]);
+    expect(posts[1]!.body).toEqual(posts[0]!.body);
+    expect((await orderRows(app, orderId)).order).toMatchObject({ state: 'filled', externalOrderId: 'ex-j' });
+    expect(await app.services.ledger.balance('jade')).toMatchObject({ available: M(19), held: 0n });
+  });
+
+  it('a submit never answered: `outcome_unknown` with no external id; the reconciler re-submits it with the same key', async () => {
+    await fund(app, 'liam', 20);
+    const posts: UpstreamRequest[] = [];
+    serve(async (r) => {
+      if (orderCall(r)) posts.push(r);
+      await sleep(1_200);
+      return { status: 500 };
+    });
+    const r = await live('liam', { marketId: marketA, side: 'buy', outcome: 'no', size: 2, limitPrice: 0.6, eventTitle: 'T' });
+    expect(r.status).toBe(200);
+    expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
+    expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: null });
+    const orderId = last(r).orderId;
+    expect(await app.services.ledger.balance('liam')).toMatchObject({ held: M(1.2002) });
+    serve((q) => (orderCall(q) ? (posts.push(q), { body: { id: 'ex-l', status: 'partially_filled', fills: [{ price: 0.58, size: 1 }] } }) : { status: 404 }));
+    const before = posts.length;
+    await reconcile();
+    expect(posts.length).toBe(before + 1);
+    expect(posts.every((p) => p.headers['idempotency-key'] === `order:${orderId}`)).toBe(true);
+    expect(posts[posts.length - 1]!.body).toEqual(posts[0]!.body);
+    expect((await orderRows(app, orderId)).order).toMatchObject({ state: 'partially_filled', externalOrderId: 'ex-l', filledSizeMicros: M(1) });
+    expect(await app.services.ledger.balance('liam')).toMatchObject({ available: M(20 - 0.58), held: 0n });
+    await reconcile();
+    expect(posts.length).toBe(before + 1);
+  });
+});
+
+describe('venue_a live: selling a position held with more than 2 decimals', () => {
+  it('a sell without size sells the exact position; a partial size keeps the venue precision', async () => {
+    await fund(app, 'lena', 20);
+    serve((r) => (orderCall(r) ? { body: { id: 'ex-le', status: 'partially_filled', fills: [{ price: 0.5, size: 1.2345 }] } } : { status: 404 }));
+    const bought = await live('lena', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 });
+    const pos = last(bought).position!;
+    expect(pos).toMatchObject({ status: 'open', size: 1.2345 });
+    const user = { authorization: `Bearer ${await app.token('lena')}` };
+    const partial = await postStream(`${app.url}/api/positions/${pos.id}/sell`, { size: 1.234 }, user);
+    expect(partial.status).toBe(400);
+    expect(partial.body!.message).toMatch(/^size: venue_a takes at most 2 decimals/);
+    const sold = await postStream(`${app.url}/api/positions/${pos.id}/sell`, undefined, user);
+    expect(sold.status).toBe(200);
+    expect(last(sold).event).toBe('completed');
+    expect(last(sold).order).toMatchObject({ side: 'sell', requestedSize: 1.2345, filledSize: 1.2345 });
+    expect(last(sold).position).toMatchObject({ id: pos.id, status: 'closed', size: 0 });
+  });
+
+  it('the exact size given explicitly sells the whole position too', async () => {
+    await fund(app, 'lou', 20);
+    serve((r) => (orderCall(r) ? { body: { id: 'ex-lo', status: 'partially_filled', fills: [{ price: 0.5, size: 0.555 }] } } : { status: 404 }));
+    const pos = last(await live('lou', { marketId: marketA, side: 'buy', outcome: 'no', size: 1 })).position!;
+    const sold = await postStream(`${app.url}/api/positions/${pos.id}/sell`, { size: 0.555 }, { authorization: `Bearer ${await app.token('lou')}` });
+    expect(last(sold).position).toMatchObject({ status: 'closed', size: 0 });
   });
 });
 

@@ -198,6 +198,34 @@ describe('POST /execute: an authenticated simulation', () => {
     expect((await app.services.ledger.balance('poor')).available).toBe(M(1));
   });
 
+  it('400 naming limitPrice: orderType market with a limitPrice (/execute, position sell, GraphQL)', async () => {
+    const exec = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 1, orderType: 'market', limitPrice: 0.5 }, await bearer('mixer'));
+    expect(exec.status).toBe(400);
+    expect(exec.body).toMatchObject({ error: 'bad_request' });
+    expect(exec.body!.message).toMatch(/^limitPrice: is not allowed with orderType market/);
+    expect(await prisma().order.count({ where: { userId: 'mixer' } })).toBe(0);
+    await fund(app, 'mixer', 20);
+    const bought = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 2 }, await bearer('mixer'));
+    const sell = await sellPosition(last(bought).position!.id, { orderType: 'market', limitPrice: 0.1 }, await bearer('mixer'));
+    expect(sell.status).toBe(400);
+    expect(sell.body!.message).toMatch(/^limitPrice: is not allowed with orderType market/);
+    const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0 });
+    const results: unknown[] = [];
+    await new Promise<void>((resolve) => {
+      client.subscribe(
+        {
+          query: 'subscription($i: ExecuteInput!) { execute(input: $i) { event } }',
+          variables: { i: { marketId: marketB, side: 'buy', outcome: 'yes', size: 1, orderType: 'market', limitPrice: 0.5 } },
+        },
+        { next: (m) => void results.push(m), error: (e) => (results.push(e), resolve()), complete: resolve },
+      );
+    });
+    client.dispose();
+    const text = JSON.stringify(results);
+    expect(text).toMatch(/limitPrice: is not allowed with orderType market/);
+    expect(text).toMatch(/BAD_REQUEST|bad_request/);
+  });
+
   it('400 before streaming: selling more than the caller holds', async () => {
     const r = await execute({ marketId: marketB, side: 'sell', outcome: 'yes', size: 1 }, await bearer('empty-handed'));
     expect(r.status).toBe(400);
@@ -285,6 +313,6 @@ describe('GET /openapi.json documents the execution stream', () => {
     const doc = (await http(`${app.url}/openapi.json`)).body as { paths: Record<string, Record<string, { responses: Record<string, { description: string; content: Record<string, unknown> }> }>> };
     const ok = doc.paths['/execute']!.post!.responses['200']!;
     expect(Object.keys(ok.content)).toEqual(['text/event-stream']);
-    expect(ok.description).toMatch(/accepted, quote, submitted, fill, completed or failed/);
+    expect(ok.description).toMatch(/accepted, quote, submitted, fill, then completed, failed or outcome_unknown/);
   });
 });

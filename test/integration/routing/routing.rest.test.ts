@@ -1,4 +1,5 @@
 import type { CostRundownView, RouteIntentView } from '../../../src/modules/routing';
+import { VenueUnavailableError } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { PINNED_NOW, activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
 
@@ -14,7 +15,17 @@ afterAll(async () => {
 afterEach(() => {
   pinned.world.setVenueDown('venue_a', false);
   pinned.world.setVenueDown('venue_b', false);
+  jest.restoreAllMocks();
 });
+
+/** Makes the venue fail the books of `marketIds` only (a partial outage); the other books answer. */
+const failBooks = (venue: 'venue_a' | 'venue_b', marketIds: string[]) => {
+  const client = pinned.world.clients[venue];
+  const real = client.getOrderBook.bind(client);
+  jest.spyOn(client, 'getOrderBook').mockImplementation((id, depth) =>
+    marketIds.includes(id) ? Promise.reject(new VenueUnavailableError(venue, `${venue} book ${id} timed out`)) : real(id, depth),
+  );
+};
 
 const rundown = (query: string) => http(`${app.url}/cost-rundown?${query}`);
 const route = (json: unknown) => http(`${app.url}/route`, { method: 'POST', json });
@@ -94,12 +105,38 @@ describe('GET /cost-rundown', () => {
     for (const m of sell.markets) expect(m.yes.allInUsd).toBeCloseTo(m.yes.notionalUsd - m.yes.feesUsd, 6);
   });
 
+  it('amount_usd=0 is a 200: every quote fills nothing and costs nothing', async () => {
+    const r = await rundown(`core_id=${event.id}&amount_usd=0`);
+    expect(r.status).toBe(200);
+    const body = r.body as CostRundownView;
+    expect(body).toMatchObject({ amountUsd: 0, size: null });
+    expect(body.markets.length).toBeGreaterThan(0);
+    for (const m of body.markets) for (const q of [m.yes, m.no]) expect(q).toMatchObject({ contracts: 0, notionalUsd: 0, feesUsd: 0, allInUsd: 0 });
+  });
+
+  it('a venue only partly down: `partial`, naming the markets left out and why', async () => {
+    const onA = event.markets.map((m) => m.venueMarketIds.venue_a!).filter(Boolean);
+    const failed = onA[0]!;
+    failBooks('venue_a', [failed]);
+    const r = await rundown(`core_id=${event.id}&size=10`);
+    expect(r.status).toBe(200);
+    const body = r.body as CostRundownView;
+    const a = body.venues.find((v) => v.venue === 'venue_a')!;
+    expect(a).toMatchObject({ status: 'partial', failedMarkets: [failed], reason: 'venue_a is unavailable' });
+    expect(a.markets).toBeGreaterThan(1);
+    expect(body.venues.find((v) => v.venue === 'venue_b')).toMatchObject({ status: 'ok', failedMarkets: [], reason: null });
+    expect(body.markets.some((m) => m.venue === 'venue_a' && m.marketId === failed)).toBe(false);
+    expect(body.markets.filter((m) => m.venue === 'venue_a')).toHaveLength(a.markets - 1);
+  });
+
   it('one venue down: answers for the other and says so; both down: 503', async () => {
     pinned.world.setVenueDown('venue_b', true);
     const one = await rundown(`core_id=${event.id}&size=10`);
     expect(one.status).toBe(200);
     const body = one.body as CostRundownView;
-    expect(body.venues.find((v) => v.venue === 'venue_b')).toMatchObject({ status: 'unavailable', reason: 'venue_b is unavailable' });
+    const b = body.venues.find((v) => v.venue === 'venue_b')!;
+    expect(b).toMatchObject({ status: 'unavailable', reason: 'venue_b is unavailable' });
+    expect(b.failedMarkets).toHaveLength(b.markets);
     expect(body.markets.every((m) => m.venue === 'venue_a')).toBe(true);
     expect(body.best.every((b) => b.venue === 'venue_a' && b.alternative === null)).toBe(true);
     pinned.world.setVenueDown('venue_a', true);
@@ -132,7 +169,27 @@ describe('POST /route', () => {
     expect((await route({ ...base, coreId: 'evt_nope' })).status).toBe(404);
     const deep = await route({ ...base, size: 1_000_000 });
     expect(deep.status).toBe(404);
-    expect(message(deep)).toMatch(/no route/);
+    expect(message(deep)).toMatch(/no route found/);
+  });
+
+  it('404 "no route found" (not an undeclared 503) when no candidate venue can be priced', async () => {
+    pinned.world.setVenueDown('venue_a', true);
+    pinned.world.setVenueDown('venue_b', true);
+    const r = await route({ ...base, size: 1 });
+    expect(r.status).toBe(404);
+    expect(r.body).toMatchObject({ error: 'not_found' });
+    expect(message(r)).toMatch(/no route found/);
+    expect(message(r)).toMatch(/unavailable/);
+    // One venue down: the other is routed.
+    pinned.world.setVenueDown('venue_a', false);
+    const one = await route({ ...base, size: 1 });
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ venue: 'venue_a' });
+  });
+
+  it('declares only the statuses the interface allows for /route', async () => {
+    const doc = (await http(`${app.url}/openapi.json`)).body as { paths: Record<string, { post: { responses: Record<string, unknown> } }> };
+    expect(Object.keys(doc.paths['/route']!.post.responses).sort()).toEqual(['200', '400', '404']);
   });
 
   it('picks the venue with the best all-in price and stores the quoted intent', async () => {

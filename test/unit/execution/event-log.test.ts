@@ -88,9 +88,10 @@ describe('eventsFromOrder (an order found by its Idempotency-Key)', () => {
     expect(events[3]!.order).toMatchObject({ state: 'filled', total: 1.25, avgPrice: 0.41 });
   });
 
-  it('an order left open fails the replay with the reason', () => {
+  it('an order left open replays as `outcome_unknown` (not failed: its hold is kept until it ends)', () => {
     const events = eventsFromOrder({ ...order, state: 'submitted', fills: [] }, at);
-    expect(events.map((e) => e.event)).toEqual(['accepted', 'failed']);
-    expect(events[1]!.error).toMatchObject({ code: 'internal' });
+    expect(events.map((e) => e.event)).toEqual(['accepted', 'outcome_unknown']);
+    expect(events[1]!.error).toMatchObject({ code: 'timeout' });
+    expect(events[1]!.order).toMatchObject({ state: 'submitted' });
   });
 });

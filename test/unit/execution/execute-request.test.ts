@@ -18,7 +18,7 @@ describe('checkExecuteRequest', () => {
   it('defaults to a simulated market order; a limit price alone makes a limit order', () => {
     expect(checkExecuteRequest(base)).toMatchObject({ orderType: 'market', mode: 'simulation', limitPrice: undefined });
     expect(checkExecuteRequest({ ...base, limitPrice: 0.4 })).toMatchObject({ orderType: 'limit', limitPrice: 0.4 });
-    expect(checkExecuteRequest({ ...base, limitPrice: 0.4, orderType: 'market' })).toMatchObject({ orderType: 'market' });
+    expect(checkExecuteRequest({ ...base, limitPrice: 0.4, orderType: 'limit' })).toMatchObject({ orderType: 'limit', limitPrice: 0.4 });
     expect(checkExecuteRequest({ ...base, size: 0 })).toMatchObject({ size: 0 });
   });
 
@@ -31,6 +31,8 @@ describe('checkExecuteRequest', () => {
     [{ size: 1_000_001 }, /^size: /],
     [{ limitPrice: 1.01 }, /^limitPrice: must be a number from 0 to 1/],
     [{ orderType: 'limit' }, /^limitPrice: is required for a limit order/],
+    [{ orderType: 'market', limitPrice: 0.4 }, /^limitPrice: is not allowed with orderType market/],
+    [{ orderType: 'market', limitPrice: 0 }, /^limitPrice: is not allowed with orderType market/],
     [{ orderType: 'stop' }, /^orderType: /],
     [{ mode: 'paper' }, /^mode: /],
     [{ venue: 'venue_c' }, /^venue: /],
@@ -47,6 +49,8 @@ describe('checkSellRequest', () => {
     expect(checkSellRequest({})).toEqual({ size: undefined, limitPrice: undefined, orderType: 'market', mode: 'simulation' });
     expect(problem(() => checkSellRequest({ size: 0 }))).toMatch(/^size: /);
     expect(problem(() => checkSellRequest({ orderType: 'limit' }))).toMatch(/^limitPrice: /);
+    expect(problem(() => checkSellRequest({ orderType: 'market', limitPrice: 0.5 }))).toMatch(/^limitPrice: is not allowed with orderType market/);
+    expect(checkSellRequest({ limitPrice: 0.5 })).toMatchObject({ orderType: 'limit', limitPrice: 0.5 });
   });
 });
 

@@ -1,0 +1,95 @@
+import type { Position, Prisma } from '../../db/generated/client';
+import { applyFill, OversellError, type PositionState } from '../portfolio/position.math';
+import { notionalOf } from '../routing/order-book.math';
+import type { OrderDraft, RecordedFill } from './trade-recorder';
+
+/**
+ * The position row an order moves, inside the recorder's transactions: one
+ * row per user, venue market and outcome, locked before it is read or written
+ * so concurrent orders on it serialize. Status `open` holds contracts,
+ * `closed` was sold out, `pending` waits for a live buy's first fill.
+ */
+
+/** The columns of a locked position row. */
+interface LockedPosition {
+  id: string;
+  status: 'open' | 'closed' | 'pending';
+  sizeMicros: bigint;
+  costBasisMicros: bigint;
+  realizedPnlMicros: bigint;
+  feesMicros: bigint;
+  closedAt: Date | null;
+}
+
+/** The position row of the order's market outcome, locked and read in one statement (the lock serializes orders on it). */
+export async function lockPosition(tx: Prisma.TransactionClient, d: OrderDraft): Promise<LockedPosition | undefined> {
+  const [row] = await tx.$queryRaw<LockedPosition[]>`
+    SELECT "id", "status"::text AS "status", "sizeMicros", "costBasisMicros", "realizedPnlMicros", "feesMicros", "closedAt" FROM "Position"
+    WHERE "userId" = ${d.userId} AND "venue" = ${d.venue}::"Venue" AND "venueMarketId" = ${d.venueMarketId} AND "outcome" = ${d.outcome}::"Outcome"
+    FOR UPDATE`;
+  return row;
+}
+
+/**
+ * A live buy opening where the user holds no open position: the position
+ * shows `pending` (size 0) until the order ends. A new row is created; a
+ * closed one (the same market outcome held before) turns pending, its PnL
+ * and `closedAt` kept. The first fill makes it `open` ({@link applyToPosition}).
+ */
+export async function markPending(tx: Prisma.TransactionClient, d: OrderDraft): Promise<void> {
+  const current = await lockPosition(tx, d);
+  if (!current) {
+    await tx.position.createMany({
+      data: [{ userId: d.userId, venue: d.venue, venueMarketId: d.venueMarketId, outcome: d.outcome, marketId: d.marketKey, coreEventId: d.coreEventId, status: 'pending', sizeMicros: 0n, costBasisMicros: 0n }],
+      skipDuplicates: true,
+    });
+  } else if (current.status === 'closed') {
+    await tx.position.update({ where: { id: current.id }, data: { status: 'pending' } });
+  }
+}
+
+/**
+ * A live buy ended without fills: its pending position goes away (never
+ * held: the row is deleted; held before: back to `closed`), unless another
+ * live buy of the user on that market outcome is still open.
+ */
+export async function undoPending(tx: Prisma.TransactionClient, d: OrderDraft): Promise<void> {
+  const current = await lockPosition(tx, d);
+  if (current?.status !== 'pending') return;
+  const others = await tx.order.count({
+    where: { userId: d.userId, venue: d.venue, venueMarketId: d.venueMarketId, outcome: d.outcome, side: 'buy', mode: 'live', state: { in: ['pending', 'submitted'] }, id: { not: d.id } },
+  });
+  if (others > 0) return;
+  if (current.closedAt === null) await tx.position.delete({ where: { id: current.id } });
+  else await tx.position.update({ where: { id: current.id }, data: { status: 'closed' } });
+}
+
+/** Locks the position row (creating it for a first buy) and applies the fills with the position math. */
+export async function applyToPosition(tx: Prisma.TransactionClient, d: OrderDraft, fills: readonly RecordedFill[]): Promise<Position> {
+  const lock = () => lockPosition(tx, d);
+  let current = await lock();
+  if (!current && d.side === 'buy') {
+    await tx.position.createMany({
+      data: [{ userId: d.userId, venue: d.venue, venueMarketId: d.venueMarketId, outcome: d.outcome, marketId: d.marketKey, coreEventId: d.coreEventId, status: 'open', sizeMicros: 0n, costBasisMicros: 0n }],
+      skipDuplicates: true,
+    });
+    current = await lock();
+  }
+  if (!current) throw new OversellError(0n, fills.reduce((s, f) => s + f.size, 0n));
+  let state: PositionState = { size: current.sizeMicros, costBasis: current.costBasisMicros, realizedPnl: current.realizedPnlMicros, fees: current.feesMicros };
+  for (const f of fills) state = applyFill(state, { side: d.side, size: f.size, notional: notionalOf(f.price, f.size), fee: f.fee });
+  const reopened = current.sizeMicros === 0n && state.size > 0n;
+  const now = new Date();
+  return tx.position.update({
+    where: { id: current.id },
+    data: {
+      sizeMicros: state.size,
+      costBasisMicros: state.costBasis,
+      realizedPnlMicros: state.realizedPnl,
+      feesMicros: state.fees,
+      status: state.size > 0n ? 'open' : 'closed',
+      closedAt: state.size > 0n ? null : now,
+      ...(reopened && { openedAt: now }),
+    },
+  });
+}
