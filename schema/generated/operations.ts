@@ -177,24 +177,6 @@ export type MatchConfidence =
   | 'low'
   | 'medium';
 
-/** A Goldsky-style OrderFilled record of venue_a's exchange (uint256 values in decimal). */
-export type OrderFilledInput = {
-  fee: string;
-  id: string;
-  maker: string;
-  /** Base units (6 decimals). */
-  makerAmountFilled: string;
-  /** 0 for USDC, else an outcome token id. */
-  makerAssetId: string;
-  orderHash: string;
-  taker: string;
-  takerAmountFilled: string;
-  takerAssetId: string;
-  /** Unix seconds. */
-  timestamp: string;
-  transactionHash: string;
-};
-
 /** `pending` (accepted) → `submitted` (at the venue) → `partially_filled` / `filled`; or `cancelled` (nothing fillable under the limit), `rejected` (refused before the venue), `failed` (the venue or execution service failed). */
 export type OrderState =
   | 'cancelled'
@@ -1120,7 +1102,7 @@ export type ReceivePaymentEventMutationVariables = Exact<{
 export type ReceivePaymentEventMutation = { receivePaymentEvent: { received: boolean, eventId: string, duplicate: boolean, outcome: string } };
 
 export type IngestVenueAFillsMutationVariables = Exact<{
-  fills: Array<OrderFilledInput> | OrderFilledInput;
+  fills: unknown;
 }>;
 
 
@@ -1254,4 +1236,4 @@ export const WalletBalanceDocument = {"kind":"Document","definitions":[{"kind":"
 export const PolygonBalancesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PolygonBalances"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"polygonBalances"},"name":{"kind":"Name","value":"chainBalances"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"chain"},"value":{"kind":"EnumValue","value":"polygon"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chain"}},{"kind":"Field","alias":{"kind":"Name","value":"maticUsdPrice"},"name":{"kind":"Name","value":"nativeUsdPrice"}},{"kind":"Field","name":{"kind":"Name","value":"wallets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"walletId"}},{"kind":"Field","name":{"kind":"Name","value":"address"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"usdc"}},{"kind":"Field","alias":{"kind":"Name","value":"matic"},"name":{"kind":"Name","value":"native"}},{"kind":"Field","name":{"kind":"Name","value":"usdValue"}}]}},{"kind":"Field","name":{"kind":"Name","value":"totalUsdc"}},{"kind":"Field","alias":{"kind":"Name","value":"totalMatic"},"name":{"kind":"Name","value":"totalNative"}},{"kind":"Field","name":{"kind":"Name","value":"totalUsd"}}]}}]}}]} as unknown as DocumentNode<PolygonBalancesQuery, PolygonBalancesQueryVariables>;
 export const SolanaBalancesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SolanaBalances"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"solanaBalances"},"name":{"kind":"Name","value":"chainBalances"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"chain"},"value":{"kind":"EnumValue","value":"solana"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chain"}},{"kind":"Field","alias":{"kind":"Name","value":"solUsdPrice"},"name":{"kind":"Name","value":"nativeUsdPrice"}},{"kind":"Field","name":{"kind":"Name","value":"wallets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"walletId"}},{"kind":"Field","name":{"kind":"Name","value":"address"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"usdc"}},{"kind":"Field","alias":{"kind":"Name","value":"sol"},"name":{"kind":"Name","value":"native"}},{"kind":"Field","name":{"kind":"Name","value":"usdValue"}}]}},{"kind":"Field","name":{"kind":"Name","value":"totalUsdc"}},{"kind":"Field","alias":{"kind":"Name","value":"totalSol"},"name":{"kind":"Name","value":"totalNative"}},{"kind":"Field","name":{"kind":"Name","value":"totalUsd"}}]}}]}}]} as unknown as DocumentNode<SolanaBalancesQuery, SolanaBalancesQueryVariables>;
 export const ReceivePaymentEventDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ReceivePaymentEvent"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"payload"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"receivePaymentEvent"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"payload"},"value":{"kind":"Variable","name":{"kind":"Name","value":"payload"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"received"}},{"kind":"Field","name":{"kind":"Name","value":"eventId"}},{"kind":"Field","name":{"kind":"Name","value":"duplicate"}},{"kind":"Field","name":{"kind":"Name","value":"outcome"}}]}}]}}]} as unknown as DocumentNode<ReceivePaymentEventMutation, ReceivePaymentEventMutationVariables>;
-export const IngestVenueAFillsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"IngestVenueAFills"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fills"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"OrderFilledInput"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ingestVenueAFills"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fills"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fills"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"received"}},{"kind":"Field","name":{"kind":"Name","value":"skipped"}}]}}]}}]} as unknown as DocumentNode<IngestVenueAFillsMutation, IngestVenueAFillsMutationVariables>;
+export const IngestVenueAFillsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"IngestVenueAFills"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fills"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"OrderFilledBatch"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ingestVenueAFills"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fills"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fills"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"received"}},{"kind":"Field","name":{"kind":"Name","value":"skipped"}}]}}]}}]} as unknown as DocumentNode<IngestVenueAFillsMutation, IngestVenueAFillsMutationVariables>;

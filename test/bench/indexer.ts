@@ -101,8 +101,10 @@ export interface IndexerReport {
   rounds: number;
   webhook: { fillsPerSecond: number; msPerBatch: number; written: number };
   rawInsert: { fillsPerSecond: number; msPerBatch: number; written: number };
-  /** Webhook fills/s ÷ raw fills/s. */
+  /** Webhook fills/s (to the answer, the trades durable) ÷ raw fills/s. */
   ratio: number;
+  /** To the end of the announcement (stats, notifications, publication): the sustained rate. */
+  announced: { fillsPerSecond: number; msPerBatch: number; ratio: number };
   redelivery: { msPerBatch: number; skipped: number };
   redis: boolean;
 }
@@ -115,6 +117,7 @@ export function formatIndexerTable(report: IndexerReport): string {
     `| raw INSERT … ON CONFLICT DO NOTHING (baseline) | ${report.rawInsert.fillsPerSecond.toLocaleString('en-US')} | ${report.rawInsert.msPerBatch} |`,
     `| POST /webhooks/chain-indexer/venue_a | ${report.webhook.fillsPerSecond.toLocaleString('en-US')} | ${report.webhook.msPerBatch} |`,
     `| webhook vs baseline | ${report.ratio.toFixed(2)}x | |`,
+    `| webhook until announced (stats, notifications, publication) | ${report.announced.fillsPerSecond.toLocaleString('en-US')} (${report.announced.ratio.toFixed(2)}x) | ${report.announced.msPerBatch} |`,
     `| redelivery of a stored batch (all skipped) | | ${report.redelivery.msPerBatch} |`,
   ].join('\n');
 }
@@ -127,6 +130,7 @@ export async function runIndexerBench(databaseUrl: string, env: NodeJS.ProcessEn
   const url = withSchema(databaseUrl, schema);
   log(`schema ${schema}; ${rounds} rounds of ${batchSize}-fill batches`);
   const app = await startAppServer({
+    command: env.BENCH_SERVER_CMD || undefined,
     startupTimeoutMs: 180_000,
     env: { ...env, DATABASE_URL: url, INDEXER_SHARED_SECRET: SECRET, SIM_BACKFILL_TRADES: '0', WITHDRAWAL_DISPATCH_MS: '0' },
   });
@@ -153,7 +157,18 @@ export async function runIndexerBench(databaseUrl: string, env: NodeJS.ProcessEn
     await post(makeBatch(markets, batchSize));
     await rawInsert(pg, makeBatch(markets, batchSize), tokenIndex);
 
+    /** Waits until the server has announced every stored delivery (no TradeAnnouncement row left). */
+    const announced = async () => {
+      for (;;) {
+        const { rows } = await pg.query<{ n: string }>('SELECT count(*) AS n FROM "TradeAnnouncement"');
+        if (rows[0]!.n === '0') return;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    };
+    await announced();
+
     let webhookMs = 0;
+    let announcedMs = 0;
     let rawMs = 0;
     let written = 0;
     let rawWritten = 0;
@@ -164,6 +179,11 @@ export async function runIndexerBench(databaseUrl: string, env: NodeJS.ProcessEn
       const ack = await post(a);
       webhookMs += Number(process.hrtime.bigint() - t) / 1e6;
       written += ack.received - ack.skipped;
+      // The announcement (trader stats, followers, publication) runs after the answer: it is
+      // finished before the baseline is timed, so it never slows the baseline down, and it is
+      // measured on its own (the sustained rate includes it).
+      await announced();
+      announcedMs += Number(process.hrtime.bigint() - t) / 1e6;
       t = process.hrtime.bigint();
       rawWritten += await rawInsert(pg, b, tokenIndex);
       rawMs += Number(process.hrtime.bigint() - t) / 1e6;
@@ -177,6 +197,7 @@ export async function runIndexerBench(databaseUrl: string, env: NodeJS.ProcessEn
 
     const fills = rounds * batchSize;
     const webhookRate = (fills / webhookMs) * 1000;
+    const sustainedRate = (fills / announcedMs) * 1000;
     const rawRate = (fills / rawMs) * 1000;
     const report: IndexerReport = {
       at: new Date().toISOString(),
@@ -185,6 +206,7 @@ export async function runIndexerBench(databaseUrl: string, env: NodeJS.ProcessEn
       webhook: { fillsPerSecond: Math.round(webhookRate), msPerBatch: Math.round(webhookMs / rounds), written },
       rawInsert: { fillsPerSecond: Math.round(rawRate), msPerBatch: Math.round(rawMs / rounds), written: rawWritten },
       ratio: Math.round((webhookRate / rawRate) * 100) / 100,
+      announced: { fillsPerSecond: Math.round(sustainedRate), msPerBatch: Math.round(announcedMs / rounds), ratio: Math.round((sustainedRate / rawRate) * 100) / 100 },
       redelivery: { msPerBatch: Math.round(redeliveryMs), skipped: dup.skipped },
       redis: Boolean(env.REDIS_URL),
     };

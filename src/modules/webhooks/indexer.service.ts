@@ -7,7 +7,7 @@ import type { PublicTrade } from '../../venues/venue.types';
 import { PeriodicTask } from '../../infra';
 import { AnnouncementOutbox } from './announcement-outbox';
 import { insertTrades } from './fill-store';
-import { checkFill, fillToTrade, type OrderFilled } from './order-filled';
+import { checkFill, fillToTrade, readFill } from './order-filled';
 import type { OutcomeTokenIndex } from './outcome-tokens';
 
 /** Most fills one delivery may carry (about 0.6 MB of JSON, inside the 1 MB body limit). */
@@ -87,10 +87,11 @@ export class IndexerWebhookService {
     if (!safeEqual(presented, this.secret)) throw AppError.unauthorized('missing or invalid X-Indexer-Secret header');
   }
 
-  async receive(fills: readonly OrderFilled[]): Promise<FillBatchAck> {
+  /** A delivery's records as they arrived (JSON); each is read and checked before anything is written. */
+  async receive(fills: readonly unknown[]): Promise<FillBatchAck> {
     if (fills.length > MAX_FILL_BATCH) throw AppError.badRequest('fills', `at most ${MAX_FILL_BATCH} records`);
     const nowSeconds = Math.floor(this.now() / 1000);
-    const checked = fills.map((f, i) => checkFill(f, i, nowSeconds));
+    const checked = fills.map((f, i) => checkFill(readFill(f, i), i, nowSeconds));
     const known = await this.tokens.lookup(checked.map((c) => c.tokenId));
     const byId = new Map<string, PublicTrade>();
     checked.forEach((c, i) => {

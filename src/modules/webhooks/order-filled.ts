@@ -31,6 +31,28 @@ export interface CheckedFill {
   filledAt: Date;
 }
 
+const FIELDS = ['id', 'transactionHash', 'timestamp', 'orderHash', 'maker', 'taker', 'makerAssetId', 'takerAssetId', 'makerAmountFilled', 'takerAmountFilled', 'fee'] as const;
+/** Fields that are integers: a JSON number is taken for them as well as a decimal string. */
+const INTEGER_FIELDS = new Set<string>(['timestamp', 'makerAssetId', 'takerAssetId', 'makerAmountFilled', 'takerAmountFilled', 'fee']);
+
+/**
+ * Reads record `i` of a delivery as it arrived (JSON): an object whose fields
+ * are strings, integers also as JSON numbers; a 400 naming `fills.<i>[.<field>]`
+ * otherwise. {@link checkFill} then checks what the values mean.
+ */
+export function readFill(raw: unknown, i: number): OrderFilled {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw AppError.badRequest(`fills.${i}`, 'must be an OrderFilled object');
+  const record = raw as Record<string, unknown>;
+  const out: Record<string, string> = {};
+  for (const k of FIELDS) {
+    const v = record[k];
+    if (typeof v === 'string') out[k] = v;
+    else if (typeof v === 'number' && INTEGER_FIELDS.has(k) && Number.isSafeInteger(v) && v >= 0) out[k] = String(v);
+    else throw AppError.badRequest(`fills.${i}.${k}`, v === undefined || v === null ? 'is required' : 'must be a string');
+  }
+  return out as unknown as OrderFilled;
+}
+
 const HASH = /^0x[0-9a-fA-F]{64}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UINT = /^\d{1,78}$/;

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
-import { FillBatchAckType, OrderFilledInput, PaymentWebhookAckType } from './webhooks.types';
+import { FillBatchAckType, OrderFilledBatchScalar, PaymentWebhookAckType } from './webhooks.types';
 
 @Resolver()
 export class WebhooksResolver {
@@ -12,7 +12,7 @@ export class WebhooksResolver {
   }
 
   @Mutation(() => FillBatchAckType, { description: "venue_a fills from the chain indexer (X-Indexer-Secret); idempotent on the fill identity." })
-  ingestVenueAFills(@Arg('fills', () => [OrderFilledInput]) fills: OrderFilledInput[], @Ctx() ctx: GraphQLContext) {
+  ingestVenueAFills(@Arg('fills', () => OrderFilledBatchScalar) fills: unknown[], @Ctx() ctx: GraphQLContext) {
     ctx.services.indexerWebhook.authenticate(ctx.header('x-indexer-secret'));
     return ctx.services.indexerWebhook.receive(fills);
   }

@@ -1,6 +1,7 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { AppError } from '../../errors/app-error';
+import { Field, Int, ObjectType } from 'type-graphql';
 import type { FillBatchAck } from './indexer.service';
-import type { OrderFilled } from './order-filled';
 import type { PaymentEventOutcome, PaymentWebhookAck } from './payment-webhook.service';
 
 @ObjectType('PaymentWebhookAck')
@@ -25,28 +26,28 @@ export class FillBatchAckType implements FillBatchAck {
   skipped: number;
 }
 
-@InputType('OrderFilledInput', { description: "A Goldsky-style OrderFilled record of venue_a's exchange (uint256 values in decimal)." })
-export class OrderFilledInput implements OrderFilled {
-  @Field()
-  id: string;
-  @Field()
-  transactionHash: string;
-  @Field({ description: 'Unix seconds.' })
-  timestamp: string;
-  @Field()
-  orderHash: string;
-  @Field()
-  maker: string;
-  @Field()
-  taker: string;
-  @Field({ description: '0 for USDC, else an outcome token id.' })
-  makerAssetId: string;
-  @Field()
-  takerAssetId: string;
-  @Field({ description: 'Base units (6 decimals).' })
-  makerAmountFilled: string;
-  @Field()
-  takerAmountFilled: string;
-  @Field()
-  fee: string;
-}
+const notAList = () => AppError.badRequest('fills', 'must be a list of OrderFilled records');
+
+/**
+ * A delivery's records as one value. Each record is read and checked by the
+ * service (400 naming `fills.<i>.<field>`), so GraphQL does not coerce a
+ * thousand input objects field by field first: a bulk webhook payload, not a
+ * query a client composes.
+ */
+export const OrderFilledBatchScalar = new GraphQLScalarType<unknown[], unknown[]>({
+  name: 'OrderFilledBatch',
+  description:
+    "A list (at most 1,000) of Goldsky-style OrderFilled records of venue_a's exchange: `{ id, transactionHash, timestamp, orderHash, maker, taker, makerAssetId, takerAssetId, makerAmountFilled, takerAmountFilled, fee }`, uint256 values as decimal strings (integers may be JSON numbers), `timestamp` in unix seconds, amounts in base units (6 decimals), asset id 0 for USDC.",
+  serialize: (value) => {
+    if (!Array.isArray(value)) throw notAList();
+    return value;
+  },
+  parseValue: (value) => {
+    if (!Array.isArray(value)) throw notAList();
+    return value;
+  },
+  parseLiteral: (ast, variables) => {
+    if (ast.kind !== Kind.LIST) throw notAList();
+    return valueFromASTUntyped(ast, variables) as unknown[];
+  },
+});

@@ -179,8 +179,27 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     const r = await http(`${app.url}/graphql`, {
       method: 'POST',
       headers: { 'x-indexer-secret': SECRET },
-      json: { query: 'mutation($f: [OrderFilledInput!]!) { ingestVenueAFills(fills: $f) { received skipped } }', variables: { f: [g, g] } },
+      json: { query: 'mutation($f: OrderFilledBatch!) { ingestVenueAFills(fills: $f) { received skipped } }', variables: { f: [g, g] } },
     });
     expect(r.body).toEqual({ data: { ingestVenueAFills: { received: 2, skipped: 1 } } });
+  });
+
+  it.each([
+    ['a record that is not an object', () => [null], 'fills.0: must be an OrderFilled object'],
+    ['a missing field', () => [{ id: 'x' }], 'fills.0.transactionHash: is required'],
+    ['a field of the wrong type', () => [{ ...fill({ m: 2, side: 'buy', ts: 1_760_200_002 }), maker: 42 }], 'fills.0.maker: must be a string'],
+    ['a value that is not a list', () => ({ not: 'a list' }), 'fills: must be a list of OrderFilled records'],
+  ])('GraphQL: %s is a 400 naming the field, nothing written', async (_what, batch, message) => {
+    const f = batch();
+    const before = await app.services.db.prisma.trade.count();
+    const r = await http(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'x-indexer-secret': SECRET },
+      json: { query: 'mutation($f: OrderFilledBatch!) { ingestVenueAFills(fills: $f) { received skipped } }', variables: { f } },
+    });
+    const body = r.body as { errors: { message: string; extensions: { code: string } }[] };
+    expect(body.errors[0]!.extensions.code).toBe('bad_request');
+    expect(body.errors[0]!.message).toContain(message);
+    expect(await app.services.db.prisma.trade.count()).toBe(before);
   });
 });
