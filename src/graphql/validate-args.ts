@@ -15,14 +15,19 @@ function firstProblem(errors: ValidationError[], prefix = ''): { field: string; 
   return null;
 }
 
+/** Instances of input and args classes carry class-validator rules; plain objects (a JSON scalar's value) carry none. */
+const isClassInstance = (v: unknown): v is object => v !== null && typeof v === 'object' && Object.getPrototypeOf(v) !== Object.prototype;
+
 /**
  * type-graphql's argument validator: runs class-validator on argument objects
- * and turns the first failure into a 400 that names the field.
+ * and turns the first failure into a 400 that names the field. Only instances
+ * of input classes are walked: a scalar's plain objects have no rules, and a
+ * bulk one (a webhook's thousand records) would cost a metadata lookup each.
  */
 export async function validateArgs(argValue: unknown): Promise<void> {
   const values = Array.isArray(argValue) ? argValue : [argValue];
   for (const v of values) {
-    if (v === null || typeof v !== 'object') continue;
+    if (!isClassInstance(v)) continue;
     const problem = firstProblem(await validate(v, OPTIONS));
     if (problem) throw AppError.badRequest(problem.field, problem.message);
   }

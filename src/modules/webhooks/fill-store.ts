@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../../db/generated/client';
 import { ANNOUNCE_STEPS, inTradeKeyOrder, withWriteRetry } from '../ingestion';
 import type { PublicTrade } from '../../venues/venue.types';
@@ -29,26 +28,28 @@ export async function insertTrades(prisma: PrismaClient, trades: readonly Public
   const sorted = inTradeKeyOrder(trades);
   const col = <T>(f: (t: PublicTrade) => T) => sorted.map(f);
   const steps = [...ANNOUNCE_STEPS];
+  // One row back at most (the announcement with the new trades' ids as one array), not a row per trade.
   const rows = await withWriteRetry(
-    () => prisma.$queryRaw<{ venueTradeId: string; announcementId: bigint | null }[]>`
+    () => prisma.$queryRaw<{ announcementId: bigint; tradeIds: string[] }[]>`
     WITH ins AS (
       INSERT INTO "Trade" ("id", "venue", "venueTradeId", "venueMarketId", "venueTraderId", "side", "outcome", "price", "size", "filledAt")
-      SELECT r.id, r.venue::"Venue", r.tid, r.mid, r.trader, r.side::"TradeSide", r.outcome::"Outcome", r.price::numeric, r.size::numeric, r.at::timestamp(3)
+      SELECT gen_random_uuid()::text, r.venue::"Venue", r.tid, r.mid, r.trader, r.side::"TradeSide", r.outcome::"Outcome", r.price::numeric, r.size::numeric, r.at::timestamp(3)
       FROM unnest(
-        ${col(() => randomUUID())}::text[], ${col((t) => t.venue)}::text[], ${col((t) => t.venueTradeId)}::text[],
+        ${col((t) => t.venue)}::text[], ${col((t) => t.venueTradeId)}::text[],
         ${col((t) => t.venueMarketId)}::text[], ${col((t) => t.venueTraderId)}::text[], ${col((t) => t.side)}::text[],
         ${col((t) => t.outcome)}::text[], ${col((t) => t.price.toFixed(6))}::text[], ${col((t) => t.size.toFixed(6))}::text[],
         ${col((t) => t.filledAt.toISOString())}::text[]
-      ) AS r(id, venue, tid, mid, trader, side, outcome, price, size, at)
+      ) AS r(venue, tid, mid, trader, side, outcome, price, size, at)
       ON CONFLICT DO NOTHING
       RETURNING "venue", "venueTradeId"
     ), ann AS (
       INSERT INTO "TradeAnnouncement" ("venue", "tradeIds", "pending", "leaseUntil")
       SELECT MIN(ins."venue"), array_agg(ins."venueTradeId"), ${steps}::text[], now() + ${leaseMs} * interval '1 millisecond'
       FROM ins HAVING count(*) > 0
-      RETURNING "id"
+      RETURNING "id", "tradeIds"
     )
-    SELECT ins."venueTradeId", (SELECT "id" FROM ann) AS "announcementId" FROM ins`,
+    SELECT "id" AS "announcementId", "tradeIds" FROM ann`,
   );
-  return { fresh: new Set(rows.map((r) => r.venueTradeId)), announcementId: rows[0]?.announcementId ?? null };
+  const [ann] = rows;
+  return { fresh: new Set(ann?.tradeIds ?? []), announcementId: ann?.announcementId ?? null };
 }

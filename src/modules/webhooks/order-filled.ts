@@ -43,14 +43,15 @@ const INTEGER_FIELDS = new Set<string>(['timestamp', 'makerAssetId', 'takerAsset
 export function readFill(raw: unknown, i: number): OrderFilled {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw AppError.badRequest(`fills.${i}`, 'must be an OrderFilled object');
   const record = raw as Record<string, unknown>;
-  const out: Record<string, string> = {};
+  // Copied only when a JSON number has to become a string: most deliveries send strings.
+  let out: Record<string, unknown> | null = null;
   for (const k of FIELDS) {
     const v = record[k];
-    if (typeof v === 'string') out[k] = v;
-    else if (typeof v === 'number' && INTEGER_FIELDS.has(k) && Number.isSafeInteger(v) && v >= 0) out[k] = String(v);
+    if (typeof v === 'string') continue;
+    if (typeof v === 'number' && INTEGER_FIELDS.has(k) && Number.isSafeInteger(v) && v >= 0) (out ??= { ...record })[k] = String(v);
     else throw AppError.badRequest(`fills.${i}.${k}`, v === undefined || v === null ? 'is required' : 'must be a string');
   }
-  return out as unknown as OrderFilled;
+  return (out ?? record) as unknown as OrderFilled;
 }
 
 const HASH = /^0x[0-9a-fA-F]{64}$/;
