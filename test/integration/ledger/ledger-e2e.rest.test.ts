@@ -12,6 +12,7 @@ import { http, startTestApp, type TestApp } from '../../utils/app';
 import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
 import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
 import { postStream, type StreamResult } from '../execution/trading-helpers';
+import { prng } from '../../utils/prng';
 
 const SECRET = 'whsec_ledger_e2e';
 const SEED = 20261124;
@@ -55,18 +56,6 @@ afterAll(async () => {
   await app.close();
   await upstream.close();
 });
-
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const M = (usd: number) => BigInt(Math.round(usd * 1e6));
 const bearer = async (sub: string) => ({ authorization: `Bearer ${await app.token(sub)}` });

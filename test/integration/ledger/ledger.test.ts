@@ -1,6 +1,7 @@
 import type { Database } from '../../../src/db';
 import { InsufficientFundsError, LedgerService, type LedgerMovement } from '../../../src/modules/ledger';
 import { openTestDatabase } from '../../utils/db';
+import { prng } from '../../utils/prng';
 
 let db: Database;
 let ledger: LedgerService;
@@ -21,18 +22,6 @@ const move = (userId: string, available: bigint, held: bigint, kind = 'deposit')
   reference: `test:${(seq += 1)}`,
   idempotencyKey: `test:${seq}`,
 });
-
-/** A small deterministic PRNG (mulberry32), so a failing sequence can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('LedgerService', () => {
   it('credits, holds, releases and settles; a balance never goes negative', async () => {
