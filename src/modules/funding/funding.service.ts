@@ -32,9 +32,8 @@ export class FundingService {
    */
   async onramp(userId: string, amount: number, currency: FiatCurrency, key?: string, admit?: () => Promise<void>): Promise<FundingView> {
     const micros = amountToMicros(amount, FUNDING_LIMITS.onramp);
-    const call = { userId, operation: 'funding.onramp', key, input: { amount, currency } };
+    const call = { userId, operation: 'funding.onramp', key, input: { amount, currency }, admit };
     return this.idempotency.run(call, async () => {
-      await admit?.();
       const s = await this.payments.createOnrampSession({ userId, amount: fiatText(micros), currency, idempotencyKey: upstreamKey('onramp', userId, key) });
       return toFundingView(await this.record(userId, 'onramp', s.id, micros, currency, s.url));
     });

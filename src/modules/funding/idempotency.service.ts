@@ -11,6 +11,12 @@ export interface IdempotentCall {
   key: string | undefined;
   /** The validated inputs: the same key with other inputs is refused. */
   input: unknown;
+  /**
+   * The caller's admission (a per-user rate limit): run only when the work
+   * runs, never for a replay, so a retry of a request that went through is
+   * answered whatever the limit. A refusal leaves the key unclaimed.
+   */
+  admit?: () => Promise<void>;
 }
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -66,7 +72,10 @@ export class IdempotencyService {
    */
   async inTransaction<T>(call: IdempotentCall, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
     const key = IdempotencyService.check(call.key);
-    if (key === undefined) return this.prisma.$transaction(work);
+    if (key === undefined) {
+      await call.admit?.();
+      return this.prisma.$transaction(work);
+    }
     const hash = hashOf(call.input);
     return this.prisma.$transaction(async (tx) => {
       const claimed = await tx.$queryRaw<unknown[]>`
@@ -74,6 +83,7 @@ export class IdempotencyService {
         VALUES (${call.userId}, ${call.operation}, ${key}, ${hash})
         ON CONFLICT DO NOTHING RETURNING 1`;
       if (claimed.length === 0) return this.replay<T>(tx, call, key, hash);
+      await call.admit?.(); // a refusal rolls the claim back
       const result = await work(tx);
       await tx.idempotentRequest.update({
         where: { userId_operation_key: { userId: call.userId, operation: call.operation, key } },
@@ -91,7 +101,10 @@ export class IdempotencyService {
    */
   async run<T>(call: IdempotentCall, work: () => Promise<T>): Promise<T> {
     const key = IdempotencyService.check(call.key);
-    if (key === undefined) return work();
+    if (key === undefined) {
+      await call.admit?.();
+      return work();
+    }
     const hash = hashOf(call.input);
     const where = { userId_operation_key: { userId: call.userId, operation: call.operation, key } };
     const claimed = await this.prisma.$queryRaw<unknown[]>`
@@ -104,6 +117,7 @@ export class IdempotencyService {
     }
     let result: T;
     try {
+      await call.admit?.();
       result = await work();
     } catch (err) {
       await this.prisma.$executeRaw`

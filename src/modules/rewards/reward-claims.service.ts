@@ -26,10 +26,11 @@ export class RewardClaimsService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async claim(userId: string, walletId: string, key?: string): Promise<RewardClaimView> {
+  /** `admit` (the caller's rate limit) is spent only by a claim that runs, not by a replayed Idempotency-Key. */
+  async claim(userId: string, walletId: string, key?: string, admit?: () => Promise<void>): Promise<RewardClaimView> {
     await this.rewards.release(userId);
     let made: RewardClaimView | undefined;
-    const call = { userId, operation: 'rewards.claim', key, input: { walletId } };
+    const call = { userId, operation: 'rewards.claim', key, input: { walletId }, admit };
     const answer = await this.idempotency.inTransaction(call, async (tx) => {
       const wallet = await tx.wallet.findFirst({ where: { id: walletId, userId }, select: { id: true, chain: true, address: true } });
       if (!wallet) throw AppError.badRequest('walletId', 'is not one of your wallets');

@@ -55,7 +55,8 @@ export class RewardsResolver {
   })
   async claimRewards(@Args() a: ClaimRewardsArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    await ctx.services.clientLimits.consume('rewardsClaim', userId);
-    return ctx.services.rewardClaims.claim(userId, a.walletId, ctx.header('idempotency-key'));
+    // The limit is spent only when the claim runs: a replay of its Idempotency-Key is free.
+    const admit = () => ctx.services.clientLimits.consume('rewardsClaim', userId);
+    return ctx.services.rewardClaims.claim(userId, a.walletId, ctx.header('idempotency-key'), admit);
   }
 }

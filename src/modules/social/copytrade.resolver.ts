@@ -19,7 +19,8 @@ export class CopytradeResolver {
     } else {
       principal = { userId: (await ctx.auth.requireUser()).userId, live: false };
     }
-    await ctx.services.clientLimits.consume('copytrade', principal.userId);
-    return ctx.services.copytrade.copy(principal.userId, body, principal, ctx.header('idempotency-key'));
+    // The limit is spent only when the copy runs: a replay of its Idempotency-Key is free.
+    const admit = () => ctx.services.clientLimits.consume('copytrade', principal.userId);
+    return ctx.services.copytrade.copy(principal.userId, body, principal, ctx.header('idempotency-key'), admit);
   }
 }

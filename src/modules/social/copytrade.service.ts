@@ -80,12 +80,17 @@ export class CopytradeService {
    * A user's copies run one at a time (the lease), from the cap checks until
    * the order ended, so parallel copies cannot pass the caps together.
    */
-  async copy(userId: string, req: CopytradeRequest, principal: ExecutionPrincipal, idempotencyKey?: string): Promise<CopytradeResultView> {
+  async copy(
+    userId: string,
+    req: CopytradeRequest,
+    principal: ExecutionPrincipal,
+    idempotencyKey?: string,
+    admit?: () => Promise<void>,
+  ): Promise<CopytradeResultView> {
     const key = IdempotencyService.check(idempotencyKey);
     const once = () => this.lease.run(userId, () => this.copyOnce(userId, req, principal, key));
-    if (key === undefined) return once();
     let ran = false;
-    const answer = await this.idempotency.run<CopytradeResultView>({ userId, operation: OPERATION, key, input: req }, () => {
+    const answer = await this.idempotency.run<CopytradeResultView>({ userId, operation: OPERATION, key, input: req, admit }, () => {
       ran = true;
       return once();
     });

@@ -46,9 +46,9 @@ afterAll(async () => {
 const summary = async (sub: string) => (await as(app, sub, 'GET', '/api/rewards/summary')).body as Summary;
 const simplify = (rows: Awaited<ReturnType<typeof rowsOf>>) =>
   rows.map((r) => ({ type: r.type, amountMicros: r.amountMicros, sourceUserId: r.sourceUserId, feeMicros: r.feeMicros, rate: r.rate, state: r.state }));
-async function walletOf(sub: string): Promise<string> {
-  expect((await as(app, sub, 'POST', '/auth/setup')).status).toBe(200);
-  return ((await as(app, sub, 'GET', '/api/wallets')).body as { id: string }[])[0]!.id;
+async function walletOf(sub: string, on: TestApp = app): Promise<string> {
+  expect((await as(on, sub, 'POST', '/auth/setup')).status).toBe(200);
+  return ((await as(on, sub, 'GET', '/api/wallets')).body as { id: string }[])[0]!.id;
 }
 const endHolds = () => {
   shiftMs += (HOLD_S + 1) * 1000;
@@ -273,6 +273,28 @@ describe('limits and failures', () => {
       expect(r.body).toMatchObject({ error: 'rate_limited' });
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await as(limited, 'rl-other', 'POST', '/api/rewards/claim', { walletId: 'w' })).status).toBe(400);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('Idempotency-Key: replays are answered past the claim rate limit (only a claim that runs counts)', async () => {
+    const limited = await startTestApp({ REWARDS_CLAIM_RATE_LIMIT: '2', REWARDS_SETTLE_MS: '0', REWARDS_HOLD_SECONDS: '0' });
+    try {
+      await chargeFee(limited, 'rl-key', 3_000_000n);
+      const walletId = await walletOf('rl-key', limited);
+      const key = { 'idempotency-key': 'claim-lim' };
+      const first = await as(limited, 'rl-key', 'POST', '/api/rewards/claim', { walletId }, key);
+      expect(first.status).toBe(200);
+      // The limit is 2 a minute: three replays after the claim would pass it if they were counted.
+      for (let i = 0; i < 3; i += 1) {
+        const replay = await as(limited, 'rl-key', 'POST', '/api/rewards/claim', { walletId }, key);
+        expect([replay.status, replay.body]).toEqual([200, first.body]);
+      }
+      // A claim that runs is still counted: nothing left to claim is a 400, then the limit is a 429.
+      const statuses: number[] = [];
+      for (let i = 0; i < 2; i += 1) statuses.push((await as(limited, 'rl-key', 'POST', '/api/rewards/claim', { walletId })).status);
+      expect(statuses).toEqual([400, 429]);
     } finally {
       await limited.close();
     }

@@ -319,6 +319,21 @@ describe('POST /api/social/copytrade', () => {
     }
   });
 
+  it('Idempotency-Key: replays are answered past the rate limit (only a copy that runs counts)', async () => {
+    await follow('quil');
+    await fund(app, 'quil', 50);
+    const json = { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: 1 };
+    const key = { ...(await bearer('quil')), 'idempotency-key': 'copy-quil-1' };
+    const first = await copy('quil', json, key);
+    expect(first.status).toBe(200);
+    // The limit is 5 a minute: six replays after the copy would pass it if they were counted.
+    for (let i = 0; i < 6; i += 1) {
+      const replay = await copy('quil', json, key);
+      expect([replay.status, (replay.body as { replayed: boolean }).replayed]).toEqual([200, true]);
+    }
+    expect(await app.services.db.prisma.order.count({ where: { userId: 'quil', source: 'copytrade' } })).toBe(1);
+  });
+
   it('429 past the per-user limit (5 per minute); other users are unaffected', async () => {
     await follow('max');
     const tradeId = await trade(W2, ask); // not followed: each copy is a 404, and each counts
