@@ -4,6 +4,7 @@ export { IngestionResolver } from './ingestion.resolver';
 export {
   ANNOUNCE_STEPS,
   TradeIngestService,
+  fromTradeRow,
   inTradeKeyOrder,
   toTradeRow,
   type AnnounceStep,

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../../db/generated/client';
+import type { PrismaClient, Trade } from '../../db/generated/client';
 import type { PubSub } from '../../infra';
 import type { PublicTrade, Venue, VenueClient } from '../../venues/venue.types';
 import { TRADES_TOPIC, type TradeEvent } from '../trades/trades.models';
@@ -55,6 +55,21 @@ export function toTradeRow(t: PublicTrade) {
     outcome: t.outcome,
     price: t.price.toFixed(6),
     size: t.size.toFixed(6),
+    filledAt: t.filledAt,
+  };
+}
+
+/** A row of the trades table as the venue's public trade again (the inverse of {@link toTradeRow}). */
+export function fromTradeRow(t: Trade): PublicTrade {
+  return {
+    venue: t.venue,
+    venueTradeId: t.venueTradeId,
+    venueMarketId: t.venueMarketId,
+    venueTraderId: t.venueTraderId,
+    side: t.side,
+    outcome: t.outcome,
+    price: Number(t.price),
+    size: Number(t.size),
     filledAt: t.filledAt,
   };
 }

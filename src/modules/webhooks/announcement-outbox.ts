@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../db/generated/client';
-import { ANNOUNCE_STEPS, type AnnounceStep } from '../ingestion';
+import { ANNOUNCE_STEPS, fromTradeRow, type AnnounceStep } from '../ingestion';
 import type { PublicTrade, Venue } from '../../venues/venue.types';
 
 /** A `TradeAnnouncement` row claimed by this process. */
@@ -74,17 +74,7 @@ export class AnnouncementOutbox {
       where: { venue, venueTradeId: { in: [...tradeIds] } },
       orderBy: [{ filledAt: 'asc' }, { venueTradeId: 'asc' }],
     });
-    return rows.map((t) => ({
-      venue: t.venue,
-      venueTradeId: t.venueTradeId,
-      venueMarketId: t.venueMarketId,
-      venueTraderId: t.venueTraderId,
-      side: t.side,
-      outcome: t.outcome,
-      price: Number(t.price),
-      size: Number(t.size),
-      filledAt: t.filledAt,
-    }));
+    return rows.map(fromTradeRow);
   }
 
   /** Rows not finished (ops and tests). */
