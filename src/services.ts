@@ -268,7 +268,7 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     funding: new FundingService(db.prisma, payments, idempotency),
     withdrawals,
     paymentWebhook: new PaymentWebhookService(db.prisma, ledger, withdrawals, config.webhooks.paymentSecret, o.now),
-    indexerWebhook: new IndexerWebhookService(db.prisma, outcomeTokens, tradeIngest, config.webhooks.indexerSecret, logger, o.now),
+    indexerWebhook: new IndexerWebhookService(db.prisma, db.sql, outcomeTokens, tradeIngest, config.webhooks.indexerSecret, logger, o.now),
     ops: new OpsService(
       db.prisma,
       {

@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type pg from 'pg';
 import { PrismaClient } from './generated/client';
 import { deployMigrations } from './migrations';
@@ -24,6 +24,7 @@ import {
 } from './postgres.adapter';
 import { PROJECT_PRISMA_PATHS, type PrismaPaths } from './project-paths';
 import { withQueryCounting, type QueryCounter } from './query-counting.adapter';
+import { rawSqlOn, type RawSql } from './raw-sql';
 
 /** How to open the database. */
 export interface DatabaseOptions {
@@ -50,6 +51,8 @@ export interface DatabaseOptions {
 /** An open database: the Prisma client and what goes with it. */
 export interface Database {
   readonly prisma: PrismaClient;
+  /** Single statements outside Prisma, on the same database and counter (hot writes only; see raw-sql.ts). */
+  readonly sql: RawSql;
   readonly kind: 'pglite' | 'postgres';
   /** Number of SQL statements executed through Prisma since open (for metrics and N+1 tests). */
   queryCount(): number;
@@ -154,30 +157,35 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     ? await openPostgres({ ...opts, databaseUrl: opts.databaseUrl })
     : await openPGlite(opts);
   let prisma: PrismaClient | undefined;
+  let raw: SqlDriverAdapter | undefined;
   try {
     const applied = await backend.migrate(opts.prismaPaths ?? PROJECT_PRISMA_PATHS);
     opts.onMigrationsApplied?.(applied);
     const counter: QueryCounter = { count: 0 };
+    const counted = withQueryCounting(backend.factory, counter);
     prisma = new PrismaClient({
-      adapter: withQueryCounting(backend.factory, counter),
+      adapter: counted,
       // PGlite serves one transaction at a time, so a transaction may queue behind
       // another (the catalog's batch upsert takes seconds on a busy machine): wait
       // longer than Prisma's 2 s / 5 s defaults before giving up.
       transactionOptions: { maxWait: 15_000, timeout: 30_000 },
     });
     await prisma.$connect();
-    return createDatabase(backend, prisma, counter);
+    raw = await counted.connect();
+    return createDatabase(backend, prisma, raw, counter);
   } catch (error) {
+    await raw?.dispose().catch(() => undefined);
     await prisma?.$disconnect().catch(() => undefined);
     await backend.shutdown().catch(() => undefined);
     throw error;
   }
 }
 
-function createDatabase(backend: Backend, prisma: PrismaClient, counter: QueryCounter): Database {
+function createDatabase(backend: Backend, prisma: PrismaClient, raw: SqlDriverAdapter, counter: QueryCounter): Database {
   let closing: Promise<void> | undefined;
   return {
     prisma,
+    sql: rawSqlOn(raw),
     kind: backend.kind,
     hasVector: backend.hasVector,
     schema: backend.schema,
@@ -185,6 +193,7 @@ function createDatabase(backend: Backend, prisma: PrismaClient, counter: QueryCo
     close: () => {
       closing ??= (async () => {
         try {
+          await raw.dispose().catch(() => undefined);
           await prisma.$disconnect();
         } finally {
           await backend.shutdown();

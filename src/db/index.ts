@@ -14,3 +14,4 @@ export {
 } from './migrations';
 export { PROJECT_PGLITE_TEMPLATE_DIR, PROJECT_PRISMA_PATHS, type PrismaPaths } from './project-paths';
 export type { QueryCounter } from './query-counting.adapter';
+export type { RawSql, SqlParam } from './raw-sql';

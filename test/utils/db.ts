@@ -36,6 +36,7 @@ export async function openTestDatabase(): Promise<Database> {
   };
   return Object.freeze({
     prisma: db.prisma,
+    sql: db.sql,
     kind: db.kind,
     hasVector: db.hasVector,
     schema: db.schema,

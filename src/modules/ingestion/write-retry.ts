@@ -1,11 +1,16 @@
 /** SQLSTATEs after which the whole statement or transaction may simply run again. */
 const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
 
-/** The SQLSTATE a Prisma error carries from the driver adapter, when it has one. */
+/**
+ * The SQLSTATE of a failed statement, when it has one: a Prisma error carries
+ * the driver adapter's error in `meta`; the adapter's own error (a statement
+ * run outside Prisma) carries it in `cause`.
+ */
 function sqlStateOf(err: unknown): string | undefined {
   if (!err || typeof err !== 'object') return undefined;
-  const meta = (err as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } }).meta;
-  const code = meta?.driverAdapterError?.cause?.originalCode;
+  type AdapterCause = { cause?: { originalCode?: unknown } };
+  const adapterError = (err as { meta?: { driverAdapterError?: AdapterCause } }).meta?.driverAdapterError ?? (err as AdapterCause);
+  const code = adapterError.cause?.originalCode;
   return typeof code === 'string' ? code : undefined;
 }
 
@@ -13,7 +18,8 @@ function sqlStateOf(err: unknown): string | undefined {
  * Whether a failure was a deadlock (40P01) or a serialization failure (40001):
  * PostgreSQL rolled the work back, so running it again is safe and usually
  * succeeds. Prisma reports these as P2034 on model queries and as P2010 (with
- * the SQLSTATE in the driver adapter's cause) on raw queries.
+ * the SQLSTATE in the driver adapter's cause) on raw queries; statements run on
+ * the adapter directly fail with its `DriverAdapterError` itself.
  */
 export function isRetryableWriteConflict(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;

@@ -1,5 +1,6 @@
 import { safeEqual } from '../../auth/constant-time';
 import type { PrismaClient } from '../../db/generated/client';
+import type { RawSql } from '../../db/raw-sql';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../http/logger';
 import type { TradeIngestService } from '../ingestion';
@@ -69,7 +70,8 @@ export class IndexerWebhookService {
   );
 
   constructor(
-    private readonly prisma: PrismaClient,
+    prisma: PrismaClient,
+    private readonly sql: RawSql,
     private readonly tokens: OutcomeTokenIndex,
     private readonly tradeIngest: TradeIngestService,
     private readonly secret: string | undefined,
@@ -101,7 +103,7 @@ export class IndexerWebhookService {
       if (!byId.has(t.venueTradeId)) byId.set(t.venueTradeId, t);
     });
     const trades = [...byId.values()];
-    const { fresh, announcementId } = await insertTrades(this.prisma, trades, this.leaseMs);
+    const { fresh, announcementId } = await insertTrades(this.sql, trades, this.leaseMs);
     if (trades.length > 0) this.announce(trades, trades.filter((t) => fresh.has(t.venueTradeId)), announcementId);
     // Part of it was stored before: a redelivery, maybe because the announcement did not finish.
     if (fresh.size < trades.length) void this.sweepSoon();

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { AppError } from '../../errors/app-error';
 import type { PublicTrade, Side } from '../../venues/venue.types';
 import type { OutcomeToken } from './outcome-tokens';
@@ -60,8 +60,12 @@ const UINT = /^\d{1,78}$/;
 const AMOUNT = /^\d{1,30}$/;
 /** How far a fill's block time may be ahead of this server's clock (seconds). */
 export const MAX_CLOCK_SKEW_SECONDS = 3600;
-/** Decimal(20, 6) holds sizes below 1e14 contracts. */
-const MAX_TOKENS = 10n ** 20n;
+/**
+ * Outcome tokens (base units) a fill may carry, exclusive: Decimal(20, 6) holds sizes below 1e14
+ * contracts, and a size is a float64 on its way there, which rounds amounts within 8,192 units of
+ * 1e20 up to 1e20; a million units of margin keeps every accepted amount storable.
+ */
+export const MAX_TOKENS = 10n ** 20n - 10n ** 6n;
 
 /**
  * Checks one record (a 400 naming `fills.<i>.<field>` otherwise) and reads it
@@ -87,7 +91,7 @@ export function checkFill(f: OrderFilled, i: number, nowSeconds: number): Checke
   const buy = makerAsset === 0n;
   const usdc = BigInt(buy ? f.makerAmountFilled : f.takerAmountFilled);
   const tokens = BigInt(buy ? f.takerAmountFilled : f.makerAmountFilled);
-  if (tokens <= 0n || tokens >= MAX_TOKENS) throw bad(buy ? 'takerAmountFilled' : 'makerAmountFilled', 'outcome tokens must be positive and below 1e20');
+  if (tokens <= 0n || tokens >= MAX_TOKENS) throw bad(buy ? 'takerAmountFilled' : 'makerAmountFilled', `outcome tokens must be positive and below ${MAX_TOKENS} base units`);
   // Prices are in (0, 1] USDC per token; micro-unit rounding must keep them above 0.
   if (usdc <= 0n || usdc > tokens || (usdc * 1_000_000n) / tokens === 0n) {
     throw bad(buy ? 'makerAmountFilled' : 'takerAmountFilled', 'price (USDC / tokens) must be in (0, 1]');
@@ -109,7 +113,7 @@ export function checkFill(f: OrderFilled, i: number, nowSeconds: number): Checke
  */
 export function fillTradeId(venueMarketId: string, trader: string, side: Side, filledAt: Date): string {
   const identity = ['venue_a', venueMarketId, trader, side, filledAt.toISOString()].join('|');
-  return `fill_${createHash('sha256').update(identity).digest('hex').slice(0, 40)}`;
+  return `fill_${hash('sha256', identity, 'hex').slice(0, 40)}`;
 }
 
 /** The public trade of a checked fill on a known market outcome. */

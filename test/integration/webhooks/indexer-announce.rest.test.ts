@@ -111,7 +111,7 @@ describe('announcing indexed trades is durable', () => {
       const c = checkFill(f, i, nowS);
       return fillToTrade(c, { venueMarketId: markets[i % markets.length]!.venueMarketId, outcome: 'yes' });
     });
-    const stored = await insertTrades(app.services.db.prisma, trades, 60_000);
+    const stored = await insertTrades(app.services.db.sql, trades, 60_000);
     expect(stored.fresh.size).toBe(6);
     // Within the lease a redelivery leaves the record to its owner.
     expect((await send(batch)).body).toEqual({ received: 6, skipped: 6 });

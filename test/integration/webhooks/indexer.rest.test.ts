@@ -1,4 +1,5 @@
 import { TRADES_TOPIC, type TradeEvent } from '../../../src/modules/trades';
+import { MAX_TOKENS } from '../../../src/modules/webhooks/order-filled';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { fillFactory, hex, shuffled } from './fill-fixtures';
 
@@ -78,6 +79,22 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     const r = await send([good, bad, fill({ m: 2, side: 'sell' })]);
     expect(r.status).toBe(400);
     expect((r.body as { message: string }).message.startsWith(`${field}: `)).toBe(true);
+    expect(await fillTrades()).toBe(0);
+  });
+
+  it('stores the largest fill it accepts (no overflow) and refuses the next amount with a 400', async () => {
+    const largest = (MAX_TOKENS - 1n).toString();
+    const ok = { ...fill({ m: 0, side: 'buy' }), makerAmountFilled: largest, takerAmountFilled: largest };
+    expect((await send([ok])).body).toEqual({ received: 1, skipped: 0 });
+    const [row] = await app.services.db.prisma.trade.findMany({ where: { venueTradeId: { startsWith: 'fill_' } } });
+    expect([row!.price.toString(), row!.size.lessThan(1e14), row!.size.greaterThan(99_999_999_999_998)]).toEqual(['1', true, true]);
+    await waitFor(() => published.length === 1);
+    published.length = 0;
+    await app.services.db.prisma.trade.deleteMany({ where: { venueTradeId: { startsWith: 'fill_' } } });
+
+    const over = { ...fill({ m: 0, side: 'buy' }), makerAmountFilled: MAX_TOKENS.toString(), takerAmountFilled: MAX_TOKENS.toString() };
+    const r = await send([over]);
+    expect([r.status, (r.body as { message: string }).message]).toEqual([400, `fills.0.takerAmountFilled: outcome tokens must be positive and below ${MAX_TOKENS} base units`]);
     expect(await fillTrades()).toBe(0);
   });
 
