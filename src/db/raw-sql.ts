@@ -4,7 +4,9 @@
  * hot writes where Prisma's raw-query layer costs more than the statement:
  * it serializes every parameter to JSON and parses it back before the adapter
  * sees it, about 2 ms for a 1,000-trade delivery sent as one JSON parameter.
- * Everything else goes through Prisma.
+ * Everything else goes through Prisma. Each statement runs on its own (no
+ * transaction of Prisma's): on PGlite, whose one connection a Prisma
+ * transaction holds, never call it inside `prisma.$transaction(async (tx) => …)`.
  */
 import type { ArgType, SqlDriverAdapter } from '@prisma/driver-adapter-utils';
 

@@ -56,6 +56,17 @@ export class MemoryPubSub implements PubSub {
     this.flushHandle ??= setImmediate(() => this.flush());
   }
 
+  async publishMany<T>(topic: string, payloads: readonly T[]): Promise<void> {
+    this.assertOpen();
+    const at = this.options.now();
+    const raws = payloads.map((p) => encodeEnvelope(p, at));
+    const listeners = this.topics.get(topic);
+    if (!listeners || listeners.size === 0 || raws.length === 0) return;
+    const targets = [...listeners];
+    for (const raw of raws) this.queue.push({ topic, raw, targets });
+    this.flushHandle ??= setImmediate(() => this.flush());
+  }
+
   async subscribe<T>(topic: string, listener: (payload: T) => void): Promise<Unsubscribe> {
     this.assertOpen();
     // The payload is whatever the publisher sent; typing it is the caller's contract.

@@ -26,6 +26,13 @@ export interface PubSub {
   /** Publishes `payload` to every current subscriber of `topic`, in any process sharing the backend. */
   publish<T>(topic: string, payload: T): Promise<void>;
   /**
+   * Publishes `payloads` to `topic` in order, all or none: every payload is
+   * serialised before any goes out, and over Redis they go in one MULTI/EXEC
+   * (one round trip, applied atomically), so a failure leaves nothing published
+   * and running it again publishes each once.
+   */
+  publishMany<T>(topic: string, payloads: readonly T[]): Promise<void>;
+  /**
    * Resolves once the subscription is active (for Redis: after the server
    * confirmed SUBSCRIBE), with a function that removes this listener. Listener
    * gets payloads in publish order per publisher. A throwing listener is

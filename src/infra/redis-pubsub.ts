@@ -51,6 +51,21 @@ export class RedisPubSub implements PubSub {
     await this.publisher.publish(this.channelOf(topic), encodeEnvelope(payload, Date.now()));
   }
 
+  async publishMany<T>(topic: string, payloads: readonly T[]): Promise<void> {
+    this.assertOpen();
+    const at = Date.now();
+    const raws = payloads.map((p) => encodeEnvelope(p, at));
+    if (raws.length === 0) return;
+    const channel = this.channelOf(topic);
+    const tx = this.publisher.multi();
+    for (const raw of raws) tx.publish(channel, raw);
+    const replies = await tx.exec();
+    // EXEC answers null when the transaction was discarded; a command's own error comes back in its slot.
+    if (replies === null) throw new Error('pub/sub batch was not applied (EXEC aborted)');
+    const failed = replies.find(([err]) => err);
+    if (failed) throw asError(failed[0]);
+  }
+
   async subscribe<T>(topic: string, listener: (payload: T) => void): Promise<Unsubscribe> {
     this.assertOpen();
     const channel = this.channelOf(topic);

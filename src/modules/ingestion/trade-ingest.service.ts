@@ -162,8 +162,8 @@ export class TradeIngestService {
       case 'notify':
         return this.opts.notifyFollowers?.(stored);
       case 'publish':
-        for (const e of events) await this.pubsub.publish(TRADES_TOPIC, e);
-        return;
+        // In order, all or none: one round trip over Redis, and a retry publishes each once.
+        return this.pubsub.publishMany(TRADES_TOPIC, events);
       default: {
         const never: never = step;
         throw new Error(`unknown announcement step ${String(never)}`);

@@ -5,8 +5,9 @@ import type { OutcomeSide, Venue } from '../../venues/venue.types';
 
 /**
  * The set-based statements behind trader positions and stats: each reads or
- * writes a whole batch in one statement, its columns passed as arrays through
- * `unnest` (a few parameters, not a few per row), so a batch costs the same
+ * writes a whole batch in one statement, its rows passed as one JSON parameter
+ * read by `json_to_recordset` (not parameters per row, nor column arrays that
+ * Prisma and the driver walk element by element), so a batch costs the same
  * handful of round trips whatever its size.
  */
 
@@ -46,16 +47,15 @@ export function exactMicros(text: string): bigint {
 /** The stored positions among `keys` (one statement). */
 export async function readPositions(tx: Prisma.TransactionClient, keys: readonly PositionKey[]): Promise<PositionRow[]> {
   if (keys.length === 0) return [];
-  const col = <T>(f: (k: PositionKey) => T) => keys.map(f);
+  const json = JSON.stringify(keys.map((k) => ({ v: k.venue, t: k.traderId, m: k.venueMarketId, o: k.outcome })));
   const rows = await tx.$queryRaw<
     { venue: Venue; traderId: string; venueMarketId: string; outcome: OutcomeSide; size: string; costBasis: string; realizedPnl: string }[]
   >`
     SELECT p."venue"::text AS "venue", p."traderId", p."venueMarketId", p."outcome"::text AS "outcome",
            p."size"::text AS "size", p."costBasis"::text AS "costBasis", p."realizedPnl"::text AS "realizedPnl"
     FROM "TraderPosition" p
-    JOIN unnest(${col((k) => k.venue)}::text[], ${col((k) => k.traderId)}::text[], ${col((k) => k.venueMarketId)}::text[], ${col((k) => k.outcome)}::text[])
-      AS k(venue, trader, market, outcome)
-      ON p."venue" = k.venue::"Venue" AND p."traderId" = k.trader AND p."venueMarketId" = k.market AND p."outcome" = k.outcome::"Outcome"`;
+    JOIN json_to_recordset(${json}::json) AS k(v text, t text, m text, o text)
+      ON p."venue" = k.v::"Venue" AND p."traderId" = k.t AND p."venueMarketId" = k.m AND p."outcome" = k.o::"Outcome"`;
   return rows.map((r) => ({
     venue: r.venue,
     traderId: r.traderId,
@@ -68,15 +68,21 @@ export async function readPositions(tx: Prisma.TransactionClient, keys: readonly
 /** Inserts or overwrites positions (one statement). */
 export async function writePositions(tx: Prisma.TransactionClient, rows: readonly PositionRow[], now: Date): Promise<void> {
   if (rows.length === 0) return;
-  const col = <T>(f: (r: PositionRow) => T) => rows.map(f);
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      v: r.venue,
+      t: r.traderId,
+      m: r.venueMarketId,
+      o: r.outcome,
+      s: microsToDecimal(r.position.size),
+      b: microsToDecimal(r.position.costBasis),
+      p: microsToDecimal(r.position.realizedPnl),
+    })),
+  );
   await tx.$executeRaw`
     INSERT INTO "TraderPosition" ("venue", "traderId", "venueMarketId", "outcome", "size", "costBasis", "realizedPnl", "updatedAt")
-    SELECT r.venue::"Venue", r.trader, r.market, r.outcome::"Outcome", r.size::numeric, r.basis::numeric, r.realized::numeric, ${now}
-    FROM unnest(
-      ${col((r) => r.venue)}::text[], ${col((r) => r.traderId)}::text[], ${col((r) => r.venueMarketId)}::text[],
-      ${col((r) => r.outcome)}::text[], ${col((r) => microsToDecimal(r.position.size))}::text[],
-      ${col((r) => microsToDecimal(r.position.costBasis))}::text[], ${col((r) => microsToDecimal(r.position.realizedPnl))}::text[]
-    ) AS r(venue, trader, market, outcome, size, basis, realized)
+    SELECT r.v::"Venue", r.t, r.m, r.o::"Outcome", r.s::numeric, r.b::numeric, r.p::numeric, ${now}
+    FROM json_to_recordset(${json}::json) AS r(v text, t text, m text, o text, s text, b text, p text)
     ON CONFLICT ("venue", "traderId", "venueMarketId", "outcome") DO UPDATE SET
       "size" = EXCLUDED."size",
       "costBasis" = EXCLUDED."costBasis",
@@ -93,19 +99,27 @@ export async function writePositions(tx: Prisma.TransactionClient, rows: readonl
  */
 export async function addStats(tx: Prisma.TransactionClient, rows: readonly StatRow[], now: Date): Promise<void> {
   if (rows.length === 0) return;
-  const col = <T>(f: (r: StatRow) => T) => rows.map(f);
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      v: r.venue,
+      t: r.traderId,
+      vol: microsToDecimal(r.volume),
+      n: r.trades,
+      w: r.wins,
+      l: r.losses,
+      re: microsToDecimal(r.realized),
+      un: microsToDecimal(r.unrealized),
+      f: r.first.toISOString(),
+      la: r.last.toISOString(),
+    })),
+  );
   await tx.$executeRaw`
     INSERT INTO "TraderStat" ("venue", "traderId", "totalVolume", "totalTrades", "winCount", "lossCount",
                               "realizedPnl", "unrealizedPnl", "totalPnl", "firstTradeAt", "lastTradeAt", "updatedAt")
-    SELECT r.venue::"Venue", r.trader, r.volume::numeric, r.trades, r.wins, r.losses,
-           r.realized::numeric, r.unrealized::numeric, r.realized::numeric + r.unrealized::numeric,
-           r.first::timestamp(3), r.last::timestamp(3), ${now}
-    FROM unnest(
-      ${col((r) => r.venue)}::text[], ${col((r) => r.traderId)}::text[], ${col((r) => microsToDecimal(r.volume))}::text[],
-      ${col((r) => r.trades)}::int[], ${col((r) => r.wins)}::int[], ${col((r) => r.losses)}::int[],
-      ${col((r) => microsToDecimal(r.realized))}::text[], ${col((r) => microsToDecimal(r.unrealized))}::text[],
-      ${col((r) => r.first.toISOString())}::text[], ${col((r) => r.last.toISOString())}::text[]
-    ) AS r(venue, trader, volume, trades, wins, losses, realized, unrealized, first, last)
+    SELECT r.v::"Venue", r.t, r.vol::numeric, r.n, r.w, r.l,
+           r.re::numeric, r.un::numeric, r.re::numeric + r.un::numeric,
+           r.f::timestamp(3), r.la::timestamp(3), ${now}
+    FROM json_to_recordset(${json}::json) AS r(v text, t text, vol text, n int, w int, l int, re text, un text, f text, la text)
     ON CONFLICT ("venue", "traderId") DO UPDATE SET
       "totalVolume" = "TraderStat"."totalVolume" + EXCLUDED."totalVolume",
       "totalTrades" = "TraderStat"."totalTrades" + EXCLUDED."totalTrades",

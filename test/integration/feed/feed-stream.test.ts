@@ -78,7 +78,7 @@ describe('ordering', () => {
 
   it('a stream repairs a lost message from the database, in order', async () => {
     // A second writer whose messages reach nobody (a publish lost in transit).
-    const silent = { publish: async () => undefined } as unknown as PubSub;
+    const silent = { publish: async () => undefined, publishMany: async () => undefined } as unknown as PubSub;
     const lossy = new FeedService(app.services.db.prisma, silent, new SignedCursor('x'));
     const sse = await openSse(`${app.url}/api/feed/stream?source=repair`);
     try {

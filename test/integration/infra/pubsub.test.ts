@@ -32,6 +32,28 @@ describe.each(KINDS)('pubsub (%s)', (kind) => {
     expect(received).toEqual(Array.from({ length: 200 }, (_, seq) => seq));
   });
 
+  it('publishMany delivers a batch in order, after what was published before it', async () => {
+    const received: number[] = [];
+    await infra.pubsub.subscribe<Tick>('ticks', (tick) => received.push(tick.seq));
+    await infra.pubsub.publish<Tick>('ticks', { seq: -1 });
+    await infra.pubsub.publishMany<Tick>('ticks', Array.from({ length: 500 }, (_, seq) => ({ seq })));
+    await infra.pubsub.publishMany<Tick>('ticks', []);
+    await infra.pubsub.publish<Tick>('ticks', { seq: 500 });
+    await waitFor(() => received.length === 502, '502 messages');
+    expect(received).toEqual(Array.from({ length: 502 }, (_, i) => i - 1));
+  });
+
+  it('publishMany is all or none: a payload that cannot be serialised publishes nothing of the batch', async () => {
+    const received: unknown[] = [];
+    await infra.pubsub.subscribe('t', (p) => received.push(p));
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    await expect(infra.pubsub.publishMany('t', [1, 2, cyclic, 4])).rejects.toThrow(TypeError);
+    await infra.pubsub.publish('t', 'sentinel');
+    await waitFor(() => received.length >= 1, 'the sentinel');
+    expect(received).toEqual(['sentinel']);
+  });
+
   it('delivers to every subscriber and keeps topics apart', async () => {
     const a: unknown[] = [];
     const b: unknown[] = [];

@@ -92,7 +92,7 @@ describe('announcing indexed trades is durable', () => {
     expect(await app.services.indexerWebhook.sweepSoon()).toBe(0);
 
     const other = await followedBatch(0xa3, 3);
-    jest.spyOn(app.services.infra.pubsub, 'publish').mockRejectedValueOnce(new Error('pub/sub down'));
+    jest.spyOn(app.services.infra.pubsub, 'publishMany').mockRejectedValueOnce(new Error('pub/sub down'));
     await send(other.batch);
     await settle();
     await expectEffects(other.maker, { published: 0, notified: 3, counted: 3 });
