@@ -54,7 +54,7 @@ export interface Database {
   /** Single statements outside Prisma, on the same database and counter (hot writes only; see raw-sql.ts). */
   readonly sql: RawSql;
   readonly kind: 'pglite' | 'postgres';
-  /** Number of SQL statements executed through Prisma since open (for metrics and N+1 tests). */
+  /** Number of SQL statements executed through Prisma or `sql` since open (for metrics and N+1 tests). */
   queryCount(): number;
   /** Whether the pgvector extension is available (always true on PGlite when loaded, false on plain PostgreSQL without it). */
   readonly hasVector: boolean;

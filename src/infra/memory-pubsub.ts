@@ -45,25 +45,20 @@ export class MemoryPubSub implements PubSub {
   constructor(private readonly options: MemoryPubSubOptions) {}
 
   async publish<T>(topic: string, payload: T): Promise<void> {
-    this.assertOpen();
-    // Encode even without listeners so a non-serialisable payload fails the
-    // same way it would against Redis.
-    const raw = encodeEnvelope(payload, this.options.now());
-    const listeners = this.topics.get(topic);
-    if (!listeners || listeners.size === 0) return;
-    this.queue.push({ topic, raw, targets: [...listeners] });
-    // One immediate drains the whole queue, which keeps FIFO order across topics.
-    this.flushHandle ??= setImmediate(() => this.flush());
+    return this.publishMany(topic, [payload]);
   }
 
   async publishMany<T>(topic: string, payloads: readonly T[]): Promise<void> {
     this.assertOpen();
+    // Every payload is encoded first, even without listeners, so a non-serialisable one fails
+    // the same way it would against Redis, and a batch goes out whole or not at all.
     const at = this.options.now();
     const raws = payloads.map((p) => encodeEnvelope(p, at));
     const listeners = this.topics.get(topic);
     if (!listeners || listeners.size === 0 || raws.length === 0) return;
     const targets = [...listeners];
     for (const raw of raws) this.queue.push({ topic, raw, targets });
+    // One immediate drains the whole queue, which keeps FIFO order across topics.
     this.flushHandle ??= setImmediate(() => this.flush());
   }
 

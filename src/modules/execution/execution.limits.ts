@@ -57,7 +57,6 @@ export type FailureCode = (typeof FAILURE_CODES)[number];
 /** Where an order came from. */
 export type OrderSource = 'execute' | 'position_sell' | 'copytrade';
 
-/** Ledger kinds execution posts (fees use TRADING_FEE_KIND from the ledger). */
 /** Reconciling live venue_a orders whose outcome is not known. */
 export const RECONCILE_LIMITS = {
   /** Orders asked for per run. */
@@ -66,6 +65,7 @@ export const RECONCILE_LIMITS = {
   orphanAfterMs: 10 * 60_000,
 } as const;
 
+/** Ledger kinds execution posts (fees use TRADING_FEE_KIND from the ledger). */
 export const EXECUTION_LEDGER_KINDS = {
   buy: 'trade_buy',
   sell: 'trade_sell',
