@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
-import { execute, subscribe, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  execute,
+  subscribe,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { GraphQLContext } from '../src/context';
 import { AppError } from '../src/errors/app-error';
 import { ReadMemo } from '../src/infra/read-memo';
@@ -98,7 +105,11 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 /** Builds the express router of one surface from the route table. */
-export function createRestRouter(routes: readonly AnyRouteDef[], surface: Surface, deps: RestRouterDeps): express.Router {
+export function createRestRouter(
+  routes: readonly AnyRouteDef[],
+  surface: Surface,
+  deps: RestRouterDeps,
+): express.Router {
   const router = express.Router();
   const mine = routes.filter((r) => r.surface === surface).sort(bySpecificity);
   for (const route of mine) {
@@ -111,7 +122,9 @@ export function createRestRouter(routes: readonly AnyRouteDef[], surface: Surfac
       // One context per request, made only when something needs it (a cache hit does not).
       let ctx: GraphQLContext | undefined;
       const context = () => (ctx ??= deps.context(req));
-      const run = route.stream ? runStream(route, req, res, deps, context) : runOperation(route, req, res, deps, context, memo);
+      const run = route.stream
+        ? runStream(route, req, res, deps, context)
+        : runOperation(route, req, res, deps, context, memo);
       run.catch((err: unknown) => fail(res, err, deps.logger, req));
     });
   }
@@ -120,19 +133,29 @@ export function createRestRouter(routes: readonly AnyRouteDef[], surface: Surfac
 
 function fail(res: Response, err: unknown, logger: Logger, req: Request): void {
   const c = classifyGraphQLError(err);
-  if (c.unexpected !== undefined) logger.error({ err: c.unexpected, reqId: res.locals.requestId, path: req.path }, 'request failed');
+  if (c.unexpected !== undefined)
+    logger.error({ err: c.unexpected, reqId: res.locals.requestId, path: req.path }, 'request failed');
   sendError(res, c.code, c.message, c.details);
 }
 
 /** The route's credential first, then its inputs: the operation's variables. */
-async function variablesFor(route: AnyRouteDef, req: Request, context: () => GraphQLContext): Promise<Record<string, unknown>> {
+async function variablesFor(
+  route: AnyRouteDef,
+  req: Request,
+  context: () => GraphQLContext,
+): Promise<Record<string, unknown>> {
   if (route.auth !== 'none') await authenticateRoute(route.auth, context());
   const input = parseInputs(route, req);
   const vars = route.variables ? route.variables(input) : input;
   return Object.fromEntries(Object.entries(vars as Record<string, unknown>).filter(([, v]) => v !== undefined));
 }
 
-async function execute1(route: AnyRouteDef, deps: RestRouterDeps, context: () => GraphQLContext, variableValues: Record<string, unknown>) {
+async function execute1(
+  route: AnyRouteDef,
+  deps: RestRouterDeps,
+  context: () => GraphQLContext,
+  variableValues: Record<string, unknown>,
+) {
   const result = await execute({
     schema: deps.schema,
     document: route.document as DocumentNode,
@@ -155,7 +178,9 @@ async function runOperation(
 ): Promise<void> {
   const variableValues = await variablesFor(route, req, context);
   const { body, etag } = memo
-    ? await memo.get<CachedResponse>(JSON.stringify(variableValues), () => execute1(route, deps, context, variableValues))
+    ? await memo.get<CachedResponse>(JSON.stringify(variableValues), () =>
+        execute1(route, deps, context, variableValues),
+      )
     : await execute1(route, deps, context, variableValues);
   if (route.deprecated) {
     res.setHeader('deprecation', `@${Math.floor(route.deprecated.since.getTime() / 1000)}`);
@@ -171,10 +196,19 @@ async function runOperation(
   }
   const format = route.representation;
   if (format?.filename) res.setHeader('content-disposition', `attachment; filename="${format.filename}"`);
-  res.status(route.status ?? 200).type(format?.contentType ?? 'application/json').send(body);
+  res
+    .status(route.status ?? 200)
+    .type(format?.contentType ?? 'application/json')
+    .send(body);
 }
 
-async function runStream(route: AnyRouteDef, req: Request, res: Response, deps: RestRouterDeps, context: () => GraphQLContext): Promise<void> {
+async function runStream(
+  route: AnyRouteDef,
+  req: Request,
+  res: Response,
+  deps: RestRouterDeps,
+  context: () => GraphQLContext,
+): Promise<void> {
   const stream = route.stream!;
   const variableValues = await variablesFor(route, req, context);
   const result = await subscribe({

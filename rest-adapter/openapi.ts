@@ -84,7 +84,10 @@ export function buildOpenApi(routes: readonly AnyRouteDef[], schema: GraphQLSche
       responses[status] =
         status === 304
           ? { description: REASON[304] }
-          : { description: REASON[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+          : {
+              description: REASON[status] ?? 'Error',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            };
     }
     paths[p] ??= {};
     paths[p][route.method.toLowerCase()] = {
@@ -97,7 +100,11 @@ export function buildOpenApi(routes: readonly AnyRouteDef[], schema: GraphQLSche
         requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.params.body) } } },
       }),
       ...(route.rawBody && {
-        requestBody: { required: true, description: route.rawBody.description, content: { 'application/json': { schema: { type: 'object' } } } },
+        requestBody: {
+          required: true,
+          description: route.rawBody.description,
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
       }),
       security: SECURITY[route.auth],
       responses,
@@ -108,7 +115,8 @@ export function buildOpenApi(routes: readonly AnyRouteDef[], schema: GraphQLSche
     info: {
       title: 'Prediction-market aggregator',
       version: API_VERSION,
-      description: 'Trading surface at the root; market-data surface under /market-data. Generated from the REST route table.',
+      description:
+        'Trading surface at the root; market-data surface under /market-data. Generated from the REST route table.',
     },
     paths,
     components: {

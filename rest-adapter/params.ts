@@ -20,7 +20,11 @@ export function requiredInt(min: number, max: number) {
   const msg = `must be an integer from ${min} to ${max}`;
   return z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
-    z.number({ error: (iss) => (iss.input === undefined ? 'is required' : msg) }).int({ error: msg }).min(min, { error: msg }).max(max, { error: msg }),
+    z
+      .number({ error: (iss) => (iss.input === undefined ? 'is required' : msg) })
+      .int({ error: msg })
+      .min(min, { error: msg })
+      .max(max, { error: msg }),
   );
 }
 

@@ -30,13 +30,17 @@ export function unescapeCsvText(text: string): string {
  * quotes doubled. String values pass {@link escapeCsvText} first.
  */
 export function csvField(value: unknown): string {
-  const text = value === null || value === undefined ? '' : typeof value === 'string' ? escapeCsvText(value) : String(value);
+  const text =
+    value === null || value === undefined ? '' : typeof value === 'string' ? escapeCsvText(value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** RFC 4180 text: a header record, then one record per row, each ended by CRLF. */
 export function toCsv(columns: readonly CsvColumn[], rows: readonly Record<string, unknown>[]): string {
-  const records = [columns.map((c) => csvField(c.header)), ...rows.map((r) => columns.map((c) => csvField(r[c.field])))];
+  const records = [
+    columns.map((c) => csvField(c.header)),
+    ...rows.map((r) => columns.map((c) => csvField(r[c.field]))),
+  ];
   return records.map((fields) => `${fields.join(',')}\r\n`).join('');
 }
 

@@ -39,7 +39,11 @@ export function responseSchema(schema: GraphQLSchema, document: DocumentNode, re
       .map((f) => [f.name.value, f]),
   );
   const rootType =
-    op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+    op.operation === 'query'
+      ? schema.getQueryType()
+      : op.operation === 'mutation'
+        ? schema.getMutationType()
+        : schema.getSubscriptionType();
   let js = objectSchema(rootType!, op.selectionSet, fragments, schema);
   for (const key of resultPath.split('.')) js = (js.properties as Record<string, JsonSchema>)[key]!;
   return js;
@@ -105,7 +109,8 @@ function baseSchema(
     const named = getNamedType(type);
     if (isEnumType(named)) inner = { type: 'string', enum: named.getValues().map((v) => v.value as string) };
     // A custom scalar may describe its JSON shape in `extensions.jsonSchema`.
-    else if (isScalarType(named)) inner = SCALARS[named.name] ?? (named.extensions.jsonSchema as JsonSchema | undefined) ?? {};
+    else if (isScalarType(named))
+      inner = SCALARS[named.name] ?? (named.extensions.jsonSchema as JsonSchema | undefined) ?? {};
     else if (isObjectType(named) && set) inner = objectSchema(named, set, fragments, schema);
     else inner = {};
   }

@@ -10,7 +10,9 @@ export const accountRoutes = [
     id: 'authSetup',
     method: 'POST',
     path: '/auth/setup',
-    summary: 'First-time onboarding: creates the user and its provisioned wallets if missing (idempotent; rate limited per user).',
+    summary:
+      'First-time onboarding: creates the user and its provisioned wallets if missing (idempotent; rate ' +
+      'limited per user).',
     document: SetupAccountDocument,
     result: 'setupAccount',
     errors: [401, 429, 502],

@@ -15,7 +15,9 @@ export const chartRoutes = [
     method: 'GET',
     path: '/api/events/{eventId}/history',
     summary:
-      'OHLC-style history of every market of the event: both venues in parallel, one normalized candle series per market (venue_a points: o=h=l=c, v null). A failed venue is listed in failedVenues; 503 when all fail.',
+      'OHLC-style history of every market of the event: both venues in parallel, one normalized candle series ' +
+      'per market (venue_a points: o=h=l=c, v null). A failed venue is listed in failedVenues; 503 when all ' +
+      'fail.',
     auth: 'none',
     params: {
       path: z.object({ eventId: requiredStr(200) }),

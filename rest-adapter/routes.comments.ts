@@ -13,7 +13,10 @@ import { COMMENT_LIMITS as L, COMMENT_SORTS } from '../src/modules/comments/comm
 import { int, oneOf, requiredStr } from './params';
 import { route } from './route.types';
 
-const paging = { limit: int(L.limit.min, L.limit.max, L.limit.default), offset: int(L.offset.min, L.offset.max, L.offset.default) };
+const paging = {
+  limit: int(L.limit.min, L.limit.max, L.limit.default),
+  offset: int(L.offset.min, L.offset.max, L.offset.default),
+};
 const listQuery = z.object({ ...paging, sort: oneOf(COMMENT_SORTS) });
 const body = z.object({
   body: z

@@ -5,10 +5,14 @@ import { COPYTRADE_LIMITS as L } from '../src/modules/social/copytrade.limits';
 import { VENUES } from '../src/venues/venue.types';
 import { route } from './route.types';
 
-const required = (what: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`);
+const required = (what: string) => (iss: { input: unknown }) =>
+  iss.input === undefined ? 'is required' : `must be ${what}`;
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 const text = (max: number) =>
-  z.string({ error: required('a string') }).min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` });
+  z
+    .string({ error: required('a string') })
+    .min(1, { error: 'must not be empty' })
+    .max(max, { error: `must be at most ${max} characters` });
 const range = (r: { min: number; max: number }) => {
   const msg = `must be a number from ${r.min} to ${r.max}`;
   return optional(z.number({ error: msg }).min(r.min, { error: msg }).max(r.max, { error: msg }));
@@ -33,7 +37,14 @@ export const copytradeRoutes = [
     method: 'POST',
     path: '/api/social/copytrade',
     summary:
-      "Mirrors a followed trader's trade (`tradeId`, same side and outcome) through execution, as a limit order at the trader's price moved by the tolerated deviation, under the risk caps (USD per copy and per UTC day, open positions, categories, price deviation: each violation a 400 naming the cap). Answers once the order ended: the order (source copytrade), the position and the balance. `mode` live needs the wallet-auth token. Rate limited per user. A user's copies run one at a time, so parallel copies cannot pass the caps together. Idempotency-Key: a retry with the same body replays the first copy's answer before any cap is checked; another body with the key, or the first still running, is a 409.",
+      "Mirrors a followed trader's trade (`tradeId`, same side and outcome) through execution, as a limit " +
+      "order at the trader's price moved by the tolerated deviation, under the risk caps (USD per copy and " +
+      'per UTC day, open positions, categories, price deviation: each violation a 400 naming the cap). ' +
+      'Answers once the order ended: the order (source copytrade), the position and the balance. `mode` live ' +
+      "needs the wallet-auth token. Rate limited per user. A user's copies run one at a time, so parallel " +
+      'copies cannot pass the caps together. Idempotency-Key: a retry with the same body replays the first ' +
+      "copy's answer before any cap is checked; another body with the key, or the first still running, is a " +
+      '409.',
     auth: 'bearer',
     params: { body: copytradeBody },
     document: CopytradeDocument,

@@ -59,7 +59,12 @@ export const eventRoutes = [
     cache: catalogCache,
     tags: ['events'],
   }),
-  route({ ...discover, id: 'discoverEvents', path: '/api/events/discover', summary: 'Search, filter and sort events.' }),
+  route({
+    ...discover,
+    id: 'discoverEvents',
+    path: '/api/events/discover',
+    summary: 'Search, filter and sort events.',
+  }),
   route({
     ...discover,
     id: 'discoverMarketsDeprecated',

@@ -14,9 +14,11 @@ import { route } from './route.types';
 
 const filters = { category: str(L.category.max), source: str(L.source.max), core_event_id: str(200) };
 /** `core_event_id` on the wire, `coreEventId` in the operation (the inputs are parsed by the schemas above). */
-const renameEvent = <T>({ core_event_id, ...rest }: Record<string, unknown>) => ({ ...rest, coreEventId: core_event_id }) as T;
+const renameEvent = <T>({ core_event_id, ...rest }: Record<string, unknown>) =>
+  ({ ...rest, coreEventId: core_event_id }) as T;
 
-const text = (max: number) => z.string({ error: 'must be a string' }).max(max, { error: `must be at most ${max} characters` });
+const text = (max: number) =>
+  z.string({ error: 'must be a string' }).max(max, { error: `must be at most ${max} characters` });
 const item = z.object({
   source: z
     .string({ error: 'is required' })
@@ -26,11 +28,17 @@ const item = z.object({
   kind: text(32).optional(),
   title: text(L.title.max).min(1, { error: 'is required' }),
   summary: text(L.summary.max).optional(),
-  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(L.url.max).optional(),
+  url: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .max(L.url.max)
+    .optional(),
   author: text(L.author.max).optional(),
   category: text(L.category.max).optional(),
   coreEventId: text(200).optional(),
-  tags: z.array(text(L.tags.length)).max(L.tags.max, { error: `must have at most ${L.tags.max} tags` }).optional(),
+  tags: z
+    .array(text(L.tags.length))
+    .max(L.tags.max, { error: `must have at most ${L.tags.max} tags` })
+    .optional(),
   publishedAt: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }),
 });
 
@@ -69,7 +77,9 @@ export const feedRoutes = [
     surface: 'trading',
     method: 'GET',
     path: '/api/feed/stream',
-    summary: 'Server-sent events of new feed items (`event: feed_item`, `id:` the item id, in increasing order); with `Last-Event-ID` every item after it first (400 when it is no feed id).',
+    summary:
+      'Server-sent events of new feed items (`event: feed_item`, `id:` the item id, in increasing order); ' +
+      'with `Last-Event-ID` every item after it first (400 when it is no feed id).',
     auth: 'none',
     params: { query: z.object(filters) },
     document: FeedStreamDocument,
@@ -99,7 +109,14 @@ export const feedRoutes = [
     path: '/api/feed/ingest',
     summary: 'The feed worker delivers a batch; idempotent by source and external id.',
     auth: 'feed-ingest',
-    params: { body: z.object({ items: z.array(item).min(1, { error: 'must not be empty' }).max(L.batch.max, { error: `at most ${L.batch.max} items` }) }) },
+    params: {
+      body: z.object({
+        items: z
+          .array(item)
+          .min(1, { error: 'must not be empty' })
+          .max(L.batch.max, { error: `at most ${L.batch.max} items` }),
+      }),
+    },
     document: IngestFeedDocument,
     result: 'ingestFeed',
     errors: [400, 401],

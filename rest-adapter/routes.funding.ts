@@ -16,7 +16,10 @@ const common = { surface: 'trading', auth: 'bearer', tags: ['funding'] } as cons
 /** A JSON number; the operation checks its range and decimals (one rule for both surfaces). */
 const amount = z.number({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a number') });
 const currency = z.enum(FIAT_CURRENCIES, { error: `must be one of ${FIAT_CURRENCIES.join(', ')}` });
-const paging = z.object({ limit: int(L.limit.min, L.limit.max, L.limit.default), offset: int(L.offset.min, L.offset.max, 0) });
+const paging = z.object({
+  limit: int(L.limit.min, L.limit.max, L.limit.default),
+  offset: int(L.offset.min, L.offset.max, 0),
+});
 
 /**
  * Deposits and withdrawals. The money-moving POSTs honour `Idempotency-Key`
@@ -28,7 +31,9 @@ export const fundingRoutes = [
     id: 'createOnrampSession',
     method: 'POST',
     path: '/api/funding/onramp',
-    summary: `Crypto onramp session with the payment processor (${L.onramp.min}..${L.onramp.max}, 2 decimals; Idempotency-Key; rate limited per user).`,
+    summary:
+      `Crypto onramp session with the payment processor (${L.onramp.min}..${L.onramp.max}, 2 decimals; ` +
+      `Idempotency-Key; rate limited per user).`,
     params: { body: z.object({ amount, currency }) },
     document: CreateOnrampSessionDocument,
     result: 'createOnrampSession',
@@ -63,7 +68,11 @@ export const fundingRoutes = [
     path: '/api/funding/withdraw',
     summary: 'Queue a withdrawal: the amount (at most the available balance) is held at once (Idempotency-Key).',
     params: {
-      body: z.object({ amount, chain: z.enum(CHAINS, { error: `must be one of ${CHAINS.join(', ')}` }), destination: requiredStr(100) }),
+      body: z.object({
+        amount,
+        chain: z.enum(CHAINS, { error: `must be one of ${CHAINS.join(', ')}` }),
+        destination: requiredStr(100),
+      }),
     },
     document: RequestWithdrawalDocument,
     result: 'requestWithdrawal',

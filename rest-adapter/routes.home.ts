@@ -11,7 +11,10 @@ export const homeRoutes = [
     surface: 'trading',
     method: 'GET',
     path: '/api/home',
-    summary: `The caller's home screen in one response: the followed traders' newest trades (${HOME_LIMITS.activity}), trending events (${HOME_LIMITS.trending}, 24 h volume order) and the positions summary. \`category\` filters activity and trending events.`,
+    summary:
+      `The caller's home screen in one response: the followed traders' newest trades ` +
+      `(${HOME_LIMITS.activity}), trending events (${HOME_LIMITS.trending}, 24 h volume order) and the ` +
+      `positions summary. \`category\` filters activity and trending events.`,
     auth: 'bearer',
     params: { query: z.object({ category: str(HOME_LIMITS.category.max) }) },
     document: HomeDocument,

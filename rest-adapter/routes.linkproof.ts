@@ -11,7 +11,9 @@ export const linkProofRoutes = [
     id: 'createProofLink',
     method: 'POST',
     path: '/linkproof/proof-link',
-    summary: "A proof deep link for the caller's primary Solana wallet (400 without one; 503 when the identity provider fails).",
+    summary:
+      "A proof deep link for the caller's primary Solana wallet (400 without one; 503 when the identity " +
+      'provider fails).',
     auth: 'bearer',
     document: CreateProofLinkDocument,
     result: 'createProofLink',
@@ -24,7 +26,11 @@ export const linkProofRoutes = [
     path: '/linkproof/verify/{wallet}',
     summary: "A Solana wallet's proof status (400 not a Solana address; 502 when the proof API fails).",
     auth: 'none',
-    params: { path: z.object({ wallet: z.string({ error: 'is required' }).max(100, { error: 'must be at most 100 characters' }) }) },
+    params: {
+      path: z.object({
+        wallet: z.string({ error: 'is required' }).max(100, { error: 'must be at most 100 characters' }),
+      }),
+    },
     document: WalletProofDocument,
     result: 'walletProof',
     errors: [400, 502],
@@ -34,7 +40,8 @@ export const linkProofRoutes = [
     id: 'proofStatus',
     method: 'POST',
     path: '/linkproof/proof-status',
-    summary: "The proof status of the caller's primary Solana wallet (`no_wallet` without one; 502 when the proof API fails).",
+    summary:
+      "The proof status of the caller's primary Solana wallet (`no_wallet` without one; 502 when the proof API fails).",
     auth: 'bearer',
     document: MyWalletProofDocument,
     result: 'myWalletProof',

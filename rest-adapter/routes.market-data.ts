@@ -98,7 +98,13 @@ export const marketDataRoutes = [
       }),
     },
     document: MdVenueMarketDocument,
-    variables: ({ venue, market_id }: { venue: MdVenueMarketQueryVariables['venue']; market_id: string }): MdVenueMarketQueryVariables => ({
+    variables: ({
+      venue,
+      market_id,
+    }: {
+      venue: MdVenueMarketQueryVariables['venue'];
+      market_id: string;
+    }): MdVenueMarketQueryVariables => ({
       venue,
       marketId: market_id,
     }),
@@ -123,7 +129,8 @@ export const marketDataRoutes = [
       }),
     },
     document: MdMarketsDocument,
-    variables: ({ min_volume, ...rest }: Record<string, unknown>) => ({ ...rest, minVolume: min_volume }) as MdMarketsQueryVariables,
+    variables: ({ min_volume, ...rest }: Record<string, unknown>) =>
+      ({ ...rest, minVolume: min_volume }) as MdMarketsQueryVariables,
     result: 'marketDataMarkets',
     errors: [400, ...ACCESS],
     cache: catalogCache,

@@ -21,7 +21,8 @@ export const marketRoutes = [
     id: 'marketDetail',
     path: '/api/markets/{venue}/{marketId}/detail',
     summary:
-      'The detail screen in one response: market, core event, order book, last trades, chart of chartPoints buckets, counterpart on the other venue with the price difference, holder summary.',
+      'The detail screen in one response: market, core event, order book, last trades, chart of chartPoints ' +
+      'buckets, counterpart on the other venue with the price difference, holder summary.',
     params: {
       path: marketPath,
       query: z.object({ chartPoints: int(HISTORY_LIMITS.chartPoints.min, HISTORY_LIMITS.chartPoints.max) }),

@@ -42,7 +42,10 @@ export const notificationRoutes = [
     summary: 'Mark the given ids read; all of them when `ids` is omitted.',
     params: {
       body: z.object({
-        ids: z.array(requiredStr(100)).max(L.readIds.max, { error: `must list at most ${L.readIds.max} ids` }).optional(),
+        ids: z
+          .array(requiredStr(100))
+          .max(L.readIds.max, { error: `must list at most ${L.readIds.max} ids` })
+          .optional(),
       }),
     },
     document: MarkNotificationsReadDocument,

@@ -16,7 +16,10 @@ import { int, oneOf, requiredStr } from './params';
 import { route } from './route.types';
 
 const common = { surface: 'trading', method: 'GET', auth: 'bearer', tags: ['portfolio'] } as const;
-const paging = { limit: int(L.limit.min, L.limit.max, L.limit.default), offset: int(L.offset.min, L.offset.max, L.offset.default) };
+const paging = {
+  limit: int(L.limit.min, L.limit.max, L.limit.default),
+  offset: int(L.offset.min, L.offset.max, L.offset.default),
+};
 
 /**
  * The caller's portfolio, positions and orders. Portfolio routes select one
@@ -28,7 +31,8 @@ export const portfolioRoutes = [
     id: 'portfolioOverview',
     path: '/api/portfolio/overview',
     summary:
-      'The portfolio screen in one response: balances (ledger, on-chain, positions value, equity), open positions with marks, PnL summary with exposure, and the newest trades.',
+      'The portfolio screen in one response: balances (ledger, on-chain, positions value, equity), open ' +
+      'positions with marks, PnL summary with exposure, and the newest trades.',
     document: PortfolioOverviewDocument,
     result: 'portfolio',
     errors: [401],
@@ -38,7 +42,8 @@ export const portfolioRoutes = [
     id: 'portfolioPositions',
     path: '/api/portfolio',
     summary:
-      "Open positions across the service and the caller's linked (imported polygon) wallets, marked at the venues' mids (last known price, said so, when a venue is down).",
+      "Open positions across the service and the caller's linked (imported polygon) wallets, marked at the " +
+      "venues' mids (last known price, said so, when a venue is down).",
     document: PortfolioPositionsDocument,
     result: 'portfolio.positions',
     errors: [401],
@@ -56,7 +61,9 @@ export const portfolioRoutes = [
     ...common,
     id: 'portfolioHistory',
     path: '/api/portfolio/history',
-    summary: `Trades merged across the service and linked wallets, newest first (limit ${L.limit.min}..${L.limit.max}, offset).`,
+    summary:
+      `Trades merged across the service and linked wallets, newest first (limit ` +
+      `${L.limit.min}..${L.limit.max}, offset).`,
     params: { query: z.object(paging) },
     document: PortfolioHistoryDocument,
     result: 'portfolio.history',
@@ -66,7 +73,9 @@ export const portfolioRoutes = [
     ...common,
     id: 'portfolioAnalytics',
     path: '/api/portfolio/analytics',
-    summary: 'Win rate and exposure per category, exposure per venue, and the weekly rank by volume traded through the service.',
+    summary:
+      'Win rate and exposure per category, exposure per venue, and the weekly rank by volume traded through ' +
+      'the service.',
     document: PortfolioAnalyticsDocument,
     result: 'portfolio.analytics',
     errors: [401],
@@ -75,7 +84,9 @@ export const portfolioRoutes = [
     ...common,
     id: 'listPositions',
     path: '/api/positions',
-    summary: `The caller's service positions, most recently changed first (status ${POSITION_STATUSES.join(', ')}; limit ${L.limit.min}..${L.limit.max}, offset).`,
+    summary:
+      `The caller's service positions, most recently changed first (status ` +
+      `${POSITION_STATUSES.join(', ')}; limit ${L.limit.min}..${L.limit.max}, offset).`,
     params: { query: z.object({ status: oneOf(POSITION_STATUSES), ...paging }) },
     document: PositionsDocument,
     result: 'positions',
@@ -95,7 +106,9 @@ export const portfolioRoutes = [
     ...common,
     id: 'positionsByMarket',
     path: '/api/positions/by-market/{venue}/{marketId}',
-    summary: "The caller's positions in one venue market: both outcomes, any status, service and linked wallets (empty when none).",
+    summary:
+      "The caller's positions in one venue market: both outcomes, any status, service and linked wallets " +
+      '(empty when none).',
     params: {
       path: z.object({
         venue: z.enum(VENUES, { error: `must be one of ${VENUES.join(', ')}` }),

@@ -19,9 +19,15 @@ import { route } from './route.types';
 const user = { surface: 'trading', auth: 'bearer', tags: ['rewards'] } as const;
 const admin = { surface: 'trading', auth: 'rewards-admin', tags: ['rewards'] } as const;
 
-const paging = z.object({ limit: int(L.limit.min, L.limit.max, L.limit.default), offset: int(L.offset.min, L.offset.max, 0) });
+const paging = z.object({
+  limit: int(L.limit.min, L.limit.max, L.limit.default),
+  offset: int(L.offset.min, L.offset.max, 0),
+});
 const instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
-const requiredInstant = z.iso.datetime({ offset: true, error: (iss) => (iss.input === undefined ? 'is required' : 'must be an ISO 8601 date-time') });
+const requiredInstant = z.iso.datetime({
+  offset: true,
+  error: (iss) => (iss.input === undefined ? 'is required' : 'must be an ISO 8601 date-time'),
+});
 const window = z.object({ from: instant.optional(), to: instant.optional() });
 
 /** The export's columns: the rewards ledger as stored, amounts as exact decimals. */
@@ -49,7 +55,9 @@ export const rewardRoutes = [
     id: 'rewardsSummary',
     method: 'GET',
     path: '/api/rewards/summary',
-    summary: 'Cashback and referral USD totals by state, points, and what is claimable (503 when the rewards data store is unavailable).',
+    summary:
+      'Cashback and referral USD totals by state, points, and what is claimable (503 when the rewards data ' +
+      'store is unavailable).',
     document: RewardsSummaryDocument,
     result: 'rewardsSummary',
     errors: [401, 503],
@@ -90,7 +98,9 @@ export const rewardRoutes = [
     id: 'applyReferralCode',
     method: 'POST',
     path: '/api/rewards/referral/apply',
-    summary: "Apply another user's code before your first fee: 400 unknown or own code; 409 already referred, first fee charged, or a loop.",
+    summary:
+      "Apply another user's code before your first fee: 400 unknown or own code; 409 already referred, first " +
+      'fee charged, or a loop.',
     params: { body: z.object({ code: requiredStr(L.code.inputMax) }) },
     document: ApplyReferralCodeDocument,
     result: 'applyReferralCode',
@@ -101,7 +111,9 @@ export const rewardRoutes = [
     id: 'claimRewards',
     method: 'POST',
     path: '/api/rewards/claim',
-    summary: "Claim every available USD reward to one of the caller's wallets: credited to the balance once (Idempotency-Key; rate limited per user).",
+    summary:
+      "Claim every available USD reward to one of the caller's wallets: credited to the balance once " +
+      '(Idempotency-Key; rate limited per user).',
     params: { body: z.object({ walletId: requiredStr(100) }) },
     document: ClaimRewardsDocument,
     result: 'claimRewards',
@@ -123,7 +135,9 @@ export const rewardRoutes = [
     id: 'rewardsReconciliation',
     method: 'GET',
     path: '/api/rewards/admin/reconciliation',
-    summary: `The rewards ledger against the trading fees of a window of fee times (default the last ${L.window.defaultDays} days): totals and discrepancies.`,
+    summary:
+      `The rewards ledger against the trading fees of a window of fee times (default the last ` +
+      `${L.window.defaultDays} days): totals and discrepancies.`,
     params: { query: window },
     document: RewardsReconciliationDocument,
     result: 'rewardsReconciliation',
@@ -146,7 +160,9 @@ export const rewardRoutes = [
     id: 'replayRewards',
     method: 'POST',
     path: '/api/rewards/admin/reconciliation/replay',
-    summary: `Write the rewards the fees of a window earn and lack (at most ${L.window.maxDays} days); replaying again writes nothing.`,
+    summary:
+      `Write the rewards the fees of a window earn and lack (at most ${L.window.maxDays} days); replaying ` +
+      `again writes nothing.`,
     params: { body: z.object({ from: requiredInstant, to: requiredInstant }) },
     document: ReplayRewardsDocument,
     result: 'replayRewards',

@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { CostRundownDocument, CreateRouteDocument, type CostRundownQueryVariables, type CreateRouteMutationVariables } from '../schema/generated/operations';
+import {
+  CostRundownDocument,
+  CreateRouteDocument,
+  type CostRundownQueryVariables,
+  type CreateRouteMutationVariables,
+} from '../schema/generated/operations';
 import { ROUTING_LIMITS as L } from '../src/modules/routing/routing.limits';
 import { VENUES } from '../src/venues/venue.types';
 import { int, num, oneOf, requiredStr } from './params';
 import { route } from './route.types';
 
-const required = (what: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`);
+const required = (what: string) => (iss: { input: unknown }) =>
+  iss.input === undefined ? 'is required' : `must be ${what}`;
 const id = z
   .string({ error: required('a string') })
   .min(1, { error: 'must not be empty' })
@@ -24,7 +30,11 @@ export const routingRoutes = [
     method: 'GET',
     path: '/cost-rundown',
     summary:
-      'Cost of an order (`size` whole contracts or `amount_usd`) on every open market of a core event, both venues and outcomes: average and worst price, slippage against mid, fillable size, fees, all-in cost, and the best venue per question. `amount_usd=0` prices nothing (every quote 0). Some books of a venue unreadable: that venue is `partial` and `venues[].failedMarkets` names the markets left out, with `reason`; all of them: `unavailable`; no book readable on either venue: 503.',
+      'Cost of an order (`size` whole contracts or `amount_usd`) on every open market of a core event, both ' +
+      'venues and outcomes: average and worst price, slippage against mid, fillable size, fees, all-in cost, ' +
+      'and the best venue per question. `amount_usd=0` prices nothing (every quote 0). Some books of a venue ' +
+      'unreadable: that venue is `partial` and `venues[].failedMarkets` names the markets left out, with ' +
+      '`reason`; all of them: `unavailable`; no book readable on either venue: 503.',
     auth: 'none',
     params: {
       query: z.object({
@@ -46,7 +56,9 @@ export const routingRoutes = [
     method: 'POST',
     path: '/route',
     summary:
-      'Picks the venue with the best all-in price for the order (or the given venue / market) and stores a quoted intent (venue, market, outcome, side, size, price, fees, expiry). No open market with the depth, or no candidate venue whose book can be read: 404 `no route found: <why>`.',
+      'Picks the venue with the best all-in price for the order (or the given venue / market) and stores a ' +
+      'quoted intent (venue, market, outcome, side, size, price, fees, expiry). No open market with the ' +
+      'depth, or no candidate venue whose book can be read: 404 `no route found: <why>`.',
     auth: 'none',
     params: {
       body: z.object({

@@ -20,7 +20,11 @@ import { LEADERBOARD_LIMITS as LL } from '../src/modules/social/leaderboard.reso
 import { LEADERBOARD_SORTS } from '../src/modules/social/leaderboard.service';
 import { FRIENDS_TRADED_MAX_MARKETS } from '../src/modules/social/social.service';
 import { FOLLOW_LIMITS as L } from '../src/modules/social/follows.resolver';
-import { FOLLOW_TRADES_LIMITS as FT, LEADERBOARD_ME_LIMITS as LM, USER_STATS_LIMITS as US } from '../src/modules/social/social.limits';
+import {
+  FOLLOW_TRADES_LIMITS as FT,
+  LEADERBOARD_ME_LIMITS as LM,
+  USER_STATS_LIMITS as US,
+} from '../src/modules/social/social.limits';
 import { HISTORY_INTERVALS, HISTORY_LIMITS } from '../src/modules/charts/charts.limits';
 import { VENUES } from '../src/venues/venue.types';
 import { int, oneOf, requiredStr } from './params';
@@ -49,7 +53,12 @@ export const socialRoutes = [
     method: 'GET',
     path: '/api/follows',
     summary: "The caller's follows, newest first.",
-    params: { query: z.object({ limit: int(L.limit.min, L.limit.max, L.limit.default), offset: int(L.offset.min, L.offset.max, 0) }) },
+    params: {
+      query: z.object({
+        limit: int(L.limit.min, L.limit.max, L.limit.default),
+        offset: int(L.offset.min, L.offset.max, 0),
+      }),
+    },
     document: FollowsDocument,
     result: 'follows',
     errors: [400, 401],
@@ -84,7 +93,10 @@ export const traderRoutes = [
     auth: 'none',
     params: { query: z.object({ sort_by: oneOf(LEADERBOARD_SORTS), venue: oneOf(VENUES), ...paging }) },
     document: LeaderboardDocument,
-    variables: ({ sort_by, ...rest }: Record<string, unknown>) => ({ ...rest, sortBy: sort_by as LeaderboardSort | undefined }),
+    variables: ({ sort_by, ...rest }: Record<string, unknown>) => ({
+      ...rest,
+      sortBy: sort_by as LeaderboardSort | undefined,
+    }),
     result: 'leaderboard',
     errors: [400],
     tags: ['social'],
@@ -174,7 +186,9 @@ export const socialInsightRoutes = [
     method: 'GET',
     path: '/api/events/{eventId}/follow-trades',
     summary:
-      "Followed traders' trades on the event's markets as chart bubbles: grouped by candle bucket (as history snaps), venue, market, side and outcome; the top N traders by size in each. venue_b bubbles are empty (its feed has no trader identity).",
+      "Followed traders' trades on the event's markets as chart bubbles: grouped by candle bucket (as history " +
+      'snaps), venue, market, side and outcome; the top N traders by size in each. venue_b bubbles are empty ' +
+      '(its feed has no trader identity).',
     auth: 'bearer',
     params: {
       path: z.object({ eventId: requiredStr(200) }),
@@ -195,13 +209,21 @@ export const socialInsightRoutes = [
     surface: 'trading',
     method: 'GET',
     path: '/api/leaderboard/me',
-    summary: "The caller's rank and neighbours (the caller's traders: their polygon wallets on venue_a); rank null when none has traded.",
+    summary:
+      "The caller's rank and neighbours (the caller's traders: their polygon wallets on venue_a); rank null " +
+      'when none has traded.',
     auth: 'bearer',
     params: {
-      query: z.object({ sort_by: oneOf(LEADERBOARD_SORTS), neighbours: int(LM.neighbours.min, LM.neighbours.max, LM.neighbours.default) }),
+      query: z.object({
+        sort_by: oneOf(LEADERBOARD_SORTS),
+        neighbours: int(LM.neighbours.min, LM.neighbours.max, LM.neighbours.default),
+      }),
     },
     document: LeaderboardMeDocument,
-    variables: ({ sort_by, ...rest }: Record<string, unknown>) => ({ ...rest, sortBy: sort_by as LeaderboardSort | undefined }),
+    variables: ({ sort_by, ...rest }: Record<string, unknown>) => ({
+      ...rest,
+      sortBy: sort_by as LeaderboardSort | undefined,
+    }),
     result: 'leaderboardMe',
     errors: [400, 401],
     tags: ['social'],
@@ -236,7 +258,8 @@ export const socialInsightRoutes = [
     surface: 'trading',
     method: 'GET',
     path: '/api/product/metrics',
-    summary: 'Users, active users (7/30 days), trades, volume and the sign-up → wallet linked or funded → first trade funnel.',
+    summary:
+      'Users, active users (7/30 days), trades, volume and the sign-up → wallet linked or funded → first trade funnel.',
     auth: 'bearer+admin',
     document: ProductMetricsDocument,
     result: 'productMetrics',

@@ -30,9 +30,13 @@ export const walletRoutes = [
     id: 'importWallet',
     method: 'POST',
     path: '/api/wallets/import',
-    summary: 'Link an external wallet: polygon 0x + 40 hex (EIP-55 checksum when mixed case), solana base58 of 32 bytes.',
+    summary:
+      'Link an external wallet: polygon 0x + 40 hex (EIP-55 checksum when mixed case), solana base58 of 32 bytes.',
     params: {
-      body: z.object({ chain: z.enum(CHAINS, { error: `must be one of ${CHAINS.join(', ')}` }), address: requiredStr(100) }),
+      body: z.object({
+        chain: z.enum(CHAINS, { error: `must be one of ${CHAINS.join(', ')}` }),
+        address: requiredStr(100),
+      }),
     },
     document: ImportWalletDocument,
     result: 'importWallet',
@@ -55,7 +59,9 @@ export const walletRoutes = [
     id: 'walletBalance',
     method: 'GET',
     path: '/api/wallets/balance',
-    summary: 'Aggregate USD balance: ledger (available + held) plus on-chain holdings (USDC 1:1, native tokens at the upstream price).',
+    summary:
+      'Aggregate USD balance: ledger (available + held) plus on-chain holdings (USDC 1:1, native tokens at ' +
+      'the upstream price).',
     document: WalletBalanceDocument,
     result: 'walletBalance',
     errors: [401, 502],

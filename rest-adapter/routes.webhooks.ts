@@ -3,15 +3,24 @@ import { IngestVenueAFillsDocument, ReceivePaymentEventDocument } from '../schem
 import { MAX_FILL_BATCH } from '../src/modules/webhooks/indexer.service';
 import { route } from './route.types';
 
-const text = (max: number) => z.string({ error: 'must be a string' }).min(1, { error: 'is required' }).max(max, { error: `must be at most ${max} characters` });
+const text = (max: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'is required' })
+    .max(max, { error: `must be at most ${max} characters` });
 /** uint256 values arrive as decimal strings (or, small enough, JSON numbers). */
 const uint = (max: number) =>
   z
-    .union([z.string({ error: 'must be a decimal string' }), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)], {
-      error: 'must be a non-negative integer (decimal string)',
-    })
+    .union(
+      [z.string({ error: 'must be a decimal string' }), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)],
+      {
+        error: 'must be a non-negative integer (decimal string)',
+      },
+    )
     .transform(String)
-    .pipe(z.string().regex(new RegExp(`^\\d{1,${max}}$`), { error: 'must be a non-negative integer (decimal string)' }));
+    .pipe(
+      z.string().regex(new RegExp(`^\\d{1,${max}}$`), { error: 'must be a non-negative integer (decimal string)' }),
+    );
 
 /** A record as the OpenAPI document describes it. */
 const orderFilled = z.object({
@@ -43,9 +52,14 @@ export const webhookRoutes = [
     surface: 'trading',
     method: 'POST',
     path: '/webhooks/payments',
-    summary: 'Payment-processor events; `Payment-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`; idempotent per event id.',
+    summary:
+      'Payment-processor events; `Payment-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`; idempotent ' +
+      'per event id.',
     auth: 'payment-signature',
-    rawBody: { variable: 'payload', description: 'A processor event `{ id, type, created, data }`, signed byte for byte.' },
+    rawBody: {
+      variable: 'payload',
+      description: 'A processor event `{ id, type, created, data }`, signed byte for byte.',
+    },
     document: ReceivePaymentEventDocument,
     result: 'receivePaymentEvent',
     errors: [400, 500],
@@ -56,11 +70,16 @@ export const webhookRoutes = [
     surface: 'trading',
     method: 'POST',
     path: '/webhooks/chain-indexer/venue_a',
-    summary: `A batch (at most ${MAX_FILL_BATCH}) of OrderFilled records for tracked wallets; writes trades idempotently on the fill identity.`,
+    summary:
+      `A batch (at most ${MAX_FILL_BATCH}) of OrderFilled records for tracked wallets; writes trades ` +
+      `idempotently on the fill identity.`,
     auth: 'indexer-secret',
     params: {
       body: z.object({
-        fills: z.array(documentedRecord).min(1, { error: 'must not be empty' }).max(MAX_FILL_BATCH, { error: `at most ${MAX_FILL_BATCH} records` }),
+        fills: z
+          .array(documentedRecord)
+          .min(1, { error: 'must not be empty' })
+          .max(MAX_FILL_BATCH, { error: `at most ${MAX_FILL_BATCH} records` }),
       }),
     },
     document: IngestVenueAFillsDocument,

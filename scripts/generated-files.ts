@@ -47,7 +47,16 @@ function codegenTarget() {
       'typescript-operations',
       'typed-document-node',
     ],
-    config: { enumType: 'string-literal', useTypeImports: true, avoidOptionals: false, scalars: { DateTimeISO: 'string', JSONObject: 'Record<string, unknown>', Candle: '{ t: number; o: number; h: number; l: number; c: number; v: number | null }' } },
+    config: {
+      enumType: 'string-literal',
+      useTypeImports: true,
+      avoidOptionals: false,
+      scalars: {
+        DateTimeISO: 'string',
+        JSONObject: 'Record<string, unknown>',
+        Candle: '{ t: number; o: number; h: number; l: number; c: number; v: number | null }',
+      },
+    },
   };
 }
 

@@ -175,7 +175,13 @@ export interface AppConfig {
   /** `backfillTrades`: recent public trades per market loaded when an empty database is seeded. */
   sim: { tradeRate: number; seed: number; backfillTrades: number };
   /** Requests per minute: per client on discover, per user on onboarding and onramp. */
-  limits: { discoverPerMinute: number; authSetupPerMinute: number; authMePerMinute: number; onrampPerMinute: number; rewardsClaimPerMinute: number };
+  limits: {
+    discoverPerMinute: number;
+    authSetupPerMinute: number;
+    authMePerMinute: number;
+    onrampPerMinute: number;
+    rewardsClaimPerMinute: number;
+  };
   /**
    * Copytrading: copies per user per minute and the risk caps of each copy (USD per copy and per
    * UTC day, open positions, event categories allowed and blocked (lower case; empty allowed = all),
@@ -195,7 +201,14 @@ export interface AppConfig {
    * the payer's referrers), points per USD of fee, how long a reward is held before it can be
    * claimed, and how often held rewards are released in the background (ms; 0 = only on reads).
    */
-  rewards: { cashbackBps: number; tier1Bps: number; tier2Bps: number; pointsPerUsd: number; holdSeconds: number; settleMs: number };
+  rewards: {
+    cashbackBps: number;
+    tier1Bps: number;
+    tier2Bps: number;
+    pointsPerUsd: number;
+    holdSeconds: number;
+    settleMs: number;
+  };
   etagMaxAgeSeconds: number;
   shutdownGraceMs: number;
   /** Market-data surface: per-key plan limits on or off; how often API usage counts are written (ms). */
@@ -216,7 +229,10 @@ const ALLOWED_ALGS = ['HS256', 'ES256', 'RS256'];
 
 /** A comma-separated list of category names, trimmed and lower-cased. */
 function categoryList(v: string | undefined): string[] {
-  return (v ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '');
+  return (v ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '');
 }
 
 /** Parses an environment (default `process.env`) into the application configuration. */
@@ -253,7 +269,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     if (v !== undefined && Buffer.byteLength(v) < 32) problems.push(`${name}: must be at least 32 bytes for HS256`);
   }
   if (e.REWARDS_CASHBACK_BPS + e.REWARDS_REFERRAL_TIER1_BPS + e.REWARDS_REFERRAL_TIER2_BPS > 10_000) {
-    problems.push('REWARDS_CASHBACK_BPS: with REWARDS_REFERRAL_TIER1_BPS and REWARDS_REFERRAL_TIER2_BPS must not exceed 10000 (the whole fee)');
+    problems.push(
+      'REWARDS_CASHBACK_BPS: with REWARDS_REFERRAL_TIER1_BPS and REWARDS_REFERRAL_TIER2_BPS must not exceed ' +
+        '10000 (the whole fee)',
+    );
   }
   if (e.EMBEDDINGS_PROVIDER === 'remote' && e.EMBEDDINGS_API_URL === undefined) {
     problems.push('EMBEDDINGS_API_URL: required when EMBEDDINGS_PROVIDER=remote');
@@ -304,7 +323,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     withdrawals: { dispatchMs: e.WITHDRAWAL_DISPATCH_MS },
     executionServiceUrl: e.EXECUTION_SERVICE_URL,
     trading: {
-      fees: { venueA: { rate: e.VENUE_A_FEE_RATE, exponent: e.VENUE_A_FEE_EXPONENT }, venueB: { takerCoefficient: e.VENUE_B_TAKER_FEE } },
+      fees: {
+        venueA: { rate: e.VENUE_A_FEE_RATE, exponent: e.VENUE_A_FEE_EXPONENT },
+        venueB: { takerCoefficient: e.VENUE_B_TAKER_FEE },
+      },
       routeTtlSeconds: e.ROUTE_QUOTE_TTL_SECONDS,
       execution: { pollMs: e.EXECUTION_POLL_MS, waitMs: e.EXECUTION_WAIT_MS, reconcileMs: e.EXECUTION_RECONCILE_MS },
     },

@@ -61,5 +61,11 @@ export function createContext(
     apiKey?: ApiKeyAccess;
   },
 ): GraphQLContext {
-  return { header: () => undefined, ...req, apiKey: req.apiKey ?? ApiKeyAccess.none(), services, loaders: createLoaders(services) };
+  return {
+    header: () => undefined,
+    ...req,
+    apiKey: req.apiKey ?? ApiKeyAccess.none(),
+    services,
+    loaders: createLoaders(services),
+  };
 }

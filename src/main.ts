@@ -20,7 +20,8 @@ async function main(): Promise<void> {
   if (config.devDefaults.length > 0) {
     logger.warn(
       { variables: config.devDefaults },
-      'DEVELOPMENT DEFAULTS IN USE: these secrets fall back to fixed development values; set them before exposing this server',
+      'DEVELOPMENT DEFAULTS IN USE: these secrets fall back to fixed development values; set them before ' +
+        'exposing this server',
     );
   }
   const services = await createServices(config, { logger });

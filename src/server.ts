@@ -41,7 +41,8 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     wallet: createJwtVerifier(config.auth.wallet, 'wallet-auth'),
   };
   const deps: ContextDeps = { services, verifiers, tokens: config.tokens };
-  const context = (req: Request) => contextFromHttp(deps, req, String(req.res?.locals.requestId ?? requestIdFrom(req.headers)));
+  const context = (req: Request) =>
+    contextFromHttp(deps, req, String(req.res?.locals.requestId ?? requestIdFrom(req.headers)));
   const streams = new Set<Response>();
 
   const app = express();
@@ -55,9 +56,14 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     res.setHeader('x-request-id', requestId);
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = String(res.locals.route ?? (req.path.startsWith('/graphql') ? req.baseUrl + req.path : 'unmatched'));
+      const route = String(
+        res.locals.route ?? (req.path.startsWith('/graphql') ? req.baseUrl + req.path : 'unmatched'),
+      );
       metrics.observeRequest(req.method, route, res.statusCode, seconds);
-      logger.info({ reqId: requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+      logger.info(
+        { reqId: requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 },
+        'request',
+      );
     });
     next();
   });

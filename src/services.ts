@@ -14,17 +14,40 @@ import { HistoryService } from './modules/charts';
 import { MarketsService } from './modules/markets';
 import { createEmbedder, EmbeddingStore, SEARCH_INDEX_CHANGED_TOPIC, SearchService } from './modules/search';
 import { CommentsService } from './modules/comments';
-import { HttpPushClient, NotificationsService, SimulatedPushClient, type NewNotification } from './modules/notifications';
+import {
+  HttpPushClient,
+  NotificationsService,
+  SimulatedPushClient,
+  type NewNotification,
+} from './modules/notifications';
 import { FeedService } from './modules/feed';
-import { ReferralsService, RewardClaimsService, RewardsAccrual, RewardsReconciliation, RewardsService } from './modules/rewards';
+import {
+  ReferralsService,
+  RewardClaimsService,
+  RewardsAccrual,
+  RewardsReconciliation,
+  RewardsService,
+} from './modules/rewards';
 import { LinkProofService, createIdentityProvider } from './modules/linkproof';
 import { CachePolicyService } from './modules/admin';
 import { etagCacheControl } from '../rest-adapter/express-router';
 import { ROUTES } from '../rest-adapter/routes';
-import { CatalogService, TradeIngestService, inTradeKeyOrder, openSimulatedWorld, toTradeRow } from './modules/ingestion';
+import {
+  CatalogService,
+  TradeIngestService,
+  inTradeKeyOrder,
+  openSimulatedWorld,
+  toTradeRow,
+} from './modules/ingestion';
 import { OpsService } from './modules/ops';
 import { AccountsService } from './modules/accounts';
-import { FundingService, IdempotencyService, WithdrawalsService, createPaymentsClient, withdrawalNotification } from './modules/funding';
+import {
+  FundingService,
+  IdempotencyService,
+  WithdrawalsService,
+  createPaymentsClient,
+  withdrawalNotification,
+} from './modules/funding';
 import { LedgerService, type FeeListener } from './modules/ledger';
 import { MarketBooks, RoutingService } from './modules/routing';
 import { ExecutionService, ExecutionServiceClient, TradeRecorder } from './modules/execution';
@@ -134,7 +157,9 @@ export interface ServiceOverrides {
  */
 export async function createServices(config: AppConfig, o: ServiceOverrides = {}): Promise<AppServices> {
   const logger = o.logger ?? createLogger(config.logLevel);
-  const db = o.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir }));
+  const db =
+    o.db ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir }));
   const metricsRef: { current?: Metrics } = {};
   const infra = await createInfra({
     redisUrl: config.redisUrl,
@@ -145,11 +170,16 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
   const metrics = createMetrics({ queryCount: () => db.queryCount() });
   metricsRef.current = metrics;
   const world = o.world ?? (await openSimulatedWorld(db.prisma, config.sim.seed));
-  const search = new SearchService(db.prisma, new EmbeddingStore(db.prisma, db.hasVector), createEmbedder(config.embeddings), {
-    onIndexChanged: () => infra.pubsub.publish(SEARCH_INDEX_CHANGED_TOPIC, { at: Date.now() }),
-    onError: (err) => logger.warn({ err }, 'search index refresh failed'),
-    now: o.now,
-  });
+  const search = new SearchService(
+    db.prisma,
+    new EmbeddingStore(db.prisma, db.hasVector),
+    createEmbedder(config.embeddings),
+    {
+      onIndexChanged: () => infra.pubsub.publish(SEARCH_INDEX_CHANGED_TOPIC, { at: Date.now() }),
+      onError: (err) => logger.warn({ err }, 'search index refresh failed'),
+      now: o.now,
+    },
+  );
   await infra.pubsub.subscribe(SEARCH_INDEX_CHANGED_TOPIC, () => search.invalidate());
   const catalog = new CatalogService(db.prisma, async () => {
     await infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() });
@@ -202,7 +232,12 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
   const ledger = new LedgerService(db.prisma);
   const idempotency = new IdempotencyService(db.prisma, o.now);
   const payments = createPaymentsClient(config);
-  const wallets = new WalletsService(db.prisma, createWalletProvider(config), createChainBalancesClient(config), ledger);
+  const wallets = new WalletsService(
+    db.prisma,
+    createWalletProvider(config),
+    createChainBalancesClient(config),
+    ledger,
+  );
   const withdrawals = new WithdrawalsService(db.prisma, ledger, idempotency, payments, logger, (userId, w) => {
     void notify([withdrawalNotification(userId, w)]);
   });
@@ -232,7 +267,9 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     venues: world.clients,
     recorder: new TradeRecorder(db.prisma, ledger, feeListeners),
     idempotency,
-    client: config.executionServiceUrl ? new ExecutionServiceClient(config.executionServiceUrl, config.upstreams.timeoutMs) : null,
+    client: config.executionServiceUrl
+      ? new ExecutionServiceClient(config.executionServiceUrl, config.upstreams.timeoutMs)
+      : null,
     fees: config.trading.fees,
     pollMs: config.trading.execution.pollMs,
     waitMs: config.trading.execution.waitMs,
@@ -268,7 +305,15 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     funding: new FundingService(db.prisma, payments, idempotency),
     withdrawals,
     paymentWebhook: new PaymentWebhookService(db.prisma, ledger, withdrawals, config.webhooks.paymentSecret, o.now),
-    indexerWebhook: new IndexerWebhookService(db.prisma, db.sql, outcomeTokens, tradeIngest, config.webhooks.indexerSecret, logger, o.now),
+    indexerWebhook: new IndexerWebhookService(
+      db.prisma,
+      db.sql,
+      outcomeTokens,
+      tradeIngest,
+      config.webhooks.indexerSecret,
+      logger,
+      o.now,
+    ),
     ops: new OpsService(
       db.prisma,
       {
@@ -334,7 +379,10 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     tradeHistory,
     marks: new MarksService(world.clients, infra.cache, o.now),
     apiKeys,
-    apiKeyGate: new ApiKeyGate(apiKeys, infra.rateLimiter, usageRecorder, { rateLimit: config.marketData.rateLimit, now: o.now }),
+    apiKeyGate: new ApiKeyGate(apiKeys, infra.rateLimiter, usageRecorder, {
+      rateLimit: config.marketData.rateLimit,
+      now: o.now,
+    }),
     usageRecorder,
     usage: new UsageService(db.prisma, usageRecorder, o.now),
     marketData,
@@ -377,10 +425,15 @@ export async function startBackground(s: AppServices): Promise<void> {
 async function backfillTrades(s: AppServices, perMarket: number): Promise<void> {
   const markets = await s.db.prisma.market.findMany({ select: { venue: true, venueMarketId: true } });
   const trades = (
-    await Promise.all(markets.map((m) => s.venues[m.venue].getPublicTrades(m.venueMarketId, { limit: perMarket, offset: 0 })))
+    await Promise.all(
+      markets.map((m) => s.venues[m.venue].getPublicTrades(m.venueMarketId, { limit: perMarket, offset: 0 })),
+    )
   ).flat();
   for (let i = 0; i < trades.length; i += 1000) {
-    await s.db.prisma.trade.createMany({ data: inTradeKeyOrder(trades.slice(i, i + 1000)).map(toTradeRow), skipDuplicates: true });
+    await s.db.prisma.trade.createMany({
+      data: inTradeKeyOrder(trades.slice(i, i + 1000)).map(toTradeRow),
+      skipDuplicates: true,
+    });
   }
   const stats = await s.traderStats.rebuild();
   s.logger.info({ trades: trades.length, traders: stats.traders }, 'backfilled recent public trades');

@@ -1,4 +1,11 @@
-import { createLocalJWKSet, createRemoteJWKSet, importSPKI, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  importSPKI,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import type { JwtVerifierConfig } from '../config';
 import { AppError } from '../errors/app-error';
 
@@ -13,7 +20,8 @@ export interface JwtVerifier {
   verify(token: string): Promise<VerifiedToken>;
 }
 
-type KeySource = { kind: 'secret'; key: Uint8Array } | { kind: 'jwks'; getKey: JWTVerifyGetKey } | { kind: 'pem'; pem: string };
+type KeySource =
+  { kind: 'secret'; key: Uint8Array } | { kind: 'jwks'; getKey: JWTVerifyGetKey } | { kind: 'pem'; pem: string };
 
 /**
  * Builds a verifier with an explicit algorithm allowlist: HS256 for a shared
@@ -28,7 +36,10 @@ export function createJwtVerifier(cfg: JwtVerifierConfig, label: string): JwtVer
     sources.push({ source: { kind: 'secret', key: new TextEncoder().encode(cfg.secret) }, algorithms: ['HS256'] });
   }
   if (cfg.jwksUrl !== undefined && asymmetric.length > 0) {
-    sources.push({ source: { kind: 'jwks', getKey: createRemoteJWKSet(new URL(cfg.jwksUrl)) }, algorithms: asymmetric });
+    sources.push({
+      source: { kind: 'jwks', getKey: createRemoteJWKSet(new URL(cfg.jwksUrl)) },
+      algorithms: asymmetric,
+    });
   }
   if (cfg.publicKey !== undefined && asymmetric.length > 0) {
     const pem = cfg.publicKey.includes('BEGIN') ? cfg.publicKey : Buffer.from(cfg.publicKey, 'base64').toString('utf8');

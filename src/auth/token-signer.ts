@@ -8,7 +8,9 @@ export async function signToken(
   opts: { ttlSeconds?: number; claims?: Record<string, unknown> } = {},
 ): Promise<string> {
   if (cfg.secret === undefined) {
-    throw new Error('no shared secret configured: tokens for a JWKS or public-key setup come from the identity provider');
+    throw new Error(
+      'no shared secret configured: tokens for a JWKS or public-key setup come from the identity provider',
+    );
   }
   let jwt = new SignJWT({ ...opts.claims })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -1,7 +1,13 @@
 import 'reflect-metadata';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db';
-import { API_KEY_LIMITS, API_PLANS, API_SCOPES, type ApiPlan, type ApiScope } from '../modules/api-keys/api-keys.limits';
+import {
+  API_KEY_LIMITS,
+  API_PLANS,
+  API_SCOPES,
+  type ApiPlan,
+  type ApiScope,
+} from '../modules/api-keys/api-keys.limits';
 import { createApiKey } from '../modules/api-keys/api-keys.service';
 import { readRuntimeFile } from '../runtime-file';
 import { parseArgs, runCli } from './cli-args';
@@ -33,12 +39,15 @@ function parseRequest(argv: string[]): Request {
     .filter((s) => s.length > 0);
   const plan = text('plan') ?? 'free';
   if (!owner || !name || !scopes || scopes.length === 0) throw new Error(USAGE);
-  if (owner.length > API_KEY_LIMITS.owner.max) throw new Error(`--owner: at most ${API_KEY_LIMITS.owner.max} characters`);
+  if (owner.length > API_KEY_LIMITS.owner.max)
+    throw new Error(`--owner: at most ${API_KEY_LIMITS.owner.max} characters`);
   if (name.length > API_KEY_LIMITS.name.max) throw new Error(`--name: at most ${API_KEY_LIMITS.name.max} characters`);
   for (const s of scopes) {
-    if (!(API_SCOPES as readonly string[]).includes(s)) throw new Error(`--scopes: ${s} is not one of ${API_SCOPES.join(', ')}`);
+    if (!(API_SCOPES as readonly string[]).includes(s))
+      throw new Error(`--scopes: ${s} is not one of ${API_SCOPES.join(', ')}`);
   }
-  if (!(API_PLANS as readonly string[]).includes(plan)) throw new Error(`--plan: must be one of ${API_PLANS.join(', ')}`);
+  if (!(API_PLANS as readonly string[]).includes(plan))
+    throw new Error(`--plan: must be one of ${API_PLANS.join(', ')}`);
   return { owner, name, scopes: [...new Set(scopes)] as ApiScope[], plan: plan as ApiPlan };
 }
 
@@ -58,16 +67,31 @@ runCli(async () => {
       body: JSON.stringify({ query: ISSUE, variables: req }),
     });
     const body = (await res.json()) as {
-      data?: { issueApiKey: { id: string; key: string; keyPreview: string; scopes: string[]; plan: string; createdAt: string } };
+      data?: {
+        issueApiKey: { id: string; key: string; keyPreview: string; scopes: string[]; plan: string; createdAt: string };
+      };
       errors?: { message: string }[];
     };
     if (!body.data) throw new Error(`the running server refused: ${body.errors?.[0]?.message ?? res.status}`);
     const k = body.data.issueApiKey;
-    const out = { via: 'server', id: k.id, key: k.key, key_preview: k.keyPreview, owner: req.owner, name: req.name, scopes: k.scopes, plan: k.plan, created_at: k.createdAt };
+    const out = {
+      via: 'server',
+      id: k.id,
+      key: k.key,
+      key_preview: k.keyPreview,
+      owner: req.owner,
+      name: req.name,
+      scopes: k.scopes,
+      plan: k.plan,
+      created_at: k.createdAt,
+    };
     process.stdout.write(`${JSON.stringify(out)}\n`);
     return;
   }
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.databaseUrl ? undefined : config.dataDir,
+  });
   try {
     const k = await createApiKey(db.prisma, req);
     const out = {

@@ -24,11 +24,16 @@ runCli(async () => {
     process.stdout.write(`${JSON.stringify({ via: 'server', ...(body.data.syncCatalog as object) })}\n`);
     return;
   }
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.databaseUrl ? undefined : config.dataDir,
+  });
   // Servers sharing Redis drop their memoized catalog reads when told.
   const infra = await createInfra({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix });
   try {
-    const catalog = new CatalogService(db.prisma, () => infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() }));
+    const catalog = new CatalogService(db.prisma, () =>
+      infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() }),
+    );
     const report = await catalog.sync(await openSimulatedWorld(db.prisma, config.sim.seed));
     process.stdout.write(`${JSON.stringify({ via: 'database', ...report })}\n`);
   } finally {

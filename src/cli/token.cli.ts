@@ -7,7 +7,8 @@ import { parseArgs, runCli } from './cli-args';
 runCli(async () => {
   const args = parseArgs(process.argv.slice(2));
   const sub = args.get('sub');
-  if (typeof sub !== 'string' || sub.length === 0) throw new Error('usage: token --sub USER_ID [--wallet] [--ttl SECONDS]');
+  if (typeof sub !== 'string' || sub.length === 0)
+    throw new Error('usage: token --sub USER_ID [--wallet] [--ttl SECONDS]');
   const ttl = args.get('ttl');
   const ttlSeconds = typeof ttl === 'string' ? Number(ttl) : 3600;
   if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) throw new Error('--ttl must be a positive integer');

@@ -56,7 +56,10 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   /** Number of SQL statements executed through Prisma or `sql` since open (for metrics and N+1 tests). */
   queryCount(): number;
-  /** Whether the pgvector extension is available (always true on PGlite when loaded, false on plain PostgreSQL without it). */
+  /**
+   * Whether the pgvector extension is available (always true on PGlite when loaded, false on plain PostgreSQL
+   * without it).
+   */
   readonly hasVector: boolean;
   /** The schema in use (`public` unless set). */
   readonly schema: string;
@@ -181,7 +184,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   }
 }
 
-function createDatabase(backend: Backend, prisma: PrismaClient, raw: SqlDriverAdapter, counter: QueryCounter): Database {
+function createDatabase(
+  backend: Backend,
+  prisma: PrismaClient,
+  raw: SqlDriverAdapter,
+  counter: QueryCounter,
+): Database {
   let closing: Promise<void> | undefined;
   return {
     prisma,

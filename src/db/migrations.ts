@@ -8,12 +8,7 @@ import { join } from 'node:path';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { createPGlite, PGliteAdapterFactory } from './pglite.adapter';
 import { PROJECT_PRISMA_PATHS, type PrismaPaths } from './project-paths';
-import {
-  startSchemaEngine,
-  type MigrationList,
-  type SchemaEngineHandle,
-  type SchemaFilter,
-} from './schema-engine';
+import { startSchemaEngine, type MigrationList, type SchemaEngineHandle, type SchemaFilter } from './schema-engine';
 
 const LOCKFILE = 'migration_lock.toml';
 const MIGRATION_FILE = 'migration.sql';

@@ -3,10 +3,7 @@
  * that this project creates (so that every connection gets the schema as search path).
  */
 import { PrismaPg } from '@prisma/adapter-pg';
-import type {
-  SqlDriverAdapter,
-  SqlMigrationAwareDriverAdapterFactory,
-} from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { quoteSchemaName, toDriverAdapterError } from './adapter.util';
 

@@ -92,10 +92,7 @@ function countAdapter(inner: SqlDriverAdapter, counter: QueryCounter): SqlDriver
  * Returns a factory whose adapters (and their transactions) increment `counter.count`
  * for every statement.
  */
-export function withQueryCounting(
-  factory: SqlDriverAdapterFactory,
-  counter: QueryCounter,
-): SqlDriverAdapterFactory {
+export function withQueryCounting(factory: SqlDriverAdapterFactory, counter: QueryCounter): SqlDriverAdapterFactory {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,

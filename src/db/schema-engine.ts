@@ -14,10 +14,7 @@ import {
   bindMigrationAwareSqlAdapterFactory,
   type SqlMigrationAwareDriverAdapterFactory,
 } from '@prisma/driver-adapter-utils';
-import type {
-  ConstructorOptions,
-  SchemaEngine,
-} from '@prisma/schema-engine-wasm/schema_engine_bg';
+import type { ConstructorOptions, SchemaEngine } from '@prisma/schema-engine-wasm/schema_engine_bg';
 
 export type {
   ApplyMigrationsOutput,

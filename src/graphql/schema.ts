@@ -19,7 +19,13 @@ import { WebhooksResolver } from '../modules/webhooks';
 import { NotificationsResolver } from '../modules/notifications';
 import { IngestionResolver } from '../modules/ingestion';
 import { OpsResolver } from '../modules/ops';
-import { FollowTradesResolver, FollowsResolver, LeaderboardResolver, SocialResolver, UserStatsResolver } from '../modules/social';
+import {
+  FollowTradesResolver,
+  FollowsResolver,
+  LeaderboardResolver,
+  SocialResolver,
+  UserStatsResolver,
+} from '../modules/social';
 import { CopytradeResolver } from '../modules/social/copytrade.resolver';
 import { HomeResolver } from '../modules/social/home.resolver';
 import { TradesResolver } from '../modules/trades';

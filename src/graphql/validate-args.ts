@@ -15,8 +15,11 @@ function firstProblem(errors: ValidationError[], prefix = ''): { field: string; 
   return null;
 }
 
-/** Instances of input and args classes carry class-validator rules; plain objects (a JSON scalar's value) carry none. */
-const isClassInstance = (v: unknown): v is object => v !== null && typeof v === 'object' && Object.getPrototypeOf(v) !== Object.prototype;
+/**
+ * Instances of input and args classes carry class-validator rules; plain objects (a JSON scalar's value) carry none.
+ */
+const isClassInstance = (v: unknown): v is object =>
+  v !== null && typeof v === 'object' && Object.getPrototypeOf(v) !== Object.prototype;
 
 /**
  * type-graphql's argument validator: runs class-validator on argument objects

@@ -12,6 +12,9 @@ export function sendError(res: ServerResponse, code: ErrorCode, message: string,
   const retryAfter = details?.retryAfter;
   if (code === 'rate_limited' && typeof retryAfter === 'number') res.setHeader('retry-after', String(retryAfter));
   const body = JSON.stringify({ error: code, message });
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
   res.end(body);
 }

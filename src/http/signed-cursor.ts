@@ -29,7 +29,10 @@ export class SignedCursor {
   }
 
   private bind(filters: unknown): string {
-    return createHmac('sha256', this.secret).update(JSON.stringify(filters ?? null)).digest('base64url').slice(0, 16);
+    return createHmac('sha256', this.secret)
+      .update(JSON.stringify(filters ?? null))
+      .digest('base64url')
+      .slice(0, 16);
   }
 
   private sign(body: string): string {

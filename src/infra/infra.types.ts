@@ -7,12 +7,7 @@ import type { RateLimiter } from './rate-limiter.types';
  * caller's logger can tag it without parsing messages.
  */
 export type InfraErrorSource =
-  | 'redis:command'
-  | 'redis:subscriber'
-  | 'cache'
-  | 'pubsub:listener'
-  | 'pubsub:message'
-  | 'pubsub:unsubscribe';
+  'redis:command' | 'redis:subscriber' | 'cache' | 'pubsub:listener' | 'pubsub:message' | 'pubsub:unsubscribe';
 
 /** Receives errors that have no caller to reject (connection errors, listener throws). */
 export type InfraErrorHandler = (error: Error, source: InfraErrorSource) => void;

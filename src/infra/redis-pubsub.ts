@@ -34,7 +34,8 @@ export class RedisPubSub implements PubSub {
 
   /**
    * @param publisher connection used for PUBLISH; not closed by this class.
-   * @param subscriber dedicated connection, created with `createRedisClient(url, 'subscriber')`; closed by {@link close}.
+   * @param subscriber dedicated connection, created with `createRedisClient(url, 'subscriber')`; closed by {@link
+   * close}.
    */
   constructor(
     private readonly publisher: Redis,

@@ -67,7 +67,11 @@ function makeBatch(markets: readonly string[], size: number): OrderFilled[] {
  * not ten per row; one JSON parameter through `json_to_recordset`, as the
  * webhook sends, measured the same), into a copy of the trades table.
  */
-async function rawInsert(pg: Client, fills: OrderFilled[], tokenIndex: Map<string, { venueMarketId: string; outcome: 'yes' | 'no' }>): Promise<number> {
+async function rawInsert(
+  pg: Client,
+  fills: OrderFilled[],
+  tokenIndex: Map<string, { venueMarketId: string; outcome: 'yes' | 'no' }>,
+): Promise<number> {
   const now = Math.floor(Date.now() / 1000);
   const trades = fills.map((f, i) => {
     const c = checkFill(f, i, now);
@@ -75,9 +79,12 @@ async function rawInsert(pg: Client, fills: OrderFilled[], tokenIndex: Map<strin
   });
   const col = <T>(f: (t: (typeof trades)[number]) => T) => trades.map(f);
   const r = await pg.query(
-    `INSERT INTO "BenchTrade" ("id", "venue", "venueTradeId", "venueMarketId", "venueTraderId", "side", "outcome", "price", "size", "filledAt")
-     SELECT r.id, r.venue::"Venue", r.tid, r.mid, r.trader, r.side::"TradeSide", r.outcome::"Outcome", r.price::numeric, r.size::numeric, r.at::timestamp(3)
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+    `INSERT INTO "BenchTrade" ("id", "venue", "venueTradeId", "venueMarketId", "venueTraderId", "side",
+      "outcome", "price", "size", "filledAt")
+     SELECT r.id, r.venue::"Venue", r.tid, r.mid, r.trader, r.side::"TradeSide", r.outcome::"Outcome",
+      r.price::numeric, r.size::numeric, r.at::timestamp(3)
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+      $9::text[], $10::text[])
        AS r(id, venue, tid, mid, trader, side, outcome, price, size, at)
      ON CONFLICT DO NOTHING`,
     [
@@ -116,16 +123,23 @@ export function formatIndexerTable(report: IndexerReport): string {
   return [
     `| path | fills/s | ms per ${report.batch}-fill batch |`,
     '| --- | --- | --- |',
-    `| raw INSERT … ON CONFLICT DO NOTHING (baseline) | ${report.rawInsert.fillsPerSecond.toLocaleString('en-US')} | ${report.rawInsert.msPerBatch} |`,
-    `| POST /webhooks/chain-indexer/venue_a | ${report.webhook.fillsPerSecond.toLocaleString('en-US')} | ${report.webhook.msPerBatch} |`,
+    `| raw INSERT … ON CONFLICT DO NOTHING (baseline) | ` +
+      `${report.rawInsert.fillsPerSecond.toLocaleString('en-US')} | ${report.rawInsert.msPerBatch} |`,
+    `| POST /webhooks/chain-indexer/venue_a | ${report.webhook.fillsPerSecond.toLocaleString('en-US')} | ` +
+      `${report.webhook.msPerBatch} |`,
     `| webhook vs baseline | ${report.ratio.toFixed(2)}x | |`,
-    `| webhook until announced (stats, notifications, publication) | ${report.announced.fillsPerSecond.toLocaleString('en-US')} (${report.announced.ratio.toFixed(2)}x) | ${report.announced.msPerBatch} |`,
+    `| webhook until announced (stats, notifications, publication) | ` +
+      `${report.announced.fillsPerSecond.toLocaleString('en-US')} (${report.announced.ratio.toFixed(2)}x) | ` +
+      `${report.announced.msPerBatch} |`,
     `| redelivery of a stored batch (all skipped) | | ${report.redelivery.msPerBatch} |`,
   ].join('\n');
 }
 
 /** Runs the benchmark against the PostgreSQL at `databaseUrl`; writes results/indexer.json. */
-export async function runIndexerBench(databaseUrl: string, env: NodeJS.ProcessEnv = process.env): Promise<IndexerReport> {
+export async function runIndexerBench(
+  databaseUrl: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<IndexerReport> {
   const rounds = Number(env.BENCH_INDEXER_ROUNDS ?? env.BENCH_ROUNDS ?? 10);
   const batchSize = Number(env.BENCH_INDEXER_BATCH ?? env.BENCH_BATCH ?? 1000);
   const schema = `bench_${randomBytes(4).toString('hex')}`;
@@ -134,18 +148,32 @@ export async function runIndexerBench(databaseUrl: string, env: NodeJS.ProcessEn
   const app = await startAppServer({
     command: env.BENCH_SERVER_CMD || undefined,
     startupTimeoutMs: 180_000,
-    env: { ...env, DATABASE_URL: url, INDEXER_SHARED_SECRET: SECRET, SIM_BACKFILL_TRADES: '0', WITHDRAWAL_DISPATCH_MS: '0' },
+    env: {
+      ...env,
+      DATABASE_URL: url,
+      INDEXER_SHARED_SECRET: SECRET,
+      SIM_BACKFILL_TRADES: '0',
+      WITHDRAWAL_DISPATCH_MS: '0',
+    },
   });
   const pg = new Client({ connectionString: databaseUrl });
   await pg.connect();
   try {
     await pg.query(`SET search_path TO "${schema}"`);
     await pg.query('CREATE TABLE "BenchTrade" (LIKE "Trade" INCLUDING ALL)');
-    const markets = (await pg.query<{ venueMarketId: string }>(`SELECT "venueMarketId" FROM "Market" WHERE "venue" = 'venue_a' ORDER BY 1`)).rows.map((r) => r.venueMarketId);
+    const markets = (
+      await pg.query<{ venueMarketId: string }>(
+        `SELECT "venueMarketId" FROM "Market" WHERE "venue" = 'venue_a' ORDER BY 1`,
+      )
+    ).rows.map((r) => r.venueMarketId);
     const tokenIndex = new Map<string, { venueMarketId: string; outcome: 'yes' | 'no' }>();
-    for (const m of markets) for (const o of ['yes', 'no'] as const) tokenIndex.set(outcomeTokenId(m, o), { venueMarketId: m, outcome: o });
+    for (const m of markets)
+      for (const o of ['yes', 'no'] as const) tokenIndex.set(outcomeTokenId(m, o), { venueMarketId: m, outcome: o });
 
-    /** The body as an indexer has it ready to send; serialized before the timer starts, like the baseline's fills are made. */
+    /**
+     * The body as an indexer has it ready to send; serialized before the timer starts, like the baseline's fills are
+     * made.
+     */
     const bodyOf = (fills: OrderFilled[]) => JSON.stringify({ fills });
     const post = async (payload: string) => {
       const res = await fetch(`${app.baseUrl}/webhooks/chain-indexer/venue_a`, {
@@ -210,14 +238,19 @@ export async function runIndexerBench(databaseUrl: string, env: NodeJS.ProcessEn
       webhook: { fillsPerSecond: Math.round(webhookRate), msPerBatch: Math.round(webhookMs / rounds), written },
       rawInsert: { fillsPerSecond: Math.round(rawRate), msPerBatch: Math.round(rawMs / rounds), written: rawWritten },
       ratio: Math.round((webhookRate / rawRate) * 100) / 100,
-      announced: { fillsPerSecond: Math.round(sustainedRate), msPerBatch: Math.round(announcedMs / rounds), ratio: Math.round((sustainedRate / rawRate) * 100) / 100 },
+      announced: {
+        fillsPerSecond: Math.round(sustainedRate),
+        msPerBatch: Math.round(announcedMs / rounds),
+        ratio: Math.round((sustainedRate / rawRate) * 100) / 100,
+      },
       redelivery: { msPerBatch: Math.round(redeliveryMs), skipped: dup.skipped },
       redis: Boolean(env.REDIS_URL),
     };
     const dir = path.join(__dirname, 'results');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'indexer.json'), `${JSON.stringify(report, null, 2)}\n`);
-    if (written !== fills || rawWritten !== fills) throw new Error(`expected ${fills} new rows each, got ${written} and ${rawWritten}`);
+    if (written !== fills || rawWritten !== fills)
+      throw new Error(`expected ${fills} new rows each, got ${written} and ${rawWritten}`);
     return report;
   } finally {
     await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);

@@ -122,12 +122,13 @@ export function measure(
         method: s.method,
         headers: s.headers,
         body: s.body,
-        ...((s.pathFor || s.rotateHeaders) && { requests: [{ setupRequest: (req: autocannon.Request) => varyRequest(s, req) }] }),
+        ...((s.pathFor || s.rotateHeaders) && {
+          requests: [{ setupRequest: (req: autocannon.Request) => varyRequest(s, req) }],
+        }),
         connections: settings.connections,
         pipelining: settings.pipelining,
         duration: settings.durationSec,
-        verifyBody: (body) =>
-          lastStatus !== s.expectStatus || typeof body !== 'string' || !body.includes(ERROR_MARKER),
+        verifyBody: (body) => lastStatus !== s.expectStatus || typeof body !== 'string' || !body.includes(ERROR_MARKER),
       },
       (err, result) => {
         signal?.removeEventListener('abort', onAbort);

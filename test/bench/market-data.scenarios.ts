@@ -23,7 +23,11 @@ const PATH = '/market-data/api/markets?limit=50';
 /** Generous: enough keys for 20,000 requests a second over a minute or the whole run, if longer. */
 function keysNeeded(): number {
   const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-  const run = env('BENCH_WARMUP', 3) + env('BENCH_DURATION', 10) + env('BENCH_COMPARE_ROUNDS', 3) * env('BENCH_COMPARE_SECONDS', 5) + 5;
+  const run =
+    env('BENCH_WARMUP', 3) +
+    env('BENCH_DURATION', 10) +
+    env('BENCH_COMPARE_ROUNDS', 3) * env('BENCH_COMPARE_SECONDS', 5) +
+    5;
   const seconds = Math.min(60, run);
   const perKeyPerMinute = PLAN_LIMITS.enterprise;
   return Math.max(1, Math.ceil((seconds * 20_000) / perKeyPerMinute));
@@ -32,7 +36,10 @@ function keysNeeded(): number {
 /** Creates the keys through the admin GraphQL mutation (one request, aliased fields). */
 async function enterpriseKeys(baseUrl: string): Promise<Record<string, string>[]> {
   const n = keysNeeded();
-  const fields = Array.from({ length: n }, (_, i) => `k${i}: issueApiKey(owner: "bench", name: "bench ${i}", scopes: [read], plan: enterprise) { key }`);
+  const fields = Array.from(
+    { length: n },
+    (_, i) => `k${i}: issueApiKey(owner: "bench", name: "bench ${i}", scopes: [read], plan: enterprise) { key }`,
+  );
   const res = await fetch(`${baseUrl}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-admin-token': loadConfig(process.env).tokens.admin },
@@ -51,7 +58,9 @@ const infra = (name: string): Record<string, string> =>
 /** A non-empty page of markets. */
 const pageOfMarkets: BodyCheck = (json) => {
   const data = (json as { data?: unknown }).data;
-  return Array.isArray(data) && data.length > 0 ? undefined : 'expected a non-empty data array: is the database seeded?';
+  return Array.isArray(data) && data.length > 0
+    ? undefined
+    : 'expected a non-empty data array: is the database seeded?';
 };
 
 const base = {

@@ -84,7 +84,10 @@ async function main(signal: AbortSignal): Promise<boolean> {
       signal,
       extraEnv,
     });
-    log(`server healthy at ${server.baseUrl} (${server.database === 'embedded' ? 'embedded database, fresh DATA_DIR' : 'DATABASE_URL'})`);
+    log(
+      `server healthy at ${server.baseUrl} ` +
+        `(${server.database === 'embedded' ? 'embedded database, fresh DATA_DIR' : 'DATABASE_URL'})`,
+    );
     return server;
   };
   const serverFor = async (s: Scenario): Promise<AppServer> => {
@@ -108,7 +111,8 @@ async function main(signal: AbortSignal): Promise<boolean> {
       const url = (await serverFor(s)).baseUrl;
       // Scenarios that need catalog ids or credentials look them up once, here.
       let resolved = await resolveScenario(url, s);
-      if (resolved.headerRotation) resolved = { ...resolved, rotateHeaders: await resolved.headerRotation(url), headerRotation: undefined };
+      if (resolved.headerRotation)
+        resolved = { ...resolved, rotateHeaders: await resolved.headerRotation(url), headerRotation: undefined };
       targets.push([url, resolved]);
     }
     const problems: string[] = [];
@@ -155,13 +159,17 @@ async function main(signal: AbortSignal): Promise<boolean> {
       const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
       process.stdout.write(
         `${s.name}: ${pct(rpsRatio)} of the throughput of "${other.name}" (${pct(1 - rpsRatio)} cost; ` +
-          `median of ${ratios.length} alternating rounds: ${ratios.map(pct).join(', ')}; single run above: ${pct(r.rps / other.rps)})\n`,
+          (`median of ${ratios.length} alternating rounds: ${ratios.map(pct).join(', ')}; single run above: ` +
+            `${pct(r.rps / other.rps)})\n`),
       );
       comparisons.push({ name: s.name, comparesTo: other.name, rpsRatio, rounds: ratios });
     }
     if (comparisons.length > 0) process.stdout.write('\n');
 
-    const stopAll = [...(app ? [['main', app] as const] : []), ...[...variants.values()].map((v) => [v, v.server] as const)];
+    const stopAll = [
+      ...(app ? [['main', app] as const] : []),
+      ...[...variants.values()].map((v) => [v, v.server] as const),
+    ];
     for (const [owner, server] of stopAll) {
       const stopped = await server.stop();
       const how = stopped.killed ? 'SIGKILL after grace period' : `code ${stopped.code}, signal ${stopped.signal}`;

@@ -7,7 +7,8 @@ import { TRADING_SCENARIOS } from './trading.scenarios';
 
 /** The GraphQL events page (same data as `GET /api/events?page=1&pageSize=20`). */
 export const EVENTS_PAGE_QUERY =
-  'query Bench { events(page: 1, pageSize: 20) { data { id slug title category sourceType markets { venue marketId title status yesPrice } } page pageSize total } }';
+  'query Bench { events(page: 1, pageSize: 20) { data { id slug title category sourceType markets { venue ' +
+  'marketId title status yesPrice } } page pageSize total } }';
 
 /** Returns a problem description for a bad probe body, or `undefined` when it is fine. */
 export type BodyCheck = (json: unknown) => string | undefined;
@@ -67,7 +68,9 @@ export async function resolveScenario(baseUrl: string, s: Scenario): Promise<Sce
  */
 async function catalogIds(baseUrl: string): Promise<Record<string, string>> {
   const res = await fetch(`${baseUrl}/api/events?sourceType=matched&pageSize=1`);
-  const page = (await res.json()) as { data?: { id: string; markets: { venue: string; marketId: string; status: string }[] }[] };
+  const page = (await res.json()) as {
+    data?: { id: string; markets: { venue: string; marketId: string; status: string }[] }[];
+  };
   const event = page.data?.[0];
   const market = event?.markets.find((m) => m.venue === 'venue_a' && m.status === 'active') ?? event?.markets[0];
   if (!event || !market) throw new Error('no matched event with markets: is the database seeded?');

@@ -30,7 +30,9 @@ const DEPOSITS = 2;
 /** A matched event and an active venue_b market of it (venue_b charges fees, so the fee path runs). */
 async function tradingIds(baseUrl: string): Promise<Record<string, string>> {
   const res = await fetch(`${baseUrl}/api/events?sourceType=matched&pageSize=5`);
-  const page = (await res.json()) as { data?: { id: string; markets: { venue: string; marketId: string; status: string }[] }[] };
+  const page = (await res.json()) as {
+    data?: { id: string; markets: { venue: string; marketId: string; status: string }[] }[];
+  };
   for (const event of page.data ?? []) {
     const market = event.markets.find((m) => m.venue === 'venue_b' && m.status === 'active');
     if (market) return { eventId: event.id, marketId: market.marketId };
@@ -49,10 +51,18 @@ async function fundedTraders(baseUrl: string): Promise<Record<string, string>> {
 async function fund(baseUrl: string, trader: string): Promise<void> {
   const auth = { authorization: `Bearer ${await traderToken(trader)}`, 'content-type': 'application/json' };
   for (let i = 0; i < DEPOSITS; i += 1) {
-    const session = await fetch(`${baseUrl}/api/funding/onramp`, { method: 'POST', headers: auth, body: JSON.stringify({ amount: 10_000, currency: 'usd' }) });
+    const session = await fetch(`${baseUrl}/api/funding/onramp`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ amount: 10_000, currency: 'usd' }),
+    });
     const { processorId } = (await session.json()) as { processorId?: string };
     if (!processorId) throw new Error(`could not open an onramp session for the bench trader (${session.status})`);
-    const body = JSON.stringify({ id: `evt_bench_${randomUUID()}`, type: 'onramp.completed', data: { id: processorId, amountReceived: '10000', currency: 'usd' } });
+    const body = JSON.stringify({
+      id: `evt_bench_${randomUUID()}`,
+      type: 'onramp.completed',
+      data: { id: processorId, amountReceived: '10000', currency: 'usd' },
+    });
     const hook = await fetch(`${baseUrl}/webhooks/payments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'payment-signature': signPaymentPayload(WEBHOOK_SECRET, body) },
@@ -67,7 +77,9 @@ const completed: BodyCheck = (json) => {
   const messages = json as { event: string; data: unknown }[];
   if (!Array.isArray(messages) || messages.length === 0) return 'expected an event stream';
   const end = messages[messages.length - 1]!;
-  return end.event === 'completed' ? undefined : `the stream ended with ${end.event}: ${JSON.stringify(end.data).slice(0, 300)}`;
+  return end.event === 'completed'
+    ? undefined
+    : `the stream ended with ${end.event}: ${JSON.stringify(end.data).slice(0, 300)}`;
 };
 
 const markets: BodyCheck = (json) => {
@@ -106,7 +118,8 @@ export const TRADING_SCENARIOS: Scenario[] = [
     expectStatus: 200,
     check: completed,
     prepare: fundedTraders,
-    headerRotation: async () => Promise.all(TRADERS.map(async (t) => ({ authorization: `Bearer ${await traderToken(t)}` }))),
+    headerRotation: async () =>
+      Promise.all(TRADERS.map(async (t) => ({ authorization: `Bearer ${await traderToken(t)}` }))),
     serverEnv: { PAYMENT_WEBHOOK_SECRET: WEBHOOK_SECRET },
   },
 ];

@@ -266,7 +266,11 @@ describe('GraphiQL page bootstrap (real UMD bundles, stub DOM)', () => {
     ctx.self = ctx;
     vm.createContext(ctx);
     const nodeModules = path.dirname(path.dirname(require.resolve('graphiql/package.json')));
-    for (const file of ['react/umd/react.production.min.js', 'react-dom/umd/react-dom.production.min.js', 'graphiql/graphiql.min.js']) {
+    for (const file of [
+      'react/umd/react.production.min.js',
+      'react-dom/umd/react-dom.production.min.js',
+      'graphiql/graphiql.min.js',
+    ]) {
       vm.runInContext(readFileSync(path.join(nodeModules, file), 'utf8'), ctx, { filename: file });
     }
     graphiqlGlobal = ctx.GraphiQL;
@@ -333,7 +337,11 @@ describe('GraphiQL page bootstrap (real UMD bundles, stub DOM)', () => {
     );
     expect(values).toEqual([{ data: { tick: 1 } }, { data: { tick: 2 } }]);
     const req = requestTo('/graphql/stream');
-    expect(req).toMatchObject({ contentType: 'application/json', accept: 'text/event-stream', authorization: 'Bearer s' });
+    expect(req).toMatchObject({
+      contentType: 'application/json',
+      accept: 'text/event-stream',
+      authorization: 'Bearer s',
+    });
     expect(JSON.parse(req.body)).toEqual(params);
   });
 

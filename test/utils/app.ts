@@ -3,7 +3,13 @@ import { loadConfig, type AppConfig } from '../../src/config';
 import { signToken } from '../../src/auth/token-signer';
 import { createLogger } from '../../src/http/logger';
 import { startServer, type AppOptions, type RunningApp } from '../../src/server';
-import { closeServices, createServices, startBackground, type AppServices, type ServiceOverrides } from '../../src/services';
+import {
+  closeServices,
+  createServices,
+  startBackground,
+  type AppServices,
+  type ServiceOverrides,
+} from '../../src/services';
 import { openTestDatabase } from './db';
 
 export interface TestApp {

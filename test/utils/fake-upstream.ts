@@ -26,7 +26,9 @@ export interface FakeUpstream {
  * A real HTTP server on 127.0.0.1, port 0, standing in for a third-party API:
  * it records every request and answers with the current handler's reply.
  */
-export async function startFakeUpstream(handler: (req: UpstreamRequest) => UpstreamReply | Promise<UpstreamReply>): Promise<FakeUpstream> {
+export async function startFakeUpstream(
+  handler: (req: UpstreamRequest) => UpstreamReply | Promise<UpstreamReply>,
+): Promise<FakeUpstream> {
   let current = handler;
   const requests: UpstreamRequest[] = [];
   const server = http.createServer((req, res) => {

@@ -22,7 +22,11 @@ export function pinnedWorld(ms = PINNED_NOW): PinnedWorld {
 /** A core event listed on both venues with the same question, still trading at `nowMs`, with several markets. */
 export function activeMatchedEvent(world: SimulatedWorld, nowMs = PINNED_NOW): WorldCoreEvent {
   const e = world.coreEvents.find(
-    (x) => x.sourceType === 'matched' && x.matchKind === 'exact_match' && (x.closeTime?.getTime() ?? 0) > nowMs + 86_400_000 && x.markets.length >= 2,
+    (x) =>
+      x.sourceType === 'matched' &&
+      x.matchKind === 'exact_match' &&
+      (x.closeTime?.getTime() ?? 0) > nowMs + 86_400_000 &&
+      x.markets.length >= 2,
   );
   if (!e) throw new Error('the pinned world has no active matched event');
   return e;

@@ -14,7 +14,14 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string>, port: number): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['-r', './scripts/register.js', 'src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

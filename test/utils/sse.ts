@@ -12,7 +12,11 @@ export interface SseReader {
 /** Opens an SSE response with fetch and parses it with a spec-conformant parser. */
 export async function openSse(url: string, init: RequestInit = {}): Promise<SseReader> {
   const ctrl = new AbortController();
-  const res = await fetch(url, { ...init, headers: { accept: 'text/event-stream', ...(init.headers as object) }, signal: ctrl.signal });
+  const res = await fetch(url, {
+    ...init,
+    headers: { accept: 'text/event-stream', ...(init.headers as object) },
+    signal: ctrl.signal,
+  });
   const queue: EventSourceMessage[] = [];
   const comments: string[] = [];
   let wake = null as (() => void) | null;
@@ -27,7 +31,8 @@ export async function openSse(url: string, init: RequestInit = {}): Promise<SseR
   void (async () => {
     try {
       const decoder = new TextDecoder();
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+        parser.feed(decoder.decode(chunk, { stream: true }));
     } catch {
       // aborted by close()
     } finally {

@@ -5,7 +5,9 @@ import { AccountSetupType, AccountType } from './accounts.types';
 @Resolver()
 export class AccountsResolver {
   @Mutation(() => AccountSetupType, {
-    description: 'First-time onboarding: creates the user and its provisioned wallets if missing (idempotent; rate limited per user).',
+    description:
+      'First-time onboarding: creates the user and its provisioned wallets if missing (idempotent; rate ' +
+      'limited per user).',
   })
   async setupAccount(@Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
@@ -18,7 +20,10 @@ export class AccountsResolver {
   async me(@Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
     await ctx.services.clientLimits.consume('authMe', userId);
-    const [account, wallets] = await Promise.all([ctx.services.accounts.get(userId), ctx.loaders.wallets.byUserId.load(userId)]);
+    const [account, wallets] = await Promise.all([
+      ctx.services.accounts.get(userId),
+      ctx.loaders.wallets.byUserId.load(userId),
+    ]);
     return { ...account, wallets };
   }
 }

@@ -38,7 +38,9 @@ export class EtagPolicyObject {
   routes: CachedRouteRefObject[];
 }
 
-@ObjectType('ResponseCachePolicy', { description: 'A REST route whose serialized responses are memoized per variables.' })
+@ObjectType('ResponseCachePolicy', {
+  description: 'A REST route whose serialized responses are memoized per variables.',
+})
 export class ResponseCachePolicyObject {
   @Field()
   routeId: string;

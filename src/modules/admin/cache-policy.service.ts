@@ -35,7 +35,15 @@ export interface CachePolicyView {
   store: string;
   history: { store: string; keyedBy: string; ttls: { interval: string; seconds: number }[] };
   etag: { maxAgeSeconds: number; cacheControl: string; routes: { surface: string; method: string; path: string }[] };
-  responseCaches: { routeId: string; surface: string; method: string; path: string; ttlSeconds: number; scope: string; invalidatedBy: string }[];
+  responseCaches: {
+    routeId: string;
+    surface: string;
+    method: string;
+    path: string;
+    ttlSeconds: number;
+    scope: string;
+    invalidatedBy: string;
+  }[];
   memos: { name: string; ttlSeconds: number; scope: string; invalidatedBy: string }[];
   apiKeyLookup: { ttlSeconds: number; maxEntries: number; scope: string; invalidatedBy: string };
 }
@@ -62,11 +70,31 @@ export class CachePolicyService {
       },
       responseCaches: routes.flatMap((r) =>
         r.cache
-          ? [{ routeId: r.id, surface: r.surface, method: r.method, path: r.path, ttlSeconds: seconds(r.cache.ttlMs), scope: 'process', invalidatedBy: r.cache.invalidatedBy }]
+          ? [
+              {
+                routeId: r.id,
+                surface: r.surface,
+                method: r.method,
+                path: r.path,
+                ttlSeconds: seconds(r.cache.ttlMs),
+                scope: 'process',
+                invalidatedBy: r.cache.invalidatedBy,
+              },
+            ]
           : [],
       ),
-      memos: this.s.memos.map((m) => ({ name: m.name, ttlSeconds: seconds(m.memo.ttlMs), scope: 'process', invalidatedBy: m.invalidatedBy })),
-      apiKeyLookup: { ttlSeconds: seconds(LOOKUP_TTL_MS), maxEntries: LOOKUP_MAX_ENTRIES, scope: 'process', invalidatedBy: API_KEY_REVOKED_TOPIC },
+      memos: this.s.memos.map((m) => ({
+        name: m.name,
+        ttlSeconds: seconds(m.memo.ttlMs),
+        scope: 'process',
+        invalidatedBy: m.invalidatedBy,
+      })),
+      apiKeyLookup: {
+        ttlSeconds: seconds(LOOKUP_TTL_MS),
+        maxEntries: LOOKUP_MAX_ENTRIES,
+        scope: 'process',
+        invalidatedBy: API_KEY_REVOKED_TOPIC,
+      },
     };
   }
 }

@@ -60,7 +60,11 @@ export class ApiKeyGate {
         : await this.limiter.peek(policy.key, policy.limit, RATE_WINDOW_MS);
       headers = rateLimitHeaders(policy.name, result, this.now());
       if (req.consume && !result.allowed) {
-        return { principal: null, headers, error: AppError.rateLimited(Math.max(1, Math.ceil(result.retryAfterMs / 1000))) };
+        return {
+          principal: null,
+          headers,
+          error: AppError.rateLimited(Math.max(1, Math.ceil(result.retryAfterMs / 1000))),
+        };
       }
     }
     if (!principal) {
@@ -77,7 +81,13 @@ export class ApiKeyGate {
     const r = this.opts.rateLimit
       ? await this.limiter.peek(`apikey:${principal.keyId}`, limit, RATE_WINDOW_MS)
       : { remaining: limit, resetAt: this.now() + RATE_WINDOW_MS };
-    return { plan: principal.plan, limit, remaining: r.remaining, reset: Math.ceil(r.resetAt / 1000), window: RATE_WINDOW_LABEL };
+    return {
+      plan: principal.plan,
+      limit,
+      remaining: r.remaining,
+      reset: Math.ceil(r.resetAt / 1000),
+      window: RATE_WINDOW_LABEL,
+    };
   }
 }
 

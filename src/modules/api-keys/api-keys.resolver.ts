@@ -23,13 +23,17 @@ export class ApiKeysResolver {
     return ctx.services.apiKeys.create({ owner: me.owner, name: args.name, scopes: args.scopes, plan: me.plan });
   }
 
-  @Mutation(() => RevokedApiKeyType, { description: "Revokes one of the caller's keys, immediately and for good (API key with `write`)." })
+  @Mutation(() => RevokedApiKeyType, {
+    description: "Revokes one of the caller's keys, immediately and for good (API key with `write`).",
+  })
   async revokeApiKey(@Args() { keyId }: RevokeApiKeyArgs, @Ctx() ctx: GraphQLContext) {
     const me = await ctx.apiKey.require('write');
     return ctx.services.apiKeys.revoke(me.owner, keyId);
   }
 
-  @Mutation(() => CreatedApiKeyType, { description: 'Bootstraps a key for any owner and plan (X-Admin-Token; the apikey CLI).' })
+  @Mutation(() => CreatedApiKeyType, {
+    description: 'Bootstraps a key for any owner and plan (X-Admin-Token; the apikey CLI).',
+  })
   async issueApiKey(@Args() args: IssueApiKeyArgs, @Ctx() ctx: GraphQLContext) {
     ctx.auth.requireHeaderToken('admin');
     return ctx.services.apiKeys.create({ owner: args.owner, name: args.name, scopes: args.scopes, plan: args.plan });

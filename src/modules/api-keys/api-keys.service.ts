@@ -58,7 +58,10 @@ export const LOOKUP_MAX_ENTRIES = 10_000;
  * listing, revocation and the per-request lookup, cached per process.
  */
 export class ApiKeysService {
-  /** By key hash; `null` caches "no such key" (keys are random: one unseen before creation cannot be cached as missing). */
+  /**
+   * By key hash; `null` caches "no such key" (keys are random: one unseen before creation cannot be cached as
+   * missing).
+   */
   private readonly cache: LookupCache<ApiKeyPrincipal | null>;
   /** Bumped by every revocation: a lookup that raced one is not cached. */
   private revocations = 0;

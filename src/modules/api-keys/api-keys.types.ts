@@ -6,14 +6,20 @@ export enum ApiScopeEnum {
   read = 'read',
   write = 'write',
 }
-registerEnumType(ApiScopeEnum, { name: 'ApiScope', description: '`read`: data and account reads; `write`: key management.' });
+registerEnumType(ApiScopeEnum, {
+  name: 'ApiScope',
+  description: '`read`: data and account reads; `write`: key management.',
+});
 
 export enum ApiPlanEnum {
   free = 'free',
   pro = 'pro',
   enterprise = 'enterprise',
 }
-registerEnumType(ApiPlanEnum, { name: 'ApiPlan', description: 'Requests per minute: free 60, pro 600, enterprise 6000.' });
+registerEnumType(ApiPlanEnum, {
+  name: 'ApiPlan',
+  description: 'Requests per minute: free 60, pro 600, enterprise 6000.',
+});
 
 @ObjectType('ApiKey', { description: 'A market-data API key as listed: a preview, never the key.' })
 export class ApiKeyType implements ApiKeyView {
@@ -29,7 +35,10 @@ export class ApiKeyType implements ApiKeyView {
   plan: ApiKeyView['plan'];
   @Field()
   createdAt: Date;
-  @Field(() => Date, { nullable: true, description: 'Updated in batches (about every flush interval), not per request.' })
+  @Field(() => Date, {
+    nullable: true,
+    description: 'Updated in batches (about every flush interval), not per request.',
+  })
   lastUsedAt: Date | null;
 }
 

@@ -54,9 +54,24 @@ export function bucketize(rows: readonly CandleRow[], interval: HistoryInterval)
 }
 
 /** A venue's history in the one row shape, snapped to `interval` buckets. */
-export function normalizeHistory(history: PriceHistory, interval: HistoryInterval): { kind: SeriesKind; candles: CandleRow[] } {
+export function normalizeHistory(
+  history: PriceHistory,
+  interval: HistoryInterval,
+): { kind: SeriesKind; candles: CandleRow[] } {
   if (history.kind === 'points') {
-    return { kind: 'points', candles: bucketize(history.points.map((p) => ({ t: p.t, o: p.p, h: p.p, l: p.p, c: p.p, v: null })), interval) };
+    return {
+      kind: 'points',
+      candles: bucketize(
+        history.points.map((p) => ({ t: p.t, o: p.p, h: p.p, l: p.p, c: p.p, v: null })),
+        interval,
+      ),
+    };
   }
-  return { kind: 'ohlcv', candles: bucketize(history.candles.map((c) => ({ t: c.t, o: c.o, h: c.h, l: c.l, c: c.c, v: c.v })), interval) };
+  return {
+    kind: 'ohlcv',
+    candles: bucketize(
+      history.candles.map((c) => ({ t: c.t, o: c.o, h: c.h, l: c.l, c: c.c, v: c.v })),
+      interval,
+    ),
+  };
 }

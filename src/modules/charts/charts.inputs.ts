@@ -13,7 +13,10 @@ export class HistoryArgs {
   @IsIn(HISTORY_INTERVALS, { message: intervalMessage })
   interval: string;
 
-  @Field(() => Int, { nullable: true, description: 'Unix seconds; default: now minus the lookback window of the interval.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Unix seconds; default: now minus the lookback window of the interval.',
+  })
   @IsOptional()
   @IsInt({ message: timeMessage })
   @Min(time.min, { message: timeMessage })

@@ -10,9 +10,14 @@ import { EventHistoryType } from './charts.types';
 export class EventHistoryResolver {
   @FieldResolver(() => EventHistoryType, {
     description:
-      "Price history of the event's markets, both venues queried in parallel and merged into one normalized candle series per market. 503 when every venue fails.",
+      "Price history of the event's markets, both venues queried in parallel and merged into one normalized " +
+      'candle series per market. 503 when every venue fails.',
   })
-  async history(@Root() event: EventView, @Args() args: HistoryArgs, @Ctx() ctx: GraphQLContext): Promise<EventHistoryView> {
+  async history(
+    @Root() event: EventView,
+    @Args() args: HistoryArgs,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<EventHistoryView> {
     const markets = await ctx.loaders.events.marketsByEventId.load(event.id);
     return ctx.services.history.eventHistory(event.id, markets, args);
   }

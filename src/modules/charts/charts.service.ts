@@ -80,7 +80,8 @@ export class HistoryService {
     if (buckets > HISTORY_LIMITS.maxBuckets) {
       throw AppError.badRequest(
         'from',
-        `the range spans ${buckets} ${interval} buckets; at most ${HISTORY_LIMITS.maxBuckets} (narrow from/to or use a longer interval)`,
+        `the range spans ${buckets} ${interval} buckets; at most ${HISTORY_LIMITS.maxBuckets} (narrow from/to or ` +
+          `use a longer interval)`,
       );
     }
     return { interval, bucketSeconds: step, from, to, firstBucket, lastBucket };
@@ -113,7 +114,9 @@ export class HistoryService {
     });
     const failedVenues = statuses.filter((s) => s.status === 'failed').map((s) => s.venue);
     if (venues.length > 0 && failedVenues.length === venues.length) {
-      throw AppError.unavailable(`history: no venue answered (${statuses.map((s) => `${s.venue}: ${s.error}`).join('; ')})`);
+      throw AppError.unavailable(
+        `history: no venue answered (${statuses.map((s) => `${s.venue}: ${s.error}`).join('; ')})`,
+      );
     }
     return {
       eventId,
@@ -134,7 +137,8 @@ export class HistoryService {
   async marketChart(market: MarketView, points: number, interval: string): Promise<MarketChartView> {
     if (!isInterval(interval)) throw AppError.badRequest('interval', `must be one of ${HISTORY_INTERVALS.join(', ')}`);
     const { min, max } = HISTORY_LIMITS.chartPoints;
-    if (!Number.isInteger(points) || points < min || points > max) throw AppError.badRequest('points', `must be an integer from ${min} to ${max}`);
+    if (!Number.isInteger(points) || points < min || points > max)
+      throw AppError.badRequest('points', `must be an integer from ${min} to ${max}`);
     const step = INTERVAL_SECONDS[interval];
     const nowSec = Math.floor(this.now() / 1000);
     const end = market.endDate ? Math.min(nowSec, Math.floor(market.endDate.getTime() / 1000) - 1) : nowSec;

@@ -14,7 +14,8 @@ import type { EventHistoryView, MarketChartView, MarketHistoryView, VenueHistory
 export const CandleScalar = new GraphQLScalarType<CandleRow, CandleRow>({
   name: 'Candle',
   description:
-    'A chart row `{t, o, h, l, c, v}`: `t` the bucket start (unix seconds), prices on the 0..1 scale, `v` traded contracts. venue_a rows are points: o = h = l = c and v is null.',
+    'A chart row `{t, o, h, l, c, v}`: `t` the bucket start (unix seconds), prices on the 0..1 scale, `v` ' +
+    'traded contracts. venue_a rows are points: o = h = l = c and v is null.',
   serialize: (value) => {
     const r = value as CandleRow;
     return { t: r.t, o: r.o, h: r.h, l: r.l, c: r.c, v: r.v };

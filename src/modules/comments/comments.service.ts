@@ -58,7 +58,10 @@ export class CommentsService {
 
   /** Resolves an event slug or id (404 when unknown). */
   async eventTarget(ref: string): Promise<CommentTarget> {
-    const e = await this.prisma.coreEvent.findFirst({ where: { OR: [{ id: ref }, { slug: ref }] }, select: { id: true } });
+    const e = await this.prisma.coreEvent.findFirst({
+      where: { OR: [{ id: ref }, { slug: ref }] },
+      select: { id: true },
+    });
     if (!e) throw AppError.notFound(`event ${ref}`);
     return { eventId: e.id };
   }
@@ -66,7 +69,10 @@ export class CommentsService {
   /** Resolves `venue:venueTradeId` (404 when no such trade was seen). */
   async tradeTarget(tradeId: string): Promise<CommentTarget> {
     const [venue, venueTradeId] = splitTradeId(tradeId);
-    const t = await this.prisma.trade.findUnique({ where: { venue_venueTradeId: { venue, venueTradeId } }, select: { id: true } });
+    const t = await this.prisma.trade.findUnique({
+      where: { venue_venueTradeId: { venue, venueTradeId } },
+      select: { id: true },
+    });
     if (!t) throw AppError.notFound(`trade ${tradeId}`);
     return { tradeId };
   }
@@ -75,7 +81,9 @@ export class CommentsService {
   async list(target: CommentTarget, sort: CommentSort, limit: number, offset: number): Promise<CommentPage> {
     const where: Prisma.CommentWhereInput = { ...target, parentId: null };
     const orderBy: Prisma.CommentOrderByWithRelationInput[] =
-      sort === 'top' ? [{ likeCount: 'desc' }, { createdAt: 'desc' }, { id: 'asc' }] : [{ createdAt: 'desc' }, { id: 'asc' }];
+      sort === 'top'
+        ? [{ likeCount: 'desc' }, { createdAt: 'desc' }, { id: 'asc' }]
+        : [{ createdAt: 'desc' }, { id: 'asc' }];
     const [data, total] = await this.prisma.$transaction([
       this.prisma.comment.findMany({ where, orderBy, skip: offset, take: limit, select: VIEW }),
       this.prisma.comment.count({ where }),
@@ -88,7 +96,13 @@ export class CommentsService {
     await this.require(commentId);
     const where = { parentId: commentId };
     const [data, total] = await this.prisma.$transaction([
-      this.prisma.comment.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], skip: offset, take: limit, select: VIEW }),
+      this.prisma.comment.findMany({
+        where,
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        skip: offset,
+        take: limit,
+        select: VIEW,
+      }),
       this.prisma.comment.count({ where }),
     ]);
     return { data, limit, offset, total };
@@ -128,7 +142,12 @@ export class CommentsService {
           kind: 'comment_reply',
           title: 'New reply',
           body: text.length > 140 ? `${text.slice(0, 139)}…` : text,
-          data: { commentId: created.id, parentId: created.parentId ?? '', ...(created.eventId && { eventId: created.eventId }), ...(created.tradeId && { tradeId: created.tradeId }) },
+          data: {
+            commentId: created.id,
+            parentId: created.parentId ?? '',
+            ...(created.eventId && { eventId: created.eventId }),
+            ...(created.tradeId && { tradeId: created.tradeId }),
+          },
         },
       ]);
     }
@@ -156,14 +175,25 @@ export class CommentsService {
       await this.requireIn(tx, commentId);
       const { count } = await tx.commentLike.createMany({ data: [{ commentId, userId }], skipDuplicates: true });
       const c = count
-        ? await tx.comment.update({ where: { id: commentId }, data: { likeCount: { increment: count } }, select: { likeCount: true, authorId: true } })
+        ? await tx.comment.update({
+            where: { id: commentId },
+            data: { likeCount: { increment: count } },
+            select: { likeCount: true, authorId: true },
+          })
         : await tx.comment.findUniqueOrThrow({ where: { id: commentId }, select: { likeCount: true, authorId: true } });
       return { state: { commentId, liked: true, likeCount: c.likeCount }, author: c.authorId, fresh: count > 0 };
     });
     if (fresh && author !== userId) {
       // Once per liker and comment: unliking and liking again does not notify the author again.
       await this.notify([
-        { userId: author, kind: 'comment_like', title: 'Your comment was liked', body: `${state.likeCount} like(s)`, data: { commentId }, onceKey: `${commentId}:${userId}` },
+        {
+          userId: author,
+          kind: 'comment_like',
+          title: 'Your comment was liked',
+          body: `${state.likeCount} like(s)`,
+          data: { commentId },
+          onceKey: `${commentId}:${userId}`,
+        },
       ]);
     }
     return state;
@@ -175,7 +205,11 @@ export class CommentsService {
       await this.requireIn(tx, commentId);
       const { count } = await tx.commentLike.deleteMany({ where: { commentId, userId } });
       const c = count
-        ? await tx.comment.update({ where: { id: commentId }, data: { likeCount: { decrement: count } }, select: { likeCount: true } })
+        ? await tx.comment.update({
+            where: { id: commentId },
+            data: { likeCount: { decrement: count } },
+            select: { likeCount: true },
+          })
         : await tx.comment.findUniqueOrThrow({ where: { id: commentId }, select: { likeCount: true } });
       return { commentId, liked: false, likeCount: c.likeCount };
     });
@@ -183,7 +217,10 @@ export class CommentsService {
 
   /** Which of `commentIds` the user liked (the loader's batch). */
   async likedBy(userId: string, commentIds: readonly string[]): Promise<boolean[]> {
-    const rows = await this.prisma.commentLike.findMany({ where: { userId, commentId: { in: [...commentIds] } }, select: { commentId: true } });
+    const rows = await this.prisma.commentLike.findMany({
+      where: { userId, commentId: { in: [...commentIds] } },
+      select: { commentId: true },
+    });
     const liked = new Set(rows.map((r) => r.commentId));
     return commentIds.map((id) => liked.has(id));
   }

@@ -39,7 +39,7 @@ export class CommentPageType implements CommentPage {
 export class LikeStateType implements LikeState {
   @Field(() => ID)
   commentId: string;
-  @Field({ description: "Whether the caller likes it now." })
+  @Field({ description: 'Whether the caller likes it now.' })
   liked: boolean;
   @Field(() => Int)
   likeCount: number;

@@ -1,5 +1,14 @@
 import { bucketOf, subtagOf } from './comparison-taxonomy';
-import { clauseTerms, contentStems, jaccard, mentions, properNames, thresholds, titleAcronyms, type ClauseTerms } from './match-text';
+import {
+  clauseTerms,
+  contentStems,
+  jaccard,
+  mentions,
+  properNames,
+  thresholds,
+  titleAcronyms,
+  type ClauseTerms,
+} from './match-text';
 
 /** What the matcher reads of one venue's event: only what the venue publishes. */
 export interface MatchSide {
@@ -95,11 +104,16 @@ function criteriaDifferences(textA: string, textB: string): Difference[] {
   const tb = clauseTerms(textB);
   const out: Difference[] = [];
   const hit = (excluder: ClauseTerms, other: ClauseTerms) =>
-    [...excluder.excluded].filter((s) => other.affirmed.has(s)).map((s) => excluder.surface.get(s) ?? s).sort();
+    [...excluder.excluded]
+      .filter((s) => other.affirmed.has(s))
+      .map((s) => excluder.surface.get(s) ?? s)
+      .sort();
   const byB = hit(tb, ta);
   const byA = hit(ta, tb);
-  if (byB.length > 0) out.push({ kind: 'criteria', detail: `venue_b rules out ${quoteList(byB)}, which venue_a counts` });
-  if (byA.length > 0) out.push({ kind: 'criteria', detail: `venue_a rules out ${quoteList(byA)}, which venue_b counts` });
+  if (byB.length > 0)
+    out.push({ kind: 'criteria', detail: `venue_b rules out ${quoteList(byB)}, which venue_a counts` });
+  if (byA.length > 0)
+    out.push({ kind: 'criteria', detail: `venue_a rules out ${quoteList(byA)}, which venue_b counts` });
   return out;
 }
 
@@ -125,7 +139,10 @@ function measureDifferences(textA: string, textB: string): Difference[] {
   for (const [group, optsA] of qa) {
     const optsB = qb.get(group);
     if (!optsB || [...optsA].some((o) => optsB.has(o))) continue;
-    out.push({ kind: 'measure', detail: `${group} differs (${[...optsA].join('/')} on venue_a, ${[...optsB].join('/')} on venue_b)` });
+    out.push({
+      kind: 'measure',
+      detail: `${group} differs (${[...optsA].join('/')} on venue_a, ${[...optsB].join('/')} on venue_b)`,
+    });
   }
   return out;
 }
@@ -145,11 +162,19 @@ function sourceDifferences(a: MatchSide, b: MatchSide, textA: string, textB: str
   const fromB = missing(b.title, textA);
   if (fromB.length > 0) {
     const aOwn = ownNames(textA, textB);
-    if (aOwn.length > 0) out.push({ kind: 'source', detail: `venue_b's title cites ${quoteList(fromB)} where venue_a cites ${quoteList(aOwn.slice(0, 3))}` });
+    if (aOwn.length > 0)
+      out.push({
+        kind: 'source',
+        detail: `venue_b's title cites ${quoteList(fromB)} where venue_a cites ${quoteList(aOwn.slice(0, 3))}`,
+      });
   }
   if (fromA.length > 0) {
     const bOwn = ownNames(textB, textA);
-    if (bOwn.length > 0) out.push({ kind: 'source', detail: `venue_a's title cites ${quoteList(fromA)} where venue_b cites ${quoteList(bOwn.slice(0, 3))}` });
+    if (bOwn.length > 0)
+      out.push({
+        kind: 'source',
+        detail: `venue_a's title cites ${quoteList(fromA)} where venue_b cites ${quoteList(bOwn.slice(0, 3))}`,
+      });
   }
   return out;
 }
@@ -177,7 +202,10 @@ function structureOf(a: MatchSide, b: MatchSide): { same: boolean; detail: strin
     strikes = sameStrikes ? ' with the same strikes' : ' with different strikes';
   }
   if (count && sameStrikes) {
-    return { same: true, detail: a.markets.length === 1 ? 'one market each' : `${a.markets.length} markets each${strikes}` };
+    return {
+      same: true,
+      detail: a.markets.length === 1 ? 'one market each' : `${a.markets.length} markets each${strikes}`,
+    };
   }
   return { same: false, detail: `${a.markets.length} markets on venue_a and ${b.markets.length} on venue_b${strikes}` };
 }
@@ -214,7 +242,9 @@ export function matchVenueEvents(a: MatchSide, b: MatchSide): MatchVerdict {
     return {
       relationshipType: 'exact_match',
       confidence,
-      reasoning: `Same resolution condition on both venues: ${closes}, ${structure.detail}, no excluded or conflicting criteria (${topicNote})${categoryNote}.`,
+      reasoning:
+        `Same resolution condition on both venues: ${closes}, ${structure.detail}, no excluded or ` +
+        `conflicting criteria (${topicNote})${categoryNote}.`,
       bucket,
       subtag,
     };
@@ -224,7 +254,9 @@ export function matchVenueEvents(a: MatchSide, b: MatchSide): MatchVerdict {
   return {
     relationshipType: 'similar',
     confidence,
-    reasoning: `Same topic, different resolution: ${differences.map((d) => d.detail).join('; ')} (${topicNote}; ${structure.detail})${categoryNote}.`,
+    reasoning:
+      `Same topic, different resolution: ${differences.map((d) => d.detail).join('; ')} (${topicNote}; ` +
+      `${structure.detail})${categoryNote}.`,
     bucket,
     subtag,
   };

@@ -28,7 +28,10 @@ export interface ComparisonListQuery {
  * pair: the catalog sync runs them in its own batch, so comparisons exist as
  * soon as the events do, and re-running the sync keeps ids stable.
  */
-export function comparisonUpserts(prisma: PrismaClient, pairs: readonly ComparisonPair[]): Prisma.PrismaPromise<unknown>[] {
+export function comparisonUpserts(
+  prisma: PrismaClient,
+  pairs: readonly ComparisonPair[],
+): Prisma.PrismaPromise<unknown>[] {
   return pairs.map(({ coreEventId, a, b }) => {
     const v = matchVenueEvents(a, b);
     const data = {
@@ -71,7 +74,11 @@ export class ComparisonsService {
       };
       const page = await keysetPage(this.cursors, {
         list: 'comparisons',
-        filters: { bucket: q.bucket ?? null, confidence: q.confidence ?? null, relationshipType: q.relationshipType ?? null },
+        filters: {
+          bucket: q.bucket ?? null,
+          confidence: q.confidence ?? null,
+          relationshipType: q.relationshipType ?? null,
+        },
         cursor: q.cursor,
         limit: q.limit,
         fetch: (after: number | undefined, take) =>

@@ -9,7 +9,9 @@ export enum RelationshipTypeEnum {
 }
 registerEnumType(RelationshipTypeEnum, {
   name: 'RelationshipType',
-  description: '`exact_match`: same resolution condition, price gaps are genuine; `similar`: same topic, criteria or timeframe differ.',
+  description:
+    '`exact_match`: same resolution condition, price gaps are genuine; `similar`: same topic, criteria or ' +
+    'timeframe differ.',
 });
 
 export enum ConfidenceEnum {
@@ -40,9 +42,15 @@ export class ComparisonType implements ComparisonView {
   confidence: ComparisonView['confidence'];
   @Field(() => String, { nullable: true, description: 'Why the matcher decided so.' })
   reasoning: string | null;
-  @Field(() => String, { nullable: true, description: 'Broad topic: politics, crypto, sports, economics, tech, science, culture.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Broad topic: politics, crypto, sports, economics, tech, science, culture.',
+  })
   bucket: string | null;
-  @Field(() => String, { nullable: true, description: 'Finer category inside the bucket (e.g. nba, inflation, elections).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Finer category inside the bucket (e.g. nba, inflation, elections).',
+  })
   subtag: string | null;
 }
 

@@ -1,7 +1,18 @@
-export { ComparisonsService, comparisonUpserts, type ComparisonListQuery, type ComparisonPair } from './comparisons.service';
+export {
+  ComparisonsService,
+  comparisonUpserts,
+  type ComparisonListQuery,
+  type ComparisonPair,
+} from './comparisons.service';
 export { createComparisonsLoaders, type ComparisonsLoaders } from './comparisons.loaders';
 export { ComparisonsResolver } from './comparisons.resolver';
-export { matchVenueEvents, type MatchSide, type MatchVerdict, type Confidence, type RelationshipType } from './comparison-matcher';
+export {
+  matchVenueEvents,
+  type MatchSide,
+  type MatchVerdict,
+  type Confidence,
+  type RelationshipType,
+} from './comparison-matcher';
 export { bucketOf, subtagOf } from './comparison-taxonomy';
 export * from './comparisons.models';
 export * from './comparisons.limits';

@@ -7,7 +7,7 @@
 const STOPWORDS = new Set(
   (
     'a an the and or of to in on at by for from with as is are be been was were will would shall should can could ' +
-    'if then than that this these those it its it\'s their there any all each either following what which who whom ' +
+    "if then than that this these those it its it's their there any all each either following what which who whom " +
     'how when where why into onto over under between before after during within about per via vs versus ' +
     'do does did not no yes otherwise market markets resolve resolves resolved resolution event question ' +
     'alone merely just only also both more less most least has have had being ' +
@@ -34,7 +34,18 @@ const MONTHS = new Set([
 ]);
 
 /** Words that only ever restate the negation cue itself. */
-const CUE_WORDS = new Set(['count', 'counts', 'sufficient', 'enough', 'required', 'needed', 'necessary', 'qualify', 'suffice', 'need']);
+const CUE_WORDS = new Set([
+  'count',
+  'counts',
+  'sufficient',
+  'enough',
+  'required',
+  'needed',
+  'necessary',
+  'qualify',
+  'suffice',
+  'need',
+]);
 
 /**
  * A crude English stemmer: enough to meet "approval"/"approves",
@@ -43,7 +54,23 @@ const CUE_WORDS = new Set(['count', 'counts', 'sufficient', 'enough', 'required'
 export function stem(word: string): string {
   const w = word.toLowerCase();
   if (w.length <= 3) return w;
-  for (const suffix of ['ations', 'ation', 'ature', 'ings', 'ing', 'ages', 'age', 'ies', 'ed', 'es', 'als', 'al', 'ly', 's', 'e']) {
+  for (const suffix of [
+    'ations',
+    'ation',
+    'ature',
+    'ings',
+    'ing',
+    'ages',
+    'age',
+    'ies',
+    'ed',
+    'es',
+    'als',
+    'al',
+    'ly',
+    's',
+    'e',
+  ]) {
     if (w.endsWith(suffix) && w.length - suffix.length >= 3) return w.slice(0, -suffix.length);
   }
   return w;
@@ -51,7 +78,10 @@ export function stem(word: string): string {
 
 /** "U.S." → "US" and similar dotted abbreviations, so they tokenize as one word. */
 function undot(text: string): string {
-  return text.replace(/\b([A-Za-z])\.([A-Za-z])\.(?:([A-Za-z])\.)?/g, (_m, a: string, b: string, c?: string) => `${a}${b}${c ?? ''}`);
+  return text.replace(
+    /\b([A-Za-z])\.([A-Za-z])\.(?:([A-Za-z])\.)?/g,
+    (_m, a: string, b: string, c?: string) => `${a}${b}${c ?? ''}`,
+  );
 }
 
 /** Lower-case word tokens (letters and digits), hyphenated words split. */
@@ -92,7 +122,8 @@ const SUBJECT_NEGATION = [
   /^(.*?)\bneed\s+not\b(.*)$/i,
 ];
 
-const INLINE_NEGATION = /\b(?:not|rather\s+than|instead\s+of|excluding|other\s+than)\s+((?:on|the|a|an|in|at|by)\s+)*([^,.;:()"]+)/gi;
+const INLINE_NEGATION =
+  /\b(?:not|rather\s+than|instead\s+of|excluding|other\s+than)\s+((?:on|the|a|an|in|at|by)\s+)*([^,.;:()"]+)/gi;
 
 /** What a text counts (`affirmed`) and what it explicitly rules out (`excluded`), as stems. */
 export interface ClauseTerms {
@@ -187,7 +218,8 @@ export function thresholds(text: string): number[] {
     const money = m[1] === '$';
     if (!money && !unit && Number.isInteger(raw) && raw >= 1900 && raw <= 2100) continue;
     if (!money && !unit && Number.isInteger(raw) && raw <= 31 && MONTH_BEFORE.test(text.slice(0, m.index))) continue;
-    const scale = unit === 'k' ? 1e3 : unit === 'm' || unit === 'million' ? 1e6 : unit === 'b' || unit === 'billion' ? 1e9 : 1;
+    const scale =
+      unit === 'k' ? 1e3 : unit === 'm' || unit === 'million' ? 1e6 : unit === 'b' || unit === 'billion' ? 1e9 : 1;
     out.push(Math.round(raw * scale * 1e6) / 1e6);
   }
   return out;

@@ -37,7 +37,10 @@ export class EventsResolver {
 
 @Resolver(() => MarketType)
 export class MarketFieldsResolver {
-  @FieldResolver(() => Float, { nullable: true, description: 'YES price: the mid when both sides quote, else the last trade.' })
+  @FieldResolver(() => Float, {
+    nullable: true,
+    description: 'YES price: the mid when both sides quote, else the last trade.',
+  })
   yesPrice(@Root() market: MarketView): number | null {
     return yesPrice(market);
   }

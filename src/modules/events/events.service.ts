@@ -49,7 +49,9 @@ export class EventsService {
   }
 
   list(q: ListEventsQuery): Promise<Page<EventView>> {
-    return this.memo.get(`list:${q.page}:${q.pageSize}:${q.category ?? ''}:${q.sourceType ?? ''}`, () => this.listUncached(q));
+    return this.memo.get(`list:${q.page}:${q.pageSize}:${q.category ?? ''}:${q.sourceType ?? ''}`, () =>
+      this.listUncached(q),
+    );
   }
 
   private async listUncached(q: ListEventsQuery): Promise<Page<EventView>> {
@@ -61,7 +63,15 @@ export class EventsService {
   }
 
   discover(q: DiscoverEventsQuery): Promise<Page<EventView>> {
-    const key = JSON.stringify(['discover', q.page, q.pageSize, q.search ?? '', q.category ?? '', q.venue ?? '', q.sort]);
+    const key = JSON.stringify([
+      'discover',
+      q.page,
+      q.pageSize,
+      q.search ?? '',
+      q.category ?? '',
+      q.venue ?? '',
+      q.sort,
+    ]);
     return this.memo.get(key, () => this.discoverUncached(q));
   }
 
@@ -156,9 +166,7 @@ export function filterMarkets(markets: MarketView[], filter: MarketFilter): Mark
     case 'updated_desc':
       return kept.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || byId(a, b));
     case 'close_asc':
-      return kept.sort(
-        (a, b) => (a.endDate?.getTime() ?? Infinity) - (b.endDate?.getTime() ?? Infinity) || byId(a, b),
-      );
+      return kept.sort((a, b) => (a.endDate?.getTime() ?? Infinity) - (b.endDate?.getTime() ?? Infinity) || byId(a, b));
     default: {
       const never: never = sort;
       throw new Error(`unknown sort ${String(never)}`);

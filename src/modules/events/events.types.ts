@@ -46,7 +46,6 @@ export class MarketType implements MarketView {
   imageUrl: string | null;
   @Field()
   updatedAt: Date;
-
 }
 
 @ObjectType('Event', { description: 'A core event: one question, with the markets of one or both venues.' })

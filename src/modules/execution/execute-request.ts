@@ -3,7 +3,14 @@ import type { Venue } from '../../venues/venue.types';
 import { VENUES } from '../../venues/venue.types';
 import { amountToMicros } from '../ledger/money';
 import { toMicros } from '../routing/order-book.math';
-import { EXECUTION_LIMITS as L, EXECUTION_MODES, FUNDING_CHAINS, ORDER_TYPES, type ExecutionMode, type OrderKind } from './execution.limits';
+import {
+  EXECUTION_LIMITS as L,
+  EXECUTION_MODES,
+  FUNDING_CHAINS,
+  ORDER_TYPES,
+  type ExecutionMode,
+  type OrderKind,
+} from './execution.limits';
 import type { ExecuteRequest, SellRequest } from './execution.models';
 
 /** A request that passed every check that does not need the catalog. */
@@ -14,7 +21,8 @@ export interface CheckedRequest extends ExecuteRequest {
 
 function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || !allowed.includes(value as T)) throw AppError.badRequest(field, `must be one of ${allowed.join(', ')}`);
+  if (typeof value !== 'string' || !allowed.includes(value as T))
+    throw AppError.badRequest(field, `must be one of ${allowed.join(', ')}`);
   return value as T;
 }
 
@@ -31,7 +39,8 @@ function text(field: string, value: unknown, required = false): string | undefin
 
 function limitPriceOf(value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) throw AppError.badRequest('limitPrice', 'must be a number from 0 to 1');
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1)
+    throw AppError.badRequest('limitPrice', 'must be a number from 0 to 1');
   return value;
 }
 
@@ -42,7 +51,8 @@ function limitPriceOf(value: unknown): number | undefined {
  */
 function orderTypeOf(value: unknown, limitPrice: number | undefined): OrderKind {
   const orderType = oneOf('orderType', value, ORDER_TYPES) ?? (limitPrice === undefined ? 'market' : 'limit');
-  if (orderType === 'limit' && limitPrice === undefined) throw AppError.badRequest('limitPrice', 'is required for a limit order');
+  if (orderType === 'limit' && limitPrice === undefined)
+    throw AppError.badRequest('limitPrice', 'is required for a limit order');
   if (orderType === 'market' && limitPrice !== undefined) {
     throw AppError.badRequest('limitPrice', 'is not allowed with orderType market: omit it, or use orderType limit');
   }
@@ -91,7 +101,11 @@ export function checkExecuteRequest(r: ExecuteRequest): CheckedRequest {
 
 /** Checks a position sell's optional body (the size against the position comes later). */
 export function checkSellRequest(r: SellRequest): SellRequest & { orderType: OrderKind; mode: ExecutionMode } {
-  if (r.size !== undefined && r.size !== null && (typeof r.size !== 'number' || !Number.isFinite(r.size) || r.size <= 0 || r.size > L.size.max)) {
+  if (
+    r.size !== undefined &&
+    r.size !== null &&
+    (typeof r.size !== 'number' || !Number.isFinite(r.size) || r.size <= 0 || r.size > L.size.max)
+  ) {
     throw AppError.badRequest('size', `must be a number of contracts above 0, at most ${L.size.max}`);
   }
   const limitPrice = limitPriceOf(r.limitPrice);
@@ -107,7 +121,8 @@ export function checkSellRequest(r: SellRequest): SellRequest & { orderType: Ord
 export function sizeMicrosFor(venue: Venue, size: number): bigint {
   const decimals = L.sizeDecimals[venue];
   if (size === 0) return 0n;
-  const problem = decimals === 0 ? `${venue} trades whole contracts only` : `${venue} takes at most ${decimals} decimals`;
+  const problem =
+    decimals === 0 ? `${venue} trades whole contracts only` : `${venue} takes at most ${decimals} decimals`;
   try {
     amountToMicros(size, { min: L.size.min, max: L.size.max, decimals }, 'size');
   } catch {

@@ -49,7 +49,14 @@ export function outcomeUnknown(err: unknown): err is ExecutionServiceUncertainEr
 }
 
 /** Connection errors raised before anything was sent: the service never saw the call. */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NEVER_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 // Duck-typed, not `instanceof`: fetch's errors (a DOMException on timeout) may come from another realm.
 function isTimeout(err: unknown): boolean {
@@ -97,7 +104,13 @@ export class ExecutionServiceClient {
     return this.call('GET', `/orders/${encodeURIComponent(id)}`, walletToken);
   }
 
-  private async call(method: 'GET' | 'POST', path: string, token: string | undefined, body?: unknown, key?: string): Promise<ExecutionServiceOrder> {
+  private async call(
+    method: 'GET' | 'POST',
+    path: string,
+    token: string | undefined,
+    body?: unknown,
+    key?: string,
+  ): Promise<ExecutionServiceOrder> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (token) headers.authorization = `Bearer ${token}`;

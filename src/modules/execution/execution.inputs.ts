@@ -22,10 +22,16 @@ export class ExecuteInput {
   @Field(() => Float, { description: `Contracts, ${L.size.min}..${L.size.max} (venue_a: 2 decimals; venue_b: whole).` })
   size: number;
 
-  @Field(() => Float, { nullable: true, description: '0..1; alone it makes a limit order; not allowed with orderType market (400).' })
+  @Field(() => Float, {
+    nullable: true,
+    description: '0..1; alone it makes a limit order; not allowed with orderType market (400).',
+  })
   limitPrice?: number;
 
-  @Field(() => OrderTypeEnum, { nullable: true, description: 'Default: limit with a limitPrice, else market. `limit` needs a limitPrice; `market` takes none.' })
+  @Field(() => OrderTypeEnum, {
+    nullable: true,
+    description: 'Default: limit with a limitPrice, else market. `limit` needs a limitPrice; `market` takes none.',
+  })
   orderType?: OrderTypeEnum;
 
   @Field(() => ExecutionModeEnum, { nullable: true, description: 'Default simulation.' })
@@ -65,13 +71,22 @@ export class ExecuteInput {
 /** The optional body of a position sell. */
 @InputType('SellPositionInput')
 export class SellPositionInput {
-  @Field(() => Float, { nullable: true, description: "Contracts, at most the position size (default: all of it, at the position's exact size)." })
+  @Field(() => Float, {
+    nullable: true,
+    description: "Contracts, at most the position size (default: all of it, at the position's exact size).",
+  })
   size?: number;
 
-  @Field(() => OrderTypeEnum, { nullable: true, description: 'Default: limit with a limitPrice, else market. `market` takes no limitPrice.' })
+  @Field(() => OrderTypeEnum, {
+    nullable: true,
+    description: 'Default: limit with a limitPrice, else market. `market` takes no limitPrice.',
+  })
   orderType?: OrderTypeEnum;
 
-  @Field(() => Float, { nullable: true, description: '0..1; alone it makes a limit order; not allowed with orderType market (400).' })
+  @Field(() => Float, {
+    nullable: true,
+    description: '0..1; alone it makes a limit order; not allowed with orderType market (400).',
+  })
   limitPrice?: number;
 
   @Field(() => ExecutionModeEnum, { nullable: true, description: 'Default simulation.' })

@@ -29,7 +29,15 @@ export type FundingChain = (typeof FUNDING_CHAINS)[number];
  * `failed` (the venue or the execution service failed). A live venue_a order whose outcome is
  * not known yet stays `submitted` (its `failureReason` says why) until the reconciler ends it.
  */
-export const ORDER_STATES = ['pending', 'submitted', 'partially_filled', 'filled', 'cancelled', 'rejected', 'failed'] as const;
+export const ORDER_STATES = [
+  'pending',
+  'submitted',
+  'partially_filled',
+  'filled',
+  'cancelled',
+  'rejected',
+  'failed',
+] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
 /**
@@ -38,7 +46,15 @@ export type OrderState = (typeof ORDER_STATES)[number];
  * the execution service has not reported in time (or could not be asked for)
  * stays `submitted` with its hold, and the reconciler settles or fails it later.
  */
-export const EXECUTION_EVENTS = ['accepted', 'quote', 'submitted', 'fill', 'completed', 'failed', 'outcome_unknown'] as const;
+export const EXECUTION_EVENTS = [
+  'accepted',
+  'quote',
+  'submitted',
+  'fill',
+  'completed',
+  'failed',
+  'outcome_unknown',
+] as const;
 export type ExecutionEventKind = (typeof EXECUTION_EVENTS)[number];
 
 /** Why an execution failed (`failed` events carry one), or why its outcome is not known (`outcome_unknown`). */

@@ -2,7 +2,15 @@ import type { Fill, Order, Position } from '../../db/generated/client';
 import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
 import { MICROS_PER_UNIT, microsToNumber } from '../ledger/money';
 import type { Quote } from '../routing/order-book.math';
-import type { ExecutionEventKind, ExecutionMode, FailureCode, FundingChain, OrderKind, OrderSource, OrderState } from './execution.limits';
+import type {
+  ExecutionEventKind,
+  ExecutionMode,
+  FailureCode,
+  FundingChain,
+  OrderKind,
+  OrderSource,
+  OrderState,
+} from './execution.limits';
 
 /** An order as `/execute` takes it (the interface's body). */
 export interface ExecuteRequest {
@@ -209,23 +217,51 @@ export function eventsFromOrder(o: Order & { fills: Fill[] }, now: Date): Execut
   const events: ExecutionEvent[] = [];
   const push = (event: ExecutionEventKind, parts: Partial<ExecutionEvent>) => {
     const seq = events.length + 1;
-    events.push({ id: `${o.id}:${seq}`, event, seq, orderId: o.id, at: now, replayed: true, order: null, quote: null, fill: null, position: null, balance: null, error: null, ...parts });
+    events.push({
+      id: `${o.id}:${seq}`,
+      event,
+      seq,
+      orderId: o.id,
+      at: now,
+      replayed: true,
+      order: null,
+      quote: null,
+      fill: null,
+      position: null,
+      balance: null,
+      error: null,
+      ...parts,
+    });
   };
   push('accepted', { order });
   let filled = 0n;
   for (const f of o.fills) {
     filled += f.sizeMicros;
     push('fill', {
-      fill: { seq: f.seq, price: microsToNumber(f.priceMicros), size: microsToNumber(f.sizeMicros), fee: microsToNumber(f.feeMicros), filledSize: microsToNumber(filled), filledAt: f.filledAt },
+      fill: {
+        seq: f.seq,
+        price: microsToNumber(f.priceMicros),
+        size: microsToNumber(f.sizeMicros),
+        fee: microsToNumber(f.feeMicros),
+        filledSize: microsToNumber(filled),
+        filledAt: f.filledAt,
+      },
     });
   }
   if (['filled', 'partially_filled', 'cancelled'].includes(o.state)) push('completed', { order });
   else if (o.state === 'pending' || o.state === 'submitted') {
     // Still open: not failed (its hold is kept); the order ends when its outcome is known.
-    const message = `the first request with this key did not finish; the order is ${o.state} until its outcome is known`;
+    const message =
+      `the first request with this key did not finish; the order is ${o.state} until its outcome ` + `is known`;
     push('outcome_unknown', { order, error: { code: 'timeout', message } });
   } else {
-    push('failed', { order, error: { code: o.state === 'rejected' ? 'venue_rejected' : 'upstream_error', message: o.failureReason ?? `the order was ${o.state}` } });
+    push('failed', {
+      order,
+      error: {
+        code: o.state === 'rejected' ? 'venue_rejected' : 'upstream_error',
+        message: o.failureReason ?? `the order was ${o.state}`,
+      },
+    });
   }
   return events;
 }

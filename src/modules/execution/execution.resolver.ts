@@ -11,7 +11,10 @@ function withoutNulls<T extends object>(value: T): T {
 }
 
 /** Live mode: the wallet-auth token (401 without it); otherwise the user bearer, required or optional. */
-async function principalFor(ctx: GraphQLContext, need: 'live' | 'user' | 'optional'): Promise<ExecutionPrincipal | null> {
+async function principalFor(
+  ctx: GraphQLContext,
+  need: 'live' | 'user' | 'optional',
+): Promise<ExecutionPrincipal | null> {
   if (need === 'live') {
     const w = await ctx.auth.requireWallet();
     return { userId: w.userId, live: true, walletToken: ctx.auth.bearer() };
@@ -21,14 +24,20 @@ async function principalFor(ctx: GraphQLContext, need: 'live' | 'user' | 'option
 }
 
 type ExecuteData = SubscribeResolverData<unknown, { input: ExecuteInput }, GraphQLContext>;
-type SellData = SubscribeResolverData<unknown, { positionId: string; input?: SellPositionInput | null }, GraphQLContext>;
+type SellData = SubscribeResolverData<
+  unknown,
+  { positionId: string; input?: SellPositionInput | null },
+  GraphQLContext
+>;
 
 /** Everything that can refuse the order (400, 401, 409, 502, 503) happens before the iterator is returned. */
 async function subscribeExecute({ args, context }: ExecuteData): Promise<AsyncIterableIterator<ExecutionEvent>> {
   const request = withoutNulls(args.input) as ExecuteRequest;
   checkExecuteRequest(request); // a bad body is a 400 before credentials are looked at
   const principal = await principalFor(context, request.mode === 'live' ? 'live' : 'optional');
-  const stream = await context.services.execution.run(request, principal, { idempotencyKey: context.header('idempotency-key') });
+  const stream = await context.services.execution.run(request, principal, {
+    idempotencyKey: context.header('idempotency-key'),
+  });
   return stream.events();
 }
 
@@ -36,7 +45,9 @@ async function subscribeSell({ args, context }: SellData): Promise<AsyncIterable
   const body = withoutNulls(args.input ?? {}) as SellRequest;
   checkSellRequest(body);
   const principal = (await principalFor(context, body.mode === 'live' ? 'live' : 'user'))!;
-  const stream = await context.services.execution.sell(args.positionId, body, principal, { idempotencyKey: context.header('idempotency-key') });
+  const stream = await context.services.execution.sell(args.positionId, body, principal, {
+    idempotencyKey: context.header('idempotency-key'),
+  });
   return stream.events();
 }
 
@@ -44,7 +55,9 @@ async function subscribeSell({ args, context }: SellData): Promise<AsyncIterable
 export class ExecutionResolver {
   @Subscription(() => ExecutionEventType, {
     description:
-      'Run an order and stream its progress: accepted, quote, submitted, fill…, completed | failed. Simulation by default (anonymous: nothing stored); live needs the wallet-auth token. Idempotency-Key honoured.',
+      'Run an order and stream its progress: accepted, quote, submitted, fill…, completed | failed. ' +
+      'Simulation by default (anonymous: nothing stored); live needs the wallet-auth token. Idempotency-Key ' +
+      'honoured.',
     subscribe: subscribeExecute,
   })
   execute(@Root() event: ExecutionEvent, @Arg('input', () => ExecuteInput) _input: ExecuteInput): ExecutionEvent {
@@ -52,7 +65,9 @@ export class ExecutionResolver {
   }
 
   @Subscription(() => ExecutionEventType, {
-    description: "Sell from one of the caller's positions (default: all of it) and stream the execution (bearer; live: wallet-auth token).",
+    description:
+      "Sell from one of the caller's positions (default: all of it) and stream the execution (bearer; live: " +
+      'wallet-auth token).',
     subscribe: subscribeSell,
   })
   sellPosition(

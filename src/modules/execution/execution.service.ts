@@ -8,7 +8,15 @@ import { InsufficientFundsError } from '../ledger';
 import { microsToNumber } from '../ledger/money';
 import { CENT, MICRO, feeOf, toMicros } from '../routing/order-book.math';
 import { checkExecuteRequest, checkSellRequest, sizeMicrosFor } from './execute-request';
-import { eventsFromOrder, reviveEvent, type ExecuteRequest, type ExecutionEvent, type ExecutionPrincipal, type RunOptions, type SellRequest } from './execution.models';
+import {
+  eventsFromOrder,
+  reviveEvent,
+  type ExecuteRequest,
+  type ExecutionEvent,
+  type ExecutionPrincipal,
+  type RunOptions,
+  type SellRequest,
+} from './execution.models';
 import { EventLog } from './event-log';
 import { outcomeUnknown } from './execution-service.client';
 import { resolveMarket, type Catalog } from './market-resolver';
@@ -99,12 +107,19 @@ export class ExecutionService {
    * stored). Live mode needs `principal.live` (a verified wallet-auth token,
    * or trusted server code).
    */
-  async run(raw: ExecuteRequest, principal: ExecutionPrincipal | null, opts: RunOptions = {}): Promise<ExecutionStream> {
+  async run(
+    raw: ExecuteRequest,
+    principal: ExecutionPrincipal | null,
+    opts: RunOptions = {},
+  ): Promise<ExecutionStream> {
     const req = checkExecuteRequest(raw);
     if (req.mode === 'live' && !principal?.live) throw AppError.unauthorized('live mode needs the wallet-auth token');
     const market = await resolveMarket(this.deps, req);
     // A whole-position sell takes the position's exact size, whatever the venue's order precision.
-    const sizeMicros = opts.exactSizeMicros !== undefined && toMicros(req.size) === opts.exactSizeMicros ? opts.exactSizeMicros : sizeMicrosFor(market.venue, req.size);
+    const sizeMicros =
+      opts.exactSizeMicros !== undefined && toMicros(req.size) === opts.exactSizeMicros
+        ? opts.exactSizeMicros
+        : sizeMicrosFor(market.venue, req.size);
     if (req.mode === 'live' && market.venue === 'venue_a' && !this.deps.client) {
       throw AppError.unavailable('venue_a live execution is not configured (EXECUTION_SERVICE_URL)');
     }
@@ -144,7 +159,12 @@ export class ExecutionService {
    * size) through {@link run}. Unknown or someone else's position: 404; more
    * than held: 400.
    */
-  async sell(positionId: string, raw: SellRequest, principal: ExecutionPrincipal, opts: RunOptions = {}): Promise<ExecutionStream> {
+  async sell(
+    positionId: string,
+    raw: SellRequest,
+    principal: ExecutionPrincipal,
+    opts: RunOptions = {},
+  ): Promise<ExecutionStream> {
     const body = checkSellRequest(raw);
     if (body.mode === 'live' && !principal.live) throw AppError.unauthorized('live mode needs the wallet-auth token');
     const key = IdempotencyService.check(opts.idempotencyKey);
@@ -155,13 +175,25 @@ export class ExecutionService {
       sell = await this.sellRequest(positionId, body, principal.userId);
     } catch (err) {
       // A retry after the sell went through finds the position smaller or closed: it replays.
-      const stored = key !== undefined && err instanceof AppError && err.code === 'bad_request'
-        ? await this.storedOutcome({ userId: principal.userId, operation: 'execution.position_sell', key, input: idempotencyInput })
-        : null;
+      const stored =
+        key !== undefined && err instanceof AppError && err.code === 'bad_request'
+          ? await this.storedOutcome({
+              userId: principal.userId,
+              operation: 'execution.position_sell',
+              key,
+              input: idempotencyInput,
+            })
+          : null;
       if (stored) return this.replayCurrent(stored);
       throw err;
     }
-    return this.run(sell.request, principal, { ...opts, source: 'position_sell', positionId, idempotencyInput, exactSizeMicros: sell.exactSizeMicros });
+    return this.run(sell.request, principal, {
+      ...opts,
+      source: 'position_sell',
+      positionId,
+      idempotencyInput,
+      exactSizeMicros: sell.exactSizeMicros,
+    });
   }
 
   /**
@@ -169,18 +201,43 @@ export class ExecutionService {
    * pending or above its size. Selling all of it (no size, or exactly its
    * size) carries the exact size on, past the venue's order precision.
    */
-  private async sellRequest(positionId: string, body: SellRequest, userId: string): Promise<{ request: ExecuteRequest; exactSizeMicros?: bigint }> {
-    const pos = positionId.length <= 100 ? await this.deps.prisma.position.findUnique({ where: { id: positionId } }) : null;
+  private async sellRequest(
+    positionId: string,
+    body: SellRequest,
+    userId: string,
+  ): Promise<{ request: ExecuteRequest; exactSizeMicros?: bigint }> {
+    const pos =
+      positionId.length <= 100 ? await this.deps.prisma.position.findUnique({ where: { id: positionId } }) : null;
     if (!pos || pos.userId !== userId) throw AppError.notFound(`position ${positionId}`);
-    if (pos.sizeMicros === 0n) throw AppError.badRequest('positionId', `the position is ${pos.status === 'pending' ? 'pending (its first order has not filled yet)' : 'closed'}: nothing to sell`);
+    if (pos.sizeMicros === 0n)
+      throw AppError.badRequest(
+        'positionId',
+        `the position is ` +
+          `${pos.status === 'pending' ? 'pending (its first order has not filled yet)' : 'closed'}: nothing to sell`,
+      );
     const size = body.size ?? microsToNumber(pos.sizeMicros);
-    if (toMicros(size) > pos.sizeMicros) throw AppError.badRequest('size', `exceeds the position's ${microsToNumber(pos.sizeMicros)} contracts`);
-    const request: ExecuteRequest = { marketId: pos.marketId, venue: pos.venue, side: 'sell', outcome: pos.outcome, size, orderType: body.orderType, limitPrice: body.limitPrice, mode: body.mode };
+    if (toMicros(size) > pos.sizeMicros)
+      throw AppError.badRequest('size', `exceeds the position's ${microsToNumber(pos.sizeMicros)} contracts`);
+    const request: ExecuteRequest = {
+      marketId: pos.marketId,
+      venue: pos.venue,
+      side: 'sell',
+      outcome: pos.outcome,
+      size,
+      orderType: body.orderType,
+      limitPrice: body.limitPrice,
+      mode: body.mode,
+    };
     return toMicros(size) === pos.sizeMicros ? { request, exactSizeMicros: pos.sizeMicros } : { request };
   }
 
   /** The stored outcome of a key, if its first request finished (same body); null when nothing is stored. */
-  private async storedOutcome(call: { userId: string; operation: string; key: string; input: unknown }): Promise<StoredOutcome | null> {
+  private async storedOutcome(call: {
+    userId: string;
+    operation: string;
+    key: string;
+    input: unknown;
+  }): Promise<StoredOutcome | null> {
     const notStored = new Error('not stored');
     try {
       // Claims nothing for good: with no stored answer the work fails at once and the key is freed.
@@ -199,8 +256,10 @@ export class ExecutionService {
   /** Pre-stream work (live: the order row, the hold, venue_a's submit), then the rest detached. */
   private async launch(plan: OrderPlan): Promise<ExecutionStream & { done: Promise<ExecutionEvent[]> }> {
     // Inside the key's claim (when there is one): a retry after the sell replays instead of failing here.
-    if (!plan.anonymous && plan.draft.side === 'sell' && plan.draft.requestedSizeMicros > 0n) await this.checkHolding(plan.draft);
-    const live = plan.request.mode === 'live' && plan.rejectReason === undefined ? await this.openLive(plan) : undefined;
+    if (!plan.anonymous && plan.draft.side === 'sell' && plan.draft.requestedSizeMicros > 0n)
+      await this.checkHolding(plan.draft);
+    const live =
+      plan.request.mode === 'live' && plan.rejectReason === undefined ? await this.openLive(plan) : undefined;
     const log = new EventLog<ExecutionEvent>();
     const done = new OrderRun(plan, this.deps, log, live).execute();
     this.track(done);
@@ -220,7 +279,10 @@ export class ExecutionService {
    * that sequence (a different body, or a first request still running, is a
    * 409). A failure before the stream opens, or an unexpected one, frees the key.
    */
-  private async startOnce(plan: OrderPlan, call: { userId: string; operation: string; key: string; input: unknown }): Promise<ExecutionStream> {
+  private async startOnce(
+    plan: OrderPlan,
+    call: { userId: string; operation: string; key: string; input: unknown },
+  ): Promise<ExecutionStream> {
     let ready!: (s: ExecutionStream) => void;
     const started = new Promise<ExecutionStream>((resolve) => (ready = resolve));
     const stored = this.deps.idempotency.run<StoredOutcome>(call, async () => {
@@ -248,7 +310,10 @@ export class ExecutionService {
   private async replayCurrent(o: StoredOutcome): Promise<ExecutionStream> {
     const last = o.events[o.events.length - 1];
     if (last?.event !== 'outcome_unknown') return this.replay(o);
-    const row = await this.deps.prisma.order.findUnique({ where: { id: last.orderId }, include: { fills: { orderBy: { seq: 'asc' } } } });
+    const row = await this.deps.prisma.order.findUnique({
+      where: { id: last.orderId },
+      include: { fills: { orderBy: { seq: 'asc' } } },
+    });
     if (!row || row.state === 'pending' || row.state === 'submitted') return this.replay(o);
     const later = eventsFromOrder(row, new Date(this.deps.now()))
       .slice(1)
@@ -269,12 +334,9 @@ export class ExecutionService {
     const handOver = () => this.reconciler.remember(id, { submit: live.submit, walletToken: plan.walletToken });
     this.running.add(id);
     void done
-      .then(
-        (events) => {
-          if (events[events.length - 1]?.event === 'outcome_unknown') handOver();
-        },
-        handOver,
-      )
+      .then((events) => {
+        if (events[events.length - 1]?.event === 'outcome_unknown') handOver();
+      }, handOver)
       .finally(() => this.running.delete(id));
   }
 
@@ -287,7 +349,11 @@ export class ExecutionService {
     } catch (err) {
       if (!(err instanceof InsufficientFundsError)) throw err;
       const balance = await this.deps.recorder.balance(d.userId);
-      throw AppError.badRequest('size', `insufficient balance: the order may cost up to $${(Number(hold) / 1e6).toFixed(2)}, held until it ends; $${(Number(balance) / 1e6).toFixed(2)} available`);
+      throw AppError.badRequest(
+        'size',
+        `insufficient balance: the order may cost up to $${(Number(hold) / 1e6).toFixed(2)}, held until it ends; ` +
+          `$${(Number(balance) / 1e6).toFixed(2)} available`,
+      );
     }
     if (d.venue !== 'venue_a') return { order };
     const submit = submitRequestOf(d, plan.request);
@@ -296,9 +362,17 @@ export class ExecutionService {
       first = await this.deps.client!.submit(submit, plan.walletToken);
     } catch (err) {
       // No answer, but the service may have the order: the stream opens and the runner asks again.
-      if (outcomeUnknown(err)) return { order: await this.deps.recorder.submitted(d.id, null), submit, submitProblem: err.message };
+      if (outcomeUnknown(err))
+        return { order: await this.deps.recorder.submitted(d.id, null), submit, submitProblem: err.message };
       // Refused before streaming (502): the order fails and frees its Idempotency-Key in the same transaction.
-      await this.deps.recorder.end(d, true, 'failed', err instanceof AppError ? err.message : 'execution service failed', null, { releaseKey: true });
+      await this.deps.recorder.end(
+        d,
+        true,
+        'failed',
+        err instanceof AppError ? err.message : 'execution service failed',
+        null,
+        { releaseKey: true },
+      );
       throw err;
     }
     return { order: await this.deps.recorder.submitted(d.id, first.id), submit, first };
@@ -320,10 +394,18 @@ export class ExecutionService {
 
   private async checkHolding(d: OrderDraft): Promise<void> {
     const pos = await this.deps.prisma.position.findUnique({
-      where: { userId_venue_venueMarketId_outcome: { userId: d.userId, venue: d.venue, venueMarketId: d.venueMarketId, outcome: d.outcome } },
+      where: {
+        userId_venue_venueMarketId_outcome: {
+          userId: d.userId,
+          venue: d.venue,
+          venueMarketId: d.venueMarketId,
+          outcome: d.outcome,
+        },
+      },
     });
     const held = pos?.sizeMicros ?? 0n;
-    if (d.requestedSizeMicros > held) throw AppError.badRequest('size', `exceeds your position of ${microsToNumber(held)} ${d.outcome} contracts`);
+    if (d.requestedSizeMicros > held)
+      throw AppError.badRequest('size', `exceeds your position of ${microsToNumber(held)} ${d.outcome} contracts`);
   }
 
   private track(p: Promise<unknown>): void {

@@ -6,13 +6,23 @@ import { CostQuoteType } from '../routing/routing.types';
 // The portfolio read side owns the `OrderState` enum; the stream reports the same states.
 import { OrderStateEnum } from '../portfolio/portfolio.types';
 import type { ExecutionEventKind, ExecutionMode, FailureCode, OrderKind, OrderState } from './execution.limits';
-import type { BalanceView, ExecutionErrorView, ExecutionEvent, FillView, OrderView, PositionSummaryView } from './execution.models';
+import type {
+  BalanceView,
+  ExecutionErrorView,
+  ExecutionEvent,
+  FillView,
+  OrderView,
+  PositionSummaryView,
+} from './execution.models';
 
 export enum OrderTypeEnum {
   market = 'market',
   limit = 'limit',
 }
-registerEnumType(OrderTypeEnum, { name: 'OrderType', description: 'Both are immediate-or-cancel; a limit order fills only at its limit price or better.' });
+registerEnumType(OrderTypeEnum, {
+  name: 'OrderType',
+  description: 'Both are immediate-or-cancel; a limit order fills only at its limit price or better.',
+});
 
 export enum ExecutionModeEnum {
   simulation = 'simulation',
@@ -20,7 +30,8 @@ export enum ExecutionModeEnum {
 }
 registerEnumType(ExecutionModeEnum, {
   name: 'ExecutionMode',
-  description: '`simulation` fills against the venue book inside the service; `live` trades at the venue (wallet-auth token).',
+  description:
+    '`simulation` fills against the venue book inside the service; `live` trades at the venue (wallet-auth token).',
 });
 
 export enum ExecutionEventKindEnum {
@@ -35,7 +46,9 @@ export enum ExecutionEventKindEnum {
 registerEnumType(ExecutionEventKindEnum, {
   name: 'ExecutionEventKind',
   description:
-    'accepted, quote, submitted, fill…, then completed, failed, or outcome_unknown (live venue_a: the execution service has not reported the outcome in time; the order stays submitted with its hold until the reconciler settles or fails it).',
+    'accepted, quote, submitted, fill…, then completed, failed, or outcome_unknown (live venue_a: the ' +
+    'execution service has not reported the outcome in time; the order stays submitted with its hold until ' +
+    'the reconciler settles or fails it).',
 });
 
 export enum FailureCodeEnum {
@@ -164,7 +177,10 @@ export class ExecutionEventType implements ExecutionEvent {
   at: Date;
   @Field({ description: 'True when replaying the first outcome of an Idempotency-Key.' })
   replayed: boolean;
-  @Field(() => ExecutionOrderType, { nullable: true, description: 'On accepted, submitted, completed, failed, outcome_unknown.' })
+  @Field(() => ExecutionOrderType, {
+    nullable: true,
+    description: 'On accepted, submitted, completed, failed, outcome_unknown.',
+  })
   order: OrderView | null;
   @Field(() => CostQuoteType, { nullable: true, description: 'On quote: the order walked through the current book.' })
   quote: Quote | null;
@@ -172,8 +188,14 @@ export class ExecutionEventType implements ExecutionEvent {
   fill: FillView | null;
   @Field(() => ExecutionPositionType, { nullable: true, description: 'On completed (authenticated).' })
   position: PositionSummaryView | null;
-  @Field(() => ExecutionBalanceType, { nullable: true, description: 'On completed (authenticated): the USD balance after; on outcome_unknown: with the hold still held.' })
+  @Field(() => ExecutionBalanceType, {
+    nullable: true,
+    description: 'On completed (authenticated): the USD balance after; on outcome_unknown: with the hold still held.',
+  })
   balance: BalanceView | null;
-  @Field(() => ExecutionErrorType, { nullable: true, description: 'On failed: why; on outcome_unknown: why the outcome is not known yet.' })
+  @Field(() => ExecutionErrorType, {
+    nullable: true,
+    description: 'On failed: why; on outcome_unknown: why the outcome is not known yet.',
+  })
   error: ExecutionErrorView | null;
 }

@@ -22,7 +22,11 @@ export async function resolveMarket(catalog: Catalog, req: CheckedRequest): Prom
   const native = req.venueMarketId ?? req.marketId;
   const keys = prefixed ? [req.marketId] : (req.venue ? [req.venue] : VENUES).map((v) => `${v}:${native}`);
   const found = (await catalog.markets.marketsByIds(keys)).filter((m): m is MarketView => m !== null);
-  if (found.length === 0) throw AppError.badRequest('marketId', `no market ${req.marketId}${req.venue && !prefixed ? ` on ${req.venue}` : ''}`);
+  if (found.length === 0)
+    throw AppError.badRequest(
+      'marketId',
+      `no market ${req.marketId}${req.venue && !prefixed ? ` on ${req.venue}` : ''}`,
+    );
   if (found.length > 1) throw AppError.badRequest('venue', 'is required: this market id is listed on both venues');
   const m = found[0]!;
   if (req.venue && m.venue !== req.venue) throw AppError.badRequest('venue', `market ${req.marketId} is on ${m.venue}`);
@@ -31,8 +35,10 @@ export async function resolveMarket(catalog: Catalog, req: CheckedRequest): Prom
   }
   if (req.coreId !== undefined) {
     const event = await catalog.events.get(req.coreId).catch(() => null);
-    if (event?.id !== m.eventId) throw AppError.badRequest('coreId', `market ${req.marketId} is not a market of ${req.coreId}`);
+    if (event?.id !== m.eventId)
+      throw AppError.badRequest('coreId', `market ${req.marketId} is not a market of ${req.coreId}`);
   }
-  if (m.status !== 'active') throw AppError.badRequest('marketId', `market ${req.marketId} is ${m.status}, not trading`);
+  if (m.status !== 'active')
+    throw AppError.badRequest('marketId', `market ${req.marketId} is ${m.status}, not trading`);
   return m;
 }

@@ -5,7 +5,12 @@ import type { NewNotification } from '../notifications';
 import type { FeeSchedule } from '../routing/order-book.math';
 import { RECONCILE_LIMITS } from './execution.limits';
 import { toOrderView } from './execution.models';
-import { isFinal, type ExecutionServiceClient, type ExecutionServiceOrder, type ExecutionServiceOrderRequest } from './execution-service.client';
+import {
+  isFinal,
+  type ExecutionServiceClient,
+  type ExecutionServiceOrder,
+  type ExecutionServiceOrderRequest,
+} from './execution-service.client';
 import { fillNotification, submitRequestOf, verdictOf } from './service-outcome';
 import { OrderNotOpenError, draftOf, type TradeRecorder } from './trade-recorder';
 
@@ -54,7 +59,11 @@ export class OrderReconciler {
   /** One pass over the unresolved orders (never those in `running`); the number of orders it ended. */
   async run(running: readonly string[], limit: number = RECONCILE_LIMITS.batch): Promise<number> {
     if (!this.deps.client) return 0;
-    const orders = await this.deps.recorder.unresolved({ limit, orphanBefore: new Date(Date.now() - RECONCILE_LIMITS.orphanAfterMs), running });
+    const orders = await this.deps.recorder.unresolved({
+      limit,
+      orphanBefore: new Date(Date.now() - RECONCILE_LIMITS.orphanAfterMs),
+      running,
+    });
     let ended = 0;
     for (const order of orders) {
       try {
@@ -74,13 +83,25 @@ export class OrderReconciler {
     try {
       o = row.externalOrderId
         ? await client.get(row.externalOrderId, kept?.walletToken)
-        : await client.submit(kept?.submit ?? submitRequestOf(d, { size: microsToNumber(row.requestedSizeMicros), limitPrice: row.limitPriceMicros === null ? undefined : microsToNumber(row.limitPriceMicros) }), kept?.walletToken);
+        : await client.submit(
+            kept?.submit ??
+              submitRequestOf(d, {
+                size: microsToNumber(row.requestedSizeMicros),
+                limitPrice: row.limitPriceMicros === null ? undefined : microsToNumber(row.limitPriceMicros),
+              }),
+            kept?.walletToken,
+          );
     } catch (err) {
       this.deps.logger?.warn({ err, orderId: row.id }, 'the execution service could not report a live order yet');
       return false;
     }
     if (!isFinal(o.status)) {
-      if (row.externalOrderId !== o.id) await this.deps.recorder.awaitOutcome(row.id, o.id, row.failureReason ?? 'outcome unknown: the order was left open');
+      if (row.externalOrderId !== o.id)
+        await this.deps.recorder.awaitOutcome(
+          row.id,
+          o.id,
+          row.failureReason ?? 'outcome unknown: the order was left open',
+        );
       return false;
     }
     const v = verdictOf(o, d, this.deps.fees, this.deps.now);
@@ -95,7 +116,9 @@ export class OrderReconciler {
           await this.deps
             .marketTitle(d.marketKey)
             .then((title) => this.deps.notify([fillNotification(d.userId, order, title)]))
-            .catch((err: unknown) => this.deps.logger?.error({ err, orderId: row.id }, 'notifying a reconciled fill failed'));
+            .catch((err: unknown) =>
+              this.deps.logger?.error({ err, orderId: row.id }, 'notifying a reconciled fill failed'),
+            );
         }
       }
     } catch (err) {

@@ -8,7 +8,12 @@ import { fromVenueError } from '../markets/venue-errors';
 import type { CheckedRequest } from './execute-request';
 import type { ExecutionEventKind, FailureCode, OrderState } from './execution.limits';
 import { toOrderView, toPositionSummary, type ExecutionEvent, type OrderView } from './execution.models';
-import { isFinal, type ExecutionServiceClient, type ExecutionServiceOrder, type ExecutionServiceOrderRequest } from './execution-service.client';
+import {
+  isFinal,
+  type ExecutionServiceClient,
+  type ExecutionServiceOrder,
+  type ExecutionServiceOrderRequest,
+} from './execution-service.client';
 import { fillNotification, verdictOf } from './service-outcome';
 import type { EventLog } from './event-log';
 import type { Order } from '../../db/generated/client';
@@ -78,7 +83,8 @@ export class OrderRun {
   async execute(): Promise<ExecutionEvent[]> {
     try {
       this.emit('accepted', { order: this.live ? toOrderView(this.live.order) : this.draftView('pending') });
-      if (this.plan.rejectReason !== undefined) await this.endWithout('rejected', this.plan.rejectReason, 'nothing_to_execute');
+      if (this.plan.rejectReason !== undefined)
+        await this.endWithout('rejected', this.plan.rejectReason, 'nothing_to_execute');
       else if (this.plan.request.mode === 'simulation') await this.simulate();
       else if (this.plan.draft.venue === 'venue_b') await this.liveVenueB();
       else await this.liveVenueA();
@@ -100,12 +106,22 @@ export class OrderRun {
       const e = fromVenueError(err);
       return this.endWithout('failed', e.message, failureOf(e));
     }
-    const q = priceBook(d.venue, book, d.side, d.outcome, { contracts: this.plan.request.size }, { limitPrice: this.plan.request.limitPrice, fees: this.deps.fees });
+    const q = priceBook(
+      d.venue,
+      book,
+      d.side,
+      d.outcome,
+      { contracts: this.plan.request.size },
+      { limitPrice: this.plan.request.limitPrice, fees: this.deps.fees },
+    );
     this.emit('quote', { quote: toQuote(q) });
     const at = new Date(this.deps.now());
     const fills = q.fills.map((f, i) => ({ price: f.price, size: f.size, fee: q.fillFees[i]!, filledAt: at }));
     if (q.filled === 0n) {
-      const why = q.depth === 0n && this.plan.request.limitPrice === undefined ? 'the book has no liquidity on this side' : 'nothing fillable within the limit price';
+      const why =
+        q.depth === 0n && this.plan.request.limitPrice === undefined
+          ? 'the book has no liquidity on this side'
+          : 'nothing fillable within the limit price';
       return this.endWithout('cancelled', why);
     }
     return this.settle(q.complete ? 'filled' : 'partially_filled', fills);
@@ -132,8 +148,15 @@ export class OrderRun {
       return this.endWithout('failed', e.message, failureOf(e));
     }
     const fills = result.fills.map((f) => this.fill(toMicros(f.price), toMicros(f.size), f.filledAt));
-    if (result.status === 'rejected') return this.endWithout('rejected', `venue_b rejected the order: ${result.reason ?? 'no reason given'}`, 'venue_rejected', result.venueOrderId);
-    if (fills.length === 0) return this.endWithout('cancelled', 'nothing filled at the venue', undefined, result.venueOrderId);
+    if (result.status === 'rejected')
+      return this.endWithout(
+        'rejected',
+        `venue_b rejected the order: ${result.reason ?? 'no reason given'}`,
+        'venue_rejected',
+        result.venueOrderId,
+      );
+    if (fills.length === 0)
+      return this.endWithout('cancelled', 'nothing filled at the venue', undefined, result.venueOrderId);
     return this.settle(result.status, fills, result.venueOrderId);
   }
 
@@ -173,18 +196,31 @@ export class OrderRun {
   }
 
   /** Ends the stream with `outcome_unknown`: the order stays submitted, its hold kept, for the reconciler. */
-  private async awaitOutcome(externalOrderId: string | null, problem: string | null, code: FailureCode = 'timeout'): Promise<void> {
+  private async awaitOutcome(
+    externalOrderId: string | null,
+    problem: string | null,
+    code: FailureCode = 'timeout',
+  ): Promise<void> {
     const d = this.plan.draft;
-    const why = problem === null ? 'the execution service did not report the outcome in time' : `the execution service could not report the outcome (${problem})`;
+    const why =
+      problem === null
+        ? 'the execution service did not report the outcome in time'
+        : `the execution service could not report the outcome (${problem})`;
     const reason = `outcome unknown: ${why}; the order stays submitted with its hold until the service reports it`;
     const order = await this.deps.recorder.awaitOutcome(d.id, externalOrderId, reason);
     if (!order) {
       // Ended already (e.g. by the reconciler of another process): nothing is open any more.
-      this.emit('failed', { error: { code: 'internal', message: 'the order already ended; see its state in /api/orders' } });
+      this.emit('failed', {
+        error: { code: 'internal', message: 'the order already ended; see its state in /api/orders' },
+      });
       return;
     }
     const balance = await this.deps.recorder.funds(d.userId);
-    this.emit('outcome_unknown', { order: toOrderView(order), balance: { available: num(balance.available), held: num(balance.held) }, error: { code, message: reason } });
+    this.emit('outcome_unknown', {
+      order: toOrderView(order),
+      balance: { available: num(balance.available), held: num(balance.held) },
+      error: { code, message: reason },
+    });
   }
 
   /**
@@ -195,7 +231,11 @@ export class OrderRun {
    */
   private async onUnexpected(): Promise<void> {
     if (this.live && this.plan.draft.venue === 'venue_a' && this.plan.request.mode === 'live') {
-      const handed = await this.awaitOutcome(this.live.first?.id ?? null, 'execution failed unexpectedly', 'internal').then(
+      const handed = await this.awaitOutcome(
+        this.live.first?.id ?? null,
+        'execution failed unexpectedly',
+        'internal',
+      ).then(
         () => true,
         () => false,
       );
@@ -215,7 +255,14 @@ export class OrderRun {
     const d = this.plan.draft;
     try {
       const book = await this.deps.books.get({ venue: d.venue, marketId: d.venueMarketId });
-      const q = priceBook(d.venue, book, d.side, d.outcome, { contracts: this.plan.request.size }, { limitPrice: this.plan.request.limitPrice, fees: this.deps.fees });
+      const q = priceBook(
+        d.venue,
+        book,
+        d.side,
+        d.outcome,
+        { contracts: this.plan.request.size },
+        { limitPrice: this.plan.request.limitPrice, fees: this.deps.fees },
+      );
       this.emit('quote', { quote: toQuote(q) });
     } catch {
       // No quote event: the venue's book could not be read.
@@ -223,13 +270,26 @@ export class OrderRun {
   }
 
   /** Records fills (or, anonymous, only reports them), then `submitted` (simulation), `fill`…, `completed`. */
-  private async settle(state: 'filled' | 'partially_filled', fills: RecordedFill[], externalOrderId: string | null = null): Promise<void> {
+  private async settle(
+    state: 'filled' | 'partially_filled',
+    fills: RecordedFill[],
+    externalOrderId: string | null = null,
+  ): Promise<void> {
     const simulated = this.plan.request.mode === 'simulation';
     const announceFills = () => {
       let cumulative = 0n;
       fills.forEach((f, i) => {
         cumulative += f.size;
-        this.emit('fill', { fill: { seq: i + 1, price: num(f.price), size: num(f.size), fee: num(f.fee), filledSize: num(cumulative), filledAt: f.filledAt } });
+        this.emit('fill', {
+          fill: {
+            seq: i + 1,
+            price: num(f.price),
+            size: num(f.size),
+            fee: num(f.fee),
+            filledSize: num(cumulative),
+            filledAt: f.filledAt,
+          },
+        });
       });
     };
     if (this.plan.anonymous) {
@@ -243,7 +303,18 @@ export class OrderRun {
       this.emit('failed', { order: toOrderView(r.order), error: { code: r.code, message: r.message } });
       return;
     }
-    if (simulated) this.emit('submitted', { order: { ...toOrderView(r.order), state: 'submitted', filledSize: 0, avgPrice: null, notional: 0, fees: 0, total: 0 } });
+    if (simulated)
+      this.emit('submitted', {
+        order: {
+          ...toOrderView(r.order),
+          state: 'submitted',
+          filledSize: 0,
+          avgPrice: null,
+          notional: 0,
+          fees: 0,
+          total: 0,
+        },
+      });
     announceFills();
     this.emit('completed', {
       order: toOrderView(r.order),
@@ -254,15 +325,25 @@ export class OrderRun {
   }
 
   /** Ends the order without fills: `cancelled` completes; `rejected` and `failed` fail with `code`. */
-  private async endWithout(state: OrderState, reason: string, code?: FailureCode, externalOrderId: string | null = null): Promise<void> {
+  private async endWithout(
+    state: OrderState,
+    reason: string,
+    code?: FailureCode,
+    externalOrderId: string | null = null,
+  ): Promise<void> {
     const order = this.plan.anonymous
       ? { ...this.draftView(state), failureReason: reason }
-      : toOrderView(await this.deps.recorder.end(this.plan.draft, this.live !== undefined, state, reason, externalOrderId));
+      : toOrderView(
+          await this.deps.recorder.end(this.plan.draft, this.live !== undefined, state, reason, externalOrderId),
+        );
     if (state === 'cancelled') this.emit('completed', { order });
     else this.emit('failed', { order, error: { code: code ?? 'internal', message: reason } });
   }
 
-  private emit(event: ExecutionEventKind, parts: Partial<Pick<ExecutionEvent, 'order' | 'quote' | 'fill' | 'position' | 'balance' | 'error'>>): void {
+  private emit(
+    event: ExecutionEventKind,
+    parts: Partial<Pick<ExecutionEvent, 'order' | 'quote' | 'fill' | 'position' | 'balance' | 'error'>>,
+  ): void {
     this.seq += 1;
     const orderId = this.plan.draft.id;
     this.log.push({

@@ -21,11 +21,16 @@ interface LockedPosition {
   closedAt: Date | null;
 }
 
-/** The position row of the order's market outcome, locked and read in one statement (the lock serializes orders on it). */
+/**
+ * The position row of the order's market outcome, locked and read in one statement (the lock serializes orders on
+ * it).
+ */
 export async function lockPosition(tx: Prisma.TransactionClient, d: OrderDraft): Promise<LockedPosition | undefined> {
   const [row] = await tx.$queryRaw<LockedPosition[]>`
-    SELECT "id", "status"::text AS "status", "sizeMicros", "costBasisMicros", "realizedPnlMicros", "feesMicros", "closedAt" FROM "Position"
-    WHERE "userId" = ${d.userId} AND "venue" = ${d.venue}::"Venue" AND "venueMarketId" = ${d.venueMarketId} AND "outcome" = ${d.outcome}::"Outcome"
+    SELECT "id", "status"::text AS "status", "sizeMicros", "costBasisMicros", "realizedPnlMicros", "feesMicros",
+    "closedAt" FROM "Position"
+    WHERE "userId" = ${d.userId} AND "venue" = ${d.venue}::"Venue" AND "venueMarketId" = ${d.venueMarketId} AND
+    "outcome" = ${d.outcome}::"Outcome"
     FOR UPDATE`;
   return row;
 }
@@ -40,7 +45,19 @@ export async function markPending(tx: Prisma.TransactionClient, d: OrderDraft): 
   const current = await lockPosition(tx, d);
   if (!current) {
     await tx.position.createMany({
-      data: [{ userId: d.userId, venue: d.venue, venueMarketId: d.venueMarketId, outcome: d.outcome, marketId: d.marketKey, coreEventId: d.coreEventId, status: 'pending', sizeMicros: 0n, costBasisMicros: 0n }],
+      data: [
+        {
+          userId: d.userId,
+          venue: d.venue,
+          venueMarketId: d.venueMarketId,
+          outcome: d.outcome,
+          marketId: d.marketKey,
+          coreEventId: d.coreEventId,
+          status: 'pending',
+          sizeMicros: 0n,
+          costBasisMicros: 0n,
+        },
+      ],
       skipDuplicates: true,
     });
   } else if (current.status === 'closed') {
@@ -57,7 +74,16 @@ export async function undoPending(tx: Prisma.TransactionClient, d: OrderDraft): 
   const current = await lockPosition(tx, d);
   if (current?.status !== 'pending') return;
   const others = await tx.order.count({
-    where: { userId: d.userId, venue: d.venue, venueMarketId: d.venueMarketId, outcome: d.outcome, side: 'buy', mode: 'live', state: { in: ['pending', 'submitted'] }, id: { not: d.id } },
+    where: {
+      userId: d.userId,
+      venue: d.venue,
+      venueMarketId: d.venueMarketId,
+      outcome: d.outcome,
+      side: 'buy',
+      mode: 'live',
+      state: { in: ['pending', 'submitted'] },
+      id: { not: d.id },
+    },
   });
   if (others > 0) return;
   if (current.closedAt === null) await tx.position.delete({ where: { id: current.id } });
@@ -65,19 +91,45 @@ export async function undoPending(tx: Prisma.TransactionClient, d: OrderDraft): 
 }
 
 /** Locks the position row (creating it for a first buy) and applies the fills with the position math. */
-export async function applyToPosition(tx: Prisma.TransactionClient, d: OrderDraft, fills: readonly RecordedFill[]): Promise<Position> {
+export async function applyToPosition(
+  tx: Prisma.TransactionClient,
+  d: OrderDraft,
+  fills: readonly RecordedFill[],
+): Promise<Position> {
   const lock = () => lockPosition(tx, d);
   let current = await lock();
   if (!current && d.side === 'buy') {
     await tx.position.createMany({
-      data: [{ userId: d.userId, venue: d.venue, venueMarketId: d.venueMarketId, outcome: d.outcome, marketId: d.marketKey, coreEventId: d.coreEventId, status: 'open', sizeMicros: 0n, costBasisMicros: 0n }],
+      data: [
+        {
+          userId: d.userId,
+          venue: d.venue,
+          venueMarketId: d.venueMarketId,
+          outcome: d.outcome,
+          marketId: d.marketKey,
+          coreEventId: d.coreEventId,
+          status: 'open',
+          sizeMicros: 0n,
+          costBasisMicros: 0n,
+        },
+      ],
       skipDuplicates: true,
     });
     current = await lock();
   }
-  if (!current) throw new OversellError(0n, fills.reduce((s, f) => s + f.size, 0n));
-  let state: PositionState = { size: current.sizeMicros, costBasis: current.costBasisMicros, realizedPnl: current.realizedPnlMicros, fees: current.feesMicros };
-  for (const f of fills) state = applyFill(state, { side: d.side, size: f.size, notional: notionalOf(f.price, f.size), fee: f.fee });
+  if (!current)
+    throw new OversellError(
+      0n,
+      fills.reduce((s, f) => s + f.size, 0n),
+    );
+  let state: PositionState = {
+    size: current.sizeMicros,
+    costBasis: current.costBasisMicros,
+    realizedPnl: current.realizedPnlMicros,
+    fees: current.feesMicros,
+  };
+  for (const f of fills)
+    state = applyFill(state, { side: d.side, size: f.size, notional: notionalOf(f.price, f.size), fee: f.fee });
   const reopened = current.sizeMicros === 0n && state.size > 0n;
   const now = new Date();
   return tx.position.update({

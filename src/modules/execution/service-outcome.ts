@@ -15,16 +15,44 @@ export type ServiceVerdict =
  * (the stream's runner and the reconciler read it alike). Fees are ours,
  * computed per fill; a fill without a time is stamped `now`.
  */
-export function verdictOf(o: ExecutionServiceOrder, d: Pick<OrderDraft, 'venue' | 'requestedSizeMicros'>, fees: FeeSchedule, now: () => number): ServiceVerdict {
+export function verdictOf(
+  o: ExecutionServiceOrder,
+  d: Pick<OrderDraft, 'venue' | 'requestedSizeMicros'>,
+  fees: FeeSchedule,
+  now: () => number,
+): ServiceVerdict {
   const fills = o.fills.map((f): RecordedFill => {
     const price = toMicros(f.price);
     const size = toMicros(f.size);
-    return { price, size, fee: feeOf(d.venue, { price, size }, fees), filledAt: f.filledAt ? new Date(f.filledAt) : new Date(now()) };
+    return {
+      price,
+      size,
+      fee: feeOf(d.venue, { price, size }, fees),
+      filledAt: f.filledAt ? new Date(f.filledAt) : new Date(now()),
+    };
   });
   const filled = fills.reduce((s, f) => s + f.size, 0n);
-  if (filled > d.requestedSizeMicros) return { kind: 'end', state: 'failed', reason: 'the execution service reported more contracts than ordered', code: 'upstream_error' };
-  if (o.status === 'rejected') return { kind: 'end', state: 'rejected', reason: `the execution service rejected the order: ${o.reason ?? 'no reason given'}`, code: 'venue_rejected' };
-  if (o.status === 'failed') return { kind: 'end', state: 'failed', reason: `the execution service failed the order: ${o.reason ?? 'no reason given'}`, code: 'upstream_error' };
+  if (filled > d.requestedSizeMicros)
+    return {
+      kind: 'end',
+      state: 'failed',
+      reason: 'the execution service reported more contracts than ordered',
+      code: 'upstream_error',
+    };
+  if (o.status === 'rejected')
+    return {
+      kind: 'end',
+      state: 'rejected',
+      reason: `the execution service rejected the order: ${o.reason ?? 'no reason given'}`,
+      code: 'venue_rejected',
+    };
+  if (o.status === 'failed')
+    return {
+      kind: 'end',
+      state: 'failed',
+      reason: `the execution service failed the order: ${o.reason ?? 'no reason given'}`,
+      code: 'upstream_error',
+    };
   if (fills.length === 0) return { kind: 'end', state: 'cancelled', reason: o.reason ?? 'nothing filled' };
   return { kind: 'settle', state: filled === d.requestedSizeMicros ? 'filled' : 'partially_filled', fills };
 }
@@ -34,9 +62,18 @@ export function verdictOf(o: ExecutionServiceOrder, d: Pick<OrderDraft, 'venue' 
  * re-submit. Rebuilt from a row (the reconciler, in another process) it lacks
  * the funding, referrer and titles, which are not stored.
  */
-export function submitRequestOf(d: OrderDraft, r: Omit<ExecuteRequest, 'marketId' | 'side' | 'outcome'>): ExecutionServiceOrderRequest {
+export function submitRequestOf(
+  d: OrderDraft,
+  r: Omit<ExecuteRequest, 'marketId' | 'side' | 'outcome'>,
+): ExecutionServiceOrderRequest {
   const funded = r.fundingSourceChain || r.fundingSourceCurrency || r.fundingAmountAtomic;
-  const metadata = { coreId: d.coreEventId ?? undefined, eventTitle: r.eventTitle, marketTitle: r.marketTitle, eventSlug: r.eventSlug, category: r.category };
+  const metadata = {
+    coreId: d.coreEventId ?? undefined,
+    eventTitle: r.eventTitle,
+    marketTitle: r.marketTitle,
+    eventSlug: r.eventSlug,
+    category: r.category,
+  };
   return {
     clientOrderId: d.id,
     userId: d.userId,
@@ -46,7 +83,9 @@ export function submitRequestOf(d: OrderDraft, r: Omit<ExecuteRequest, 'marketId
     size: r.size,
     orderType: d.orderType,
     limitPrice: r.limitPrice,
-    funding: funded ? { chain: r.fundingSourceChain, currency: r.fundingSourceCurrency, amountAtomic: r.fundingAmountAtomic } : undefined,
+    funding: funded
+      ? { chain: r.fundingSourceChain, currency: r.fundingSourceCurrency, amountAtomic: r.fundingAmountAtomic }
+      : undefined,
     referrerId: r.referrerId,
     metadata: Object.fromEntries(Object.entries(metadata).filter((e): e is [string, string] => e[1] !== undefined)),
   };
@@ -58,7 +97,9 @@ export function fillNotification(userId: string, o: OrderView, marketTitle: stri
     userId,
     kind: 'order_fill',
     title: o.state === 'filled' ? 'Order filled' : 'Order partially filled',
-    body: `${o.side === 'buy' ? 'Bought' : 'Sold'} ${o.filledSize} ${o.outcome.toUpperCase()} at ${o.avgPrice} on ${marketTitle}`,
+    body:
+      `${o.side === 'buy' ? 'Bought' : 'Sold'} ${o.filledSize} ${o.outcome.toUpperCase()} at ${o.avgPrice} ` +
+      `on ${marketTitle}`,
     data: { orderId: o.id, venue: o.venue, marketId: o.marketId, state: o.state },
   };
 }

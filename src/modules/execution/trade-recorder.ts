@@ -1,11 +1,23 @@
 import type { Fill, Order, Position, Prisma, PrismaClient } from '../../db/generated/client';
 import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
-import { InsufficientFundsError, TRADING_FEE_KIND, type Balance, type FeeListener, type LedgerService } from '../ledger';
+import {
+  InsufficientFundsError,
+  TRADING_FEE_KIND,
+  type Balance,
+  type FeeListener,
+  type LedgerService,
+} from '../ledger';
 import { MICROS_PER_UNIT } from '../ledger/money';
 import { OversellError } from '../portfolio/position.math';
 import { notionalOf } from '../routing/order-book.math';
 import { applyToPosition, markPending, undoPending } from './position-rows';
-import { EXECUTION_LEDGER_KINDS as K, type ExecutionMode, type OrderKind, type OrderSource, type OrderState } from './execution.limits';
+import {
+  EXECUTION_LEDGER_KINDS as K,
+  type ExecutionMode,
+  type OrderKind,
+  type OrderSource,
+  type OrderState,
+} from './execution.limits';
 
 /** What an order row is made of before anything happened to it. */
 export interface OrderDraft {
@@ -109,7 +121,14 @@ export class TradeRecorder {
       if (d.side === 'buy') await markPending(tx, d);
       const order = await tx.order.create({ data: { ...this.row(d), state: 'pending' } });
       if (hold > 0n) {
-        await this.ledger.post(tx, { userId: d.userId, kind: K.hold, available: -hold, held: hold, reference: `order:${d.id}`, idempotencyKey: `hold:${d.id}` });
+        await this.ledger.post(tx, {
+          userId: d.userId,
+          kind: K.hold,
+          available: -hold,
+          held: hold,
+          reference: `order:${d.id}`,
+          idempotencyKey: `hold:${d.id}`,
+        });
       }
       return order;
     });
@@ -127,7 +146,10 @@ export class TradeRecorder {
 
   /** An order placed earlier with this Idempotency-Key, with its fills. */
   byIdempotencyKey(userId: string, idempotencyKey: string): Promise<(Order & { fills: Fill[] }) | null> {
-    return this.prisma.order.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, include: { fills: { orderBy: { seq: 'asc' } } } });
+    return this.prisma.order.findUnique({
+      where: { userId_idempotencyKey: { userId, idempotencyKey } },
+      include: { fills: { orderBy: { seq: 'asc' } } },
+    });
   }
 
   /** The venue (or execution service) has the order. */
@@ -183,8 +205,15 @@ export class TradeRecorder {
     opts: { releaseKey?: boolean } = {},
   ): Promise<Order> {
     return this.prisma.$transaction(async (tx) => {
-      const data = { state, failureReason: reason, ...(externalOrderId !== null && { externalOrderId }), ...(opts.releaseKey && { idempotencyKey: null }) };
-      const order = existing ? await this.finishOpen(tx, d.id, data) : await tx.order.create({ data: { ...this.row(d), ...data } });
+      const data = {
+        state,
+        failureReason: reason,
+        ...(externalOrderId !== null && { externalOrderId }),
+        ...(opts.releaseKey && { idempotencyKey: null }),
+      };
+      const order = existing
+        ? await this.finishOpen(tx, d.id, data)
+        : await tx.order.create({ data: { ...this.row(d), ...data } });
       if (existing) {
         await this.releaseHold(tx, d);
         if (d.side === 'buy') await undoPending(tx, d);
@@ -199,7 +228,13 @@ export class TradeRecorder {
    * listeners, all in one transaction. A short balance (buys) or position
    * (sells) rolls it all back and records the order as rejected instead.
    */
-  async settle(d: OrderDraft, existing: boolean, state: 'filled' | 'partially_filled', fills: readonly RecordedFill[], externalOrderId: string | null = null): Promise<Settled> {
+  async settle(
+    d: OrderDraft,
+    existing: boolean,
+    state: 'filled' | 'partially_filled',
+    fills: readonly RecordedFill[],
+    externalOrderId: string | null = null,
+  ): Promise<Settled> {
     const t = totals(fills);
     try {
       return await this.prisma.$transaction(async (tx) => {
@@ -215,9 +250,18 @@ export class TradeRecorder {
         // The position first: its row lock serializes concurrent orders on it, and the order is written with its id.
         const position = await applyToPosition(tx, d, fills);
         const withPosition = { ...data, positionId: position.id };
-        const order = existing ? await this.finishOpen(tx, d.id, withPosition) : await tx.order.create({ data: { ...this.row(d), ...withPosition } });
+        const order = existing
+          ? await this.finishOpen(tx, d.id, withPosition)
+          : await tx.order.create({ data: { ...this.row(d), ...withPosition } });
         await tx.fill.createMany({
-          data: fills.map((f, i) => ({ orderId: d.id, seq: i + 1, priceMicros: f.price, sizeMicros: f.size, feeMicros: f.fee, filledAt: f.filledAt })),
+          data: fills.map((f, i) => ({
+            orderId: d.id,
+            seq: i + 1,
+            priceMicros: f.price,
+            sizeMicros: f.size,
+            feeMicros: f.fee,
+            filledAt: f.filledAt,
+          })),
         });
         if (existing) await this.releaseHold(tx, d);
         await this.postMoney(tx, d, t.notional, fills);
@@ -227,12 +271,25 @@ export class TradeRecorder {
     } catch (err) {
       if (err instanceof InsufficientFundsError) {
         const balance = await this.ledger.balance(d.userId);
-        const message = `insufficient balance: the order costs ${usd(t.notional + t.fees)} (${usd(t.notional)} + ${usd(t.fees)} fees), ${usd(balance.available)} available`;
-        return { ok: false, order: await this.end(d, existing, 'rejected', message, externalOrderId), code: 'insufficient_funds', message };
+        const message =
+          `insufficient balance: the order costs ${usd(t.notional + t.fees)} (${usd(t.notional)} + ` +
+          `${usd(t.fees)} fees), ${usd(balance.available)} available`;
+        return {
+          ok: false,
+          order: await this.end(d, existing, 'rejected', message, externalOrderId),
+          code: 'insufficient_funds',
+          message,
+        };
       }
       if (err instanceof OversellError) {
-        const message = `insufficient position: selling ${contracts(err.selling)} contracts, ${contracts(err.held)} held`;
-        return { ok: false, order: await this.end(d, existing, 'rejected', message, externalOrderId), code: 'insufficient_position', message };
+        const message =
+          `insufficient position: selling ${contracts(err.selling)} contracts, ` + `${contracts(err.held)} held`;
+        return {
+          ok: false,
+          order: await this.end(d, existing, 'rejected', message, externalOrderId),
+          code: 'insufficient_position',
+          message,
+        };
       }
       throw err;
     }
@@ -259,7 +316,11 @@ export class TradeRecorder {
   }
 
   /** Moves an open (pending or submitted) order to its end, once. */
-  private async finishOpen(tx: Prisma.TransactionClient, id: string, data: Prisma.OrderUpdateManyMutationInput): Promise<Order> {
+  private async finishOpen(
+    tx: Prisma.TransactionClient,
+    id: string,
+    data: Prisma.OrderUpdateManyMutationInput,
+  ): Promise<Order> {
     const n = await tx.order.updateMany({ where: { id, state: { in: ['pending', 'submitted'] } }, data });
     if (n.count !== 1) throw new OrderNotOpenError(id);
     return tx.order.findUniqueOrThrow({ where: { id } });
@@ -279,7 +340,12 @@ export class TradeRecorder {
   }
 
   /** The notional, then each fee as its own movement (with the fee listeners), in the caller's transaction. */
-  private async postMoney(tx: Prisma.TransactionClient, d: OrderDraft, notional: bigint, fills: readonly RecordedFill[]): Promise<void> {
+  private async postMoney(
+    tx: Prisma.TransactionClient,
+    d: OrderDraft,
+    notional: bigint,
+    fills: readonly RecordedFill[],
+  ): Promise<void> {
     const reference = `order:${d.id}`;
     if (notional > 0n) {
       const buy = d.side === 'buy';
@@ -295,9 +361,23 @@ export class TradeRecorder {
     for (const [i, f] of fills.entries()) {
       if (f.fee <= 0n) continue;
       const seq = i + 1;
-      await this.ledger.post(tx, { userId: d.userId, kind: TRADING_FEE_KIND, available: -f.fee, held: 0n, reference, idempotencyKey: `fee:${d.id}:${seq}` });
+      await this.ledger.post(tx, {
+        userId: d.userId,
+        kind: TRADING_FEE_KIND,
+        available: -f.fee,
+        held: 0n,
+        reference,
+        idempotencyKey: `fee:${d.id}:${seq}`,
+      });
       for (const listener of this.feeListeners) {
-        await listener.onFeeCharged(tx, { userId: d.userId, orderId: d.id, seq, venue: d.venue, feeMicros: f.fee, chargedAt: f.filledAt });
+        await listener.onFeeCharged(tx, {
+          userId: d.userId,
+          orderId: d.id,
+          seq,
+          venue: d.venue,
+          feeMicros: f.fee,
+          chargedAt: f.filledAt,
+        });
       }
     }
   }

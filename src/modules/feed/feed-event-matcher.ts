@@ -5,13 +5,18 @@
  * and never across categories when the item names one.
  */
 const STOPWORDS = new Set(
-  'the and for with will what when who which this that from into over under above below than then there their about after before between during on in at of to by be is are was were an a or not no yes its it as do does did has have had how why per vs via new says say said'.split(
-    ' ',
-  ),
+  (
+    'the and for with will what when who which this that from into over under above below than then there their ' +
+    'about after before between during on in at of to by be is are was were an a or not no yes its it as do ' +
+    'does did has have had how why per vs via new says say said'
+  ).split(' '),
 );
 
 export function significantWords(text: string): Set<string> {
-  const words = text.toLowerCase().normalize('NFKD').split(/[^a-z0-9$%.]+/);
+  const words = text
+    .toLowerCase()
+    .normalize('NFKD')
+    .split(/[^a-z0-9$%.]+/);
   const out = new Set<string>();
   for (const raw of words) {
     const w = raw.replace(/^[.$]+|[.]+$/g, '');
@@ -76,6 +81,9 @@ export class EventMatcher {
 }
 
 /** One item against a list of events (builds the index: use {@link EventMatcher} for a batch). */
-export function matchEvent(item: { title: string; summary?: string; category?: string }, events: readonly MatchableEvent[]): EventMatch | null {
+export function matchEvent(
+  item: { title: string; summary?: string; category?: string },
+  events: readonly MatchableEvent[],
+): EventMatch | null {
   return new EventMatcher(events).match(item);
 }

@@ -1,7 +1,12 @@
 import { fromMessage, matchesFilters, type FeedFilters, type FeedItemMessage, type FeedItemView } from './feed.models';
 
 /** Reads committed feed items: those with `after < id <= upTo` matching `filters`, oldest first, at most `limit`. */
-export type FeedRangeReader = (after: bigint, upTo: bigint, filters: FeedFilters, limit: number) => Promise<FeedItemView[]>;
+export type FeedRangeReader = (
+  after: bigint,
+  upTo: bigint,
+  filters: FeedFilters,
+  limit: number,
+) => Promise<FeedItemView[]>;
 
 /** Rows read from the database per page (replay and gap repair). */
 export const FEED_STREAM_PAGE = 500;

@@ -39,7 +39,11 @@ export function parseFeedId(text: string): bigint | null {
  * `prevId` knows it missed items (a message lost or overtaken) and reads them
  * from the database.
  */
-export type FeedItemMessage = Omit<FeedItemView, 'publishedAt' | 'ingestedAt'> & { publishedAt: string; ingestedAt: string; prevId: string };
+export type FeedItemMessage = Omit<FeedItemView, 'publishedAt' | 'ingestedAt'> & {
+  publishedAt: string;
+  ingestedAt: string;
+  prevId: string;
+};
 
 export function toMessage(v: FeedItemView, prevId: string): FeedItemMessage {
   return { ...v, publishedAt: v.publishedAt.toISOString(), ingestedAt: v.ingestedAt.toISOString(), prevId };
@@ -55,7 +59,10 @@ export interface FeedFilters {
   coreEventId?: string;
 }
 
-export function matchesFilters(item: Pick<FeedItemView, 'category' | 'source' | 'coreEventId'>, f: FeedFilters): boolean {
+export function matchesFilters(
+  item: Pick<FeedItemView, 'category' | 'source' | 'coreEventId'>,
+  f: FeedFilters,
+): boolean {
   return (
     (f.category === undefined || item.category === f.category) &&
     (f.source === undefined || item.source === f.source) &&

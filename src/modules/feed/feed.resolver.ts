@@ -20,7 +20,8 @@ type FeedSubscribeData = SubscribeResolverData<unknown, FeedFilterArgs, GraphQLC
 async function subscribeFeed({ args, context }: FeedSubscribeData): Promise<AsyncIterableIterator<FeedItemView>> {
   const raw = context.header('last-event-id')?.trim();
   const after = raw ? parseFeedId(raw) : undefined;
-  if (after === null) throw AppError.badRequest('Last-Event-ID', 'must be a feed item id (a non-negative 64-bit integer)');
+  if (after === null)
+    throw AppError.badRequest('Last-Event-ID', 'must be a feed item id (a non-negative 64-bit integer)');
   return context.services.feed.stream(args, after);
 }
 

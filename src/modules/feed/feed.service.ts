@@ -74,7 +74,9 @@ export class FeedService {
    * (see {@link FeedStream}). Each message names the id committed before it.
    */
   async ingest(items: readonly FeedItemInput[]): Promise<IngestReport> {
-    const events = await this.prisma.coreEvent.findMany({ select: { id: true, slug: true, title: true, category: true } });
+    const events = await this.prisma.coreEvent.findMany({
+      select: { id: true, slug: true, title: true, category: true },
+    });
     const byRef = new Map(events.flatMap((e) => [[e.id, e.id] as const, [e.slug, e.id] as const]));
     const categoryOf = new Map(events.map((e) => [e.id, e.category]));
     const matcher = new EventMatcher(events);
@@ -129,7 +131,8 @@ export class FeedService {
 
   /** Newest first; the cursor is the last id seen, signed and bound to the filters. */
   async list(filters: FeedFilters, limit: number, cursor?: string): Promise<FeedPage> {
-    const before = cursor === undefined ? undefined : BigInt(this.cursors.decode<{ before: string }>(cursor, filters).before);
+    const before =
+      cursor === undefined ? undefined : BigInt(this.cursors.decode<{ before: string }>(cursor, filters).before);
     const rows = await this.prisma.feedItem.findMany({
       where: { ...this.where(filters), ...(before !== undefined && { id: { lt: before } }) },
       orderBy: { id: 'desc' },
@@ -159,7 +162,13 @@ export class FeedService {
       // Subscribed before the head is read: what commits later arrives live.
       await live.ready;
       const head = await this.prisma.feedItem.aggregate({ _max: { id: true } });
-      return new FeedStream((a, upTo, f, limit) => this.range(a, upTo, f, limit), live, filters, head._max.id ?? 0n, after);
+      return new FeedStream(
+        (a, upTo, f, limit) => this.range(a, upTo, f, limit),
+        live,
+        filters,
+        head._max.id ?? 0n,
+        after,
+      );
     } catch (err) {
       await live.return();
       throw err;
@@ -192,7 +201,9 @@ export class FeedService {
       mapped: Number(s.mapped),
       latestPublishedAt: s.latest_published,
       latestIngestedAt: s.latest_ingested,
-      freshnessSeconds: s.latest_published ? Math.max(0, Math.round((now - s.latest_published.getTime()) / 1000)) : null,
+      freshnessSeconds: s.latest_published
+        ? Math.max(0, Math.round((now - s.latest_published.getTime()) / 1000))
+        : null,
     }));
     const items = sources.reduce((n, s) => n + s.items, 0);
     const mapped = sources.reduce((n, s) => n + s.mapped, 0);

@@ -6,7 +6,11 @@ import { FiatCurrencyEnum } from './funding.types';
 
 @ArgsType()
 export class FundingAmountArgs {
-  @Field(() => Float, { description: `Fiat amount, at most 2 decimals (onramp ${L.onramp.min}..${L.onramp.max}, intent ${L.intent.min}..${L.intent.max}).` })
+  @Field(() => Float, {
+    description:
+      `Fiat amount, at most 2 decimals (onramp ${L.onramp.min}..${L.onramp.max}, intent ` +
+      `${L.intent.min}..${L.intent.max}).`,
+  })
   amount: number;
 
   @Field(() => FiatCurrencyEnum)
@@ -15,7 +19,9 @@ export class FundingAmountArgs {
 
 @ArgsType()
 export class WithdrawArgs {
-  @Field(() => Float, { description: `USD, ${L.withdraw.min}..${L.withdraw.max}, at most 6 decimals; at most the available balance.` })
+  @Field(() => Float, {
+    description: `USD, ${L.withdraw.min}..${L.withdraw.max}, at most 6 decimals; at most the available balance.`,
+  })
   amount: number;
 
   @Field(() => ChainEnum)

@@ -9,7 +9,8 @@ const idempotencyKey = (ctx: GraphQLContext) => ctx.header('idempotency-key');
 @Resolver()
 export class FundingResolver {
   @Mutation(() => FundingTransactionType, {
-    description: 'Start a crypto onramp session with the payment processor (Idempotency-Key honoured; rate limited per user).',
+    description:
+      'Start a crypto onramp session with the payment processor (Idempotency-Key honoured; rate limited per user).',
   })
   async createOnrampSession(@Args() a: FundingAmountArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
@@ -30,10 +31,16 @@ export class FundingResolver {
     return ctx.services.funding.history(userId, a.limit, a.offset);
   }
 
-  @Mutation(() => WithdrawalType, { description: 'Queue a withdrawal; the amount is held at once (Idempotency-Key honoured).' })
+  @Mutation(() => WithdrawalType, {
+    description: 'Queue a withdrawal; the amount is held at once (Idempotency-Key honoured).',
+  })
   async requestWithdrawal(@Args() a: WithdrawArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.withdrawals.request(userId, { amount: a.amount, chain: a.chain, destination: a.destination }, idempotencyKey(ctx));
+    return ctx.services.withdrawals.request(
+      userId,
+      { amount: a.amount, chain: a.chain, destination: a.destination },
+      idempotencyKey(ctx),
+    );
   }
 
   @Query(() => WithdrawalPageType, { description: "The caller's withdrawals, newest first." })

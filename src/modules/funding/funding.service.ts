@@ -30,11 +30,22 @@ export class FundingService {
    * the request does work: a retry that replays a stored answer for its
    * Idempotency-Key is not counted, so it cannot be refused with a 429.
    */
-  async onramp(userId: string, amount: number, currency: FiatCurrency, key?: string, admit?: () => Promise<void>): Promise<FundingView> {
+  async onramp(
+    userId: string,
+    amount: number,
+    currency: FiatCurrency,
+    key?: string,
+    admit?: () => Promise<void>,
+  ): Promise<FundingView> {
     const micros = amountToMicros(amount, FUNDING_LIMITS.onramp);
     const call = { userId, operation: 'funding.onramp', key, input: { amount, currency }, admit };
     return this.idempotency.run(call, async () => {
-      const s = await this.payments.createOnrampSession({ userId, amount: fiatText(micros), currency, idempotencyKey: upstreamKey('onramp', userId, key) });
+      const s = await this.payments.createOnrampSession({
+        userId,
+        amount: fiatText(micros),
+        currency,
+        idempotencyKey: upstreamKey('onramp', userId, key),
+      });
       return toFundingView(await this.record(userId, 'onramp', s.id, micros, currency, s.url));
     });
   }
@@ -43,7 +54,12 @@ export class FundingService {
     const micros = amountToMicros(amount, FUNDING_LIMITS.intent);
     const call = { userId, operation: 'funding.intent', key, input: { amount, currency } };
     return this.idempotency.run(call, async () => {
-      const pi = await this.payments.createPaymentIntent({ userId, amount: fiatText(micros), currency, idempotencyKey: upstreamKey('intent', userId, key) });
+      const pi = await this.payments.createPaymentIntent({
+        userId,
+        amount: fiatText(micros),
+        currency,
+        idempotencyKey: upstreamKey('intent', userId, key),
+      });
       return toFundingView(await this.record(userId, 'payment_intent', pi.id, micros, currency, null), pi.clientSecret);
     });
   }
@@ -52,20 +68,33 @@ export class FundingService {
   async history(userId: string, limit: number, offset: number): Promise<OffsetPage<FundingView>> {
     const where = { userId };
     const [rows, total] = await this.prisma.$transaction([
-      this.prisma.fundingTransaction.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
+      this.prisma.fundingTransaction.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip: offset,
+        take: limit,
+      }),
       this.prisma.fundingTransaction.count({ where }),
     ]);
     return { data: rows.map((r) => toFundingView(r)), limit, offset, total };
   }
 
   /** Stores the processor's object once (a retried create returns the same processor id). */
-  private async record(userId: string, kind: FundingKind, processorId: string, amountMicros: bigint, currency: string, redirectUrl: string | null) {
+  private async record(
+    userId: string,
+    kind: FundingKind,
+    processorId: string,
+    amountMicros: bigint,
+    currency: string,
+    redirectUrl: string | null,
+  ) {
     await this.prisma.fundingTransaction.createMany({
       data: [{ userId, kind, processorId, amountMicros, currency, redirectUrl }],
       skipDuplicates: true,
     });
     const row = await this.prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId } });
-    if (row.userId !== userId || row.kind !== kind) throw AppError.upstream('payment processor returned an object of another request');
+    if (row.userId !== userId || row.kind !== kind)
+      throw AppError.upstream('payment processor returned an object of another request');
     return row;
   }
 }

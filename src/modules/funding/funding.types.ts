@@ -15,14 +15,20 @@ export enum FundingKindEnum {
   onramp = 'onramp',
   payment_intent = 'payment_intent',
 }
-registerEnumType(FundingKindEnum, { name: 'FundingKind', description: '`onramp`: crypto onramp session; `payment_intent`: legacy fiat payment.' });
+registerEnumType(FundingKindEnum, {
+  name: 'FundingKind',
+  description: '`onramp`: crypto onramp session; `payment_intent`: legacy fiat payment.',
+});
 
 export enum FundingStatusEnum {
   pending = 'pending',
   succeeded = 'succeeded',
   failed = 'failed',
 }
-registerEnumType(FundingStatusEnum, { name: 'FundingStatus', description: 'Moved by the processor webhook: pending → succeeded (credited once) or failed.' });
+registerEnumType(FundingStatusEnum, {
+  name: 'FundingStatus',
+  description: 'Moved by the processor webhook: pending → succeeded (credited once) or failed.',
+});
 
 export enum WithdrawalStatusEnum {
   queued = 'queued',
@@ -32,7 +38,8 @@ export enum WithdrawalStatusEnum {
 }
 registerEnumType(WithdrawalStatusEnum, {
   name: 'WithdrawalStatus',
-  description: 'queued (amount held) → processing (sent to the processor) → completed (hold settled) or failed (hold released).',
+  description:
+    'queued (amount held) → processing (sent to the processor) → completed (hold settled) or failed (hold released).',
 });
 
 @ObjectType('FundingTransaction', { description: 'A deposit through the payment processor.' })
@@ -55,7 +62,10 @@ export class FundingTransactionType implements FundingView {
   processorId: string;
   @Field(() => String, { nullable: true, description: "Onramp: the processor's hosted page." })
   redirectUrl: string | null;
-  @Field(() => String, { nullable: true, description: 'Payment intent: the client secret (in the creating answer only).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Payment intent: the client secret (in the creating answer only).',
+  })
   clientSecret: string | null;
   @Field()
   createdAt: Date;

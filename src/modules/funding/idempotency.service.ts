@@ -38,7 +38,9 @@ function canonical(value: unknown): unknown {
 }
 
 function hashOf(input: unknown): string {
-  return createHash('sha256').update(JSON.stringify(canonical(input))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(input)))
+    .digest('hex');
 }
 
 /** The JSON an answer is stored and replayed as (dates become ISO strings, which the API serializes alike). */
@@ -138,13 +140,19 @@ export class IdempotencyService {
     return n === 1;
   }
 
-  private async replay<T>(db: Pick<PrismaClient, 'idempotentRequest'>, call: IdempotentCall, key: string, hash: string): Promise<T> {
+  private async replay<T>(
+    db: Pick<PrismaClient, 'idempotentRequest'>,
+    call: IdempotentCall,
+    key: string,
+    hash: string,
+  ): Promise<T> {
     const row = await db.idempotentRequest.findUnique({
       where: { userId_operation_key: { userId: call.userId, operation: call.operation, key } },
     });
     // Gone between the insert and this read: the first request failed and released it.
     if (!row) throw AppError.conflict('a request with this Idempotency-Key failed just now; retry');
-    if (row.requestHash !== hash) throw AppError.conflict('this Idempotency-Key was used with a different request body');
+    if (row.requestHash !== hash)
+      throw AppError.conflict('this Idempotency-Key was used with a different request body');
     if (row.response === null) throw AppError.conflict('a request with this Idempotency-Key is still in progress');
     return row.response as T;
   }

@@ -1,5 +1,11 @@
 export { FundingService } from './funding.service';
-export { WithdrawalsService, withdrawalNotification, type FinishResult, type PayoutRef, type WithdrawalRequest } from './withdrawals.service';
+export {
+  WithdrawalsService,
+  withdrawalNotification,
+  type FinishResult,
+  type PayoutRef,
+  type WithdrawalRequest,
+} from './withdrawals.service';
 export { IdempotencyService, type IdempotentCall } from './idempotency.service';
 export { FundingResolver } from './funding.resolver';
 export { createPaymentsClient, type PaymentsClient } from './payments.client';

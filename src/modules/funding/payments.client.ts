@@ -47,7 +47,12 @@ export class HttpPaymentsClient implements PaymentsClient {
       {
         method: 'POST',
         path: '/v1/onramp/sessions',
-        body: { customer: r.userId, source_amount: r.amount, source_currency: r.currency, destination_currency: 'usdc' },
+        body: {
+          customer: r.userId,
+          source_amount: r.amount,
+          source_currency: r.currency,
+          destination_currency: 'usdc',
+        },
         idempotencyKey: r.idempotencyKey,
       },
       z.object({ id, url: z.url() }),
@@ -72,7 +77,14 @@ export class HttpPaymentsClient implements PaymentsClient {
       {
         method: 'POST',
         path: '/v1/payouts',
-        body: { reference: r.withdrawalId, customer: r.userId, network: r.chain, destination: r.destination, amount: r.amount, currency: 'usdc' },
+        body: {
+          reference: r.withdrawalId,
+          customer: r.userId,
+          network: r.chain,
+          destination: r.destination,
+          amount: r.amount,
+          currency: 'usdc',
+        },
         idempotencyKey: `payout:${r.withdrawalId}`,
       },
       z.object({ id, status: z.enum(['pending', 'paid', 'failed']), failure_reason: z.string().max(500).optional() }),
@@ -109,5 +121,7 @@ export class SimulatedPaymentsClient implements PaymentsClient {
 export function createPaymentsClient(config: AppConfig): PaymentsClient {
   const u = config.upstreams.payments;
   if (!u.url) return new SimulatedPaymentsClient();
-  return new HttpPaymentsClient(new JsonHttpClient('payment processor', { ...u, url: u.url }, config.upstreams.timeoutMs));
+  return new HttpPaymentsClient(
+    new JsonHttpClient('payment processor', { ...u, url: u.url }, config.upstreams.timeoutMs),
+  );
 }

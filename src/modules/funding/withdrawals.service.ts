@@ -78,7 +78,12 @@ export class WithdrawalsService {
   async list(userId: string, limit: number, offset: number): Promise<OffsetPage<WithdrawalView>> {
     const where = { userId };
     const [rows, total] = await this.prisma.$transaction([
-      this.prisma.withdrawal.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
+      this.prisma.withdrawal.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip: offset,
+        take: limit,
+      }),
       this.prisma.withdrawal.count({ where }),
     ]);
     return { data: rows.map(toWithdrawalView), limit, offset, total };
@@ -91,7 +96,11 @@ export class WithdrawalsService {
    * concurrent dispatchers to one payout.
    */
   async dispatch(limit = 20): Promise<number> {
-    const queued = await this.prisma.withdrawal.findMany({ where: { status: 'queued' }, orderBy: { createdAt: 'asc' }, take: limit });
+    const queued = await this.prisma.withdrawal.findMany({
+      where: { status: 'queued' },
+      orderBy: { createdAt: 'asc' },
+      take: limit,
+    });
     let moved = 0;
     for (const w of queued) {
       let payout: Awaited<ReturnType<PaymentsClient['createPayout']>>;
@@ -108,10 +117,14 @@ export class WithdrawalsService {
         continue;
       }
       const changed = await this.prisma.$transaction(async (tx) => {
-        const n = await tx.withdrawal.updateMany({ where: { id: w.id, status: 'queued' }, data: { status: 'processing', payoutId: payout.id } });
+        const n = await tx.withdrawal.updateMany({
+          where: { id: w.id, status: 'queued' },
+          data: { status: 'processing', payoutId: payout.id },
+        });
         if (n.count === 0) return false;
         if (payout.status === 'paid') await this.finish(tx, { withdrawalId: w.id }, 'completed');
-        if (payout.status === 'failed') await this.finish(tx, { withdrawalId: w.id }, 'failed', payout.failureReason ?? 'payout failed');
+        if (payout.status === 'failed')
+          await this.finish(tx, { withdrawalId: w.id }, 'failed', payout.failureReason ?? 'payout failed');
         return true;
       });
       if (changed) {
@@ -125,7 +138,9 @@ export class WithdrawalsService {
   /** Reports a withdrawal's current state to the change listener (call after the change committed). */
   async announce(ref: PayoutRef): Promise<void> {
     if (!this.onChange) return;
-    const w = await this.prisma.withdrawal.findFirst({ where: 'withdrawalId' in ref ? { id: ref.withdrawalId } : { payoutId: ref.payoutId } });
+    const w = await this.prisma.withdrawal.findFirst({
+      where: 'withdrawalId' in ref ? { id: ref.withdrawalId } : { payoutId: ref.payoutId },
+    });
     if (w) this.onChange(w.userId, toWithdrawalView(w));
   }
 
@@ -135,8 +150,15 @@ export class WithdrawalsService {
    * the conditional update locks the row). `unknown` when no withdrawal
    * matches: a payout id the dispatcher has not committed yet, for instance.
    */
-  async finish(tx: Prisma.TransactionClient, ref: PayoutRef, to: 'completed' | 'failed', reason?: string): Promise<FinishResult> {
-    const w = await tx.withdrawal.findFirst({ where: 'withdrawalId' in ref ? { id: ref.withdrawalId } : { payoutId: ref.payoutId } });
+  async finish(
+    tx: Prisma.TransactionClient,
+    ref: PayoutRef,
+    to: 'completed' | 'failed',
+    reason?: string,
+  ): Promise<FinishResult> {
+    const w = await tx.withdrawal.findFirst({
+      where: 'withdrawalId' in ref ? { id: ref.withdrawalId } : { payoutId: ref.payoutId },
+    });
     if (!w) return 'unknown';
     const n = await tx.withdrawal.updateMany({
       where: { id: w.id, status: { in: ['queued', 'processing'] } },
@@ -145,9 +167,21 @@ export class WithdrawalsService {
     if (n.count === 0) return 'ended';
     const base = { userId: w.userId, currency: w.currency, reference: `withdrawal:${w.id}` };
     if (to === 'completed') {
-      await this.ledger.post(tx, { ...base, kind: LEDGER_KINDS.withdrawalSettle, available: 0n, held: -w.amountMicros, idempotencyKey: `withdrawal:${w.id}:settle` });
+      await this.ledger.post(tx, {
+        ...base,
+        kind: LEDGER_KINDS.withdrawalSettle,
+        available: 0n,
+        held: -w.amountMicros,
+        idempotencyKey: `withdrawal:${w.id}:settle`,
+      });
     } else {
-      await this.ledger.post(tx, { ...base, kind: LEDGER_KINDS.withdrawalRelease, available: w.amountMicros, held: -w.amountMicros, idempotencyKey: `withdrawal:${w.id}:release` });
+      await this.ledger.post(tx, {
+        ...base,
+        kind: LEDGER_KINDS.withdrawalRelease,
+        available: w.amountMicros,
+        held: -w.amountMicros,
+        idempotencyKey: `withdrawal:${w.id}:release`,
+      });
     }
     return 'moved';
   }
@@ -174,7 +208,14 @@ export function withdrawalNotification(userId: string, w: WithdrawalView): NewNo
   const amount = `${w.amount.toFixed(2)} ${w.currency}`;
   const body =
     w.status === 'failed'
-      ? `Your withdrawal of ${amount} failed (${w.failureReason ?? 'payout failed'}); the amount is back in your balance.`
+      ? `Your withdrawal of ${amount} failed (${w.failureReason ?? 'payout failed'}); the amount is back in your ` +
+        `balance.`
       : `Your withdrawal of ${amount} to ${w.destination} is ${w.status}.`;
-  return { userId, kind: 'withdrawal', title: WITHDRAWAL_TITLES[w.status], body, data: { withdrawalId: w.id, status: w.status } };
+  return {
+    userId,
+    kind: 'withdrawal',
+    title: WITHDRAWAL_TITLES[w.status],
+    body,
+    data: { withdrawalId: w.id, status: w.status },
+  };
 }

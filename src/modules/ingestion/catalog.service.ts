@@ -76,8 +76,10 @@ export class CatalogService {
     // Cross-venue comparisons belong to the catalog: the matcher reads the venues' own
     // wording (never the simulator's answers) and its verdicts land in the same batch.
     const pairs: ComparisonPair[] = source.coreEvents.flatMap((ce) => {
-      const a = ce.venueEventIds.venue_a === undefined ? undefined : venueEvents.get(`venue_a:${ce.venueEventIds.venue_a}`);
-      const b = ce.venueEventIds.venue_b === undefined ? undefined : venueEvents.get(`venue_b:${ce.venueEventIds.venue_b}`);
+      const a =
+        ce.venueEventIds.venue_a === undefined ? undefined : venueEvents.get(`venue_a:${ce.venueEventIds.venue_a}`);
+      const b =
+        ce.venueEventIds.venue_b === undefined ? undefined : venueEvents.get(`venue_b:${ce.venueEventIds.venue_b}`);
       return a && b ? [{ coreEventId: ce.id, a, b }] : [];
     });
     ops.push(...comparisonUpserts(this.prisma, pairs));

@@ -129,10 +129,19 @@ export class TradeIngestService {
     if (trades.length === 0) return [];
     const data = inTradeKeyOrder(trades).map(toTradeRow);
     const inserted = await withWriteRetry(() =>
-      this.prisma.trade.createManyAndReturn({ data, skipDuplicates: true, select: { venueTradeId: true, venue: true } }),
+      this.prisma.trade.createManyAndReturn({
+        data,
+        skipDuplicates: true,
+        select: { venueTradeId: true, venue: true },
+      }),
     );
     const fresh = new Set(inserted.map((r) => `${r.venue}:${r.venueTradeId}`));
-    return (await this.announce(trades, trades.filter((t) => fresh.has(`${t.venue}:${t.venueTradeId}`)))).events;
+    return (
+      await this.announce(
+        trades,
+        trades.filter((t) => fresh.has(`${t.venue}:${t.venueTradeId}`)),
+      )
+    ).events;
   }
 
   /**
@@ -143,7 +152,11 @@ export class TradeIngestService {
    * (the chain-indexer webhook) can run just those again. Public for writers
    * that store trades themselves.
    */
-  async announce(seen: readonly PublicTrade[], stored: readonly PublicTrade[], steps: readonly AnnounceStep[] = ANNOUNCE_STEPS): Promise<Announcement> {
+  async announce(
+    seen: readonly PublicTrade[],
+    stored: readonly PublicTrade[],
+    steps: readonly AnnounceStep[] = ANNOUNCE_STEPS,
+  ): Promise<Announcement> {
     if (seen.length > 0) await this.attempt('freshness', () => this.recordFreshness(seen));
     const events = stored.map((t) => this.toEvent(t));
     const failed: AnnounceStep[] = [];

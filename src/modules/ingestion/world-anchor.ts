@@ -8,7 +8,11 @@ const KEY = 'sim.anchor';
  * process to meet a database records the anchor there, so every later process
  * and every re-seed builds the same events (stable ids) whatever the date.
  */
-export async function openSimulatedWorld(prisma: PrismaClient, seed: number, now = Date.now()): Promise<SimulatedWorld> {
+export async function openSimulatedWorld(
+  prisma: PrismaClient,
+  seed: number,
+  now = Date.now(),
+): Promise<SimulatedWorld> {
   const saved = await prisma.appSetting.findUnique({ where: { key: KEY } });
   let anchor = saved ? Number(saved.value) : now;
   if (!saved) {

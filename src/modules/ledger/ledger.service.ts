@@ -37,7 +37,8 @@ export class LedgerService {
     // The key's unique index serializes concurrent posts of one movement: the
     // second waits for the first to commit, then inserts nothing.
     const inserted = await db.$queryRaw<{ id: bigint }[]>`
-      INSERT INTO "LedgerEntry" ("userId", "currency", "kind", "availableDelta", "heldDelta", "reference", "idempotencyKey")
+      INSERT INTO "LedgerEntry" ("userId", "currency", "kind", "availableDelta", "heldDelta", "reference",
+      "idempotencyKey")
       VALUES (${m.userId}, ${currency}, ${m.kind}, ${m.available}, ${m.held}, ${m.reference}, ${m.idempotencyKey})
       ON CONFLICT ("idempotencyKey") DO NOTHING
       RETURNING "id"`;
@@ -81,7 +82,10 @@ export class LedgerService {
   }
 
   /** A user's entries, newest first. */
-  async entries(userId: string, opts: { currency?: string; limit: number; offset: number }): Promise<LedgerEntryView[]> {
+  async entries(
+    userId: string,
+    opts: { currency?: string; limit: number; offset: number },
+  ): Promise<LedgerEntryView[]> {
     return this.prisma.ledgerEntry.findMany({
       where: { userId, currency: opts.currency ?? LEDGER_CURRENCY },
       orderBy: { id: 'desc' },
@@ -100,16 +104,20 @@ export class LedgerService {
    * ledger is consistent). Balances without entries and entries without a
    * balance row are both reported.
    */
-  async audit(): Promise<{ userId: string; currency: string; available: bigint; held: bigint; sumAvailable: bigint; sumHeld: bigint }[]> {
+  async audit(): Promise<
+    { userId: string; currency: string; available: bigint; held: bigint; sumAvailable: bigint; sumHeld: bigint }[]
+  > {
     return this.prisma.$queryRaw`
       WITH sums AS (
-        SELECT "userId", "currency", SUM("availableDelta")::bigint AS "sumAvailable", SUM("heldDelta")::bigint AS "sumHeld"
+        SELECT "userId", "currency", SUM("availableDelta")::bigint AS "sumAvailable", SUM("heldDelta")::bigint
+      AS "sumHeld"
         FROM "LedgerEntry" GROUP BY "userId", "currency"
       )
       SELECT COALESCE(b."userId", s."userId") AS "userId", COALESCE(b."currency", s."currency") AS "currency",
              COALESCE(b."available", 0)::bigint AS "available", COALESCE(b."held", 0)::bigint AS "held",
              COALESCE(s."sumAvailable", 0)::bigint AS "sumAvailable", COALESCE(s."sumHeld", 0)::bigint AS "sumHeld"
       FROM "LedgerBalance" b FULL OUTER JOIN sums s ON s."userId" = b."userId" AND s."currency" = b."currency"
-      WHERE COALESCE(b."available", 0) <> COALESCE(s."sumAvailable", 0) OR COALESCE(b."held", 0) <> COALESCE(s."sumHeld", 0)`;
+      WHERE COALESCE(b."available", 0) <> COALESCE(s."sumAvailable", 0) OR COALESCE(b."held", 0) <>
+      COALESCE(s."sumHeld", 0)`;
   }
 }

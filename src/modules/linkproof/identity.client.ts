@@ -72,5 +72,7 @@ export class SimulatedIdentityProvider implements IdentityProvider {
 export function createIdentityProvider(config: AppConfig, now?: () => number): IdentityProvider {
   const u = config.upstreams.identity;
   if (!u.url) return new SimulatedIdentityProvider(now);
-  return new HttpIdentityProvider(new JsonHttpClient('identity provider', { ...u, url: u.url }, config.upstreams.timeoutMs));
+  return new HttpIdentityProvider(
+    new JsonHttpClient('identity provider', { ...u, url: u.url }, config.upstreams.timeoutMs),
+  );
 }

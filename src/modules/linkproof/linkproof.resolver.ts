@@ -6,14 +6,18 @@ import { ProofLinkObject, WalletProofObject } from './linkproof.types';
 @Resolver()
 export class LinkProofResolver {
   @Mutation(() => ProofLinkObject, {
-    description: "A proof deep link for the caller's primary Solana wallet (400 without one; 503 when the identity provider fails).",
+    description:
+      "A proof deep link for the caller's primary Solana wallet (400 without one; 503 when the identity " +
+      'provider fails).',
   })
   async createProofLink(@Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
     return ctx.services.linkProof.proofLink(userId);
   }
 
-  @Query(() => WalletProofObject, { description: "A Solana wallet's proof status (public; 502 when the provider fails)." })
+  @Query(() => WalletProofObject, {
+    description: "A Solana wallet's proof status (public; 502 when the provider fails).",
+  })
   walletProof(@Args() a: VerifyWalletArgs, @Ctx() ctx: GraphQLContext) {
     return ctx.services.linkProof.verify(a.wallet);
   }

@@ -19,7 +19,8 @@ export class LinkProofService {
   /** A deep link for the caller's primary Solana wallet: 400 without one, 503 when the provider fails. */
   async proofLink(userId: string): Promise<ProofLinkView> {
     const wallet = await this.primarySolanaWallet(userId);
-    if (!wallet) throw AppError.badRequest('wallet', 'you have no Solana wallet (onboard with /auth/setup or import one)');
+    if (!wallet)
+      throw AppError.badRequest('wallet', 'you have no Solana wallet (onboard with /auth/setup or import one)');
     let link: { url: string; expiresAt: Date };
     try {
       link = await this.provider.createProofLink({ userId, wallet });
@@ -39,13 +40,28 @@ export class LinkProofService {
   /** The proof status of the caller's primary Solana wallet (`no_wallet` without one). */
   async status(userId: string): Promise<WalletProofView> {
     const wallet = await this.primarySolanaWallet(userId);
-    if (!wallet) return { wallet: null, chain: 'solana', status: 'no_wallet', verified: false, verifiedAt: null, checkedAt: new Date(this.now()) };
+    if (!wallet)
+      return {
+        wallet: null,
+        chain: 'solana',
+        status: 'no_wallet',
+        verified: false,
+        verifiedAt: null,
+        checkedAt: new Date(this.now()),
+      };
     return this.check(wallet);
   }
 
   private async check(wallet: string): Promise<WalletProofView> {
     const p = await this.provider.proofStatus(wallet);
-    return { wallet, chain: 'solana', status: p.status, verified: p.status === 'verified', verifiedAt: p.verifiedAt, checkedAt: new Date(this.now()) };
+    return {
+      wallet,
+      chain: 'solana',
+      status: p.status,
+      verified: p.status === 'verified',
+      verifiedAt: p.verifiedAt,
+      checkedAt: new Date(this.now()),
+    };
   }
 
   private async primarySolanaWallet(userId: string): Promise<string | null> {

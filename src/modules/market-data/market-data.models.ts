@@ -101,5 +101,12 @@ export function toMarketSummary(m: Market): MarketSummaryView {
 }
 
 export function toMarketDataEvent(e: CoreEvent): MarketDataEventView {
-  return { id: e.id, title: e.title, slug: e.slug, category: e.category, sourceType: e.sourceType, closeTime: e.closeTime };
+  return {
+    id: e.id,
+    title: e.title,
+    slug: e.slug,
+    category: e.category,
+    sourceType: e.sourceType,
+    closeTime: e.closeTime,
+  };
 }

@@ -1,7 +1,12 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
 import { EventListArgs, MarketListArgs, VenueMarketArgs } from './market-data.inputs';
-import { EventCategoryType, MarketDataEventPageType, MarketDataMarketPageType, MarketDataMarketType } from './market-data.types';
+import {
+  EventCategoryType,
+  MarketDataEventPageType,
+  MarketDataMarketPageType,
+  MarketDataMarketType,
+} from './market-data.types';
 
 /** GraphQL passes explicit nulls for omitted filters; the services take absent ones. */
 export function definedOnly<T extends object>(args: T): { [K in keyof T]: Exclude<T[K], null> } {
@@ -12,7 +17,9 @@ export function definedOnly<T extends object>(args: T): { [K in keyof T]: Exclud
 
 @Resolver()
 export class MarketDataResolver {
-  @Query(() => MarketDataMarketPageType, { description: 'Venue markets, filtered, by identifier (API key with `read`).' })
+  @Query(() => MarketDataMarketPageType, {
+    description: 'Venue markets, filtered, by identifier (API key with `read`).',
+  })
   async marketDataMarkets(@Args() args: MarketListArgs, @Ctx() ctx: GraphQLContext) {
     await ctx.apiKey.require('read');
     return ctx.services.marketData.markets(definedOnly(args));

@@ -45,8 +45,9 @@ export class MarketDataService {
   }
 
   markets(q: MarketListQuery): Promise<CursorPage<MarketDataMarketView>> {
-    return this.memo.get(JSON.stringify(['markets', q.venue, q.status, q.minVolume, q.category, q.cursor, q.limit]), () =>
-      this.marketsUncached(q),
+    return this.memo.get(
+      JSON.stringify(['markets', q.venue, q.status, q.minVolume, q.category, q.cursor, q.limit]),
+      () => this.marketsUncached(q),
     );
   }
 
@@ -59,7 +60,12 @@ export class MarketDataService {
     };
     const page = await keysetPage(this.cursors, {
       list: 'markets',
-      filters: { venue: q.venue ?? null, status: q.status ?? null, minVolume: q.minVolume ?? null, category: q.category ?? null },
+      filters: {
+        venue: q.venue ?? null,
+        status: q.status ?? null,
+        minVolume: q.minVolume ?? null,
+        category: q.category ?? null,
+      },
       cursor: q.cursor,
       limit: q.limit,
       fetch: (after: string | undefined, take) =>

@@ -8,7 +8,9 @@ import type {
   MarketSummaryView,
 } from './market-data.models';
 
-@ObjectType('MarketDataMarket', { description: 'A venue market on the market-data surface. Prices on the 0..1 scale (1 = one dollar).' })
+@ObjectType('MarketDataMarket', {
+  description: 'A venue market on the market-data surface. Prices on the 0..1 scale (1 = one dollar).',
+})
 export class MarketDataMarketType implements MarketDataMarketView {
   @Field(() => VenueEnum)
   venue: MarketDataMarketView['venue'];
@@ -126,4 +128,3 @@ export class MarketDataEventPageType implements CursorPage<MarketDataEventView> 
   @Field(() => Int, { description: PAGE_FIELDS.totalCount })
   totalCount: number;
 }
-

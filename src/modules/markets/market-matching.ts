@@ -30,7 +30,9 @@ export function pairMarkets(markets: readonly MarketView[], left: Venue, right: 
     const av = titleVector(a);
     bs.forEach((b, j) => candidates.push({ a, b, similarity: Math.max(0, cosine(av, bv[j]!)) }));
   }
-  candidates.sort((x, y) => y.similarity - x.similarity || x.a.id.localeCompare(y.a.id) || x.b.id.localeCompare(y.b.id));
+  candidates.sort(
+    (x, y) => y.similarity - x.similarity || x.a.id.localeCompare(y.a.id) || x.b.id.localeCompare(y.b.id),
+  );
   const usedA = new Set<string>();
   const usedB = new Set<string>();
   const pairs: MarketPair[] = [];
@@ -48,7 +50,10 @@ export function pairMarkets(markets: readonly MarketView[], left: Venue, right: 
  * among the markets of its core event: its partner in {@link pairMarkets},
  * else (more markets on this side than the other) the most similar one.
  */
-export function findCounterpart(market: MarketView, siblings: readonly MarketView[]): { market: MarketView; similarity: number } | null {
+export function findCounterpart(
+  market: MarketView,
+  siblings: readonly MarketView[],
+): { market: MarketView; similarity: number } | null {
   const other: Venue = market.venue === 'venue_a' ? 'venue_b' : 'venue_a';
   const others = siblings.filter((m) => m.venue === other);
   if (others.length === 0) return null;

@@ -18,7 +18,10 @@ export class MarketRefArgs {
 
 @ArgsType()
 export class OrderBookArgs {
-  @Field(() => Int, { defaultValue: L.bookDepth.default, description: `Levels per side, ${L.bookDepth.min}..${L.bookDepth.max}.` })
+  @Field(() => Int, {
+    defaultValue: L.bookDepth.default,
+    description: `Levels per side, ${L.bookDepth.min}..${L.bookDepth.max}.`,
+  })
   @Min(L.bookDepth.min, between(L.bookDepth.min, L.bookDepth.max))
   @Max(L.bookDepth.max, between(L.bookDepth.min, L.bookDepth.max))
   depth: number;
@@ -31,7 +34,10 @@ export class MarketTradesArgs {
   @Max(L.trades.max, between(L.trades.min, L.trades.max))
   limit: number;
 
-  @Field(() => Int, { defaultValue: L.tradesOffset.default, description: `${L.tradesOffset.min}..${L.tradesOffset.max}` })
+  @Field(() => Int, {
+    defaultValue: L.tradesOffset.default,
+    description: `${L.tradesOffset.min}..${L.tradesOffset.max}`,
+  })
   @Min(L.tradesOffset.min, between(L.tradesOffset.min, L.tradesOffset.max))
   @Max(L.tradesOffset.max, between(L.tradesOffset.min, L.tradesOffset.max))
   offset: number;

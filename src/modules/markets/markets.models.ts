@@ -18,7 +18,10 @@ export interface OrderBookView {
 /** A public trade as the screens show it (the streamed trade's shape, with a Date). */
 export type MarketTradeView = Omit<TradeEvent, 'filledAt'> & { filledAt: Date };
 
-/** An offset page of public trades, newest first. The venues do not count their trades, so `hasMore` replaces a total. */
+/**
+ * An offset page of public trades, newest first. The venues do not count their trades, so `hasMore` replaces a
+ * total.
+ */
 export interface TradePageView {
   data: MarketTradeView[];
   limit: number;

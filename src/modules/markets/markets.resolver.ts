@@ -38,17 +38,31 @@ export class MarketScreensResolver {
   }
 
   @FieldResolver(() => OrderBookType, { description: "The venue's current YES book." })
-  orderBook(@Root() market: MarketView, @Args() { depth }: OrderBookArgs, @Ctx() ctx: GraphQLContext): Promise<OrderBookView> {
+  orderBook(
+    @Root() market: MarketView,
+    @Args() { depth }: OrderBookArgs,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<OrderBookView> {
     return ctx.services.markets.orderBook(market, depth);
   }
 
   @FieldResolver(() => MarketTradePageType, { description: 'Public trades on the venue, newest first.' })
-  trades(@Root() market: MarketView, @Args() { limit, offset }: MarketTradesArgs, @Ctx() ctx: GraphQLContext): Promise<TradePageView> {
+  trades(
+    @Root() market: MarketView,
+    @Args() { limit, offset }: MarketTradesArgs,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<TradePageView> {
     return ctx.services.markets.trades(market, limit, offset);
   }
 
-  @FieldResolver(() => MarketHoldersType, { description: 'Largest holders (venue_a wallets; venue_b: none, with the reason).' })
-  holders(@Root() market: MarketView, @Args() { limit }: HoldersArgs, @Ctx() ctx: GraphQLContext): Promise<HoldersView> {
+  @FieldResolver(() => MarketHoldersType, {
+    description: 'Largest holders (venue_a wallets; venue_b: none, with the reason).',
+  })
+  holders(
+    @Root() market: MarketView,
+    @Args() { limit }: HoldersArgs,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<HoldersView> {
     return ctx.services.markets.holders(market, limit);
   }
 
@@ -57,14 +71,21 @@ export class MarketScreensResolver {
     return ctx.services.markets.holderSummary(market);
   }
 
-  @FieldResolver(() => MarketChartType, { description: 'The newest `points` buckets of `interval`, ending now or at the close.' })
-  chart(@Root() market: MarketView, @Args() { points, interval }: ChartArgs, @Ctx() ctx: GraphQLContext): Promise<MarketChartView> {
+  @FieldResolver(() => MarketChartType, {
+    description: 'The newest `points` buckets of `interval`, ending now or at the close.',
+  })
+  chart(
+    @Root() market: MarketView,
+    @Args() { points, interval }: ChartArgs,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<MarketChartView> {
     return ctx.services.history.marketChart(market, points, interval);
   }
 
   @FieldResolver(() => MarketCounterpartType, {
     nullable: true,
-    description: 'The matching market on the other venue (same core event, most similar question); null when there is none.',
+    description:
+      'The matching market on the other venue (same core event, most similar question); null when there is none.',
   })
   async counterpart(@Root() market: MarketView, @Ctx() ctx: GraphQLContext): Promise<CounterpartView | null> {
     const siblings = await ctx.loaders.events.marketsByEventId.load(market.eventId);

@@ -72,7 +72,12 @@ export class MarketsService {
   /** Public trades newest first; one extra trade is fetched to know whether more follow. */
   async trades(m: MarketView, limit: number, offset: number): Promise<TradePageView> {
     const rows = await venueCall(() => this.venues[m.venue].getPublicTrades(m.marketId, { limit: limit + 1, offset }));
-    return { data: rows.slice(0, limit).map((t) => toTradeView(t, m.eventId)), limit, offset, hasMore: rows.length > limit };
+    return {
+      data: rows.slice(0, limit).map((t) => toTradeView(t, m.eventId)),
+      limit,
+      offset,
+      hasMore: rows.length > limit,
+    };
   }
 
   async holders(m: MarketView, limit: number): Promise<HoldersView> {

@@ -40,7 +40,10 @@ export class OrderBookType implements OrderBookView {
   timestamp: Date;
 }
 
-@ObjectType('MarketTradePage', { description: 'Public trades, newest first (offset pages; venues do not count trades, so `hasMore` instead of a total).' })
+@ObjectType('MarketTradePage', {
+  description:
+    'Public trades, newest first (offset pages; venues do not count trades, so `hasMore` instead of a total).',
+})
 export class MarketTradePageType implements TradePageView {
   @Field(() => [TradeType])
   data: MarketTradeView[];
@@ -64,7 +67,9 @@ export class HolderType implements HolderView {
   avgPrice: number | null;
 }
 
-@ObjectType('MarketHolders', { description: "A market's largest holders. venue_b publishes no identities: an empty list with the reason." })
+@ObjectType('MarketHolders', {
+  description: "A market's largest holders. venue_b publishes no identities: an empty list with the reason.",
+})
 export class MarketHoldersType implements HoldersView {
   @Field(() => VenueEnum)
   venue: Venue;

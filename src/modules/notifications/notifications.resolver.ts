@@ -6,7 +6,11 @@ import { PUSH_PLATFORMS, type PushPlatform } from './notifications.service';
 import { MarkReadResultType, NotificationPageType, PushTokenRemovalType, PushTokenType } from './notifications.types';
 import type { Preferences } from './preferences.spec';
 
-export const NOTIFICATION_LIMITS = { limit: { min: 1, max: 100, default: 20 }, offset: { max: 100_000 }, readIds: { max: 500 } } as const;
+export const NOTIFICATION_LIMITS = {
+  limit: { min: 1, max: 100, default: 20 },
+  offset: { max: 100_000 },
+  readIds: { max: 500 },
+} as const;
 const L = NOTIFICATION_LIMITS;
 
 @ArgsType()
@@ -62,7 +66,9 @@ export class NotificationsResolver {
     return ctx.services.notifications.list(userId, a.limit, a.offset, a.unreadOnly);
   }
 
-  @Mutation(() => MarkReadResultType, { description: 'Marks the given notifications read, or all when ids are omitted.' })
+  @Mutation(() => MarkReadResultType, {
+    description: 'Marks the given notifications read, or all when ids are omitted.',
+  })
   async markNotificationsRead(@Args() a: MarkReadArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
     return ctx.services.notifications.markRead(userId, a.ids);
@@ -86,8 +92,13 @@ export class NotificationsResolver {
     return ctx.services.notifications.preferences(userId);
   }
 
-  @Mutation(() => GraphQLJSONObject, { description: 'Merges the given preferences; unknown keys, wrong types or oversize values are refused.' })
-  async updatePreferences(@Arg('values', () => GraphQLJSONObject) values: Record<string, unknown>, @Ctx() ctx: GraphQLContext) {
+  @Mutation(() => GraphQLJSONObject, {
+    description: 'Merges the given preferences; unknown keys, wrong types or oversize values are refused.',
+  })
+  async updatePreferences(
+    @Arg('values', () => GraphQLJSONObject) values: Record<string, unknown>,
+    @Ctx() ctx: GraphQLContext,
+  ) {
     const { userId } = await ctx.auth.requireUser();
     return ctx.services.notifications.updatePreferences(userId, values);
   }

@@ -64,7 +64,8 @@ export interface NotificationPage {
 /** The id of a once-only notification: the same for the same user, kind and key (UUID-shaped, from a hash). */
 function onceId(userId: string, kind: NotificationKind, key: string): string {
   const h = createHash('sha256').update(`${userId}\u0000${kind}\u0000${key}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  const variant = ((parseInt(h[16]!, 16) & 3) | 8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** Runs `work` over `items` with at most `limit` running at once. */
@@ -76,7 +77,15 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-function toView(n: { id: string; kind: string; title: string; body: string; data: Prisma.JsonValue; readAt: Date | null; createdAt: Date }): NotificationView {
+function toView(n: {
+  id: string;
+  kind: string;
+  title: string;
+  body: string;
+  data: Prisma.JsonValue;
+  readAt: Date | null;
+  createdAt: Date;
+}): NotificationView {
   return { ...n, data: (n.data ?? {}) as Record<string, string>, read: n.readAt !== null };
 }
 
@@ -108,7 +117,11 @@ export class NotificationsService {
       body: n.body,
       data: n.data ?? {},
     }));
-    const stored = await this.prisma.notification.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } });
+    const stored = await this.prisma.notification.createManyAndReturn({
+      data: rows,
+      skipDuplicates: true,
+      select: { id: true },
+    });
     const fresh = new Set(stored.map((r) => r.id));
     const delivery = this.deliver(rows.filter((r) => fresh.has(r.id))).catch(this.onPushError);
     this.inflight.add(delivery);
@@ -123,7 +136,12 @@ export class NotificationsService {
   async list(userId: string, limit: number, offset: number, unreadOnly: boolean): Promise<NotificationPage> {
     const where: Prisma.NotificationWhereInput = { userId, ...(unreadOnly && { readAt: null }) };
     const [rows, total, unreadCount] = await this.prisma.$transaction([
-      this.prisma.notification.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: offset, take: limit }),
+      this.prisma.notification.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+        skip: offset,
+        take: limit,
+      }),
       this.prisma.notification.count({ where }),
       this.prisma.notification.count({ where: { userId, readAt: null } }),
     ]);
@@ -163,7 +181,8 @@ export class NotificationsService {
 
   /** Merges the given keys (all validated first: nothing is stored when one is wrong). */
   async updatePreferences(userId: string, patch: Record<string, unknown>): Promise<Preferences> {
-    if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw AppError.badRequest('body', 'must be an object of preferences');
+    if (patch === null || typeof patch !== 'object' || Array.isArray(patch))
+      throw AppError.badRequest('body', 'must be an object of preferences');
     const entries = Object.entries(patch).map(([k, v]) => [k, checkPreference(k, v)] as const);
     await this.prisma.$transaction(
       entries.map(([key, value]) =>
@@ -182,7 +201,9 @@ export class NotificationsService {
    * devices. Each push stands alone: a failed one goes to the error hook and
    * the others are still sent, at most {@link PUSH_CONCURRENCY} at a time.
    */
-  private async deliver(rows: { userId: string; kind: string; title: string; body: string; data: Record<string, string> }[]): Promise<void> {
+  private async deliver(
+    rows: { userId: string; kind: string; title: string; body: string; data: Record<string, string> }[],
+  ): Promise<void> {
     if (rows.length === 0) return;
     const users = [...new Set(rows.map((r) => r.userId))];
     const [tokens, prefs] = await Promise.all([

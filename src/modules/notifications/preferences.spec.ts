@@ -12,8 +12,16 @@ type Spec =
   | { type: 'string-list'; maxItems: number; maxLength: number; default: string[]; description: string };
 
 export const PREFERENCES = {
-  'notifications.fills': { type: 'boolean', default: true, description: 'Push a notification when an order of yours fills.' },
-  'notifications.followed_trades': { type: 'boolean', default: true, description: 'Push when a trader you follow trades.' },
+  'notifications.fills': {
+    type: 'boolean',
+    default: true,
+    description: 'Push a notification when an order of yours fills.',
+  },
+  'notifications.followed_trades': {
+    type: 'boolean',
+    default: true,
+    description: 'Push when a trader you follow trades.',
+  },
   'notifications.comment_replies': { type: 'boolean', default: true, description: 'Push on replies to your comments.' },
   'notifications.comment_likes': { type: 'boolean', default: false, description: 'Push on likes of your comments.' },
   'notifications.rewards': { type: 'boolean', default: true, description: 'Push when a reward is credited.' },
@@ -25,10 +33,28 @@ export const PREFERENCES = {
     description: 'How prices are shown.',
   },
   'display.currency': { type: 'enum', values: ['USD', 'EUR', 'GBP'], default: 'USD', description: 'Display currency.' },
-  'trading.default_order_size': { type: 'integer', min: 1, max: 100_000, default: 10, description: 'Contracts pre-filled in order tickets.' },
-  'trading.slippage_tolerance_bps': { type: 'integer', min: 0, max: 1000, default: 100, description: 'Tolerance for market orders, in basis points.' },
+  'trading.default_order_size': {
+    type: 'integer',
+    min: 1,
+    max: 100_000,
+    default: 10,
+    description: 'Contracts pre-filled in order tickets.',
+  },
+  'trading.slippage_tolerance_bps': {
+    type: 'integer',
+    min: 0,
+    max: 1000,
+    default: 100,
+    description: 'Tolerance for market orders, in basis points.',
+  },
   'trading.confirm_orders': { type: 'boolean', default: true, description: 'Ask before sending an order.' },
-  'home.categories': { type: 'string-list', maxItems: 10, maxLength: 32, default: [], description: 'Categories shown first on the home screen.' },
+  'home.categories': {
+    type: 'string-list',
+    maxItems: 10,
+    maxLength: 32,
+    default: [],
+    description: 'Categories shown first on the home screen.',
+  },
 } as const satisfies Record<string, Spec>;
 
 export type PreferenceKey = keyof typeof PREFERENCES;
@@ -43,14 +69,16 @@ export function isPreferenceKey(key: string): key is PreferenceKey {
 
 /** Checks one value against its key's spec; a 400 naming the key otherwise. */
 export function checkPreference(key: string, value: unknown): PreferenceValue {
-  if (!isPreferenceKey(key)) throw AppError.badRequest(key, `is not a preference (known: ${PREFERENCE_KEYS.join(', ')})`);
+  if (!isPreferenceKey(key))
+    throw AppError.badRequest(key, `is not a preference (known: ${PREFERENCE_KEYS.join(', ')})`);
   const spec: Spec = PREFERENCES[key];
   switch (spec.type) {
     case 'boolean':
       if (typeof value !== 'boolean') throw AppError.badRequest(key, 'must be true or false');
       return value;
     case 'enum':
-      if (typeof value !== 'string' || !spec.values.includes(value)) throw AppError.badRequest(key, `must be one of ${spec.values.join(', ')}`);
+      if (typeof value !== 'string' || !spec.values.includes(value))
+        throw AppError.badRequest(key, `must be one of ${spec.values.join(', ')}`);
       return value;
     case 'integer':
       if (typeof value !== 'number' || !Number.isInteger(value) || value < spec.min || value > spec.max) {
@@ -58,7 +86,8 @@ export function checkPreference(key: string, value: unknown): PreferenceValue {
       }
       return value;
     case 'string-list':
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw AppError.badRequest(key, 'must be a list of strings');
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+        throw AppError.badRequest(key, 'must be a list of strings');
       if (value.length > spec.maxItems) throw AppError.badRequest(key, `must have at most ${spec.maxItems} items`);
       if ((value as string[]).some((v) => v.length === 0 || v.length > spec.maxLength)) {
         throw AppError.badRequest(key, `items must be 1 to ${spec.maxLength} characters`);

@@ -81,7 +81,15 @@ export class OpsService {
       const s = states.find((x) => x.venue === venue);
       const lag = s?.lastTradeAt ? Math.max(0, Math.round((now - s.lastTradeAt.getTime()) / 1000)) : null;
       const status: FreshnessStatus =
-        lag === null ? (expectLive ? 'stale' : 'idle') : lag <= STALE_AFTER_SECONDS ? 'ok' : expectLive ? 'stale' : 'idle';
+        lag === null
+          ? expectLive
+            ? 'stale'
+            : 'idle'
+          : lag <= STALE_AFTER_SECONDS
+            ? 'ok'
+            : expectLive
+              ? 'stale'
+              : 'idle';
       return {
         venue,
         lastTradeAt: s?.lastTradeAt ?? null,

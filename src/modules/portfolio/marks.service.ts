@@ -68,7 +68,9 @@ export class MarksService {
     const live = await Promise.all(keys.map((k) => this.live(k, at)));
     const missing = keys.filter((_, i) => live[i]!.yes === null);
     if (missing.length === 0) return live;
-    const remembered = await Promise.all(missing.map((k) => this.cache.get<Remembered>(cacheKey(k)).catch(() => undefined)));
+    const remembered = await Promise.all(
+      missing.map((k) => this.cache.get<Remembered>(cacheKey(k)).catch(() => undefined)),
+    );
     const stillMissing = missing.filter((_, i) => remembered[i] === undefined);
     const fromCatalog = stillMissing.length > 0 ? await catalog(stillMissing) : [];
     const fallback = new Map<string, { yes: bigint; at: Date }>();
@@ -97,11 +99,17 @@ export class MarksService {
     try {
       book = await client.getOrderBook(marketId, 1);
     } catch (err) {
-      return none(err instanceof VenueUnavailableError ? `${venue} is unavailable` : `${venue} could not give the book of ${marketId}`);
+      return none(
+        err instanceof VenueUnavailableError
+          ? `${venue} is unavailable`
+          : `${venue} could not give the book of ${marketId}`,
+      );
     }
     const yes = bookMid(book);
     if (yes === null) return none(`${venue} book of ${marketId} has no quotes`);
-    await this.cache.set<Remembered>(cacheKey(key), { yes: yes.toString(), at: at.toISOString() }, LAST_MARK_TTL_MS).catch(() => undefined);
+    await this.cache
+      .set<Remembered>(cacheKey(key), { yes: yes.toString(), at: at.toISOString() }, LAST_MARK_TTL_MS)
+      .catch(() => undefined);
     return { venue, marketId, yes, source: 'live', asOf: at, reason: null };
   }
 }

@@ -31,7 +31,10 @@ export interface FigurePosition {
 }
 
 /** Value at the mark and unrealized PnL; both null for an unmarked position, zero when flat. */
-export function valuation(p: Pick<FigurePosition, 'size' | 'costBasis' | 'mark'>): { marketValue: bigint | null; unrealized: bigint | null } {
+export function valuation(p: Pick<FigurePosition, 'size' | 'costBasis' | 'mark'>): {
+  marketValue: bigint | null;
+  unrealized: bigint | null;
+} {
   if (p.size === 0n) return { marketValue: 0n, unrealized: 0n };
   if (p.mark === null) return { marketValue: null, unrealized: null };
   const unrealized = unrealizedPnl({ size: p.size, costBasis: p.costBasis, realizedPnl: 0n, fees: 0n }, p.mark);
@@ -79,7 +82,14 @@ interface Bucket {
   fees: bigint;
 }
 
-const emptyBucket = (): Bucket => ({ positions: 0, costBasis: 0n, marketValue: 0n, unrealizedPnl: 0n, realizedPnl: 0n, fees: 0n });
+const emptyBucket = (): Bucket => ({
+  positions: 0,
+  costBasis: 0n,
+  marketValue: 0n,
+  unrealizedPnl: 0n,
+  realizedPnl: 0n,
+  fees: 0n,
+});
 
 function share(part: bigint, total: bigint): bigint {
   return total === 0n ? 0n : (part * MICRO + total / 2n) / total;
@@ -89,7 +99,9 @@ function share(part: bigint, total: bigint): bigint {
 function buckets(map: Map<string, Bucket>, total: bigint): (ExposureFigures & { realizedPnl: bigint; fees: bigint })[] {
   return [...map]
     .map(([key, b]) => ({ key, ...b, shareMillionths: share(b.marketValue, total) }))
-    .sort((a, b) => (a.marketValue === b.marketValue ? a.key.localeCompare(b.key) : a.marketValue > b.marketValue ? -1 : 1));
+    .sort((a, b) =>
+      a.marketValue === b.marketValue ? a.key.localeCompare(b.key) : a.marketValue > b.marketValue ? -1 : 1,
+    );
 }
 
 /**
@@ -131,7 +143,11 @@ export function summarize(positions: readonly FigurePosition[]): SummaryFigures 
       b.unrealizedPnl += unrealized;
     }
   }
-  const strip = ({ realizedPnl: _r, fees: _f, ...e }: ExposureFigures & { realizedPnl: bigint; fees: bigint }): ExposureFigures => e;
+  const strip = ({
+    realizedPnl: _r,
+    fees: _f,
+    ...e
+  }: ExposureFigures & { realizedPnl: bigint; fees: bigint }): ExposureFigures => e;
   return {
     realizedPnl: total.realizedPnl,
     unrealizedPnl: total.unrealizedPnl,
@@ -197,7 +213,10 @@ export function categoryFigures(positions: readonly FigurePosition[]): CategoryF
     c.winRateMillionths = decided === 0n ? null : share(BigInt(c.wins), decided);
   }
   return [...by.values()].sort(
-    (a, b) => (a.exposure === b.exposure ? 0 : a.exposure > b.exposure ? -1 : 1) || b.closedPositions - a.closedPositions || a.category.localeCompare(b.category),
+    (a, b) =>
+      (a.exposure === b.exposure ? 0 : a.exposure > b.exposure ? -1 : 1) ||
+      b.closedPositions - a.closedPositions ||
+      a.category.localeCompare(b.category),
   );
 }
 

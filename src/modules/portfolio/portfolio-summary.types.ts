@@ -22,7 +22,9 @@ export class PortfolioType implements PortfolioRoot {
   asOf: Date;
 }
 
-@ObjectType('PortfolioBalances', { description: 'Ledger balance, on-chain wallet value and open positions at their marks, in USD.' })
+@ObjectType('PortfolioBalances', {
+  description: 'Ledger balance, on-chain wallet value and open positions at their marks, in USD.',
+})
 export class PortfolioBalancesType implements BalancesView {
   @Field()
   currency: 'USD';
@@ -30,7 +32,10 @@ export class PortfolioBalancesType implements BalancesView {
   available: number;
   @Field(() => Float)
   held: number;
-  @Field(() => Float, { nullable: true, description: 'Null when the chain-balances upstream failed (see onchainError).' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Null when the chain-balances upstream failed (see onchainError).',
+  })
   onchain: number | null;
   @Field(() => String, { nullable: true })
   onchainError: string | null;
@@ -92,7 +97,9 @@ export class SourcePnlType implements SourcePnlView {
   fees: number;
 }
 
-@ObjectType('PortfolioSummary', { description: 'Realized and unrealized PnL, fees and exposure by venue and category.' })
+@ObjectType('PortfolioSummary', {
+  description: 'Realized and unrealized PnL, fees and exposure by venue and category.',
+})
 export class PortfolioSummaryType implements SummaryView {
   @Field()
   currency: 'USD';
@@ -146,7 +153,9 @@ export class CategoryStatsType implements CategoryStatsView {
   exposureShare: number;
 }
 
-@ObjectType('WeeklyRank', { description: 'Rank by volume traded through the service this ISO week (Monday 00:00 UTC onwards).' })
+@ObjectType('WeeklyRank', {
+  description: 'Rank by volume traded through the service this ISO week (Monday 00:00 UTC onwards).',
+})
 export class WeeklyRankType implements WeeklyRankView {
   @Field()
   weekStart: Date;
@@ -158,7 +167,10 @@ export class WeeklyRankType implements WeeklyRankView {
   volume: number;
   @Field(() => Int)
   trades: number;
-  @Field(() => Int, { nullable: true, description: '1 = most volume; ties share a rank; null when the caller has not traded this week.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: '1 = most volume; ties share a rank; null when the caller has not traded this week.',
+  })
   rank: number | null;
   @Field(() => Int)
   participants: number;

@@ -4,7 +4,14 @@ import type { LedgerService } from '../ledger';
 import { microsToNumber } from '../ledger/money';
 import type { WalletsService } from '../wallets';
 import type { YesMark } from './marks.service';
-import { categoryFigures, outcomeMark, summarize, valuation, type ExposureFigures, type FigurePosition } from './portfolio-figures';
+import {
+  categoryFigures,
+  outcomeMark,
+  summarize,
+  valuation,
+  type ExposureFigures,
+  type FigurePosition,
+} from './portfolio-figures';
 import type { PortfolioLoaders } from './portfolio.loaders';
 import type { MarkView, PositionView, VenueMarkStatusView } from './portfolio.models';
 import type {
@@ -69,7 +76,10 @@ export class PortfolioValuationService {
 
   /** Every position of the user: the service's, then the linked wallets'. */
   async allPositions(userId: string, reads: PortfolioLoaders): Promise<PositionView[]> {
-    const [service, wallet] = await Promise.all([reads.servicePositions.load(userId), reads.walletPositions.load(userId)]);
+    const [service, wallet] = await Promise.all([
+      reads.servicePositions.load(userId),
+      reads.walletPositions.load(userId),
+    ]);
     return [...service, ...wallet];
   }
 
@@ -77,22 +87,39 @@ export class PortfolioValuationService {
   async markOf(p: PositionView, reads: PortfolioLoaders): Promise<MarkView> {
     const m = await reads.yesMark.load(markKey(p));
     const price = m.yes === null ? null : outcomeMark(m.yes, p.outcome);
-    return { price: price === null ? null : num(price), yesPrice: m.yes === null ? null : num(m.yes), source: m.source, asOf: m.asOf, reason: m.reason };
+    return {
+      price: price === null ? null : num(price),
+      yesPrice: m.yes === null ? null : num(m.yes),
+      source: m.source,
+      asOf: m.asOf,
+      reason: m.reason,
+    };
   }
 
-  /** Value at the mark and unrealized PnL of one position (null when unmarked; zero when flat, without a venue call). */
-  async valueOf(p: PositionView, reads: PortfolioLoaders): Promise<{ marketValue: number | null; unrealizedPnl: number | null }> {
+  /**
+   * Value at the mark and unrealized PnL of one position (null when unmarked; zero when flat, without a venue call).
+   */
+  async valueOf(
+    p: PositionView,
+    reads: PortfolioLoaders,
+  ): Promise<{ marketValue: number | null; unrealizedPnl: number | null }> {
     let mark: bigint | null = null;
     if (p.micros.size !== 0n) {
       const m = await reads.yesMark.load(markKey(p));
       mark = m.yes === null ? null : outcomeMark(m.yes, p.outcome);
     }
     const v = valuation({ size: p.micros.size, costBasis: p.micros.costBasis, mark });
-    return { marketValue: v.marketValue === null ? null : num(v.marketValue), unrealizedPnl: v.unrealized === null ? null : num(v.unrealized) };
+    return {
+      marketValue: v.marketValue === null ? null : num(v.marketValue),
+      unrealizedPnl: v.unrealized === null ? null : num(v.unrealized),
+    };
   }
 
   /** Every position with its category and (open ones) its mark, and the marks used. */
-  private async figures(userId: string, reads: PortfolioLoaders): Promise<{ positions: FigurePosition[]; marks: YesMark[] }> {
+  private async figures(
+    userId: string,
+    reads: PortfolioLoaders,
+  ): Promise<{ positions: FigurePosition[]; marks: YesMark[] }> {
     const all = await this.allPositions(userId, reads);
     const open = all.filter((p) => p.status === 'open');
     const [marks, markets] = await Promise.all([
@@ -173,7 +200,10 @@ export class PortfolioValuationService {
   }
 
   async analytics(userId: string, reads: PortfolioLoaders): Promise<AnalyticsView> {
-    const [{ positions, marks }, weeklyRank] = await Promise.all([this.figures(userId, reads), this.history.weeklyRank(userId)]);
+    const [{ positions, marks }, weeklyRank] = await Promise.all([
+      this.figures(userId, reads),
+      this.history.weeklyRank(userId),
+    ]);
     const s = summarize(positions);
     return {
       categories: categoryFigures(positions).map((c) => ({
@@ -204,7 +234,12 @@ export class PortfolioValuationService {
       this.figures(userId, reads),
       // The aggregate reads the ledger too; the ledger alone answers when the chain upstream fails.
       this.wallets.aggregate(userId).then(
-        (a) => ({ available: fromNumber(a.available), held: fromNumber(a.held), onchain: fromNumber(a.onchain) as bigint | null, error: null }),
+        (a) => ({
+          available: fromNumber(a.available),
+          held: fromNumber(a.held),
+          onchain: fromNumber(a.onchain) as bigint | null,
+          error: null,
+        }),
         async (err: unknown) => {
           this.logger?.warn({ err }, 'portfolio: on-chain balances unavailable');
           const b = await this.ledger.balance(userId);

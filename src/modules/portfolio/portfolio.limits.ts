@@ -17,7 +17,15 @@ export type PositionStatus = (typeof POSITION_STATUSES)[number];
  * Order states (the `state` filter of GET /api/orders): `pending` (accepted, not yet at the venue)
  * → `submitted` → `partially_filled` / `filled`; or `cancelled`, `rejected`, `failed`.
  */
-export const ORDER_STATES = ['pending', 'submitted', 'partially_filled', 'filled', 'cancelled', 'rejected', 'failed'] as const;
+export const ORDER_STATES = [
+  'pending',
+  'submitted',
+  'partially_filled',
+  'filled',
+  'cancelled',
+  'rejected',
+  'failed',
+] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
 /** Where a position or trade comes from: the service's own orders, or a linked wallet's on-chain activity. */

@@ -20,7 +20,9 @@ export function createPortfolioLoaders(portfolio: PortfolioService, marks: Marks
     walletPositions: new DataLoader<string, PositionView[]>((ids) => portfolio.walletPositionsOf(ids)),
     /** YES mark by `venue:marketId`. */
     yesMark: new DataLoader<string, YesMark>((keys) => marks.yesMarks(keys, catalog)),
-    ordersOfPosition: new DataLoader<PositionView, OrderView[], string>((ps) => portfolio.ordersOfPositions(ps), { cacheKeyFn: (p) => p.id }),
+    ordersOfPosition: new DataLoader<PositionView, OrderView[], string>((ps) => portfolio.ordersOfPositions(ps), {
+      cacheKeyFn: (p) => p.id,
+    }),
     fillsOfOrder: new DataLoader<string, FillView[]>((ids) => portfolio.fillsOfOrders(ids)),
     /** The catalog's markets and events (shared with the market screens' loaders). */
     marketById: markets.marketById,

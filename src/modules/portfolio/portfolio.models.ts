@@ -137,7 +137,9 @@ export function mulMicros(a: bigint, b: bigint): bigint {
 const num = microsToNumber;
 const numOrNull = (v: bigint | null) => (v === null ? null : num(v));
 
-export function positionView(p: PositionMicros & Omit<PositionView, 'size' | 'avgPrice' | 'costBasis' | 'realizedPnl' | 'fees' | 'micros'>): PositionView {
+export function positionView(
+  p: PositionMicros & Omit<PositionView, 'size' | 'avgPrice' | 'costBasis' | 'realizedPnl' | 'fees' | 'micros'>,
+): PositionView {
   const { size, costBasis, realizedPnl, fees, ...rest } = p;
   const avg = averagePrice({ size, costBasis, realizedPnl, fees: fees ?? 0n });
   return {

@@ -9,7 +9,13 @@ import {
   PortfolioSummaryType,
   PortfolioType,
 } from './portfolio-summary.types';
-import type { AnalyticsView, BalancesView, OpenPositionsView, PortfolioRoot, SummaryView } from './portfolio-valuation.models';
+import type {
+  AnalyticsView,
+  BalancesView,
+  OpenPositionsView,
+  PortfolioRoot,
+  SummaryView,
+} from './portfolio-valuation.models';
 import { PortfolioTradePageType, PortfolioTradeType } from './portfolio.types';
 
 /**
@@ -27,33 +33,51 @@ export class PortfolioResolver {
     return { userId, asOf: new Date() };
   }
 
-  @FieldResolver(() => PortfolioBalancesType, { description: 'Ledger balance, on-chain wallet value and open positions value.' })
+  @FieldResolver(() => PortfolioBalancesType, {
+    description: 'Ledger balance, on-chain wallet value and open positions value.',
+  })
   balances(@Root() root: PortfolioRoot, @Ctx() ctx: GraphQLContext): Promise<BalancesView> {
     return ctx.services.portfolioValuation.balances(root.userId, ctx.loaders.portfolio);
   }
 
-  @FieldResolver(() => PortfolioPositionsType, { description: 'Open positions across the service and linked wallets, with marks.' })
+  @FieldResolver(() => PortfolioPositionsType, {
+    description: 'Open positions across the service and linked wallets, with marks.',
+  })
   positions(@Root() root: PortfolioRoot, @Ctx() ctx: GraphQLContext): Promise<OpenPositionsView> {
     return ctx.services.portfolioValuation.openPositions(root.userId, ctx.loaders.portfolio);
   }
 
-  @FieldResolver(() => PortfolioSummaryType, { description: 'Realized and unrealized PnL, fees, exposure by venue and category.' })
+  @FieldResolver(() => PortfolioSummaryType, {
+    description: 'Realized and unrealized PnL, fees, exposure by venue and category.',
+  })
   summary(@Root() root: PortfolioRoot, @Ctx() ctx: GraphQLContext): Promise<SummaryView> {
     return ctx.services.portfolioValuation.summary(root.userId, ctx.loaders.portfolio);
   }
 
-  @FieldResolver(() => PortfolioAnalyticsType, { description: 'Category win rates, exposure and the weekly volume rank.' })
+  @FieldResolver(() => PortfolioAnalyticsType, {
+    description: 'Category win rates, exposure and the weekly volume rank.',
+  })
   analytics(@Root() root: PortfolioRoot, @Ctx() ctx: GraphQLContext): Promise<AnalyticsView> {
     return ctx.services.portfolioValuation.analytics(root.userId, ctx.loaders.portfolio);
   }
 
-  @FieldResolver(() => PortfolioTradePageType, { description: 'Trades merged across the service and linked wallets, newest first.' })
-  history(@Root() root: PortfolioRoot, @Args() { limit, offset }: PortfolioPageArgs, @Ctx() ctx: GraphQLContext): Promise<OffsetPage<TradeView>> {
+  @FieldResolver(() => PortfolioTradePageType, {
+    description: 'Trades merged across the service and linked wallets, newest first.',
+  })
+  history(
+    @Root() root: PortfolioRoot,
+    @Args() { limit, offset }: PortfolioPageArgs,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<OffsetPage<TradeView>> {
     return ctx.services.tradeHistory.history(root.userId, limit, offset);
   }
 
   @FieldResolver(() => [PortfolioTradeType], { description: 'The newest trades (the history without a total).' })
-  recentActivity(@Root() root: PortfolioRoot, @Args() { limit }: ActivityArgs, @Ctx() ctx: GraphQLContext): Promise<TradeView[]> {
+  recentActivity(
+    @Root() root: PortfolioRoot,
+    @Args() { limit }: ActivityArgs,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<TradeView[]> {
     return ctx.services.tradeHistory.trades(root.userId, limit);
   }
 }

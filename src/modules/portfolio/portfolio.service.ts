@@ -48,16 +48,21 @@ export class PortfolioService {
   }
 
   /** Every on-chain position of each user's linked wallets (flat ones too); one query. */
-  async walletPositionsOf(userIds: readonly string[], market?: { venue: Venue; marketId: string }): Promise<PositionView[][]> {
+  async walletPositionsOf(
+    userIds: readonly string[],
+    market?: { venue: Venue; marketId: string },
+  ): Promise<PositionView[][]> {
     // Only venue_a publishes trader identities; its trader ids are lower-case polygon addresses.
     if (market && market.venue !== 'venue_a') return userIds.map(() => []);
     const marketFilter = market ? Prisma.sql`AND tp."venueMarketId" = ${market.marketId}` : Prisma.empty;
     const rows = await this.prisma.$queryRaw<WalletPositionRow[]>`
       SELECT w."userId", w."address" AS "walletAddress", tp."venueMarketId", tp."outcome"::text AS "outcome",
-             tp."size"::text AS "size", tp."costBasis"::text AS "costBasis", tp."realizedPnl"::text AS "realizedPnl", tp."updatedAt"
+             tp."size"::text AS "size", tp."costBasis"::text AS "costBasis", tp."realizedPnl"::text AS
+      "realizedPnl", tp."updatedAt"
       FROM "Wallet" w
       JOIN "TraderPosition" tp ON tp."venue" = 'venue_a' AND tp."traderId" = lower(w."address")
-      WHERE w."userId" = ANY(${[...userIds]}::text[]) AND w."chain" = 'polygon' AND w."kind" = 'imported' ${marketFilter}
+      WHERE w."userId" = ANY(${[...userIds]}::text[]) AND w."chain" = 'polygon' AND w."kind" = 'imported'
+      ${marketFilter}
       ORDER BY tp."updatedAt" DESC, tp."venueMarketId", tp."outcome"`;
     const views = rows.map((r) => {
       const size = exact(r.size);
@@ -84,10 +89,20 @@ export class PortfolioService {
   }
 
   /** The caller's service positions, most recently changed first. */
-  async positionsPage(userId: string, status: PositionStatus | undefined, limit: number, offset: number): Promise<OffsetPage<PositionView>> {
+  async positionsPage(
+    userId: string,
+    status: PositionStatus | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<OffsetPage<PositionView>> {
     const where = { userId, ...(status && { status }) };
     const [rows, total] = await Promise.all([
-      this.prisma.position.findMany({ where, orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }], skip: offset, take: limit }),
+      this.prisma.position.findMany({
+        where,
+        orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],
+        skip: offset,
+        take: limit,
+      }),
       this.prisma.position.count({ where }),
     ]);
     return { data: rows.map(toPositionView), limit, offset, total };
@@ -100,17 +115,27 @@ export class PortfolioService {
     return toPositionView(row);
   }
 
-  /** The caller's positions in one venue market (both outcomes, any status): the service's, then the linked wallets'. */
+  /**
+   * The caller's positions in one venue market (both outcomes, any status): the service's, then the linked wallets'.
+   */
   async positionsInMarket(userId: string, venue: Venue, marketId: string): Promise<PositionView[]> {
     const [rows, [wallet]] = await Promise.all([
-      this.prisma.position.findMany({ where: { userId, venue, venueMarketId: marketId }, orderBy: [{ outcome: 'asc' }] }),
+      this.prisma.position.findMany({
+        where: { userId, venue, venueMarketId: marketId },
+        orderBy: [{ outcome: 'asc' }],
+      }),
       this.walletPositionsOf([userId], { venue, marketId }),
     ]);
     return [...rows.map(toPositionView), ...(wallet ?? [])];
   }
 
   /** The caller's orders, newest first, optionally in one state. */
-  async ordersPage(userId: string, state: OrderState | undefined, limit: number, offset: number): Promise<OffsetPage<OrderView>> {
+  async ordersPage(
+    userId: string,
+    state: OrderState | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<OffsetPage<OrderView>> {
     const where = { userId, ...(state && { state }) };
     const [rows, total] = await Promise.all([
       this.prisma.order.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: offset, take: limit }),
@@ -141,14 +166,19 @@ export class PortfolioService {
       p.source !== 'service'
         ? []
         : orders.filter(
-            (o) => o.positionId === p.id || (o.userId === p.userId && o.venue === p.venue && o.marketId === p.marketId && o.outcome === p.outcome),
+            (o) =>
+              o.positionId === p.id ||
+              (o.userId === p.userId && o.venue === p.venue && o.marketId === p.marketId && o.outcome === p.outcome),
           ),
     );
   }
 
   /** The fills of each order, in sequence (one query). */
   async fillsOfOrders(orderIds: readonly string[]): Promise<FillView[][]> {
-    const rows = await this.prisma.fill.findMany({ where: { orderId: { in: [...orderIds] } }, orderBy: [{ orderId: 'asc' }, { seq: 'asc' }] });
+    const rows = await this.prisma.fill.findMany({
+      where: { orderId: { in: [...orderIds] } },
+      orderBy: [{ orderId: 'asc' }, { seq: 'asc' }],
+    });
     return groupBy(orderIds, rows.map(toFillView), (f) => f.orderId);
   }
 }

@@ -26,7 +26,9 @@ export enum OrderStateEnum {
 registerEnumType(OrderStateEnum, {
   name: 'OrderState',
   description:
-    '`pending` (accepted) → `submitted` (at the venue) → `partially_filled` / `filled`; or `cancelled` (nothing fillable under the limit), `rejected` (refused before the venue), `failed` (the venue or execution service failed).',
+    '`pending` (accepted) → `submitted` (at the venue) → `partially_filled` / `filled`; or `cancelled` ' +
+    '(nothing fillable under the limit), `rejected` (refused before the venue), `failed` (the venue or ' +
+    'execution service failed).',
 });
 
 export enum HoldingSourceEnum {
@@ -35,7 +37,9 @@ export enum HoldingSourceEnum {
 }
 registerEnumType(HoldingSourceEnum, {
   name: 'HoldingSource',
-  description: '`service`: from orders placed through this service; `wallet`: on-chain activity of a linked (imported) polygon wallet on venue_a.',
+  description:
+    '`service`: from orders placed through this service; `wallet`: on-chain activity of a linked (imported) ' +
+    'polygon wallet on venue_a.',
 });
 
 export enum MarkSourceEnum {
@@ -45,7 +49,9 @@ export enum MarkSourceEnum {
 }
 registerEnumType(MarkSourceEnum, {
   name: 'MarkSource',
-  description: "`live`: the venue's current mid; `last_known`: the venue could not quote, an earlier price is used; `none`: no price known.",
+  description:
+    "`live`: the venue's current mid; `last_known`: the venue could not quote, an earlier price is used; " +
+    '`none`: no price known.',
 });
 
 @ObjectType('Mark', { description: "A position outcome's mark: the venue's YES mid (NO = 1 − YES)." })
@@ -62,7 +68,9 @@ export class MarkType implements MarkView {
   reason: string | null;
 }
 
-@ObjectType('VenueMarkStatus', { description: 'Whether the marks of a venue are live (listed for the venues the positions are on).' })
+@ObjectType('VenueMarkStatus', {
+  description: 'Whether the marks of a venue are live (listed for the venues the positions are on).',
+})
 export class VenueMarkStatusType implements VenueMarkStatusView {
   @Field(() => VenueEnum)
   venue: Venue;
@@ -78,9 +86,13 @@ export class VenueMarkStatusType implements VenueMarkStatusView {
   reason: string | null;
 }
 
-@ObjectType('Position', { description: 'A holding of one outcome of one venue market. Sizes in contracts, money in USD, prices 0..1.' })
+@ObjectType('Position', {
+  description: 'A holding of one outcome of one venue market. Sizes in contracts, money in USD, prices 0..1.',
+})
 export class PositionType implements Omit<PositionView, 'userId' | 'micros'> {
-  @Field(() => ID, { description: 'Service positions: the position id; wallet positions: `wallet:<address>:<marketId>:<outcome>`.' })
+  @Field(() => ID, {
+    description: 'Service positions: the position id; wallet positions: `wallet:<address>:<marketId>:<outcome>`.',
+  })
   id: string;
   @Field(() => HoldingSourceEnum)
   source: HoldingSource;
@@ -104,7 +116,10 @@ export class PositionType implements Omit<PositionView, 'userId' | 'micros'> {
   costBasis: number;
   @Field(() => Float)
   realizedPnl: number;
-  @Field(() => Float, { nullable: true, description: 'Fees paid (null for wallet positions: on-chain fills carry none).' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Fees paid (null for wallet positions: on-chain fills carry none).',
+  })
   fees: number | null;
   @Field(() => Date, { nullable: true })
   openedAt: Date | null;
@@ -178,7 +193,9 @@ export class OrderType implements Omit<OrderView, 'userId'> {
   updatedAt: Date;
 }
 
-@ObjectType('PortfolioTrade', { description: "A trade of the caller's history: a service fill or a linked wallet's on-chain fill." })
+@ObjectType('PortfolioTrade', {
+  description: "A trade of the caller's history: a service fill or a linked wallet's on-chain fill.",
+})
 export class PortfolioTradeType implements TradeView {
   @Field(() => ID, { description: '`fill:<id>` or `trade:<id>`.' })
   id: string;
@@ -250,7 +267,9 @@ export class PortfolioTradePageType {
   total: number;
 }
 
-@ObjectType('MarketPositions', { description: "The caller's positions in one venue market (both outcomes, any status, service and wallets)." })
+@ObjectType('MarketPositions', {
+  description: "The caller's positions in one venue market (both outcomes, any status, service and wallets).",
+})
 export class MarketPositionsType {
   @Field(() => VenueEnum)
   venue: Venue;

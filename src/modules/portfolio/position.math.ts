@@ -49,7 +49,12 @@ export class OversellError extends Error {
 /** Applies a fill (see the module comment for the rules). */
 export function applyFill(p: PositionState, f: PositionFill): PositionState {
   if (f.side === 'buy') {
-    return { size: p.size + f.size, costBasis: p.costBasis + f.notional, realizedPnl: p.realizedPnl - f.fee, fees: p.fees + f.fee };
+    return {
+      size: p.size + f.size,
+      costBasis: p.costBasis + f.notional,
+      realizedPnl: p.realizedPnl - f.fee,
+      fees: p.fees + f.fee,
+    };
   }
   if (f.size > p.size) throw new OversellError(p.size, f.size);
   const released = f.size === p.size ? p.costBasis : (p.costBasis * f.size + p.size / 2n) / p.size;

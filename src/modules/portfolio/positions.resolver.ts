@@ -15,7 +15,8 @@ import {
   PositionType,
 } from './portfolio.types';
 
-const marketOf = (ctx: GraphQLContext, r: { venue: string; marketId: string }) => ctx.loaders.markets.marketById.load(`${r.venue}:${r.marketId}`);
+const marketOf = (ctx: GraphQLContext, r: { venue: string; marketId: string }) =>
+  ctx.loaders.markets.marketById.load(`${r.venue}:${r.marketId}`);
 
 /** The caller's positions, with marks, market and linked orders as loader-backed fields. */
 @Resolver(() => PositionType)
@@ -35,10 +36,16 @@ export class PositionsResolver {
   @Query(() => MarketPositionsType, { description: "The caller's positions in one venue market." })
   async positionsByMarket(@Args() a: MarketPositionsArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return { venue: a.venue, marketId: a.marketId, data: await ctx.services.portfolio.positionsInMarket(userId, a.venue, a.marketId) };
+    return {
+      venue: a.venue,
+      marketId: a.marketId,
+      data: await ctx.services.portfolio.positionsInMarket(userId, a.venue, a.marketId),
+    };
   }
 
-  @FieldResolver(() => MarkType, { description: "The outcome's mark (live mid, or the last known price when the venue cannot quote)." })
+  @FieldResolver(() => MarkType, {
+    description: "The outcome's mark (live mid, or the last known price when the venue cannot quote).",
+  })
   mark(@Root() p: PositionView, @Ctx() ctx: GraphQLContext): Promise<MarkView> {
     return ctx.services.portfolioValuation.markOf(p, ctx.loaders.portfolio);
   }
@@ -58,7 +65,9 @@ export class PositionsResolver {
     return marketOf(ctx, p);
   }
 
-  @FieldResolver(() => [OrderType], { description: 'Orders on this market outcome, newest first (none for wallet positions).' })
+  @FieldResolver(() => [OrderType], {
+    description: 'Orders on this market outcome, newest first (none for wallet positions).',
+  })
   orders(@Root() p: PositionView, @Ctx() ctx: GraphQLContext): Promise<OrderView[]> {
     return ctx.loaders.portfolio.ordersOfPosition.load(p);
   }

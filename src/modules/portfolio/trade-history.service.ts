@@ -66,14 +66,16 @@ export class TradeHistoryService {
       SELECT p.*, COALESCE(p."coreEventId", m."coreEventId") AS "eventId", m."title" AS "marketTitle" FROM (
         SELECT h.* FROM (
           SELECT f."id", 'service' AS "source", o."venue"::text AS "venue", o."venueMarketId", o."coreEventId",
-                 o."outcome"::text AS "outcome", o."side"::text AS "side", f."priceMicros", f."sizeMicros", f."feeMicros",
+                 o."outcome"::text AS "outcome", o."side"::text AS "side", f."priceMicros", f."sizeMicros",
+      f."feeMicros",
                  f."filledAt", o."id" AS "orderId", o."mode"::text AS "mode", NULL::text AS "walletAddress",
                  o."createdAt" AS "recordedAt", f."seq"
           FROM "Fill" f JOIN "Order" o ON o."id" = f."orderId"
           WHERE o."userId" = ${userId}
           UNION ALL
           SELECT t."id", 'wallet', t."venue"::text, t."venueMarketId", NULL, t."outcome"::text, t."side"::text,
-                 (t."price" * 1000000)::bigint, (t."size" * 1000000)::bigint, NULL::bigint, t."filledAt", NULL, NULL, w."address",
+                 (t."price" * 1000000)::bigint, (t."size" * 1000000)::bigint, NULL::bigint, t."filledAt", NULL,
+      NULL, w."address",
                  t."ingestedAt", 0
           FROM "Trade" t JOIN "Wallet" w ON t."venueTraderId" = lower(w."address")
           WHERE t."venue" = 'venue_a' AND ${linkedWallets(userId)}
@@ -101,9 +103,12 @@ export class TradeHistoryService {
    */
   async weeklyRank(userId: string): Promise<WeeklyRankView> {
     const start = weekStart(new Date(this.now()));
-    const [r] = await this.prisma.$queryRaw<{ participants: number; volume: bigint | null; trades: number | null; ahead: number }[]>`
+    const [r] = await this.prisma.$queryRaw<
+      { participants: number; volume: bigint | null; trades: number | null; ahead: number }[]
+    >`
       WITH weekly AS (
-        SELECT o."userId", ROUND(SUM(f."priceMicros"::numeric * f."sizeMicros") / 1000000)::bigint AS "volume", COUNT(*)::int AS "trades"
+        SELECT o."userId", ROUND(SUM(f."priceMicros"::numeric * f."sizeMicros") / 1000000)::bigint AS "volume",
+      COUNT(*)::int AS "trades"
         FROM "Fill" f JOIN "Order" o ON o."id" = f."orderId"
         WHERE f."filledAt" >= ${start.toISOString()}::timestamp(3)
         GROUP BY o."userId"

@@ -4,7 +4,15 @@ import { TRADING_FEE_KIND } from '../ledger/fee-events';
 import { microsToDecimal, microsToNumber } from '../ledger/money';
 import type { RewardsAccrual } from './rewards-accrual.service';
 import { REWARD_TYPES, REWARDS_LIMITS as L, type RewardType } from './rewards.limits';
-import { accrualsFor, amountAt, feeOfEntry, uplineAt, type FeeFact, type ReferralLink, type RewardRates } from './rewards.math';
+import {
+  accrualsFor,
+  amountAt,
+  feeOfEntry,
+  uplineAt,
+  type FeeFact,
+  type ReferralLink,
+  type RewardRates,
+} from './rewards.math';
 import { unitOf } from './rewards.models';
 import type {
   DiscrepancyReason,
@@ -19,7 +27,12 @@ const DAY_MS = 86_400_000;
 const PAGE = 1000;
 
 function toFact(e: LedgerEntry): FeeFact {
-  return { key: e.idempotencyKey, userId: e.userId, feeMicros: feeOfEntry(e.availableDelta, e.heldDelta), at: e.createdAt };
+  return {
+    key: e.idempotencyKey,
+    userId: e.userId,
+    feeMicros: feeOfEntry(e.availableDelta, e.heldDelta),
+    at: e.createdAt,
+  };
 }
 
 interface Tally {
@@ -48,7 +61,8 @@ export class RewardsReconciliation {
     const end = to ?? new Date(this.now());
     const start = from ?? new Date(end.getTime() - L.window.defaultDays * DAY_MS);
     if (start.getTime() >= end.getTime()) throw AppError.badRequest('to', 'must be after from');
-    if (end.getTime() - start.getTime() > L.window.maxDays * DAY_MS) throw AppError.badRequest('to', `must be at most ${L.window.maxDays} days after from`);
+    if (end.getTime() - start.getTime() > L.window.maxDays * DAY_MS)
+      throw AppError.badRequest('to', `must be at most ${L.window.maxDays} days after from`);
     return { from: start, to: end };
   }
 
@@ -58,10 +72,18 @@ export class RewardsReconciliation {
    * recorded) and compares with the rewards ledger.
    */
   async summary(w: TimeWindow): Promise<ReconciliationView> {
-    const tallies = new Map<RewardType, Tally>(REWARD_TYPES.map((t) => [t, { expectedCount: 0, recordedCount: 0, expected: 0n, recorded: 0n }]));
+    const tallies = new Map<RewardType, Tally>(
+      REWARD_TYPES.map((t) => [t, { expectedCount: 0, recordedCount: 0, expected: 0n, recorded: 0n }]),
+    );
     const listed: DiscrepancyView[] = [];
     let discrepancyCount = 0;
-    const flag = (reason: DiscrepancyReason, type: RewardType, source: string, exp: { userId: string | null; micros: bigint }, row?: RewardEntry) => {
+    const flag = (
+      reason: DiscrepancyReason,
+      type: RewardType,
+      source: string,
+      exp: { userId: string | null; micros: bigint },
+      row?: RewardEntry,
+    ) => {
       discrepancyCount += 1;
       if (listed.length >= L.discrepanciesListed) return;
       listed.push({
@@ -118,8 +140,10 @@ export class RewardsReconciliation {
           const should = amountAt(type, fee.feeMicros, row.rate);
           t.expectedCount += 1;
           t.expected += should;
-          if (row.userId !== who || row.sourceUserId !== fee.userId) flag('beneficiary', type, fee.key, { userId: who, micros: should }, row);
-          else if (row.feeMicros !== fee.feeMicros || row.amountMicros !== should) flag('amount', type, fee.key, { userId: who, micros: should }, row);
+          if (row.userId !== who || row.sourceUserId !== fee.userId)
+            flag('beneficiary', type, fee.key, { userId: who, micros: should }, row);
+          else if (row.feeMicros !== fee.feeMicros || row.amountMicros !== should)
+            flag('amount', type, fee.key, { userId: who, micros: should }, row);
         }
       }
     }
@@ -136,7 +160,13 @@ export class RewardsReconciliation {
       feesUsd: microsToNumber(feesMicros),
       byType: REWARD_TYPES.map((type) => {
         const t = tallies.get(type)!;
-        return { type, unit: unitOf(type), ...t, expected: microsToNumber(t.expected), recorded: microsToNumber(t.recorded) };
+        return {
+          type,
+          unit: unitOf(type),
+          ...t,
+          expected: microsToNumber(t.expected),
+          recorded: microsToNumber(t.recorded),
+        };
       }),
       discrepancyCount,
       discrepancies: listed,
@@ -152,7 +182,8 @@ export class RewardsReconciliation {
       orderBy: { id: 'asc' },
       take: L.exportMaxRows + 1,
     });
-    if (rows.length > L.exportMaxRows) throw AppError.badRequest('to', `the window holds more than ${L.exportMaxRows} rewards; narrow from and to`);
+    if (rows.length > L.exportMaxRows)
+      throw AppError.badRequest('to', `the window holds more than ${L.exportMaxRows} rewards; narrow from and to`);
     return rows.map((r) => ({
       id: r.id.toString(),
       userId: r.userId,

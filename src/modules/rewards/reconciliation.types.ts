@@ -21,7 +21,9 @@ export enum DiscrepancyReasonEnum {
 registerEnumType(DiscrepancyReasonEnum, {
   name: 'RewardDiscrepancyReason',
   description:
-    '`missing`: a fee lacks a reward the rules give it; `unexpected`: a referral reward nobody should earn; `beneficiary`: the wrong user earns it; `amount`: the fee or amount differs from the ledger fee at the recorded rate; `orphan`: its source is no trading fee of the ledger.',
+    '`missing`: a fee lacks a reward the rules give it; `unexpected`: a referral reward nobody should earn; ' +
+    '`beneficiary`: the wrong user earns it; `amount`: the fee or amount differs from the ledger fee at the ' +
+    'recorded rate; `orphan`: its source is no trading fee of the ledger.',
 });
 
 @ObjectType('RewardDiscrepancy')
@@ -60,7 +62,9 @@ export class RewardTypeReconciliationObject implements TypeReconciliationView {
   recorded: number;
 }
 
-@ObjectType('RewardsReconciliation', { description: 'The rewards ledger against the trading fees of the balance ledger, over a window of fee times.' })
+@ObjectType('RewardsReconciliation', {
+  description: 'The rewards ledger against the trading fees of the balance ledger, over a window of fee times.',
+})
 export class RewardsReconciliationObject implements ReconciliationView {
   @Field()
   from: Date;
@@ -82,7 +86,9 @@ export class RewardsReconciliationObject implements ReconciliationView {
   checkedAt: Date;
 }
 
-@ObjectType('RewardExportRow', { description: 'One rewards-ledger row; amounts as exact decimal strings (six decimals).' })
+@ObjectType('RewardExportRow', {
+  description: 'One rewards-ledger row; amounts as exact decimal strings (six decimals).',
+})
 export class RewardExportRowObject implements RewardExportRow {
   @Field(() => ID)
   id: string;

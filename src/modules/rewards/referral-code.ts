@@ -19,7 +19,10 @@ export function newReferralCode(): string {
 export function normalizeReferralCode(input: string): string {
   const code = input.replace(/[\s-]/g, '').toUpperCase();
   if (!CODE.test(code)) {
-    throw AppError.badRequest('code', `must be ${length} letters and digits of a referral code (no 0, 1, I, L, O or U)`);
+    throw AppError.badRequest(
+      'code',
+      `must be ${length} letters and digits of a referral code (no 0, 1, I, L, O or U)`,
+    );
   }
   return code;
 }

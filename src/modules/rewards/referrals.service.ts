@@ -112,6 +112,7 @@ async function assertNoLoop(tx: Prisma.TransactionClient, userId: string, firstU
   let cur = firstUp;
   for (let depth = 0; cur !== null && depth < REWARDS_LIMITS.chainDepth; depth += 1) {
     if (cur === userId) throw AppError.conflict('referral loop: the code owner was referred, directly or not, by you');
-    cur = (await tx.rewardAccount.findUnique({ where: { userId: cur }, select: { referrerId: true } }))?.referrerId ?? null;
+    cur =
+      (await tx.rewardAccount.findUnique({ where: { userId: cur }, select: { referrerId: true } }))?.referrerId ?? null;
   }
 }

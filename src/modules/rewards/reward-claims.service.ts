@@ -32,7 +32,10 @@ export class RewardClaimsService {
     let made: RewardClaimView | undefined;
     const call = { userId, operation: 'rewards.claim', key, input: { walletId }, admit };
     const answer = await this.idempotency.inTransaction(call, async (tx) => {
-      const wallet = await tx.wallet.findFirst({ where: { id: walletId, userId }, select: { id: true, chain: true, address: true } });
+      const wallet = await tx.wallet.findFirst({
+        where: { id: walletId, userId },
+        select: { id: true, chain: true, address: true },
+      });
       if (!wallet) throw AppError.badRequest('walletId', 'is not one of your wallets');
       const id = randomUUID();
       const at = new Date(this.now());
@@ -44,12 +47,36 @@ export class RewardClaimsService {
       const amountMicros = taken.reduce((s, r) => s + r.amountMicros, 0n);
       const reference = `reward_claim:${id}`;
       await tx.rewardClaim.create({
-        data: { id, userId, walletId: wallet.id, chain: wallet.chain, address: wallet.address, amountMicros, entries: taken.length, createdAt: at },
+        data: {
+          id,
+          userId,
+          walletId: wallet.id,
+          chain: wallet.chain,
+          address: wallet.address,
+          amountMicros,
+          entries: taken.length,
+          createdAt: at,
+        },
       });
       await tx.rewardEvent.createMany({
-        data: taken.map((r) => ({ rewardId: r.id, userId, type: r.type, event: 'claimed' as const, amountMicros: r.amountMicros, source: r.source, claimId: id })),
+        data: taken.map((r) => ({
+          rewardId: r.id,
+          userId,
+          type: r.type,
+          event: 'claimed' as const,
+          amountMicros: r.amountMicros,
+          source: r.source,
+          claimId: id,
+        })),
       });
-      await this.ledger.post(tx, { userId, kind: REWARD_CLAIM_KIND, available: amountMicros, held: 0n, reference, idempotencyKey: reference });
+      await this.ledger.post(tx, {
+        userId,
+        kind: REWARD_CLAIM_KIND,
+        available: amountMicros,
+        held: 0n,
+        reference,
+        idempotencyKey: reference,
+      });
       made = {
         id,
         walletId: wallet.id,

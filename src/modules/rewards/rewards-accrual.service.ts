@@ -74,7 +74,14 @@ export class RewardsAccrual implements FeeListener {
     });
     if (created.length === 0) return 0;
     await db.rewardEvent.createMany({
-      data: created.map((r) => ({ rewardId: r.id, userId: r.userId, type: r.type, event: 'accrued' as const, amountMicros: r.amountMicros, source: r.source })),
+      data: created.map((r) => ({
+        rewardId: r.id,
+        userId: r.userId,
+        type: r.type,
+        event: 'accrued' as const,
+        amountMicros: r.amountMicros,
+        source: r.source,
+      })),
     });
     return created.length;
   }
@@ -87,6 +94,7 @@ export class RewardsAccrual implements FeeListener {
  */
 async function feeTime(db: LedgerDb, key: string): Promise<Date> {
   const [row] = await db.$queryRaw<{ at: Date }[]>`
-    SELECT COALESCE((SELECT "createdAt" FROM "LedgerEntry" WHERE "idempotencyKey" = ${key}), CAST(now() AS TIMESTAMP(3))) AS "at"`;
+    SELECT COALESCE((SELECT "createdAt" FROM "LedgerEntry" WHERE "idempotencyKey" = ${key}), CAST(now() AS
+    TIMESTAMP(3))) AS "at"`;
   return row!.at;
 }

@@ -37,7 +37,9 @@ const ISO_DATE_TIME = z.iso.datetime({ offset: true });
 const ISO_MESSAGE = 'must be an ISO 8601 date-time';
 
 function isIsoDateTime(value: unknown): boolean {
-  return typeof value === 'string' && ISO_DATE_TIME.safeParse(value).success && !Number.isNaN(new Date(value).getTime());
+  return (
+    typeof value === 'string' && ISO_DATE_TIME.safeParse(value).success && !Number.isNaN(new Date(value).getTime())
+  );
 }
 
 /**
@@ -45,7 +47,10 @@ function isIsoDateTime(value: unknown): boolean {
  * that a bad value is a 400 naming the argument (`from: must be …`), as on REST.
  */
 function IsIsoDateTime(): PropertyDecorator {
-  return ValidateBy({ name: 'isIsoDateTime', validator: { validate: isIsoDateTime, defaultMessage: () => ISO_MESSAGE } });
+  return ValidateBy({
+    name: 'isIsoDateTime',
+    validator: { validate: isIsoDateTime, defaultMessage: () => ISO_MESSAGE },
+  });
 }
 
 /** The instant of a validated argument (undefined stays undefined). */
@@ -59,13 +64,17 @@ export function instant(value: string | undefined): Date | undefined {
 export class RewardsWindowArgs {
   @Field(() => String, {
     nullable: true,
-    description: `Start of the window of fee times (inclusive), ISO 8601; default \`to\` minus ${L.window.defaultDays} days.`,
+    description:
+      `Start of the window of fee times (inclusive), ISO 8601; default \`to\` minus ` + `${L.window.defaultDays} days.`,
   })
   @IsOptional()
   @IsIsoDateTime()
   from?: string;
 
-  @Field(() => String, { nullable: true, description: `End (exclusive), ISO 8601; default now. At most ${L.window.maxDays} days after \`from\`.` })
+  @Field(() => String, {
+    nullable: true,
+    description: `End (exclusive), ISO 8601; default now. At most ${L.window.maxDays} days after \`from\`.`,
+  })
   @IsOptional()
   @IsIsoDateTime()
   to?: string;

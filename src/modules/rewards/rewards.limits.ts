@@ -3,7 +3,11 @@ export const REWARD_TYPES = ['cashback', 'referral_tier1', 'referral_tier2', 'po
 export type RewardType = (typeof REWARD_TYPES)[number];
 
 /** The types a claim pays out (USD). */
-export const CLAIMABLE_TYPES = ['cashback', 'referral_tier1', 'referral_tier2'] as const satisfies readonly RewardType[];
+export const CLAIMABLE_TYPES = [
+  'cashback',
+  'referral_tier1',
+  'referral_tier2',
+] as const satisfies readonly RewardType[];
 
 export const REWARD_STATES = ['pending', 'available', 'claimed'] as const;
 export type RewardState = (typeof REWARD_STATES)[number];

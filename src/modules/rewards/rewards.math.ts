@@ -68,14 +68,34 @@ export function uplineAt(payer: ReferralLink | null, parent: ReferralLink | null
 export function accrualsFor(fee: FeeFact, upline: Upline, rates: RewardRates): Accrual[] {
   if (fee.feeMicros <= 0n) return [];
   const out: Accrual[] = [
-    { userId: fee.userId, type: 'cashback', amountMicros: bpsShare(fee.feeMicros, rates.cashbackBps), rate: rates.cashbackBps },
-    { userId: fee.userId, type: 'points', amountMicros: pointsFor(fee.feeMicros, rates.pointsPerUsd), rate: rates.pointsPerUsd },
+    {
+      userId: fee.userId,
+      type: 'cashback',
+      amountMicros: bpsShare(fee.feeMicros, rates.cashbackBps),
+      rate: rates.cashbackBps,
+    },
+    {
+      userId: fee.userId,
+      type: 'points',
+      amountMicros: pointsFor(fee.feeMicros, rates.pointsPerUsd),
+      rate: rates.pointsPerUsd,
+    },
   ];
   if (upline.tier1 !== null) {
-    out.push({ userId: upline.tier1, type: 'referral_tier1', amountMicros: bpsShare(fee.feeMicros, rates.tier1Bps), rate: rates.tier1Bps });
+    out.push({
+      userId: upline.tier1,
+      type: 'referral_tier1',
+      amountMicros: bpsShare(fee.feeMicros, rates.tier1Bps),
+      rate: rates.tier1Bps,
+    });
   }
   if (upline.tier2 !== null) {
-    out.push({ userId: upline.tier2, type: 'referral_tier2', amountMicros: bpsShare(fee.feeMicros, rates.tier2Bps), rate: rates.tier2Bps });
+    out.push({
+      userId: upline.tier2,
+      type: 'referral_tier2',
+      amountMicros: bpsShare(fee.feeMicros, rates.tier2Bps),
+      rate: rates.tier2Bps,
+    });
   }
   return out.filter((a) => a.amountMicros > 0n);
 }

@@ -12,7 +12,9 @@ import {
 
 @Resolver()
 export class RewardsResolver {
-  @Query(() => RewardsSummaryObject, { description: "The caller's cashback and referral USD totals, points and claimable amount." })
+  @Query(() => RewardsSummaryObject, {
+    description: "The caller's cashback and referral USD totals, points and claimable amount.",
+  })
   async rewardsSummary(@Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
     return ctx.services.rewards.summary(userId);
@@ -43,7 +45,9 @@ export class RewardsResolver {
   }
 
   @Mutation(() => ReferralStatusObject, {
-    description: "Apply another user's referral code: 400 unknown or own code; 409 already referred, first fee already charged, or a loop.",
+    description:
+      "Apply another user's referral code: 400 unknown or own code; 409 already referred, first fee already " +
+      'charged, or a loop.',
   })
   async applyReferralCode(@Args() a: ApplyReferralArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
@@ -51,7 +55,9 @@ export class RewardsResolver {
   }
 
   @Mutation(() => RewardClaimObject, {
-    description: "Claim every available USD reward to one of the caller's wallets: credited to the balance (Idempotency-Key honoured; rate limited per user).",
+    description:
+      "Claim every available USD reward to one of the caller's wallets: credited to the balance " +
+      '(Idempotency-Key honoured; rate limited per user).',
   })
   async claimRewards(@Args() a: ClaimRewardsArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();

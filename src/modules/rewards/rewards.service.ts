@@ -51,7 +51,11 @@ export class RewardsService {
       await this.release(userId);
       const [groups, next] = await Promise.all([
         this.prisma.rewardEntry.groupBy({ by: ['type', 'state'], where: { userId }, _sum: { amountMicros: true } }),
-        this.prisma.rewardEntry.findFirst({ where: { userId, state: 'pending' }, orderBy: { availableAt: 'asc' }, select: { availableAt: true } }),
+        this.prisma.rewardEntry.findFirst({
+          where: { userId, state: 'pending' },
+          orderBy: { availableAt: 'asc' },
+          select: { availableAt: true },
+        }),
       ]);
       const at = (type: RewardType, state: string) =>
         groups.find((g) => g.type === type && g.state === state)?._sum.amountMicros ?? 0n;
@@ -60,15 +64,25 @@ export class RewardsService {
         return { type, unit: unitOf(type), pending, available, claimed, total: pending + available + claimed };
       });
       const usd = byType.filter((t) => t.unit === 'USD');
-      const sum = (rows: typeof byType, pick: (t: (typeof byType)[number]) => bigint) => microsToNumber(rows.reduce((s, t) => s + pick(t), 0n));
+      const sum = (rows: typeof byType, pick: (t: (typeof byType)[number]) => bigint) =>
+        microsToNumber(rows.reduce((s, t) => s + pick(t), 0n));
       return {
         currency: 'USD',
-        cashbackUsd: sum(usd.filter((t) => t.type === 'cashback'), (t) => t.total),
-        referralUsd: sum(usd.filter((t) => t.type !== 'cashback'), (t) => t.total),
+        cashbackUsd: sum(
+          usd.filter((t) => t.type === 'cashback'),
+          (t) => t.total,
+        ),
+        referralUsd: sum(
+          usd.filter((t) => t.type !== 'cashback'),
+          (t) => t.total,
+        ),
         claimableUsd: sum(usd, (t) => t.available),
         pendingUsd: sum(usd, (t) => t.pending),
         claimedUsd: sum(usd, (t) => t.claimed),
-        points: sum(byType.filter((t) => t.unit === 'points'), (t) => t.total),
+        points: sum(
+          byType.filter((t) => t.unit === 'points'),
+          (t) => t.total,
+        ),
         byType: byType.map((t) => ({
           type: t.type,
           unit: t.unit,
@@ -127,7 +141,14 @@ export class RewardsService {
               RETURNING "id", "userId", "type"::text AS "type", "amountMicros", "source"`;
       if (rows.length > 0) {
         await tx.rewardEvent.createMany({
-          data: rows.map((r) => ({ rewardId: r.id, userId: r.userId, type: r.type, event: 'available' as const, amountMicros: r.amountMicros, source: r.source })),
+          data: rows.map((r) => ({
+            rewardId: r.id,
+            userId: r.userId,
+            type: r.type,
+            event: 'available' as const,
+            amountMicros: r.amountMicros,
+            source: r.source,
+          })),
         });
       }
       return rows;
@@ -157,13 +178,21 @@ function releaseNotifications(rows: readonly Released[]): NewNotification[] {
     by.set(r.userId, t);
   }
   return [...by].map(([userId, t]) => {
-    const parts = [t.usd > 0n && `$${microsToNumber(t.usd)} ready to claim`, t.points > 0n && `${microsToNumber(t.points)} points`].filter(Boolean);
+    const parts = [
+      t.usd > 0n && `$${microsToNumber(t.usd)} ready to claim`,
+      t.points > 0n && `${microsToNumber(t.points)} points`,
+    ].filter(Boolean);
     return {
       userId,
       kind: 'reward' as const,
       title: 'Rewards available',
       body: parts.join(', '),
-      data: { event: 'available', usd: microsToNumber(t.usd).toString(), points: microsToNumber(t.points).toString(), rewards: String(t.count) },
+      data: {
+        event: 'available',
+        usd: microsToNumber(t.usd).toString(),
+        points: microsToNumber(t.points).toString(),
+        rewards: String(t.count),
+      },
     };
   });
 }

@@ -20,7 +20,9 @@ export enum RewardTypeEnum {
 }
 registerEnumType(RewardTypeEnum, {
   name: 'RewardType',
-  description: "`cashback`: a share of the caller's own fees; `referral_tier1`/`referral_tier2`: shares of the fees of users they referred, directly or through one of those; `points`: a score per USD of fees.",
+  description:
+    "`cashback`: a share of the caller's own fees; `referral_tier1`/`referral_tier2`: shares of the fees of " +
+    'users they referred, directly or through one of those; `points`: a score per USD of fees.',
 });
 
 export enum RewardStateEnum {
@@ -30,7 +32,9 @@ export enum RewardStateEnum {
 }
 registerEnumType(RewardStateEnum, {
   name: 'RewardState',
-  description: '`pending` (held until `availableAt`) → `available` (claimable; points end here) → `claimed` (credited to the balance).',
+  description:
+    '`pending` (held until `availableAt`) → `available` (claimable; points end here) → `claimed` (credited to ' +
+    'the balance).',
 });
 
 export enum RewardEventKindEnum {
@@ -186,7 +190,9 @@ export class ReferralCodeObject {
   created: boolean;
 }
 
-@ObjectType('RewardClaim', { description: "Available USD rewards credited to the balance ledger, for one of the caller's wallets." })
+@ObjectType('RewardClaim', {
+  description: "Available USD rewards credited to the balance ledger, for one of the caller's wallets.",
+})
 export class RewardClaimObject implements RewardClaimView {
   @Field(() => ID)
   id: string;

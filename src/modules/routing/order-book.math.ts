@@ -81,10 +81,8 @@ export function walkBook(levels: MicroLevel[], side: Side, target: FillTarget, l
   for (const level of levels) {
     if (!withinLimit(side, level.price, limit)) break;
     if (level.size <= 0n || level.price <= 0n) continue;
-    const room =
-      wantContracts !== undefined
-        ? wantContracts - filled
-        : ((wantUsd! - notional) * MICRO) / level.price; // floor: never spend more than asked
+    // Division floors: never spend more than asked.
+    const room = wantContracts !== undefined ? wantContracts - filled : ((wantUsd! - notional) * MICRO) / level.price;
     const take = level.size < room ? level.size : room;
     if (take > 0n) {
       fills.push({ price: level.price, size: take });
@@ -243,7 +241,8 @@ export interface Quote {
 
 /** Converts a micro-unit quote for JSON. */
 export function toQuote(q: BookQuote): Quote {
-  const slip = q.avgPrice !== null && q.mid !== null ? (q.side === 'buy' ? q.avgPrice - q.mid : q.mid - q.avgPrice) : null;
+  const slip =
+    q.avgPrice !== null && q.mid !== null ? (q.side === 'buy' ? q.avgPrice - q.mid : q.mid - q.avgPrice) : null;
   return {
     venue: q.venue,
     side: q.side,

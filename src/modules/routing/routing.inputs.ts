@@ -11,7 +11,10 @@ export class CostRundownArgs {
   @Field(() => Int, { nullable: true, description: `Whole contracts, ${L.size.min}..${L.size.max}; or amountUsd.` })
   size?: number;
 
-  @Field(() => Float, { nullable: true, description: `USD to spend (buys) or receive (sells), ${L.amountUsd.min}..${L.amountUsd.max}.` })
+  @Field(() => Float, {
+    nullable: true,
+    description: `USD to spend (buys) or receive (sells), ${L.amountUsd.min}..${L.amountUsd.max}.`,
+  })
   amountUsd?: number;
 
   @Field(() => TradeSideEnum, { defaultValue: TradeSideEnum.buy })
@@ -29,7 +32,11 @@ export class RouteInput {
   @Field()
   accountId: string;
 
-  @Field(() => Float, { nullable: true, description: `Contracts, ${L.routeSize.min}..${L.routeSize.max}, at most 2 decimals (default ${L.routeSize.default}).` })
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      `Contracts, ${L.routeSize.min}..${L.routeSize.max}, at most 2 decimals (default ` + `${L.routeSize.default}).`,
+  })
   size?: number;
 
   @Field(() => VenueEnum, { nullable: true, description: 'Route only to this venue.' })

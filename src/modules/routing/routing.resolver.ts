@@ -7,13 +7,22 @@ import { CostRundownType, RouteIntentType } from './routing.types';
 @Resolver()
 export class RoutingResolver {
   @Query(() => CostRundownType, {
-    description: 'Cost of an order on every open market of a core event, both venues and outcomes, with the best venue per question.',
+    description:
+      'Cost of an order on every open market of a core event, both venues and outcomes, with the best venue ' +
+      'per question.',
   })
   costRundown(@Args() a: CostRundownArgs, @Ctx() ctx: GraphQLContext): Promise<CostRundownView> {
-    return ctx.services.routing.costRundown({ coreId: a.coreId, size: a.size ?? undefined, amountUsd: a.amountUsd ?? undefined, side: a.side });
+    return ctx.services.routing.costRundown({
+      coreId: a.coreId,
+      size: a.size ?? undefined,
+      amountUsd: a.amountUsd ?? undefined,
+      side: a.side,
+    });
   }
 
-  @Mutation(() => RouteIntentType, { description: 'Pick the venue with the best all-in price (or the given venue/market) and store a quoted intent.' })
+  @Mutation(() => RouteIntentType, {
+    description: 'Pick the venue with the best all-in price (or the given venue/market) and store a quoted intent.',
+  })
   createRoute(@Arg('input', () => RouteInput) input: RouteInput, @Ctx() ctx: GraphQLContext): Promise<RouteIntentView> {
     return ctx.services.routing.route({
       coreId: input.coreId,

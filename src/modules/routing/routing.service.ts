@@ -61,7 +61,8 @@ function noRoute(why: string): AppError {
 
 /** The rundown's target: exactly one of `size` (whole contracts) and `amount_usd`. */
 function rundownTarget(q: CostRundownQuery): FillTarget {
-  if (q.size !== undefined && q.amountUsd !== undefined) throw AppError.badRequest('size', 'give either size or amount_usd, not both');
+  if (q.size !== undefined && q.amountUsd !== undefined)
+    throw AppError.badRequest('size', 'give either size or amount_usd, not both');
   if (q.size !== undefined) {
     if (!Number.isInteger(q.size) || q.size < L.size.min || q.size > L.size.max) {
       throw AppError.badRequest('size', `must be an integer from ${L.size.min} to ${L.size.max}`);
@@ -102,8 +103,12 @@ export class RoutingService {
       const failed = mine.filter((x) => x.book instanceof AppError);
       for (const x of mine) {
         if (x.book instanceof AppError) continue;
-        const quoteFor = (outcome: OutcomeSide) => toQuote(priceBook(venue, x.book as OrderBook, side, outcome, target, { fees: this.opts.fees }));
-        priced.push({ market: x.m, view: { venue, marketId: x.m.marketId, title: x.m.title, yes: quoteFor('yes'), no: quoteFor('no') } });
+        const quoteFor = (outcome: OutcomeSide) =>
+          toQuote(priceBook(venue, x.book as OrderBook, side, outcome, target, { fees: this.opts.fees }));
+        priced.push({
+          market: x.m,
+          view: { venue, marketId: x.m.marketId, title: x.m.title, yes: quoteFor('yes'), no: quoteFor('no') },
+        });
       }
       const failedMarkets = failed.map((x) => x.m.marketId);
       const reason = failed.length > 0 ? (failed[0]!.book as AppError).message : null;
@@ -144,17 +149,20 @@ export class RoutingService {
     const books = await this.books.many(candidates);
     // The interface answers /route with 200, 400 or 404: no venue priceable is "no route found", with the reason.
     const unreadable = books.find((b): b is AppError => b instanceof AppError);
-    if (unreadable && books.every((b) => b instanceof AppError)) throw noRoute(`no candidate venue could be priced (${unreadable.message})`);
+    if (unreadable && books.every((b) => b instanceof AppError))
+      throw noRoute(`no candidate venue could be priced (${unreadable.message})`);
     const priced = candidates.flatMap((m, i) => {
       const book = books[i]!;
       if (book instanceof AppError) return [];
       const q = priceBook(m.venue, book, side, outcome, { contracts: size }, { fees: this.opts.fees });
       return [{ m, q, view: toQuote(q) }];
     });
-    const best = priced.filter((p) => p.q.complete && p.q.filled > 0n).reduce<(typeof priced)[number] | null>(
-      (acc, p) => (acc === null || betterQuote(acc.view, p.view) === p.view ? p : acc),
-      null,
-    );
+    const best = priced
+      .filter((p) => p.q.complete && p.q.filled > 0n)
+      .reduce<(typeof priced)[number] | null>(
+        (acc, p) => (acc === null || betterQuote(acc.view, p.view) === p.view ? p : acc),
+        null,
+      );
     if (!best) throw noRoute(`no open market has the depth for ${size} contracts`);
     const row = await this.prisma.routeIntent.create({
       data: {
@@ -177,8 +185,19 @@ export class RoutingService {
     });
     const alternatives = priced
       .filter((p) => p !== best)
-      .map((p) => ({ venue: p.m.venue, marketId: p.m.marketId, complete: p.q.complete, allInPrice: p.view.allInPrice, allInCost: microsToNumber(p.q.allIn) }));
-    return toRouteIntentView(row, { marketTitle: best.m.title, mid: best.view.mid, notional: best.q.notional, alternatives });
+      .map((p) => ({
+        venue: p.m.venue,
+        marketId: p.m.marketId,
+        complete: p.q.complete,
+        allInPrice: p.view.allInPrice,
+        allInCost: microsToNumber(p.q.allIn),
+      }));
+    return toRouteIntentView(row, {
+      marketTitle: best.m.title,
+      mid: best.view.mid,
+      notional: best.q.notional,
+      alternatives,
+    });
   }
 
   /** The event's open markets (catalog status), or every market when `includeClosed`. */
@@ -197,7 +216,8 @@ export class RoutingService {
     if (r.marketId !== undefined) {
       const ref = checkId('marketId', r.marketId);
       const m = all.find((x) => (x.id === ref || x.marketId === ref) && (r.venue === undefined || x.venue === r.venue));
-      if (!m) throw AppError.badRequest('marketId', `is not a market of event ${r.coreId}${r.venue ? ` on ${r.venue}` : ''}`);
+      if (!m)
+        throw AppError.badRequest('marketId', `is not a market of event ${r.coreId}${r.venue ? ` on ${r.venue}` : ''}`);
       return m.status === 'active' ? [m] : [];
     }
     const pool = r.venue === undefined ? open : open.filter((m) => m.venue === r.venue);
@@ -233,7 +253,10 @@ function bestPerQuestion(priced: { market: MarketView; view: CostMarketView }[])
       const alt = quotes.find((x) => x !== best) ?? null;
       const advantage =
         alt && alt.q.allInPrice !== null && best.q.allInPrice !== null
-          ? Math.round((best.q.side === 'buy' ? alt.q.allInPrice - best.q.allInPrice : best.q.allInPrice - alt.q.allInPrice) * 1e6) / 1e6
+          ? Math.round(
+              (best.q.side === 'buy' ? alt.q.allInPrice - best.q.allInPrice : best.q.allInPrice - alt.q.allInPrice) *
+                1e6,
+            ) / 1e6
           : null;
       out.push({
         title: best.g.title,
@@ -244,7 +267,9 @@ function bestPerQuestion(priced: { market: MarketView; view: CostMarketView }[])
         complete: best.q.complete,
         allInUsd: best.q.allInUsd,
         allInPrice: best.q.allInPrice,
-        alternative: alt ? { venue: alt.g.venue, marketId: alt.g.marketId, complete: alt.q.complete, allInPrice: alt.q.allInPrice } : null,
+        alternative: alt
+          ? { venue: alt.g.venue, marketId: alt.g.marketId, complete: alt.q.complete, allInPrice: alt.q.allInPrice }
+          : null,
         advantagePerContract: advantage,
       });
     }

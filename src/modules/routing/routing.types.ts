@@ -21,10 +21,15 @@ export enum CostVenueStatusEnum {
 registerEnumType(CostVenueStatusEnum, {
   name: 'CostVenueStatus',
   description:
-    '`ok`: every open market priced; `partial`: some books could not be read (those markets are left out, listed in `failedMarkets`); `unavailable`: no book could be read (outage); `no_open_markets`: the event has none there.',
+    '`ok`: every open market priced; `partial`: some books could not be read (those markets are left out, ' +
+    'listed in `failedMarkets`); `unavailable`: no book could be read (outage); `no_open_markets`: the event ' +
+    'has none there.',
 });
 
-@ObjectType('CostQuote', { description: 'An order walked through a venue book: average and worst price, slippage against mid, fees, all-in cost.' })
+@ObjectType('CostQuote', {
+  description:
+    'An order walked through a venue book: average and worst price, slippage against mid, fees, all-in cost.',
+})
 export class CostQuoteType implements Quote {
   @Field(() => VenueEnum)
   venue: Venue;
@@ -44,7 +49,10 @@ export class CostQuoteType implements Quote {
   worstPrice: number | null;
   @Field(() => Float, { nullable: true, description: "Mid of the outcome's book (NO mid = 1 − YES mid)." })
   mid: number | null;
-  @Field(() => Float, { nullable: true, description: 'Average price against mid, per contract (buys: avg − mid; sells: mid − avg).' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Average price against mid, per contract (buys: avg − mid; sells: mid − avg).',
+  })
   slippage: number | null;
   @Field(() => Int, { nullable: true })
   slippageBps: number | null;
@@ -66,9 +74,14 @@ export class CostVenueType implements CostVenueView {
   status: CostVenueStatus;
   @Field(() => Int, { description: 'Open markets of the event on this venue (priced or not).' })
   markets: number;
-  @Field(() => [String], { description: "The venue's market ids whose book could not be read (left out of the figures)." })
+  @Field(() => [String], {
+    description: "The venue's market ids whose book could not be read (left out of the figures).",
+  })
   failedMarkets: string[];
-  @Field(() => String, { nullable: true, description: 'Why markets are missing from the figures (the first failure), else null.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why markets are missing from the figures (the first failure), else null.',
+  })
   reason: string | null;
 }
 
@@ -122,7 +135,9 @@ export class CostBestType implements CostBestView {
   advantagePerContract: number | null;
 }
 
-@ObjectType('CostRundown', { description: 'The cost of an order on every open market of a core event, both venues, both outcomes.' })
+@ObjectType('CostRundown', {
+  description: 'The cost of an order on every open market of a core event, both venues, both outcomes.',
+})
 export class CostRundownType implements CostRundownView {
   @Field()
   coreId: string;
@@ -158,7 +173,9 @@ export class RouteAlternativeType implements RouteAlternativeView {
   allInCost: number;
 }
 
-@ObjectType('RouteIntent', { description: 'A quoted route: venue and market picked for an order, its price and fees, held until `expiresAt`.' })
+@ObjectType('RouteIntent', {
+  description: 'A quoted route: venue and market picked for an order, its price and fees, held until `expiresAt`.',
+})
 export class RouteIntentType implements RouteIntentView {
   @Field(() => ID)
   id: string;

@@ -45,11 +45,11 @@ export class EmbeddingStore {
    */
   vectorSearchAvailable(): Promise<boolean> {
     if (!this.hasVector) return Promise.resolve(false);
-    this.vectorColumn ??= this.prisma
-      .$queryRaw<{ n: number }[]>`
+    this.vectorColumn ??= this.prisma.$queryRaw<{ n: number }[]>`
         SELECT count(*)::int AS n FROM information_schema.columns
-        WHERE table_schema = current_schema() AND table_name = 'EventEmbedding' AND column_name = 'embedding'`
-      .then((rows) => (rows[0]?.n ?? 0) > 0);
+        WHERE table_schema = current_schema() AND table_name = 'EventEmbedding' AND column_name = 'embedding'`.then(
+      (rows) => (rows[0]?.n ?? 0) > 0,
+    );
     return this.vectorColumn;
   }
 
@@ -64,11 +64,13 @@ export class EmbeddingStore {
     if (rows.length === 0) return;
     const withVector = await this.vectorSearchAvailable();
     const tuples = rows.map((r) => {
-      const base = Prisma.sql`${r.eventId}, ${space.provider}, ${space.model}, ${r.values.length}::int, ${r.contentHash}, ${toArrayLiteral(r.values)}::float8[], CURRENT_TIMESTAMP`;
+      const base = Prisma.sql`${r.eventId}, ${space.provider}, ${space.model}, ${r.values.length}::int,
+        ${r.contentHash}, ${toArrayLiteral(r.values)}::float8[], CURRENT_TIMESTAMP`;
       return withVector ? Prisma.sql`(${base}, ${toVectorLiteral(r.values)}::vector)` : Prisma.sql`(${base})`;
     });
     const columns = Prisma.raw(
-      `"eventId", "provider", "model", "dimension", "contentHash", "values", "updatedAt"${withVector ? ', "embedding"' : ''}`,
+      `"eventId", "provider", "model", "dimension", "contentHash", "values", ` +
+        `"updatedAt"${withVector ? ', "embedding"' : ''}`,
     );
     const updates = Prisma.raw(
       ['provider', 'model', 'dimension', 'contentHash', 'values', 'updatedAt', ...(withVector ? ['embedding'] : [])]
@@ -93,7 +95,12 @@ export class EmbeddingStore {
    * The `take` nearest vectors by pgvector cosine distance, at most
    * `maxDistance` away, nearest first; with their exact values for re-scoring.
    */
-  async nearest(space: VectorSpace, query: readonly number[], take: number, maxDistance: number): Promise<StoredVector[]> {
+  async nearest(
+    space: VectorSpace,
+    query: readonly number[],
+    take: number,
+    maxDistance: number,
+  ): Promise<StoredVector[]> {
     const q = toVectorLiteral(query);
     return this.prisma.$queryRaw<StoredVector[]>`
       SELECT "eventId", "values" FROM (

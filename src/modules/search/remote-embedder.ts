@@ -35,7 +35,8 @@ export class RemoteEmbedder implements Embedder {
   }
 
   async embed(texts: readonly string[]): Promise<number[][]> {
-    if (!this.opts.apiKey) throw AppError.unavailable('search: the embedding key is not configured (EMBEDDINGS_API_KEY)');
+    if (!this.opts.apiKey)
+      throw AppError.unavailable('search: the embedding key is not configured (EMBEDDINGS_API_KEY)');
     if (texts.length === 0) return [];
     let res: Response;
     let body: EmbeddingsResponse;
@@ -56,7 +57,11 @@ export class RemoteEmbedder implements Embedder {
       if (err instanceof AppError) throw err;
       const name = (err as { name?: string }).name;
       const timedOut = name === 'TimeoutError' || name === 'AbortError';
-      throw AppError.upstream(timedOut ? `search: the embedding service timed out after ${this.opts.timeoutMs} ms` : 'search: the embedding service could not be reached');
+      throw AppError.upstream(
+        timedOut
+          ? `search: the embedding service timed out after ${this.opts.timeoutMs} ms`
+          : 'search: the embedding service could not be reached',
+      );
     }
     return parseVectors(body, texts.length);
   }
@@ -68,7 +73,13 @@ function parseVectors(body: EmbeddingsResponse, expected: number): number[][] {
   rows.forEach((row, i) => {
     const index = typeof row.index === 'number' ? row.index : i;
     const v = row.embedding;
-    if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number' && Number.isFinite(x)) && index >= 0 && index < expected) {
+    if (
+      Array.isArray(v) &&
+      v.length > 0 &&
+      v.every((x) => typeof x === 'number' && Number.isFinite(x)) &&
+      index >= 0 &&
+      index < expected
+    ) {
       out[index] = l2Normalize([...(v as number[])]);
     }
   });

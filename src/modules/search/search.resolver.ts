@@ -7,7 +7,9 @@ import { EventSearchResultType } from './search.types';
 @Resolver()
 export class SearchResolver {
   @Query(() => EventSearchResultType, {
-    description: 'Semantic search over event titles, descriptions and outcomes. 503 without an embedding key (remote provider), 502 when the embedding service fails.',
+    description:
+      'Semantic search over event titles, descriptions and outcomes. 503 without an embedding key (remote ' +
+      'provider), 502 when the embedding service fails.',
   })
   searchEvents(@Args() args: SearchEventsArgs, @Ctx() ctx: GraphQLContext): Promise<SearchResultView> {
     return ctx.services.search.search(args);

@@ -98,7 +98,8 @@ export class SearchService {
     const q = query.q.trim();
     if (q === '') throw AppError.badRequest('q', 'must not be blank');
     // Vectors a failed refresh left missing or stale come back once the embedder does.
-    if (this.failedAt !== null && !this.running && this.clock() - this.failedAt >= RETRY_REFRESH_MS) this.scheduleRefresh();
+    if (this.failedAt !== null && !this.running && this.clock() - this.failedAt >= RETRY_REFRESH_MS)
+      this.scheduleRefresh();
     // A search right after a catalog sync (or that retry) sees the vectors it asked for.
     await this.whenIdle();
     const [vector] = await this.embedder.embed([q]);
@@ -127,7 +128,11 @@ export class SearchService {
    * list: pgvector only preselects candidates, which are re-scored exactly.
    */
   async rank(vector: readonly number[], limit: number, threshold: number, method: SearchMethod): Promise<RankedId[]> {
-    const space: VectorSpace = { provider: this.embedder.provider, model: this.embedder.model, dimension: vector.length };
+    const space: VectorSpace = {
+      provider: this.embedder.provider,
+      model: this.embedder.model,
+      dimension: vector.length,
+    };
     const candidates =
       method === 'pgvector'
         ? await this.store.nearest(space, vector, limit + CANDIDATE_MARGIN, 1 - threshold + DISTANCE_SLACK)

@@ -56,7 +56,8 @@ export function stem(word: string): string {
   if (/(?:sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);
   if (word.endsWith('s')) return word.slice(0, -1);
   if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
-  if (word.endsWith('ed') && word.length > 4) return word.slice(0, -1).endsWith('e') ? word.slice(0, -1) : word.slice(0, -2);
+  if (word.endsWith('ed') && word.length > 4)
+    return word.slice(0, -1).endsWith('e') ? word.slice(0, -1) : word.slice(0, -2);
   return word;
 }
 

@@ -78,13 +78,22 @@ function byTradeSize(a: TraderAcc, b: TraderAcc): number {
  * market, side, outcome.
  */
 export function groupBubbles(trades: readonly BubbleTrade[], interval: HistoryInterval, topN: number): BubbleView[] {
-  const groups = new Map<string, { head: Omit<BubbleView, 'traderCount' | 'trades' | 'size' | 'notional' | 'traders'>; traders: Map<string, TraderAcc> }>();
+  const groups = new Map<
+    string,
+    {
+      head: Omit<BubbleView, 'traderCount' | 'trades' | 'size' | 'notional' | 'traders'>;
+      traders: Map<string, TraderAcc>;
+    }
+  >();
   for (const tr of trades) {
     const t = bucketStart(Math.floor(tr.filledAt.getTime() / 1000), interval);
     const k = `${t}|${tr.venue}|${tr.marketId}|${tr.side}|${tr.outcome}`;
     let g = groups.get(k);
     if (!g) {
-      g = { head: { t, venue: tr.venue, marketId: tr.marketId, side: tr.side, outcome: tr.outcome }, traders: new Map() };
+      g = {
+        head: { t, venue: tr.venue, marketId: tr.marketId, side: tr.side, outcome: tr.outcome },
+        traders: new Map(),
+      };
       groups.set(k, g);
     }
     const acc = g.traders.get(tr.traderId) ?? { traderId: tr.traderId, size: 0n, notional: 0n, trades: 0 };
@@ -113,6 +122,11 @@ export function groupBubbles(trades: readonly BubbleTrade[], interval: HistoryIn
   });
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return bubbles.sort(
-    (a, b) => a.t - b.t || cmp(a.venue, b.venue) || cmp(a.marketId, b.marketId) || cmp(a.side, b.side) || cmp(a.outcome, b.outcome),
+    (a, b) =>
+      a.t - b.t ||
+      cmp(a.venue, b.venue) ||
+      cmp(a.marketId, b.marketId) ||
+      cmp(a.side, b.side) ||
+      cmp(a.outcome, b.outcome),
   );
 }

@@ -8,7 +8,8 @@ import { CopytradeResultType } from './copytrade.types';
 export class CopytradeResolver {
   @Mutation(() => CopytradeResultType, {
     description:
-      "Mirror a followed trader's trade through execution under the risk caps (bearer; live mode: the wallet-auth token; rate limited per user; Idempotency-Key honoured). Answers once the order ended.",
+      "Mirror a followed trader's trade through execution under the risk caps (bearer; live mode: the " +
+      'wallet-auth token; rate limited per user; Idempotency-Key honoured). Answers once the order ended.',
   })
   async copytrade(@Arg('input', () => CopytradeInput) input: CopytradeInput, @Ctx() ctx: GraphQLContext) {
     const body = checkCopytradeRequest(input as unknown as Record<string, unknown>);

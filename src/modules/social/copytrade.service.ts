@@ -90,17 +90,27 @@ export class CopytradeService {
     const key = IdempotencyService.check(idempotencyKey);
     const once = () => this.lease.run(userId, () => this.copyOnce(userId, req, principal, key));
     let ran = false;
-    const answer = await this.idempotency.run<CopytradeResultView>({ userId, operation: OPERATION, key, input: req, admit }, () => {
-      ran = true;
-      return once();
-    });
+    const answer = await this.idempotency.run<CopytradeResultView>(
+      { userId, operation: OPERATION, key, input: req, admit },
+      () => {
+        ran = true;
+        return once();
+      },
+    );
     return ran ? answer : { ...answer, replayed: true };
   }
 
-  private async copyOnce(userId: string, req: CopytradeRequest, principal: ExecutionPrincipal, key: string | undefined): Promise<CopytradeResultView> {
+  private async copyOnce(
+    userId: string,
+    req: CopytradeRequest,
+    principal: ExecutionPrincipal,
+    key: string | undefined,
+  ): Promise<CopytradeResultView> {
     const { prisma, caps } = this.deps;
     const traderId = normalizeTraderId(req.venue, req.traderId);
-    const follow = await prisma.follow.findUnique({ where: { userId_venue_traderId: { userId, venue: req.venue, traderId } } });
+    const follow = await prisma.follow.findUnique({
+      where: { userId_venue_traderId: { userId, venue: req.venue, traderId } },
+    });
     if (!follow) throw AppError.notFound(`followed trader ${req.venue}:${traderId}`);
     const trade = await this.tradeOf(req.venue, traderId, req.tradeId);
     const [market] = await this.deps.markets.marketsByIds([`${trade.venue}:${trade.venueMarketId}`]);
@@ -111,22 +121,38 @@ export class CopytradeService {
 
     const book = await this.deps.books.get({ venue: trade.venue, marketId: trade.venueMarketId });
     const best = levelsFor(book, trade.side, trade.outcome)[0]?.price;
-    if (best === undefined) throw AppError.badRequest('maxPriceDeviation', `no ${trade.side === 'buy' ? 'ask' : 'bid'} in the book to compare with the trader's price`);
+    if (best === undefined)
+      throw AppError.badRequest(
+        'maxPriceDeviation',
+        `no ${trade.side === 'buy' ? 'ask' : 'bid'} in the book to compare with the trader's price`,
+      );
     const traderPrice = toMicros(Number(trade.price.toString()));
     const allowed = allowedDeviation(req.maxPriceDeviation, caps.maxDeviationMicros);
     const off = deviation(best, traderPrice);
     if (off > allowed) {
-      throw AppError.badRequest('maxPriceDeviation', `the best price ${num(best)} is ${num(off)} from the trader's ${num(traderPrice)}; at most ${num(allowed)} allowed`);
+      throw AppError.badRequest(
+        'maxPriceDeviation',
+        `the best price ${num(best)} is ${num(off)} from the trader's ${num(traderPrice)}; at most ` +
+          `${num(allowed)} allowed`,
+      );
     }
     const limit = tickLimit(trade.venue, trade.side, copyLimitMicros(trade.side, traderPrice, allowed));
-    const sizeMicros = req.size !== undefined ? sizeMicrosFor(trade.venue, req.size) : sizeForAmount(trade.venue, req.amountUsd!, best);
+    const sizeMicros =
+      req.size !== undefined ? sizeMicrosFor(trade.venue, req.size) : sizeForAmount(trade.venue, req.amountUsd!, best);
     if (sizeMicros <= 0n) throw AppError.badRequest('amountUsd', `buys less than the smallest size at ${num(best)}`);
 
     const usd = notionalOf(limit, sizeMicros);
-    if (usd > caps.maxTradeMicros) throw AppError.badRequest('maxTradeUsd', `the copy is up to $${num(usd)}; at most $${num(caps.maxTradeMicros)} per copy`);
+    if (usd > caps.maxTradeMicros)
+      throw AppError.badRequest(
+        'maxTradeUsd',
+        `the copy is up to $${num(usd)}; at most $${num(caps.maxTradeMicros)} per copy`,
+      );
     const today = await this.usedToday(userId);
     if (today + usd > caps.maxDailyMicros) {
-      throw AppError.badRequest('maxDailyUsd', `$${num(today)} copied today (UTC) plus up to $${num(usd)} exceeds $${num(caps.maxDailyMicros)} per day`);
+      throw AppError.badRequest(
+        'maxDailyUsd',
+        `$${num(today)} copied today (UTC) plus up to $${num(usd)} exceeds $${num(caps.maxDailyMicros)} per day`,
+      );
     }
     if (trade.side === 'buy') await this.checkOpenPositions(userId, trade);
 
@@ -169,9 +195,18 @@ export class CopytradeService {
    * for a copy (502). The key goes on to the order (one order per key), matched
    * against the caller's copy body like the copy's own answer.
    */
-  private async run(request: Parameters<ExecutionService['run']>[0], principal: ExecutionPrincipal, key: string | undefined, body: CopytradeRequest) {
+  private async run(
+    request: Parameters<ExecutionService['run']>[0],
+    principal: ExecutionPrincipal,
+    key: string | undefined,
+    body: CopytradeRequest,
+  ) {
     try {
-      return await this.deps.execution.run(request, principal, { source: 'copytrade', idempotencyKey: key, idempotencyInput: { copytrade: body } });
+      return await this.deps.execution.run(request, principal, {
+        source: 'copytrade',
+        idempotencyKey: key,
+        idempotencyInput: { copytrade: body },
+      });
     } catch (err) {
       if (err instanceof AppError && err.code === 'unavailable') throw AppError.upstream(err.message);
       throw err;
@@ -184,8 +219,11 @@ export class CopytradeService {
     const trade =
       prefixed && prefixed[1] !== venue
         ? null
-        : await this.deps.prisma.trade.findUnique({ where: { venue_venueTradeId: { venue, venueTradeId: prefixed ? prefixed[2]! : tradeId } } });
-    if (!trade || trade.venueTraderId !== traderId) throw AppError.notFound(`trade ${tradeId} of trader ${venue}:${traderId}`);
+        : await this.deps.prisma.trade.findUnique({
+            where: { venue_venueTradeId: { venue, venueTradeId: prefixed ? prefixed[2]! : tradeId } },
+          });
+    if (!trade || trade.venueTraderId !== traderId)
+      throw AppError.notFound(`trade ${tradeId} of trader ${venue}:${traderId}`);
     return trade;
   }
 
@@ -201,7 +239,10 @@ export class CopytradeService {
     });
     return orders.reduce(
       (sum, o) =>
-        sum + (o.state === 'pending' || o.state === 'submitted' ? notionalOf(o.limitPriceMicros ?? MICROS_PER_UNIT, o.requestedSizeMicros) : o.notionalMicros),
+        sum +
+        (o.state === 'pending' || o.state === 'submitted'
+          ? notionalOf(o.limitPriceMicros ?? MICROS_PER_UNIT, o.requestedSizeMicros)
+          : o.notionalMicros),
       0n,
     );
   }
@@ -212,18 +253,29 @@ export class CopytradeService {
     const [open, held] = await this.deps.prisma.$transaction([
       this.deps.prisma.position.count({ where: { userId, status: 'open' } }),
       this.deps.prisma.position.count({
-        where: { userId, status: 'open', venue: trade.venue, venueMarketId: trade.venueMarketId, outcome: trade.outcome },
+        where: {
+          userId,
+          status: 'open',
+          venue: trade.venue,
+          venueMarketId: trade.venueMarketId,
+          outcome: trade.outcome,
+        },
       }),
     ]);
-    if (held === 0 && open >= max) throw AppError.badRequest('maxOpenPositions', `${open} positions open; a copy may not open more than ${max}`);
+    if (held === 0 && open >= max)
+      throw AppError.badRequest('maxOpenPositions', `${open} positions open; a copy may not open more than ${max}`);
   }
 }
 
 function checkCategory(category: string, caps: CopytradeCaps): void {
   const c = category.toLowerCase();
-  if (caps.blockedCategories.includes(c)) throw AppError.badRequest('category', `copying is blocked in category ${category}`);
+  if (caps.blockedCategories.includes(c))
+    throw AppError.badRequest('category', `copying is blocked in category ${category}`);
   if (caps.allowedCategories.length > 0 && !caps.allowedCategories.includes(c)) {
-    throw AppError.badRequest('category', `copying is allowed only in ${caps.allowedCategories.join(', ')}; this event is ${category}`);
+    throw AppError.badRequest(
+      'category',
+      `copying is allowed only in ${caps.allowedCategories.join(', ')}; this event is ${category}`,
+    );
   }
 }
 

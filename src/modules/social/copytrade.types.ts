@@ -5,9 +5,13 @@ import type { CopytradeResultView } from './copytrade.service';
 import type { TraderTradeView } from './leaderboard.service';
 import { TraderTradeType } from './leaderboard.types';
 
-@ObjectType('CopytradeResult', { description: "A followed trader's trade mirrored through execution, once the order ended." })
+@ObjectType('CopytradeResult', {
+  description: "A followed trader's trade mirrored through execution, once the order ended.",
+})
 export class CopytradeResultType implements CopytradeResultView {
-  @Field(() => ExecutionOrderType, { description: 'The copy (`source` copytrade): state, filled size, average price, fees.' })
+  @Field(() => ExecutionOrderType, {
+    description: 'The copy (`source` copytrade): state, filled size, average price, fees.',
+  })
   order: OrderView;
   @Field(() => ExecutionPositionType, { nullable: true, description: "The caller's position after the copy." })
   position: PositionSummaryView | null;
@@ -17,7 +21,9 @@ export class CopytradeResultType implements CopytradeResultView {
   copied: TraderTradeView;
   @Field(() => Float, { description: 'Best price of the traded side when the copy was checked.' })
   bestPrice: number;
-  @Field(() => Float, { description: "The copy's limit: the trader's price moved by the tolerated deviation against the caller." })
+  @Field(() => Float, {
+    description: "The copy's limit: the trader's price moved by the tolerated deviation against the caller.",
+  })
   limitPrice: number;
   @Field({ description: 'True when an Idempotency-Key replayed the first outcome.' })
   replayed: boolean;

@@ -21,7 +21,10 @@ export class FollowTradesArgs {
   @IsIn(HISTORY_INTERVALS, { message: `must be one of ${HISTORY_INTERVALS.join(', ')}` })
   interval: string;
 
-  @Field(() => Int, { nullable: true, description: 'Unix seconds; default: now minus the lookback window of the interval.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Unix seconds; default: now minus the lookback window of the interval.',
+  })
   @IsOptional()
   @IsInt({ message: timeMessage })
   @Min(time.min, { message: timeMessage })
@@ -45,7 +48,9 @@ export class FollowTradesArgs {
 export class FollowTradesResolver {
   @Query(() => FollowTradesType, {
     description:
-      "The caller's followed traders' trades on the event's markets as chart bubbles: grouped by candle bucket, venue, market, side and outcome, the top N traders by size in each. venue_b bubbles are empty (no trader identity).",
+      "The caller's followed traders' trades on the event's markets as chart bubbles: grouped by candle " +
+      'bucket, venue, market, side and outcome, the top N traders by size in each. venue_b bubbles are empty ' +
+      '(no trader identity).',
   })
   async followTrades(@Args() a: FollowTradesArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();

@@ -57,7 +57,8 @@ export class FollowTradesService {
   async overlay(userId: string, eventRef: string, req: FollowTradesRequest): Promise<FollowTradesView> {
     const { min, max, default: fallback } = FOLLOW_TRADES_LIMITS.topN;
     const topN = req.topN ?? fallback;
-    if (!Number.isInteger(topN) || topN < min || topN > max) throw AppError.badRequest('topN', `must be an integer from ${min} to ${max}`);
+    if (!Number.isInteger(topN) || topN < min || topN > max)
+      throw AppError.badRequest('topN', `must be an integer from ${min} to ${max}`);
     const range = this.history.range({ interval: req.interval, from: req.from, to: req.to });
     const event = await this.events.get(eventRef);
     const [markets] = await this.events.marketsByEventIds([event.id]);
@@ -67,7 +68,8 @@ export class FollowTradesService {
     const trades = tracked.length === 0 ? [] : await this.followedTrades(userId, tracked, start, end);
     const bubbles = groupBubbles(trades, range.interval, topN);
     const byMarket = new Map<string, BubbleView[]>();
-    for (const b of bubbles) byMarket.set(`${b.venue}|${b.marketId}`, [...(byMarket.get(`${b.venue}|${b.marketId}`) ?? []), b]);
+    for (const b of bubbles)
+      byMarket.set(`${b.venue}|${b.marketId}`, [...(byMarket.get(`${b.venue}|${b.marketId}`) ?? []), b]);
     const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     return {
       eventId: event.id,
@@ -98,10 +100,20 @@ export class FollowTradesService {
     const { maxTrades } = this;
     const pairs = Prisma.join(markets.map((m) => Prisma.sql`(${m.venue}::"Venue", ${m.marketId})`));
     const rows = await this.prisma.$queryRaw<
-      { venue: Venue; marketId: string; traderId: string; side: Side; outcome: OutcomeSide; price: string; size: string; filledAt: Date }[]
+      {
+        venue: Venue;
+        marketId: string;
+        traderId: string;
+        side: Side;
+        outcome: OutcomeSide;
+        price: string;
+        size: string;
+        filledAt: Date;
+      }[]
     >`
       SELECT t."venue"::text AS "venue", t."venueMarketId" AS "marketId", t."venueTraderId" AS "traderId",
-             t."side"::text AS "side", t."outcome"::text AS "outcome", t."price"::text AS "price", t."size"::text AS "size", t."filledAt"
+             t."side"::text AS "side", t."outcome"::text AS "outcome", t."price"::text AS "price",
+      t."size"::text AS "size", t."filledAt"
       FROM "Trade" t
       JOIN "Follow" f ON f."userId" = ${userId} AND f."venue" = t."venue" AND f."traderId" = t."venueTraderId"
       WHERE (t."venue", t."venueMarketId") IN (${pairs})
@@ -109,7 +121,10 @@ export class FollowTradesService {
       ORDER BY t."filledAt", t."id"
       LIMIT ${maxTrades + 1}`;
     if (rows.length > maxTrades) {
-      throw AppError.badRequest('from', `the range holds more than ${maxTrades} followed-trader trades; narrow from/to`);
+      throw AppError.badRequest(
+        'from',
+        `the range holds more than ${maxTrades} followed-trader trades; narrow from/to`,
+      );
     }
     return rows.map((r) => ({ ...r, price: exactMicros(r.price), size: exactMicros(r.size) }));
   }

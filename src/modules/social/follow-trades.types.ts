@@ -19,7 +19,7 @@ export class BubbleTraderType implements BubbleTraderView {
 }
 
 @ObjectType('FollowTradeBubble', {
-  description: 'Followed traders\' trades sharing a group key: candle bucket `t`, venue, market, side and outcome.',
+  description: "Followed traders' trades sharing a group key: candle bucket `t`, venue, market, side and outcome.",
 })
 export class FollowTradeBubbleType implements BubbleView {
   @Field(() => Int, { description: 'Bucket start (unix seconds): the x-coordinate of the history row it overlays.' })
@@ -58,7 +58,9 @@ export class FollowTradesMarketType implements FollowTradesMarketView {
   bubbles: BubbleView[];
 }
 
-@ObjectType('FollowTrades', { description: "An overlay of the caller's followed traders' trades on the event's chart." })
+@ObjectType('FollowTrades', {
+  description: "An overlay of the caller's followed traders' trades on the event's chart.",
+})
 export class FollowTradesType implements FollowTradesView {
   @Field()
   eventId: string;

@@ -50,7 +50,8 @@ export class FollowsService {
     const withTrader = trades.filter((t) => t.venueTraderId !== null);
     if (withTrader.length === 0) return [];
     const pairs = new Map<string, { venue: Venue; traderId: string }>();
-    for (const t of withTrader) pairs.set(`${t.venue}|${t.venueTraderId}`, { venue: t.venue, traderId: t.venueTraderId! });
+    for (const t of withTrader)
+      pairs.set(`${t.venue}|${t.venueTraderId}`, { venue: t.venue, traderId: t.venueTraderId! });
     const keys = [...pairs.values()];
     const followers = await this.prisma.$queryRaw<{ userId: string; venue: Venue; traderId: string }[]>`
       SELECT f."userId", f."venue"::text AS "venue", f."traderId"
@@ -60,14 +61,20 @@ export class FollowsService {
       ORDER BY f."createdAt", f."userId"`;
     if (followers.length === 0) return [];
     const byTrader = new Map<string, string[]>();
-    for (const f of followers) byTrader.set(`${f.venue}|${f.traderId}`, [...(byTrader.get(`${f.venue}|${f.traderId}`) ?? []), f.userId]);
+    for (const f of followers)
+      byTrader.set(`${f.venue}|${f.traderId}`, [...(byTrader.get(`${f.venue}|${f.traderId}`) ?? []), f.userId]);
     return withTrader.flatMap((t) =>
       (byTrader.get(`${t.venue}|${t.venueTraderId}`) ?? []).map((userId) => ({
         userId,
         kind: 'followed_trade' as const,
         title: `${shortId(t.venueTraderId!)} ${t.side === 'buy' ? 'bought' : 'sold'} ${t.outcome.toUpperCase()}`,
         body: `${t.size} at ${t.price}`,
-        data: { venue: t.venue, marketId: t.venueMarketId, traderId: t.venueTraderId!, tradeId: `${t.venue}:${t.venueTradeId}` },
+        data: {
+          venue: t.venue,
+          marketId: t.venueMarketId,
+          traderId: t.venueTraderId!,
+          tradeId: `${t.venue}:${t.venueTradeId}`,
+        },
       })),
     );
   }

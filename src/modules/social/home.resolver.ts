@@ -21,12 +21,16 @@ export class HomeResolver {
     return { userId, category: a.category ?? null };
   }
 
-  @FieldResolver(() => [HomeActivityType], { description: `Newest trades of the followed traders (${HOME_LIMITS.activity}).` })
+  @FieldResolver(() => [HomeActivityType], {
+    description: `Newest trades of the followed traders (${HOME_LIMITS.activity}).`,
+  })
   activity(@Root() h: HomeType, @Ctx() ctx: GraphQLContext) {
     return ctx.services.home.activity(h.userId, h.category ?? undefined);
   }
 
-  @FieldResolver(() => [EventType], { description: `The most active events (${HOME_LIMITS.trending}, 24 h volume order).` })
+  @FieldResolver(() => [EventType], {
+    description: `The most active events (${HOME_LIMITS.trending}, 24 h volume order).`,
+  })
   trending(@Root() h: HomeType, @Ctx() ctx: GraphQLContext) {
     return ctx.services.home.trending(h.category ?? undefined);
   }

@@ -57,11 +57,16 @@ export class HomeService {
   ) {}
 
   /** Newest trades of the traders the user follows; with `category`, only trades on that category's events. */
-  async activity(userId: string, category: string | undefined, limit: number = HOME_LIMITS.activity): Promise<HomeActivityView[]> {
+  async activity(
+    userId: string,
+    category: string | undefined,
+    limit: number = HOME_LIMITS.activity,
+  ): Promise<HomeActivityView[]> {
     const filter = category === undefined ? Prisma.empty : Prisma.sql`AND e."category" = ${category}`;
     const rows = await this.prisma.$queryRaw<ActivityRow[]>`
       SELECT t."venue"::text AS "venue", t."venueTradeId", t."venueTraderId", t."venueMarketId",
-             t."side"::text AS "side", t."outcome"::text AS "outcome", t."price"::text AS "price", t."size"::text AS "size", t."filledAt",
+             t."side"::text AS "side", t."outcome"::text AS "outcome", t."price"::text AS "price",
+      t."size"::text AS "size", t."filledAt",
              m."title" AS "marketTitle", e."id" AS "eventId", e."title" AS "eventTitle", e."category"
       FROM "Follow" f
       JOIN "Trade" t ON t."venue" = f."venue" AND t."venueTraderId" = f."traderId"

@@ -3,7 +3,9 @@ import { OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
 import type { HomeActivityView } from './home.service';
 
 /** The home screen; its parts resolve as fields so one query fetches the screen. */
-@ObjectType('Home', { description: "The caller's home screen: followed traders' activity, trending events, the positions summary." })
+@ObjectType('Home', {
+  description: "The caller's home screen: followed traders' activity, trending events, the positions summary.",
+})
 export class HomeType {
   userId: string;
   @Field(() => String, { nullable: true, description: 'The category filter applied to activity and trending events.' })

@@ -12,7 +12,10 @@ import {
   TraderTradePageType,
 } from './leaderboard.types';
 
-export const LEADERBOARD_LIMITS = { limit: { min: 1, max: 200, default: 50 }, offset: { min: 0, max: 100_000 } } as const;
+export const LEADERBOARD_LIMITS = {
+  limit: { min: 1, max: 200, default: 50 },
+  offset: { min: 0, max: 100_000 },
+} as const;
 const L = LEADERBOARD_LIMITS;
 const N = LEADERBOARD_ME_LIMITS.neighbours;
 
@@ -76,7 +79,9 @@ export class LeaderboardResolver {
     return ctx.services.leaderboard.leaderboard(a.sortBy, a.limit, a.offset, a.venue);
   }
 
-  @Query(() => LeaderboardMeType, { description: "The caller's rank and neighbours (their traders: linked polygon wallets on venue_a)." })
+  @Query(() => LeaderboardMeType, {
+    description: "The caller's rank and neighbours (their traders: linked polygon wallets on venue_a).",
+  })
   async leaderboardMe(@Args() a: LeaderboardMeArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
     return ctx.services.leaderboard.me(userId, a.sortBy, a.neighbours);
@@ -92,7 +97,9 @@ export class LeaderboardResolver {
     return ctx.services.leaderboard.trades(a.venue, a.traderId, a.limit, a.offset);
   }
 
-  @Mutation(() => LeaderboardRefreshType, { description: 'Recomputes every trader from the trades (bearer + X-Admin-Token).' })
+  @Mutation(() => LeaderboardRefreshType, {
+    description: 'Recomputes every trader from the trades (bearer + X-Admin-Token).',
+  })
   async refreshLeaderboard(@Ctx() ctx: GraphQLContext) {
     await ctx.auth.requireUser();
     ctx.auth.requireHeaderToken('admin');

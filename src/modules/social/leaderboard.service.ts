@@ -36,7 +36,10 @@ export interface LeaderboardPage {
 
 export interface TraderProfile extends TraderStatsView {
   followers: number;
-  /** Rank by total volume on the trader's venue: its row's rank on the venue's volume leaderboard (ties by trader id). */
+  /**
+   * Rank by total volume on the trader's venue: its row's rank on the venue's volume leaderboard (ties by trader
+   * id).
+   */
   volumeRank: number;
 }
 
@@ -100,7 +103,8 @@ function toView(s: TraderStat): TraderStatsView {
 function boardOrder(a: TraderStat, b: TraderStat, col: (typeof COLUMN)[LeaderboardSort]): number {
   const x = a[col];
   const y = b[col];
-  const c = typeof x === 'number' && typeof y === 'number' ? y - x : (y as Prisma.Decimal).comparedTo(x as Prisma.Decimal);
+  const c =
+    typeof x === 'number' && typeof y === 'number' ? y - x : (y as Prisma.Decimal).comparedTo(x as Prisma.Decimal);
   if (c !== 0) return c;
   // Venues sort in the enum's declaration order, as the database sorts them.
   if (a.venue !== b.venue) return VENUES.indexOf(a.venue) - VENUES.indexOf(b.venue);
@@ -171,7 +175,13 @@ export class LeaderboardService {
     const [followers, ahead] = await this.prisma.$transaction([
       this.prisma.follow.count({ where: { venue, traderId } }),
       this.prisma.traderStat.count({
-        where: { venue, OR: [{ totalVolume: { gt: stat.totalVolume } }, { totalVolume: stat.totalVolume, traderId: { lt: traderId } }] },
+        where: {
+          venue,
+          OR: [
+            { totalVolume: { gt: stat.totalVolume } },
+            { totalVolume: stat.totalVolume, traderId: { lt: traderId } },
+          ],
+        },
       }),
     ]);
     return { ...toView(stat), followers, volumeRank: ahead + 1 };

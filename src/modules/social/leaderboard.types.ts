@@ -70,13 +70,17 @@ export class LeaderboardMeType implements LeaderboardMeView {
   sortBy: LeaderboardMeView['sortBy'];
   @Field(() => Int, { description: 'Traders on the board.' })
   total: number;
-  @Field(() => [String], { description: "The caller's venue_a trader ids: their polygon wallet addresses, lower case." })
+  @Field(() => [String], {
+    description: "The caller's venue_a trader ids: their polygon wallet addresses, lower case.",
+  })
   traderIds: string[];
   @Field(() => Int, { nullable: true, description: "Best rank among the caller's traders; null when none has traded." })
   rank: number | null;
   @Field(() => LeaderboardRowType, { nullable: true, description: "The caller's best-ranked trader." })
   me: LeaderboardRow | null;
-  @Field(() => [LeaderboardRowType], { description: 'Rows from rank − neighbours to rank + neighbours, the caller included; empty when unranked.' })
+  @Field(() => [LeaderboardRowType], {
+    description: 'Rows from rank − neighbours to rank + neighbours, the caller included; empty when unranked.',
+  })
   neighbours: LeaderboardRow[];
 }
 
@@ -84,7 +88,11 @@ export class LeaderboardMeType implements LeaderboardMeView {
 export class TraderProfileType extends TraderStatsType implements TraderProfile {
   @Field(() => Int)
   followers: number;
-  @Field(() => Int, { description: "Rank by total volume on the venue: the trader's rank on the venue's total_volume leaderboard (ties by trader id)." })
+  @Field(() => Int, {
+    description:
+      "Rank by total volume on the venue: the trader's rank on the venue's total_volume leaderboard (ties by " +
+      'trader id).',
+  })
   volumeRank: number;
 }
 

@@ -83,7 +83,17 @@ export class ProductMetricsService {
           UNION ALL
           SELECT "userId", max("createdAt") FROM "Follow" WHERE "createdAt" >= ${d30} GROUP BY 1
         ) a`,
-      this.prisma.$queryRaw<{ total: number; last7d: number; last30d: number; volume: string; volume7d: string; volume30d: string; live: string }[]>`
+      this.prisma.$queryRaw<
+        {
+          total: number;
+          last7d: number;
+          last30d: number;
+          volume: string;
+          volume7d: string;
+          volume30d: string;
+          live: string;
+        }[]
+      >`
         SELECT count(*)::int AS "total",
                (count(*) FILTER (WHERE "createdAt" >= ${d7}))::int AS "last7d",
                (count(*) FILTER (WHERE "createdAt" >= ${d30}))::int AS "last30d",
@@ -93,7 +103,9 @@ export class ProductMetricsService {
                coalesce(sum("notionalMicros") FILTER (WHERE "mode" = 'live'), 0)::text AS "live"
         FROM "Order"
         WHERE "filledSizeMicros" > 0`,
-      this.prisma.$queryRaw<{ signedUp: number; linked: number; funded: number; reached: number; traded: number; converted: number }[]>`
+      this.prisma.$queryRaw<
+        { signedUp: number; linked: number; funded: number; reached: number; traded: number; converted: number }[]
+      >`
         SELECT count(*)::int AS "signedUp",
                (count(*) FILTER (WHERE x."linked"))::int AS "linked",
                (count(*) FILTER (WHERE x."funded"))::int AS "funded",
@@ -102,7 +114,8 @@ export class ProductMetricsService {
                (count(*) FILTER (WHERE (x."linked" OR x."funded") AND x."traded"))::int AS "converted"
         FROM (
           SELECT EXISTS (SELECT 1 FROM "Wallet" w WHERE w."userId" = u."id" AND w."kind" = 'imported') AS "linked",
-                 EXISTS (SELECT 1 FROM "LedgerEntry" e WHERE e."userId" = u."id" AND e."kind" = 'deposit' AND e."availableDelta" > 0) AS "funded",
+                 EXISTS (SELECT 1 FROM "LedgerEntry" e WHERE e."userId" = u."id" AND e."kind" = 'deposit' AND
+        e."availableDelta" > 0) AS "funded",
                  EXISTS (SELECT 1 FROM "Order" o WHERE o."userId" = u."id" AND o."filledSizeMicros" > 0) AS "traded"
           FROM "User" u
         ) x`,
@@ -122,8 +135,18 @@ export class ProductMetricsService {
       funnel: {
         steps: [
           { step: 'signed_up', users: f.signedUp, fromPrevious: null, fromSignUp: ratio(f.signedUp, f.signedUp) },
-          { step: 'wallet_linked_or_funded', users: f.reached, fromPrevious: ratio(f.reached, f.signedUp), fromSignUp: ratio(f.reached, f.signedUp) },
-          { step: 'first_trade', users: f.converted, fromPrevious: ratio(f.converted, f.reached), fromSignUp: ratio(f.converted, f.signedUp) },
+          {
+            step: 'wallet_linked_or_funded',
+            users: f.reached,
+            fromPrevious: ratio(f.reached, f.signedUp),
+            fromSignUp: ratio(f.reached, f.signedUp),
+          },
+          {
+            step: 'first_trade',
+            users: f.converted,
+            fromPrevious: ratio(f.converted, f.reached),
+            fromSignUp: ratio(f.converted, f.signedUp),
+          },
         ],
         walletLinked: f.linked,
         funded: f.funded,

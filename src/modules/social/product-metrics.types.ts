@@ -1,5 +1,11 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
-import type { CountWindowsView, FunnelStepView, FunnelView, ProductMetricsView, VolumeWindowsView } from './product-metrics.service';
+import type {
+  CountWindowsView,
+  FunnelStepView,
+  FunnelView,
+  ProductMetricsView,
+  VolumeWindowsView,
+} from './product-metrics.service';
 
 @ObjectType('CountWindows')
 export class CountWindowsType implements CountWindowsView {
@@ -11,7 +17,9 @@ export class CountWindowsType implements CountWindowsView {
   last30d: number;
 }
 
-@ObjectType('ActiveUsers', { description: 'Distinct users who placed an order, commented or followed a trader in the window.' })
+@ObjectType('ActiveUsers', {
+  description: 'Distinct users who placed an order, commented or followed a trader in the window.',
+})
 export class ActiveUsersType {
   @Field(() => Int)
   last7d: number;
@@ -43,7 +51,9 @@ export class FunnelStepType implements FunnelStepView {
   fromSignUp: number | null;
 }
 
-@ObjectType('Funnel', { description: 'Sign-up → wallet linked or funded → first trade; each step counts users of the previous one.' })
+@ObjectType('Funnel', {
+  description: 'Sign-up → wallet linked or funded → first trade; each step counts users of the previous one.',
+})
 export class FunnelType implements FunnelView {
   @Field(() => [FunnelStepType])
   steps: FunnelStepView[];
@@ -51,7 +61,9 @@ export class FunnelType implements FunnelView {
   walletLinked: number;
   @Field(() => Int, { description: 'Signed-up users with a credited deposit.' })
   funded: number;
-  @Field(() => Int, { description: 'Signed-up users with a filled order (simulation included), whatever the earlier steps.' })
+  @Field(() => Int, {
+    description: 'Signed-up users with a filled order (simulation included), whatever the earlier steps.',
+  })
   traded: number;
 }
 

@@ -57,7 +57,9 @@ export class SocialResolver {
     return ctx.services.social.activeComments(o.size);
   }
 
-  @Query(() => [FriendsTradedMarketType], { description: 'Which followed traders hold positions on the given markets.' })
+  @Query(() => [FriendsTradedMarketType], {
+    description: 'Which followed traders hold positions on the given markets.',
+  })
   async friendsTraded(@Args() { markets }: FriendsTradedArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
     return ctx.services.social.friendsTraded(userId, markets);

@@ -69,11 +69,18 @@ export class SocialService {
     return markets.map((m) => ({
       ...m,
       traders: positions
-        .filter((p) => p.venue === m.venue && p.venueMarketId === m.marketId && followed.has(`${p.venue}|${p.traderId}`))
+        .filter(
+          (p) => p.venue === m.venue && p.venueMarketId === m.marketId && followed.has(`${p.venue}|${p.traderId}`),
+        )
         .map((p) => {
           const size = decimalToNumber(p.size) ?? 0;
           const basis = decimalToNumber(p.costBasis) ?? 0;
-          return { traderId: p.traderId, outcome: p.outcome, size, avgPrice: size > 0 ? Math.round((basis / size) * 1e6) / 1e6 : null };
+          return {
+            traderId: p.traderId,
+            outcome: p.outcome,
+            size,
+            avgPrice: size > 0 ? Math.round((basis / size) * 1e6) / 1e6 : null,
+          };
         })
         .sort((a, b) => b.size - a.size || a.traderId.localeCompare(b.traderId)),
     }));

@@ -9,7 +9,8 @@ import type { Venue } from '../../venues/venue.types';
  */
 export function normalizeTraderId(venue: Venue, traderId: string): string {
   if (venue === 'venue_a') {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(traderId)) throw AppError.badRequest('traderId', 'must be a venue_a wallet (0x and 40 hex digits)');
+    if (!/^0x[0-9a-fA-F]{40}$/.test(traderId))
+      throw AppError.badRequest('traderId', 'must be a venue_a wallet (0x and 40 hex digits)');
     return traderId.toLowerCase();
   }
   if (!/^[A-Za-z0-9_-]{3,64}$/.test(traderId)) {

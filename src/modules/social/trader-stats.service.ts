@@ -1,7 +1,15 @@
 import type { PrismaClient } from '../../db/generated/client';
 import { EMPTY_POSITION, applyFill, unrealizedPnl, type PositionState } from '../portfolio/position.math';
 import type { OutcomeSide, PublicTrade, Side, Venue } from '../../venues/venue.types';
-import { addStats, exactMicros, readPositions, writePositions, type PositionKey, type PositionRow, type StatRow } from './trader-stats.sql';
+import {
+  addStats,
+  exactMicros,
+  readPositions,
+  writePositions,
+  type PositionKey,
+  type PositionRow,
+  type StatRow,
+} from './trader-stats.sql';
 
 /** A trade as the stats need it (prices and sizes in micro-units). */
 interface StatTrade {
@@ -67,7 +75,8 @@ export class TraderStatsService {
       .sort((a, b) => a.filledAt.getTime() - b.filledAt.getTime());
     if (rows.length === 0) return;
     const keys = new Map<string, PositionKey>();
-    for (const r of rows) keys.set(key(r), { venue: r.venue, traderId: r.traderId, venueMarketId: r.venueMarketId, outcome: r.outcome });
+    for (const r of rows)
+      keys.set(key(r), { venue: r.venue, traderId: r.traderId, venueMarketId: r.venueMarketId, outcome: r.outcome });
     await this.prisma.$transaction(async (tx) => {
       // Read-modify-write of positions: serialise it across processes.
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${STATS_LOCK})`;
@@ -85,7 +94,16 @@ export class TraderStatsService {
     const trades = await this.prisma.trade.findMany({
       where: { venueTraderId: { not: null } },
       orderBy: [{ filledAt: 'asc' }, { id: 'asc' }],
-      select: { venue: true, venueTraderId: true, venueMarketId: true, outcome: true, side: true, price: true, size: true, filledAt: true },
+      select: {
+        venue: true,
+        venueTraderId: true,
+        venueMarketId: true,
+        outcome: true,
+        side: true,
+        price: true,
+        size: true,
+        filledAt: true,
+      },
     });
     const rows = trades.map((t): StatTrade => ({
       venue: t.venue,
@@ -116,7 +134,8 @@ export class TraderStatsService {
       // Into empty tables the upserts are plain inserts (chunked: each row is a handful of array elements).
       const now = new Date();
       const pos = positionRows(positions);
-      for (let i = 0; i < pos.length; i += REBUILD_CHUNK) await writePositions(tx, pos.slice(i, i + REBUILD_CHUNK), now);
+      for (let i = 0; i < pos.length; i += REBUILD_CHUNK)
+        await writePositions(tx, pos.slice(i, i + REBUILD_CHUNK), now);
       const stats = statRows(accs, unrealized);
       for (let i = 0; i < stats.length; i += REBUILD_CHUNK) await addStats(tx, stats.slice(i, i + REBUILD_CHUNK), now);
     });
@@ -125,7 +144,9 @@ export class TraderStatsService {
 
   /** YES marks (micro-units) of every market: mid when quoted, else last price. */
   private async marks(): Promise<Map<string, bigint>> {
-    const markets = await this.prisma.market.findMany({ select: { venue: true, venueMarketId: true, bestBid: true, bestAsk: true, lastPrice: true } });
+    const markets = await this.prisma.market.findMany({
+      select: { venue: true, venueMarketId: true, bestBid: true, bestAsk: true, lastPrice: true },
+    });
     const out = new Map<string, bigint>();
     for (const m of markets) {
       const mark =
@@ -152,7 +173,15 @@ function accumulate(rows: readonly StatTrade[], positions: Map<string, PositionS
     positions.set(pk, after);
     const realized = after.realizedPnl - before.realizedPnl;
     const tk = `${t.venue}|${t.traderId}`;
-    const a = accs.get(tk) ?? { volume: 0n, trades: 0, wins: 0, losses: 0, realized: 0n, first: t.filledAt, last: t.filledAt };
+    const a = accs.get(tk) ?? {
+      volume: 0n,
+      trades: 0,
+      wins: 0,
+      losses: 0,
+      realized: 0n,
+      first: t.filledAt,
+      last: t.filledAt,
+    };
     a.volume += (t.price * t.size + 500_000n) / 1_000_000n;
     a.trades += 1;
     if (t.side === 'sell' && realized > 0n) a.wins += 1;

@@ -45,11 +45,22 @@ export function exactMicros(text: string): bigint {
 }
 
 /** The stored positions among `keys` (one statement). */
-export async function readPositions(tx: Prisma.TransactionClient, keys: readonly PositionKey[]): Promise<PositionRow[]> {
+export async function readPositions(
+  tx: Prisma.TransactionClient,
+  keys: readonly PositionKey[],
+): Promise<PositionRow[]> {
   if (keys.length === 0) return [];
   const json = JSON.stringify(keys.map((k) => ({ v: k.venue, t: k.traderId, m: k.venueMarketId, o: k.outcome })));
   const rows = await tx.$queryRaw<
-    { venue: Venue; traderId: string; venueMarketId: string; outcome: OutcomeSide; size: string; costBasis: string; realizedPnl: string }[]
+    {
+      venue: Venue;
+      traderId: string;
+      venueMarketId: string;
+      outcome: OutcomeSide;
+      size: string;
+      costBasis: string;
+      realizedPnl: string;
+    }[]
   >`
     SELECT p."venue"::text AS "venue", p."traderId", p."venueMarketId", p."outcome"::text AS "outcome",
            p."size"::text AS "size", p."costBasis"::text AS "costBasis", p."realizedPnl"::text AS "realizedPnl"
@@ -61,12 +72,21 @@ export async function readPositions(tx: Prisma.TransactionClient, keys: readonly
     traderId: r.traderId,
     venueMarketId: r.venueMarketId,
     outcome: r.outcome,
-    position: { size: exactMicros(r.size), costBasis: exactMicros(r.costBasis), realizedPnl: exactMicros(r.realizedPnl), fees: 0n },
+    position: {
+      size: exactMicros(r.size),
+      costBasis: exactMicros(r.costBasis),
+      realizedPnl: exactMicros(r.realizedPnl),
+      fees: 0n,
+    },
   }));
 }
 
 /** Inserts or overwrites positions (one statement). */
-export async function writePositions(tx: Prisma.TransactionClient, rows: readonly PositionRow[], now: Date): Promise<void> {
+export async function writePositions(
+  tx: Prisma.TransactionClient,
+  rows: readonly PositionRow[],
+  now: Date,
+): Promise<void> {
   if (rows.length === 0) return;
   const json = JSON.stringify(
     rows.map((r) => ({
@@ -80,7 +100,8 @@ export async function writePositions(tx: Prisma.TransactionClient, rows: readonl
     })),
   );
   await tx.$executeRaw`
-    INSERT INTO "TraderPosition" ("venue", "traderId", "venueMarketId", "outcome", "size", "costBasis", "realizedPnl", "updatedAt")
+    INSERT INTO "TraderPosition" ("venue", "traderId", "venueMarketId", "outcome", "size", "costBasis",
+    "realizedPnl", "updatedAt")
     SELECT r.v::"Venue", r.t, r.m, r.o::"Outcome", r.s::numeric, r.b::numeric, r.p::numeric, ${now}
     FROM json_to_recordset(${json}::json) AS r(v text, t text, m text, o text, s text, b text, p text)
     ON CONFLICT ("venue", "traderId", "venueMarketId", "outcome") DO UPDATE SET
@@ -119,7 +140,8 @@ export async function addStats(tx: Prisma.TransactionClient, rows: readonly Stat
     SELECT r.v::"Venue", r.t, r.vol::numeric, r.n, r.w, r.l,
            r.re::numeric, r.un::numeric, r.re::numeric + r.un::numeric,
            r.f::timestamp(3), r.la::timestamp(3), ${now}
-    FROM json_to_recordset(${json}::json) AS r(v text, t text, vol text, n int, w int, l int, re text, un text, f text, la text)
+    FROM json_to_recordset(${json}::json) AS r(v text, t text, vol text, n int, w int, l int, re text, un text,
+    f text, la text)
     ON CONFLICT ("venue", "traderId") DO UPDATE SET
       "totalVolume" = "TraderStat"."totalVolume" + EXCLUDED."totalVolume",
       "totalTrades" = "TraderStat"."totalTrades" + EXCLUDED."totalTrades",

@@ -56,7 +56,10 @@ export class UserLease {
     try {
       if (before) await this.waitFor(before, deadline);
       const token = await this.acquire(userId, deadline);
-      const renew = setInterval(() => void this.renew(userId, token).catch(() => undefined), Math.max(1, Math.floor(this.leaseMs / 3)));
+      const renew = setInterval(
+        () => void this.renew(userId, token).catch(() => undefined),
+        Math.max(1, Math.floor(this.leaseMs / 3)),
+      );
       renew.unref();
       try {
         return await work();
@@ -108,12 +111,14 @@ export class UserLease {
   private async renew(userId: string, token: string): Promise<void> {
     await this.prisma.$executeRaw`
       UPDATE "IdempotentRequest" SET "createdAt" = ${new Date()}
-      WHERE "userId" = ${userId} AND "operation" = ${this.operation} AND "key" = ${LEASE_KEY} AND "requestHash" = ${token}`;
+      WHERE "userId" = ${userId} AND "operation" = ${this.operation} AND "key" = ${LEASE_KEY} AND "requestHash"
+      = ${token}`;
   }
 
   private async release(userId: string, token: string): Promise<void> {
     await this.prisma.$executeRaw`
       DELETE FROM "IdempotentRequest"
-      WHERE "userId" = ${userId} AND "operation" = ${this.operation} AND "key" = ${LEASE_KEY} AND "requestHash" = ${token}`;
+      WHERE "userId" = ${userId} AND "operation" = ${this.operation} AND "key" = ${LEASE_KEY} AND "requestHash"
+      = ${token}`;
   }
 }

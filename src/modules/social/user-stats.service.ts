@@ -87,11 +87,13 @@ export class UserStatsService {
     const [[w], [u]] = await Promise.all([
       this.prisma.$queryRaw<WalletRow[]>`
         WITH mine AS (
-          SELECT DISTINCT lower("address") AS "traderId" FROM "Wallet" WHERE "userId" = ${userId} AND "chain" = 'polygon'
+          SELECT DISTINCT lower("address") AS "traderId" FROM "Wallet" WHERE "userId" = ${userId} AND "chain" =
+        'polygon'
         )
         SELECT (SELECT count(*)::int FROM mine) AS "wallets",
                count(s."traderId")::int AS "ranked",
-               (SELECT count(*)::int FROM "Follow" f WHERE f."venue" = 'venue_a' AND f."traderId" IN (SELECT "traderId" FROM mine)) AS "followers",
+               (SELECT count(*)::int FROM "Follow" f WHERE f."venue" = 'venue_a' AND f."traderId" IN (SELECT
+        "traderId" FROM mine)) AS "followers",
                coalesce(sum(s."totalVolume"), 0)::text AS "volume",
                coalesce(sum(s."totalTrades"), 0)::int AS "trades",
                coalesce(sum(s."winCount"), 0)::int AS "wins",
@@ -110,7 +112,8 @@ export class UserStatsService {
                count(*)::int AS "filled",
                coalesce(sum(o."notionalMicros"), 0)::text AS "volume",
                (count(*) FILTER (WHERE NOT (o."mode" = 'live' AND o."venue" = 'venue_a')))::int AS "offChainFilled",
-               coalesce(sum(o."notionalMicros") FILTER (WHERE NOT (o."mode" = 'live' AND o."venue" = 'venue_a')), 0)::text AS "offChainVolume"
+               coalesce(sum(o."notionalMicros") FILTER (WHERE NOT (o."mode" = 'live' AND o."venue" =
+        'venue_a')), 0)::text AS "offChainVolume"
         FROM "Order" o
         WHERE o."userId" = ${userId} AND o."filledSizeMicros" > 0`,
     ]);

@@ -1,7 +1,9 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import type { OrderTradingView, UserStatsView, WalletTradingView } from './user-stats.service';
 
-@ObjectType('WalletTrading', { description: "The user's polygon wallets as venue_a traders: their trader stats summed (USD)." })
+@ObjectType('WalletTrading', {
+  description: "The user's polygon wallets as venue_a traders: their trader stats summed (USD).",
+})
 export class WalletTradingType implements WalletTradingView {
   @Field(() => Float)
   totalVolume: number;
@@ -23,7 +25,9 @@ export class WalletTradingType implements WalletTradingView {
   lastTradeAt: Date | null;
 }
 
-@ObjectType('OrderTrading', { description: 'Orders the user placed through the service that filled, wholly or partly.' })
+@ObjectType('OrderTrading', {
+  description: 'Orders the user placed through the service that filled, wholly or partly.',
+})
 export class OrderTradingType implements OrderTradingView {
   @Field(() => Int)
   filledOrders: number;
@@ -31,7 +35,9 @@ export class OrderTradingType implements OrderTradingView {
   volume: number;
 }
 
-@ObjectType('UserStats', { description: "A user's public stats: their wallets' trading, their orders here, social counts." })
+@ObjectType('UserStats', {
+  description: "A user's public stats: their wallets' trading, their orders here, social counts.",
+})
 export class UserStatsType implements UserStatsView {
   @Field()
   userId: string;
@@ -51,7 +57,9 @@ export class UserStatsType implements UserStatsView {
   onChain: WalletTradingView;
   @Field(() => OrderTradingType)
   orders: OrderTradingView;
-  @Field(() => Float, { description: 'onChain volume plus order volume, live venue_a orders excepted (they reach onChain once indexed).' })
+  @Field(() => Float, {
+    description: 'onChain volume plus order volume, live venue_a orders excepted (they reach onChain once indexed).',
+  })
   totalVolume: number;
   @Field(() => Int, { description: 'onChain trades plus filled orders, counted the same way.' })
   totalTrades: number;

@@ -25,7 +25,9 @@ export class TradesResolver {
     subscribe: ({ args, context }: TradeSubscribeData) =>
       mapFilter(
         context.services.infra.pubsub.iterate<TradeEvent>(TRADES_TOPIC),
-        (t) => (args.venue === undefined || t.venue === args.venue) && (args.marketId === undefined || t.marketId === args.marketId),
+        (t) =>
+          (args.venue === undefined || t.venue === args.venue) &&
+          (args.marketId === undefined || t.marketId === args.marketId),
         (t) => t,
       ),
   })

@@ -120,5 +120,6 @@ function upsertCounts(counts: ReadonlyMap<string, number>): Prisma.Sql {
     return Prisma.sql`(${owner}, ${endpoint}, ${day}::date, ${n}::bigint)`;
   });
   return Prisma.sql`INSERT INTO "ApiUsageDaily" ("owner", "endpoint", "day", "requests") VALUES ${Prisma.join(rows)}
-    ON CONFLICT ("owner", "endpoint", "day") DO UPDATE SET "requests" = "ApiUsageDaily"."requests" + EXCLUDED."requests"`;
+    ON CONFLICT ("owner", "endpoint", "day") DO UPDATE SET "requests" = "ApiUsageDaily"."requests" +
+    EXCLUDED."requests"`;
 }

@@ -5,7 +5,9 @@ import { UsageStatsType } from './usage.types';
 
 @Resolver()
 export class UsageResolver {
-  @Query(() => UsageStatsType, { description: "Usage of the calling key's owner, per endpoint and day (API key with `read`)." })
+  @Query(() => UsageStatsType, {
+    description: "Usage of the calling key's owner, per endpoint and day (API key with `read`).",
+  })
   async apiUsage(@Args() { days }: UsageArgs, @Ctx() ctx: GraphQLContext) {
     const me = await ctx.apiKey.require('read');
     return ctx.services.usage.report(me.owner, days);

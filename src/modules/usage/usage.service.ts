@@ -43,6 +43,8 @@ export function summarize(counts: readonly UsageCount[], first: string, last: st
     const date = utcDay(start + i * DAY_MS);
     return { date, requests: byDay.get(date) ?? 0 };
   });
-  const sortedEndpoints = Object.fromEntries(Object.entries(byEndpoint).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const sortedEndpoints = Object.fromEntries(
+    Object.entries(byEndpoint).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   return { periodDays: days, totalRequests: total, byEndpoint: sortedEndpoints, dailyUsage };
 }

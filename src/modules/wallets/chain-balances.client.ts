@@ -64,7 +64,10 @@ export class SimulatedChainBalances implements ChainBalancesClient {
     const byAddress = new Map<string, { usdc: bigint; native: bigint }>();
     for (const a of addresses) {
       const d = createHash('sha256').update(`balance|${chain}|${a}`).digest();
-      byAddress.set(a, { usdc: BigInt(d.readUInt32BE(0) % 50_001) * 10_000n, native: BigInt(d.readUInt32BE(4) % 10_001) * 1_000n });
+      byAddress.set(a, {
+        usdc: BigInt(d.readUInt32BE(0) % 50_001) * 10_000n,
+        native: BigInt(d.readUInt32BE(4) % 10_001) * 1_000n,
+      });
     }
     return { nativeUsdPrice: SIMULATED_NATIVE_PRICE[chain], byAddress };
   }

@@ -48,5 +48,7 @@ export class SimulatedWalletProvider implements WalletProvider {
 export function createWalletProvider(config: AppConfig): WalletProvider {
   const u = config.upstreams.walletProvider;
   if (!u.url) return new SimulatedWalletProvider(config.sim.seed);
-  return new HttpWalletProvider(new JsonHttpClient('wallet provider', { ...u, url: u.url }, config.upstreams.timeoutMs));
+  return new HttpWalletProvider(
+    new JsonHttpClient('wallet provider', { ...u, url: u.url }, config.upstreams.timeoutMs),
+  );
 }

@@ -23,13 +23,17 @@ export class WalletsResolver {
     return ctx.services.wallets.remove(userId, a.id);
   }
 
-  @Query(() => AggregateBalanceType, { description: "The caller's total in USD: ledger balance plus on-chain holdings." })
+  @Query(() => AggregateBalanceType, {
+    description: "The caller's total in USD: ledger balance plus on-chain holdings.",
+  })
   async walletBalance(@Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
     return ctx.services.wallets.aggregate(userId);
   }
 
-  @Query(() => ChainBalancesType, { description: "USDC and native-token holdings of the caller's wallets on one chain." })
+  @Query(() => ChainBalancesType, {
+    description: "USDC and native-token holdings of the caller's wallets on one chain.",
+  })
   async chainBalances(@Args() a: ChainArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
     return ctx.services.wallets.chainBalances(userId, a.chain);

@@ -36,7 +36,11 @@ export class WalletsService {
 
   /** A user's wallets, oldest first. */
   list(userId: string): Promise<WalletView[]> {
-    return this.prisma.wallet.findMany({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: WALLET_VIEW });
+    return this.prisma.wallet.findMany({
+      where: { userId },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      select: WALLET_VIEW,
+    });
   }
 
   /** The wallets of many users in one query (the loader's batch), in key order. */
@@ -59,7 +63,9 @@ export class WalletsService {
    */
   async provisionMissing(userId: string): Promise<ProvisionedWallet[]> {
     const have = new Set(
-      (await this.prisma.wallet.findMany({ where: { userId, kind: 'provisioned' }, select: { chain: true } })).map((w) => w.chain),
+      (await this.prisma.wallet.findMany({ where: { userId, kind: 'provisioned' }, select: { chain: true } })).map(
+        (w) => w.chain,
+      ),
     );
     const missing = CHAINS.filter((c) => !have.has(c));
     return Promise.all(
@@ -82,8 +88,13 @@ export class WalletsService {
    * one-per-chain slot is a unique key inserted with skip-duplicates, always in
    * chain order. Throws (502) unless the user then has one per chain.
    */
-  async storeProvisioned(tx: Prisma.TransactionClient, userId: string, wallets: readonly ProvisionedWallet[]): Promise<number> {
-    const { count } = wallets.length > 0 ? await tx.wallet.createMany({ data: [...wallets], skipDuplicates: true }) : { count: 0 };
+  async storeProvisioned(
+    tx: Prisma.TransactionClient,
+    userId: string,
+    wallets: readonly ProvisionedWallet[],
+  ): Promise<number> {
+    const { count } =
+      wallets.length > 0 ? await tx.wallet.createMany({ data: [...wallets], skipDuplicates: true }) : { count: 0 };
     const now = await tx.wallet.count({ where: { userId, kind: 'provisioned' } });
     // Only an address already linked elsewhere can be skipped without filling the slot.
     if (now < CHAINS.length) throw AppError.upstream('wallet provider returned an address linked to another wallet');
@@ -95,7 +106,10 @@ export class WalletsService {
     const address = canonicalAddress(chain, rawAddress);
     return this.prisma.$transaction(async (tx) => {
       await tx.user.createMany({ data: [{ id: userId }], skipDuplicates: true });
-      const { count } = await tx.wallet.createMany({ data: [{ userId, chain, address, kind: 'imported' }], skipDuplicates: true });
+      const { count } = await tx.wallet.createMany({
+        data: [{ userId, chain, address, kind: 'imported' }],
+        skipDuplicates: true,
+      });
       if (count === 0) throw AppError.conflict(`${chain} wallet ${address} is already linked`);
       return tx.wallet.findUniqueOrThrow({ where: { chain_address: { chain, address } }, select: WALLET_VIEW });
     });
@@ -106,7 +120,8 @@ export class WalletsService {
     return this.prisma.$transaction(async (tx) => {
       const w = await tx.wallet.findFirst({ where: { id: walletId, userId }, select: WALLET_VIEW });
       if (!w) throw AppError.notFound(`wallet ${walletId}`);
-      if (w.kind === 'provisioned') throw AppError.badRequest('id', 'wallets provisioned by the service cannot be removed');
+      if (w.kind === 'provisioned')
+        throw AppError.badRequest('id', 'wallets provisioned by the service cannot be removed');
       await tx.wallet.delete({ where: { id: w.id } });
       return w;
     });
@@ -120,11 +135,22 @@ export class WalletsService {
   private async valueChain(chain: Chain, wallets: WalletView[]): Promise<{ view: ChainBalancesView; usd: bigint }> {
     const mine = wallets.filter((w) => w.chain === chain);
     if (mine.length === 0) {
-      const empty = { chain, nativeSymbol: NATIVE_SYMBOL[chain], nativeUsdPrice: 0, wallets: [], totalUsdc: 0, totalNative: 0, totalUsd: 0 };
+      const empty = {
+        chain,
+        nativeSymbol: NATIVE_SYMBOL[chain],
+        nativeUsdPrice: 0,
+        wallets: [],
+        totalUsdc: 0,
+        totalNative: 0,
+        totalUsd: 0,
+      };
       const price = await this.balancesClient.holdings(chain, []);
       return { view: { ...empty, nativeUsdPrice: microsToNumber(price.nativeUsdPrice) }, usd: 0n };
     }
-    const holdings = await this.balancesClient.holdings(chain, mine.map((w) => w.address));
+    const holdings = await this.balancesClient.holdings(
+      chain,
+      mine.map((w) => w.address),
+    );
     let usdc = 0n;
     let native = 0n;
     let usd = 0n;
@@ -134,7 +160,14 @@ export class WalletsService {
       usdc += h.usdc;
       native += h.native;
       usd += value;
-      return { walletId: w.id, address: w.address, kind: w.kind, usdc: microsToNumber(h.usdc), native: microsToNumber(h.native), usdValue: microsToNumber(value) };
+      return {
+        walletId: w.id,
+        address: w.address,
+        kind: w.kind,
+        usdc: microsToNumber(h.usdc),
+        native: microsToNumber(h.native),
+        usdValue: microsToNumber(value),
+      };
     });
     const view = {
       chain,

@@ -1,6 +1,12 @@
 import { Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
 import type { Chain } from './chain-address';
-import type { AggregateBalanceView, ChainBalancesView, WalletBalanceView, WalletKind, WalletView } from './wallets.models';
+import type {
+  AggregateBalanceView,
+  ChainBalancesView,
+  WalletBalanceView,
+  WalletKind,
+  WalletView,
+} from './wallets.models';
 
 export enum ChainEnum {
   polygon = 'polygon',
@@ -14,7 +20,8 @@ export enum WalletKindEnum {
 }
 registerEnumType(WalletKindEnum, {
   name: 'WalletKind',
-  description: '`provisioned`: created by the service at onboarding (cannot be removed); `imported`: linked by the user.',
+  description:
+    '`provisioned`: created by the service at onboarding (cannot be removed); `imported`: linked by the user.',
 });
 
 @ObjectType('Wallet')
@@ -91,7 +98,9 @@ export class AggregateBalanceType implements AggregateBalanceView {
   available: number;
   @Field(() => Float, { description: 'Ledger funds held by pending withdrawals.' })
   held: number;
-  @Field(() => Float, { description: "USD value of the caller's wallets (USDC 1:1, native tokens at the upstream price)." })
+  @Field(() => Float, {
+    description: "USD value of the caller's wallets (USDC 1:1, native tokens at the upstream price).",
+  })
   onchain: number;
   @Field(() => [ChainValueType])
   chains: ChainValueType[];

@@ -33,7 +33,8 @@ export class AnnouncementOutbox {
    */
   async renew(id: bigint): Promise<AnnounceStep[] | null> {
     const rows = await this.prisma.$queryRaw<{ pending: string[] }[]>`
-      UPDATE "TradeAnnouncement" SET "leaseUntil" = now() + ${this.leaseMs} * interval '1 millisecond', "attempts" = "attempts" + 1
+      UPDATE "TradeAnnouncement" SET "leaseUntil" = now() + ${this.leaseMs} * interval '1 millisecond',
+      "attempts" = "attempts" + 1
       WHERE "id" = ${id} AND "leaseUntil" > now()
       RETURNING "pending"`;
     return rows[0] ? asSteps(rows[0].pending) : null;
@@ -45,8 +46,11 @@ export class AnnouncementOutbox {
    * another process is claiming at the same moment are skipped, not waited for.
    */
   async claimExpired(limit: number, afterId: bigint): Promise<ClaimedAnnouncement[]> {
-    const rows = await this.prisma.$queryRaw<{ id: bigint; venue: Venue; tradeIds: string[]; pending: string[]; attempts: number }[]>`
-      UPDATE "TradeAnnouncement" a SET "leaseUntil" = now() + ${this.leaseMs} * interval '1 millisecond', "attempts" = a."attempts" + 1
+    const rows = await this.prisma.$queryRaw<
+      { id: bigint; venue: Venue; tradeIds: string[]; pending: string[]; attempts: number }[]
+    >`
+      UPDATE "TradeAnnouncement" a SET "leaseUntil" = now() + ${this.leaseMs} * interval '1 millisecond',
+      "attempts" = a."attempts" + 1
       FROM (
         SELECT "id" FROM "TradeAnnouncement"
         WHERE "leaseUntil" <= now() AND "id" > ${afterId}

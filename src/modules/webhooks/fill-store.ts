@@ -28,7 +28,11 @@ export interface StoredTrades {
  * the other waits for (a deadlock on PostgreSQL). A deadlock or serialization
  * failure all the same runs the statement again.
  */
-export async function insertTrades(sql: RawSql, trades: readonly PublicTrade[], leaseMs: number): Promise<StoredTrades> {
+export async function insertTrades(
+  sql: RawSql,
+  trades: readonly PublicTrade[],
+  leaseMs: number,
+): Promise<StoredTrades> {
   if (trades.length === 0) return { fresh: new Set(), announcementId: null };
   // Short keys, numbers as JSON numbers (the columns' scale rounds them to 6 decimals, as
   // elsewhere), times as epoch milliseconds: the JSON is built, sent and parsed once per delivery.
@@ -50,9 +54,12 @@ export async function insertTrades(sql: RawSql, trades: readonly PublicTrade[], 
   const [ann] = await withWriteRetry(() =>
     sql.query<{ announcementId: bigint | number | string; tradeIds: string[] | null }>(
       `WITH ins AS (
-        INSERT INTO "Trade" ("id", "venue", "venueTradeId", "venueMarketId", "venueTraderId", "side", "outcome", "price", "size", "filledAt")
-        SELECT gen_random_uuid()::text, r.v::"Venue", r.t, r.m, r.u, r.s::"TradeSide", r.o::"Outcome", r.p, r.z, (timestamp '1970-01-01' + r.a * interval '1 millisecond')::timestamp(3)
-        FROM json_to_recordset($1::json) AS r(v text, t text, m text, u text, s text, o text, p numeric, z numeric, a bigint)
+        INSERT INTO "Trade" ("id", "venue", "venueTradeId", "venueMarketId", "venueTraderId", "side", "outcome",
+        "price", "size", "filledAt")
+        SELECT gen_random_uuid()::text, r.v::"Venue", r.t, r.m, r.u, r.s::"TradeSide", r.o::"Outcome", r.p, r.z,
+        (timestamp '1970-01-01' + r.a * interval '1 millisecond')::timestamp(3)
+        FROM json_to_recordset($1::json) AS r(v text, t text, m text, u text, s text, o text, p numeric, z
+        numeric, a bigint)
         ON CONFLICT DO NOTHING
         RETURNING "venue", "venueTradeId"
       ), ann AS (
@@ -61,10 +68,14 @@ export async function insertTrades(sql: RawSql, trades: readonly PublicTrade[], 
         FROM ins HAVING count(*) > 0
         RETURNING "id", "tradeIds"
       )
-      SELECT "id" AS "announcementId", CASE WHEN cardinality("tradeIds") = $4::int THEN NULL ELSE "tradeIds" END AS "tradeIds" FROM ann`,
+      SELECT "id" AS "announcementId", CASE WHEN cardinality("tradeIds") = $4::int THEN NULL ELSE "tradeIds" END
+        AS "tradeIds" FROM ann`,
       [rows, steps, leaseMs, trades.length],
     ),
   );
   if (!ann) return { fresh: new Set(), announcementId: null };
-  return { fresh: new Set(ann.tradeIds ?? trades.map((t) => t.venueTradeId)), announcementId: BigInt(ann.announcementId) };
+  return {
+    fresh: new Set(ann.tradeIds ?? trades.map((t) => t.venueTradeId)),
+    announcementId: BigInt(ann.announcementId),
+  };
 }

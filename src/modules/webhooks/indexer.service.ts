@@ -104,7 +104,12 @@ export class IndexerWebhookService {
     });
     const trades = [...byId.values()];
     const { fresh, announcementId } = await insertTrades(this.sql, trades, this.leaseMs);
-    if (trades.length > 0) this.announce(trades, trades.filter((t) => fresh.has(t.venueTradeId)), announcementId);
+    if (trades.length > 0)
+      this.announce(
+        trades,
+        trades.filter((t) => fresh.has(t.venueTradeId)),
+        announcementId,
+      );
     // Part of it was stored before: a redelivery, maybe because the announcement did not finish.
     if (fresh.size < trades.length) void this.sweepSoon();
     if (this.backlog > MAX_ANNOUNCE_BACKLOG) await this.drain();
@@ -162,7 +167,11 @@ export class IndexerWebhookService {
         const trades = await this.outbox.trades(a.venue, a.tradeIds);
         const { failed } = await this.tradeIngest.announce([], trades, a.pending);
         await this.outbox.settle(a.id, failed);
-        if (failed.length > 0) this.logger?.warn({ announcementId: a.id.toString(), failed, attempts: a.attempts }, 'announcement steps failed again');
+        if (failed.length > 0)
+          this.logger?.warn(
+            { announcementId: a.id.toString(), failed, attempts: a.attempts },
+            'announcement steps failed again',
+          );
         after = a.id;
       }
       ran += claimed.length;

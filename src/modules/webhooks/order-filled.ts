@@ -31,9 +31,28 @@ export interface CheckedFill {
   filledAt: Date;
 }
 
-const FIELDS = ['id', 'transactionHash', 'timestamp', 'orderHash', 'maker', 'taker', 'makerAssetId', 'takerAssetId', 'makerAmountFilled', 'takerAmountFilled', 'fee'] as const;
+const FIELDS = [
+  'id',
+  'transactionHash',
+  'timestamp',
+  'orderHash',
+  'maker',
+  'taker',
+  'makerAssetId',
+  'takerAssetId',
+  'makerAmountFilled',
+  'takerAmountFilled',
+  'fee',
+] as const;
 /** Fields that are integers: a JSON number is taken for them as well as a decimal string. */
-const INTEGER_FIELDS = new Set<string>(['timestamp', 'makerAssetId', 'takerAssetId', 'makerAmountFilled', 'takerAmountFilled', 'fee']);
+const INTEGER_FIELDS = new Set<string>([
+  'timestamp',
+  'makerAssetId',
+  'takerAssetId',
+  'makerAmountFilled',
+  'takerAmountFilled',
+  'fee',
+]);
 
 /**
  * Reads record `i` of a delivery as it arrived (JSON): an object whose fields
@@ -41,15 +60,18 @@ const INTEGER_FIELDS = new Set<string>(['timestamp', 'makerAssetId', 'takerAsset
  * otherwise. {@link checkFill} then checks what the values mean.
  */
 export function readFill(raw: unknown, i: number): OrderFilled {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw AppError.badRequest(`fills.${i}`, 'must be an OrderFilled object');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw AppError.badRequest(`fills.${i}`, 'must be an OrderFilled object');
   const record = raw as Record<string, unknown>;
   // Copied only when a JSON number has to become a string: most deliveries send strings.
   let out: Record<string, unknown> | null = null;
   for (const k of FIELDS) {
     const v = record[k];
     if (typeof v === 'string') continue;
-    if (typeof v === 'number' && INTEGER_FIELDS.has(k) && Number.isSafeInteger(v) && v >= 0) (out ??= { ...record })[k] = String(v);
-    else throw AppError.badRequest(`fills.${i}.${k}`, v === undefined || v === null ? 'is required' : 'must be a string');
+    if (typeof v === 'number' && INTEGER_FIELDS.has(k) && Number.isSafeInteger(v) && v >= 0)
+      (out ??= { ...record })[k] = String(v);
+    else
+      throw AppError.badRequest(`fills.${i}.${k}`, v === undefined || v === null ? 'is required' : 'must be a string');
   }
   return (out ?? record) as unknown as OrderFilled;
 }
@@ -76,10 +98,13 @@ export const MAX_TOKENS = 10n ** 20n - 10n ** 6n;
 export function checkFill(f: OrderFilled, i: number, nowSeconds: number): CheckedFill {
   const bad = (field: string, problem: string) => AppError.badRequest(`fills.${i}.${field}`, problem);
   if (typeof f.id !== 'string' || f.id.length < 1 || f.id.length > 200) throw bad('id', 'must be 1 to 200 characters');
-  for (const k of ['transactionHash', 'orderHash'] as const) if (!HASH.test(f[k])) throw bad(k, 'must be 0x and 64 hex digits');
+  for (const k of ['transactionHash', 'orderHash'] as const)
+    if (!HASH.test(f[k])) throw bad(k, 'must be 0x and 64 hex digits');
   for (const k of ['maker', 'taker'] as const) if (!ADDRESS.test(f[k])) throw bad(k, 'must be 0x and 40 hex digits');
-  for (const k of ['makerAssetId', 'takerAssetId'] as const) if (!UINT.test(f[k])) throw bad(k, 'must be a uint256 in decimal');
-  for (const k of ['makerAmountFilled', 'takerAmountFilled', 'fee'] as const) if (!AMOUNT.test(f[k])) throw bad(k, 'must be a non-negative integer');
+  for (const k of ['makerAssetId', 'takerAssetId'] as const)
+    if (!UINT.test(f[k])) throw bad(k, 'must be a uint256 in decimal');
+  for (const k of ['makerAmountFilled', 'takerAmountFilled', 'fee'] as const)
+    if (!AMOUNT.test(f[k])) throw bad(k, 'must be a non-negative integer');
   if (!/^\d{1,12}$/.test(f.timestamp) || Number(f.timestamp) < 1) throw bad('timestamp', 'must be unix seconds');
   // Block times may run a little ahead of this server's clock: up to the allowed skew, not more.
   if (Number(f.timestamp) > nowSeconds + MAX_CLOCK_SKEW_SECONDS) {
@@ -87,11 +112,16 @@ export function checkFill(f: OrderFilled, i: number, nowSeconds: number): Checke
   }
   const makerAsset = BigInt(f.makerAssetId);
   const takerAsset = BigInt(f.takerAssetId);
-  if ((makerAsset === 0n) === (takerAsset === 0n)) throw bad('makerAssetId', 'exactly one of makerAssetId and takerAssetId must be 0 (USDC)');
+  if ((makerAsset === 0n) === (takerAsset === 0n))
+    throw bad('makerAssetId', 'exactly one of makerAssetId and takerAssetId must be 0 (USDC)');
   const buy = makerAsset === 0n;
   const usdc = BigInt(buy ? f.makerAmountFilled : f.takerAmountFilled);
   const tokens = BigInt(buy ? f.takerAmountFilled : f.makerAmountFilled);
-  if (tokens <= 0n || tokens >= MAX_TOKENS) throw bad(buy ? 'takerAmountFilled' : 'makerAmountFilled', `outcome tokens must be positive and below ${MAX_TOKENS} base units`);
+  if (tokens <= 0n || tokens >= MAX_TOKENS)
+    throw bad(
+      buy ? 'takerAmountFilled' : 'makerAmountFilled',
+      `outcome tokens must be positive and below ${MAX_TOKENS} base units`,
+    );
   // Prices are in (0, 1] USDC per token; micro-unit rounding must keep them above 0.
   if (usdc <= 0n || usdc > tokens || (usdc * 1_000_000n) / tokens === 0n) {
     throw bad(buy ? 'makerAmountFilled' : 'takerAmountFilled', 'price (USDC / tokens) must be in (0, 1]');

@@ -10,7 +10,9 @@ import type { OutcomeSide } from '../../venues/venue.types';
  * in decimal, outcome `yes` or `no`. Asset id 0 is the collateral (USDC).
  */
 export function outcomeTokenId(venueMarketId: string, outcome: OutcomeSide): string {
-  return BigInt(`0x${createHash('sha256').update(`venue_a-token|${venueMarketId}|${outcome}`).digest('hex')}`).toString(10);
+  return BigInt(`0x${createHash('sha256').update(`venue_a-token|${venueMarketId}|${outcome}`).digest('hex')}`).toString(
+    10,
+  );
 }
 
 export interface OutcomeToken {
@@ -38,10 +40,14 @@ export class OutcomeTokenIndex {
 
   private async build(): Promise<Map<string, OutcomeToken>> {
     try {
-      const markets = await this.prisma.market.findMany({ where: { venue: 'venue_a' }, select: { venueMarketId: true } });
+      const markets = await this.prisma.market.findMany({
+        where: { venue: 'venue_a' },
+        select: { venueMarketId: true },
+      });
       const index = new Map<string, OutcomeToken>();
       for (const { venueMarketId } of markets) {
-        for (const outcome of ['yes', 'no'] as const) index.set(outcomeTokenId(venueMarketId, outcome), { venueMarketId, outcome });
+        for (const outcome of ['yes', 'no'] as const)
+          index.set(outcomeTokenId(venueMarketId, outcome), { venueMarketId, outcome });
       }
       return index;
     } catch (err) {

@@ -22,7 +22,12 @@ export function signPaymentPayload(secret: string, payload: string, t = Math.flo
  * processor rolls its secret), compared in constant time, and `t` within
  * {@link SIGNATURE_TOLERANCE_SECONDS} of now. Anything else is a 400.
  */
-export function verifyPaymentSignature(header: string | undefined, payload: string, secret: string, nowSeconds: number): void {
+export function verifyPaymentSignature(
+  header: string | undefined,
+  payload: string,
+  secret: string,
+  nowSeconds: number,
+): void {
   if (!header) throw AppError.badRequest(HEADER, 'is required');
   let t: number | undefined;
   const candidates: Buffer[] = [];
@@ -35,7 +40,8 @@ export function verifyPaymentSignature(header: string | undefined, payload: stri
     // Unknown schemes (v0, future versions) are ignored, as processors document.
     if (name === 'v1' && /^[0-9a-fA-F]{64}$/.test(value)) candidates.push(Buffer.from(value, 'hex'));
   }
-  if (t === undefined || candidates.length === 0) throw AppError.badRequest(HEADER, 'must be t=<unix seconds>,v1=<hex HMAC-SHA256>');
+  if (t === undefined || candidates.length === 0)
+    throw AppError.badRequest(HEADER, 'must be t=<unix seconds>,v1=<hex HMAC-SHA256>');
   if (Math.abs(nowSeconds - t) > SIGNATURE_TOLERANCE_SECONDS) {
     throw AppError.badRequest(HEADER, `timestamp is outside the ${SIGNATURE_TOLERANCE_SECONDS} s tolerance`);
   }

@@ -83,7 +83,12 @@ export class PaymentWebhookService {
       return { received: true, eventId: event.id, duplicate: again && outcome === 'unmatched', outcome };
     });
     const ref = payoutRef(event);
-    if (ack.outcome === 'applied' && !ack.duplicate && ref && (event.type === K.payoutPaid || event.type === K.payoutFailed)) {
+    if (
+      ack.outcome === 'applied' &&
+      !ack.duplicate &&
+      ref &&
+      (event.type === K.payoutPaid || event.type === K.payoutFailed)
+    ) {
       await this.withdrawals.announce(ref);
     }
     return ack;
@@ -117,15 +122,26 @@ export class PaymentWebhookService {
         if (!ref) return { outcome: 'unmatched', detail: 'no data.reference or data.id' };
         const to = e.type === K.payoutPaid ? 'completed' : 'failed';
         const done = await this.withdrawals.finish(tx, ref, to, e.data.failureReason);
-        if (done === 'unknown') return { outcome: 'unmatched', detail: `no withdrawal ${'withdrawalId' in ref ? ref.withdrawalId : `with payout ${ref.payoutId}`}` };
-        return done === 'moved' ? { outcome: 'applied', detail: `withdrawal ${to}` } : { outcome: 'recorded', detail: 'the withdrawal had ended already' };
+        if (done === 'unknown')
+          return {
+            outcome: 'unmatched',
+            detail: `no withdrawal ${'withdrawalId' in ref ? ref.withdrawalId : `with payout ${ref.payoutId}`}`,
+          };
+        return done === 'moved'
+          ? { outcome: 'applied', detail: `withdrawal ${to}` }
+          : { outcome: 'recorded', detail: 'the withdrawal had ended already' };
       }
       default:
         return { outcome: 'ignored', detail: null };
     }
   }
 
-  private async credit(tx: Prisma.TransactionClient, e: PaymentEvent, kind: 'onramp' | 'payment_intent', micros: bigint) {
+  private async credit(
+    tx: Prisma.TransactionClient,
+    e: PaymentEvent,
+    kind: 'onramp' | 'payment_intent',
+    micros: bigint,
+  ) {
     if (!e.data.id) return { outcome: 'unmatched' as const, detail: 'no data.id' };
     const f = await tx.fundingTransaction.findUnique({ where: { processorId: e.data.id } });
     if (!f || f.kind !== kind) return { outcome: 'unmatched' as const, detail: `no ${kind} ${e.data.id}` };
@@ -133,7 +149,8 @@ export class PaymentWebhookService {
       // Thrown inside the transaction: the event is not stored, a corrected delivery can still credit.
       throw AppError.badRequest(
         'data.amountReceived',
-        `must be at most ${FUNDING_LIMITS.credit.maxOfRequested} times the deposit's requested ${microsToDecimal(f.amountMicros)} ${f.currency}`,
+        `must be at most ${FUNDING_LIMITS.credit.maxOfRequested} times the deposit's requested ` +
+          `${microsToDecimal(f.amountMicros)} ${f.currency}`,
       );
     }
     const applied = await this.ledger.post(tx, {
@@ -145,9 +162,15 @@ export class PaymentWebhookService {
       idempotencyKey: `funding:${f.id}:credit`,
     });
     if (applied) {
-      await tx.fundingTransaction.update({ where: { id: f.id }, data: { status: 'succeeded', creditedMicros: micros, failureReason: null } });
+      await tx.fundingTransaction.update({
+        where: { id: f.id },
+        data: { status: 'succeeded', creditedMicros: micros, failureReason: null },
+      });
     }
-    return { outcome: 'applied' as const, detail: applied ? `credited funding ${f.id}` : `funding ${f.id} was credited before` };
+    return {
+      outcome: 'applied' as const,
+      detail: applied ? `credited funding ${f.id}` : `funding ${f.id} was credited before`,
+    };
   }
 }
 

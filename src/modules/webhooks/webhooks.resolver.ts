@@ -11,7 +11,9 @@ export class WebhooksResolver {
     return ctx.services.paymentWebhook.receive(payload, ctx.header('payment-signature'));
   }
 
-  @Mutation(() => FillBatchAckType, { description: "venue_a fills from the chain indexer (X-Indexer-Secret); idempotent on the fill identity." })
+  @Mutation(() => FillBatchAckType, {
+    description: 'venue_a fills from the chain indexer (X-Indexer-Secret); idempotent on the fill identity.',
+  })
   ingestVenueAFills(@Arg('fills', () => OrderFilledBatchScalar) fills: unknown[], @Ctx() ctx: GraphQLContext) {
     ctx.services.indexerWebhook.authenticate(ctx.header('x-indexer-secret'));
     return ctx.services.indexerWebhook.receive(fills);

@@ -13,7 +13,9 @@ export class PaymentWebhookAckType implements PaymentWebhookAck {
   @Field({ description: 'The event id was delivered before and nothing was done again.' })
   duplicate: boolean;
   @Field(() => String, {
-    description: '`applied`, `recorded` (a failure noted), `ignored` (kind not handled) or `unmatched` (unknown object; not final: a redelivery applies the event again).',
+    description:
+      '`applied`, `recorded` (a failure noted), `ignored` (kind not handled) or `unmatched` (unknown object; ' +
+      'not final: a redelivery applies the event again).',
   })
   outcome: PaymentEventOutcome;
 }
@@ -37,7 +39,10 @@ const notAList = () => AppError.badRequest('fills', 'must be a list of OrderFill
 export const OrderFilledBatchScalar = new GraphQLScalarType<unknown[], unknown[]>({
   name: 'OrderFilledBatch',
   description:
-    "A list (at most 1,000) of Goldsky-style OrderFilled records of venue_a's exchange: `{ id, transactionHash, timestamp, orderHash, maker, taker, makerAssetId, takerAssetId, makerAmountFilled, takerAmountFilled, fee }`, uint256 values as decimal strings (integers may be JSON numbers), `timestamp` in unix seconds, amounts in base units (6 decimals), asset id 0 for USDC.",
+    "A list (at most 1,000) of Goldsky-style OrderFilled records of venue_a's exchange: `{ id, " +
+    'transactionHash, timestamp, orderHash, maker, taker, makerAssetId, takerAssetId, makerAmountFilled, ' +
+    'takerAmountFilled, fee }`, uint256 values as decimal strings (integers may be JSON numbers), `timestamp` ' +
+    'in unix seconds, amounts in base units (6 decimals), asset id 0 for USDC.',
   serialize: (value) => {
     if (!Array.isArray(value)) throw notAList();
     return value;

@@ -46,7 +46,10 @@ export function toUnit(h: number): number {
 /** Lowercase hex of `chars` length derived from a seed string (for addresses, ids). */
 export function hexFrom(key: string, chars: number): string {
   let out = '';
-  for (let i = 0; out.length < chars; i++) out += hashString(key, i + 1).toString(16).padStart(8, '0');
+  for (let i = 0; out.length < chars; i++)
+    out += hashString(key, i + 1)
+      .toString(16)
+      .padStart(8, '0');
   return out.slice(0, chars);
 }
 

@@ -57,7 +57,15 @@ function inside(m: SimMarket, t: number, bucket: number): Inside {
 }
 
 /** Price levels walking away from `startT` (dir −1 = down), sizes growing with distance. */
-function ladder(m: SimMarket, ticks: number, startT: number, dir: 1 | -1, count: number, bucket: number, side: number): BookLevel[] {
+function ladder(
+  m: SimMarket,
+  ticks: number,
+  startT: number,
+  dir: 1 | -1,
+  count: number,
+  bucket: number,
+  side: number,
+): BookLevel[] {
   const out: BookLevel[] = [];
   let priceT = startT;
   for (let i = 0; i < count && priceT >= 1 && priceT <= ticks - 1; i++) {

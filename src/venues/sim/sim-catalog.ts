@@ -110,7 +110,10 @@ function pickSourceTypes(drafts: EventDraft[], rng: Prng): SourceType[] {
   return types;
 }
 
-/** Resolution of each market of a decided event: one winner among candidates; one shared draw for a ladder, so outcomes stay monotone across thresholds. */
+/**
+ * Resolution of each market of a decided event: one winner among candidates; one shared draw for a ladder, so
+ * outcomes stay monotone across thresholds.
+ */
 function outcomes(draft: EventDraft, rng: Prng): ('yes' | 'no')[] {
   if (!draft.exclusive) {
     const u = rng.next();
@@ -148,7 +151,13 @@ export function buildCatalog(seed: number, anchor: Date, nowMs: number): SimCata
   }
   const rng = new Prng(hashString('catalog', seed));
   const types = pickSourceTypes(drafts, rng);
-  const names: Names = { aEventIds: new UniqueNames(), aSlugs: new UniqueNames(), bEvents: new UniqueNames(), bMarkets: new UniqueNames(), coreSlugs: new UniqueNames() };
+  const names: Names = {
+    aEventIds: new UniqueNames(),
+    aSlugs: new UniqueNames(),
+    bEvents: new UniqueNames(),
+    bMarkets: new UniqueNames(),
+    coreSlugs: new UniqueNames(),
+  };
   const catalog: SimCatalog = {
     coreEvents: [],
     events: { venue_a: [], venue_b: [] },
@@ -157,14 +166,20 @@ export function buildCatalog(seed: number, anchor: Date, nowMs: number): SimCata
   const anchorS = anchor.getTime() / 1000;
   drafts.forEach((draft, i) => {
     const sourceType = types[i] ?? 'matched';
-    const similar = sourceType === 'matched' && draft.similar !== undefined && rng.chance(0.45) ? draft.similar : undefined;
+    const similar =
+      sourceType === 'matched' && draft.similar !== undefined && rng.chance(0.45) ? draft.similar : undefined;
     const coreId = `evt_${hexFrom(`${seed}|${draft.key}`, 12)}`;
     const decided = outcomes(draft, rng);
     const settled = rng.chance(0.7);
     const vol = 0.7 + rng.next() * 0.6;
-    const coreMarkets: WorldCoreMarket[] = draft.markets.map((m) => ({ key: m.key, label: m.label, venueMarketIds: {} }));
+    const coreMarkets: WorldCoreMarket[] = draft.markets.map((m) => ({
+      key: m.key,
+      label: m.label,
+      venueMarketIds: {},
+    }));
     const venueEventIds: Partial<Record<Venue, string>> = {};
-    const venues: Venue[] = sourceType === 'matched' ? ['venue_a', 'venue_b'] : sourceType === 'venue_a_only' ? ['venue_a'] : ['venue_b'];
+    const venues: Venue[] =
+      sourceType === 'matched' ? ['venue_a', 'venue_b'] : sourceType === 'venue_a_only' ? ['venue_a'] : ['venue_b'];
     for (const venue of venues) {
       const closeTime = venue === 'venue_b' && similar ? similar.closeTime : draft.closeTime;
       const closeS = closeTime.getTime() / 1000;
@@ -183,7 +198,10 @@ export function buildCatalog(seed: number, anchor: Date, nowMs: number): SimCata
           coreEventId: coreId,
           title: wording.title,
           description: wording.description,
-          slug: venue === 'venue_a' ? names.aSlugs.take(slugify(wording.title)) : id.toLowerCase().replace(/[^a-z0-9-]/g, '-'),
+          slug:
+            venue === 'venue_a'
+              ? names.aSlugs.take(slugify(wording.title))
+              : id.toLowerCase().replace(/[^a-z0-9-]/g, '-'),
           status,
           endDate: closeTime,
           tick: venue === 'venue_a' ? 0.001 : 0.01,
@@ -254,19 +272,49 @@ function mixDecidedStatuses(catalog: SimCatalog): void {
   else if (!has('resolved') && oldest) flip(oldest, 'resolved');
 }
 
-function venueEvent(venue: Venue, draft: EventDraft, similar: EventDraft['similar'], seed: number, names: Names, closeTime: Date): SimEvent {
+function venueEvent(
+  venue: Venue,
+  draft: EventDraft,
+  similar: EventDraft['similar'],
+  seed: number,
+  names: Names,
+  closeTime: Date,
+): SimEvent {
   if (venue === 'venue_a') {
     let n = 10_000 + (hashString(`a|${draft.key}`, seed) % 80_000);
     let id = String(n);
     // Numeric ids like the venue's own; probe forward on the rare collision.
     while (!names.aEventIds.tryTake(id)) id = String(++n);
-    return { venue, venueEventId: id, title: draft.a.title, description: draft.a.description, category: draft.category, closeTime, markets: [] };
+    return {
+      venue,
+      venueEventId: id,
+      title: draft.a.title,
+      description: draft.a.description,
+      category: draft.category,
+      closeTime,
+      markets: [],
+    };
   }
   const b = similar?.b ?? draft.b;
-  return { venue, venueEventId: names.bEvents.take(b.eventTicker), title: b.title, description: b.description, category: draft.category, closeTime, markets: [] };
+  return {
+    venue,
+    venueEventId: names.bEvents.take(b.eventTicker),
+    title: b.title,
+    description: b.description,
+    category: draft.category,
+    closeTime,
+    markets: [],
+  };
 }
 
-function marketId(venue: Venue, eventId: string, draft: EventDraft, m: MarketDraft, seed: number, names: Names): string {
+function marketId(
+  venue: Venue,
+  eventId: string,
+  draft: EventDraft,
+  m: MarketDraft,
+  seed: number,
+  names: Names,
+): string {
   if (venue === 'venue_a') return `0x${hexFrom(`${seed}|a|${draft.key}|${m.key}`, 64)}`;
   return names.bMarkets.take(m.bTicker ? `${eventId}-${m.bTicker}` : eventId);
 }

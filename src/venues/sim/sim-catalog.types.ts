@@ -1,15 +1,7 @@
 import type { Prng } from './prng';
 
 /** Catalog categories; core events and venue events share them. */
-export const CATEGORIES = [
-  'politics',
-  'crypto',
-  'sports',
-  'economics',
-  'tech',
-  'science',
-  'culture',
-] as const;
+export const CATEGORIES = ['politics', 'crypto', 'sports', 'economics', 'tech', 'science', 'culture'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
 /** How one venue words an event or market. */
@@ -121,7 +113,10 @@ export function slugify(s: string): string {
 
 /** Uppercase ticker code from a name: "Kansas City Chiefs" → "KCC" unless given. */
 export function tickerCode(name: string, len = 3): string {
-  const words = name.replace(/[^A-Za-z0-9 ]/g, '').split(/\s+/).filter(Boolean);
+  const words = name
+    .replace(/[^A-Za-z0-9 ]/g, '')
+    .split(/\s+/)
+    .filter(Boolean);
   const code = words.length >= len ? words.map((w) => w[0]).join('') : words.join('');
   return code.slice(0, len).toUpperCase();
 }
@@ -139,5 +134,7 @@ export function candidatePriors(n: number, rng: Prng, field = 0.15): number[] {
 /** Priors for an increasing ladder of thresholds (P(value > threshold) falls). */
 export function ladderPriors(n: number, rng: Prng): number[] {
   const top = 0.65 + rng.next() * 0.25;
-  return Array.from({ length: n }, (_, i) => Math.max(0.04, top - (i * (top - 0.06)) / Math.max(1, n - 1) - rng.next() * 0.05));
+  return Array.from({ length: n }, (_, i) =>
+    Math.max(0.04, top - (i * (top - 0.06)) / Math.max(1, n - 1) - rng.next() * 0.05),
+  );
 }

@@ -34,7 +34,8 @@ interface Span {
 function span(m: SimMarket, q: PriceHistoryQuery, nowSec: number): Span | null {
   const step = INTERVAL_SECONDS[q.interval];
   if (step === undefined) throw new RangeError(`unknown history interval ${String(q.interval)}`);
-  if (!Number.isFinite(q.from) || !Number.isFinite(q.to)) throw new RangeError('history range must be finite unix seconds');
+  if (!Number.isFinite(q.from) || !Number.isFinite(q.to))
+    throw new RangeError('history range must be finite unix seconds');
   const lo = max(q.from, m.listedAt);
   const hi = min(q.to, nowSec, m.tradingEnd - 1);
   if (hi < lo) return null;
@@ -51,7 +52,8 @@ export function pricePoints(m: SimMarket, q: PriceHistoryQuery, nowSec: number):
   const s = span(m, q, nowSec);
   const points: PricePoint[] = [];
   if (s) {
-    for (let t = s.first; t <= s.last; t += s.step) points.push({ t, p: roundToTick(priceAt(m.process, max(t, s.lo)), m.tick) });
+    for (let t = s.first; t <= s.last; t += s.step)
+      points.push({ t, p: roundToTick(priceAt(m.process, max(t, s.lo)), m.tick) });
   }
   return { kind: 'points', points };
 }
@@ -83,7 +85,14 @@ export function ohlcvCandles(m: SimMarket, q: PriceHistoryQuery, nowSec: number)
         v += volumeRate(m, x) * min(sub, end + PRICE_STEP_S - x);
       }
       const r = (p: number) => roundToTick(p, m.tick);
-      candles.push({ t, o: r(o), h: r(h), l: r(l), c: r(c), v: m.venue === 'venue_b' ? round(v) : round(v * 100) / 100 });
+      candles.push({
+        t,
+        o: r(o),
+        h: r(h),
+        l: r(l),
+        c: r(c),
+        v: m.venue === 'venue_b' ? round(v) : round(v * 100) / 100,
+      });
     }
   }
   return { kind: 'ohlcv', candles };

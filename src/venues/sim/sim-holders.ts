@@ -34,7 +34,12 @@ export function marketHolders(m: SimMarket, wallets: readonly string[], nowSec: 
     book.set(key, agg);
   }
   return [...book.values()]
-    .map((a) => ({ wallet: a.wallet, outcome: a.outcome, size: round(a.size * 100) / 100, avgPrice: roundToTick(a.cost / a.size, m.tick) }))
+    .map((a) => ({
+      wallet: a.wallet,
+      outcome: a.outcome,
+      size: round(a.size * 100) / 100,
+      avgPrice: roundToTick(a.cost / a.size, m.tick),
+    }))
     .sort((x, y) => y.size - x.size || x.wallet.localeCompare(y.wallet) || x.outcome.localeCompare(y.outcome))
     .slice(0, max(0, floor(limit)));
 }

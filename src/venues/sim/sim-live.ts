@@ -91,7 +91,12 @@ export class LiveTradeGenerator {
     const tMs = Math.round((k / rate) * 1000);
     const t = tMs / 1000;
     if (!m || t < m.listedAt || t >= m.tradingEnd) return null;
-    const u: [number, number, number, number] = [toUnit(hashInts(h, 1)), toUnit(hashInts(h, 2)), toUnit(hashInts(h, 3)), toUnit(hashInts(h, 4))];
+    const u: [number, number, number, number] = [
+      toUnit(hashInts(h, 1)),
+      toUnit(hashInts(h, 2)),
+      toUnit(hashInts(h, 3)),
+      toUnit(hashInts(h, 4)),
+    ];
     const core = takerTrade(m, t, u);
     const key = `${this.seed}|live|${rateKey}|${k}`;
     return {

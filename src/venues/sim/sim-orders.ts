@@ -10,7 +10,11 @@ export interface FillRules {
 }
 
 /** The outcome-denominated side of the YES book an order takes from, best first. */
-function takeSide(book: YesBook, order: PlaceOrderRequest, tick: number): { levels: BookLevel[]; priceOf(l: BookLevel): number } {
+function takeSide(
+  book: YesBook,
+  order: PlaceOrderRequest,
+  tick: number,
+): { levels: BookLevel[]; priceOf(l: BookLevel): number } {
   // Buying YES or selling NO lifts YES asks; selling YES or buying NO hits YES bids.
   const liftsAsks = (order.outcome === 'yes') === (order.side === 'buy');
   const levels = liftsAsks ? book.asks : book.bids;
@@ -22,7 +26,8 @@ function validate(order: PlaceOrderRequest, rules: FillRules): string | null {
   if (rules.wholeContracts && !Number.isInteger(order.size)) return 'this venue trades whole contracts only';
   if (order.orderType === 'limit') {
     const p = order.limitPrice;
-    if (p === undefined || !Number.isFinite(p) || p <= 0 || p >= 1) return 'limit orders need a limitPrice strictly between 0 and 1';
+    if (p === undefined || !Number.isFinite(p) || p <= 0 || p >= 1)
+      return 'limit orders need a limitPrice strictly between 0 and 1';
   }
   return null;
 }
@@ -35,7 +40,12 @@ function validate(order: PlaceOrderRequest, rules: FillRules): string | null {
  * Nothing rests on the book and the snapshot is not mutated, so the same
  * order against the same book always fills the same way.
  */
-export function fillAgainstBook(book: YesBook, order: PlaceOrderRequest, rules: FillRules, at: Date): Omit<PlaceOrderResult, 'venueOrderId'> {
+export function fillAgainstBook(
+  book: YesBook,
+  order: PlaceOrderRequest,
+  rules: FillRules,
+  at: Date,
+): Omit<PlaceOrderResult, 'venueOrderId'> {
   const invalid = validate(order, rules);
   if (invalid) return { status: 'rejected', fills: [], reason: invalid };
   const { levels, priceOf } = takeSide(book, order, rules.tick);
@@ -57,7 +67,11 @@ export function fillAgainstBook(book: YesBook, order: PlaceOrderRequest, rules: 
     remaining -= take;
   }
   if (fills.length === 0) {
-    return { status: 'rejected', fills, reason: 'limit price not marketable; the simulated venue does not rest orders' };
+    return {
+      status: 'rejected',
+      fills,
+      reason: 'limit price not marketable; the simulated venue does not rest orders',
+    };
   }
   return remaining > 0 ? { status: 'partially_filled', fills } : { status: 'filled', fills };
 }

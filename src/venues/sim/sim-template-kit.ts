@@ -19,7 +19,13 @@ export interface BinarySpec {
 }
 
 /** Drafts a single-market event from a binary spec closing at `date`. */
-export function binaryEvent(template: string, category: Category, spec: BinarySpec, date: Date, listedDays: number): EventDraft {
+export function binaryEvent(
+  template: string,
+  category: Category,
+  spec: BinarySpec,
+  date: Date,
+  listedDays: number,
+): EventDraft {
   const a = spec.a(date);
   const b = spec.b(date);
   const eventTicker = `${spec.ticker}-${tickerDate(date)}`;

@@ -240,7 +240,9 @@ const cryptoMilestones: EventTemplate = {
   build({ anchor, rng }) {
     return rng
       .sample(MILESTONES, 5)
-      .map((spec) => binaryEvent('crypto-milestone', 'crypto', spec, endOfMonth(anchor, rng.pick([1, 2, 4, 7])), rng.int(45, 200)));
+      .map((spec) =>
+        binaryEvent('crypto-milestone', 'crypto', spec, endOfMonth(anchor, rng.pick([1, 2, 4, 7])), rng.int(45, 200)),
+      );
   },
 };
 

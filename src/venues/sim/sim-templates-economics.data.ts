@@ -37,10 +37,34 @@ function fomcDates(anchor: Date): Date[] {
 }
 
 const FED_MOVES = [
-  { key: 'cut25', t: 'C25', a: 'Fed decreases interest rates by 25 bps', b: 'Fed cuts rates by 25bps', rule: 'lowers the upper bound by exactly 25 basis points' },
-  { key: 'hold', t: 'H0', a: 'No change in Fed interest rates', b: 'Fed holds rates steady', rule: 'leaves the upper bound unchanged' },
-  { key: 'cut50', t: 'C26', a: 'Fed decreases interest rates by 50+ bps', b: 'Fed cuts by more than 25bps', rule: 'lowers the upper bound by more than 25 basis points' },
-  { key: 'hike', t: 'H25', a: 'Fed increases interest rates by 25+ bps', b: 'Fed hikes rates', rule: 'raises the upper bound by 25 basis points or more' },
+  {
+    key: 'cut25',
+    t: 'C25',
+    a: 'Fed decreases interest rates by 25 bps',
+    b: 'Fed cuts rates by 25bps',
+    rule: 'lowers the upper bound by exactly 25 basis points',
+  },
+  {
+    key: 'hold',
+    t: 'H0',
+    a: 'No change in Fed interest rates',
+    b: 'Fed holds rates steady',
+    rule: 'leaves the upper bound unchanged',
+  },
+  {
+    key: 'cut50',
+    t: 'C26',
+    a: 'Fed decreases interest rates by 50+ bps',
+    b: 'Fed cuts by more than 25bps',
+    rule: 'lowers the upper bound by more than 25 basis points',
+  },
+  {
+    key: 'hike',
+    t: 'H25',
+    a: 'Fed increases interest rates by 25+ bps',
+    b: 'Fed hikes rates',
+    rule: 'raises the upper bound by 25 basis points or more',
+  },
 ];
 
 /** Rate decisions at the last FOMC meeting (already decided) and the next three. */
@@ -116,7 +140,13 @@ function dataRelease(rel: Release, anchor: Date, rng: Prng, monthsBack: number[]
     const n = rng.int(2, 4);
     const start = rng.int(0, rel.thresholds.length - n);
     const ths = rel.thresholds.slice(start, start + n);
-    const legs: Leg[] = ths.map((th) => ({ key: `t${tickerNum(th)}`, label: `${fmtNum(th)}%`, a: rel.aLeg(m, th), b: rel.bLeg(m, th), bTicker: `T${tickerNum(th)}` }));
+    const legs: Leg[] = ths.map((th) => ({
+      key: `t${tickerNum(th)}`,
+      label: `${fmtNum(th)}%`,
+      a: rel.aLeg(m, th),
+      b: rel.bLeg(m, th),
+      bTicker: `T${tickerNum(th)}`,
+    }));
     const title = `${rel.core} for ${monthYear(m)}`;
     const draft: EventDraft = {
       key: `${rel.id}:${isoDay(m)}`,
@@ -135,7 +165,11 @@ function dataRelease(rel: Release, anchor: Date, rng: Prng, monthsBack: number[]
     if (rel.similar) {
       const sim = rel.similar;
       draft.similar = {
-        b: { title: `${sim.title} in ${monthShort(m)} ${m.getUTCFullYear()}`, description: `Strikes on ${sim.title} for ${monthYear(m)}, as first published by the BLS.`, eventTicker: `${sim.series}-${tickerMonth(m)}` },
+        b: {
+          title: `${sim.title} in ${monthShort(m)} ${m.getUTCFullYear()}`,
+          description: `Strikes on ${sim.title} for ${monthYear(m)}, as first published by the BLS.`,
+          eventTicker: `${sim.series}-${tickerMonth(m)}`,
+        },
         closeTime: release,
         markets: Object.fromEntries(ths.map((th) => [`t${tickerNum(th)}`, sim.leg(m, th)])),
       };
@@ -164,7 +198,10 @@ const CPI: Release = {
     title: `US annual inflation in ${monthName(m)}?`,
     description: `Markets on the headline CPI-U 12-month change for ${monthYear(m)}, scheduled for release by the BLS on ${longDate(r)}.`,
   }),
-  bEvent: (m) => ({ title: `CPI year-over-year in ${monthShort(m)} ${m.getUTCFullYear()}`, description: `How hot was headline inflation in ${monthYear(m)}?` }),
+  bEvent: (m) => ({
+    title: `CPI year-over-year in ${monthShort(m)} ${m.getUTCFullYear()}`,
+    description: `How hot was headline inflation in ${monthYear(m)}?`,
+  }),
   similar: {
     series: 'KXCPICOREYOY',
     title: 'Core CPI year-over-year',
@@ -193,7 +230,10 @@ const UNEMPLOYMENT: Release = {
     title: `US unemployment rate for ${monthName(m)}?`,
     description: `Markets on the headline unemployment rate in the jobs report for ${monthYear(m)}, due ${longDate(r)}.`,
   }),
-  bEvent: (m) => ({ title: `Unemployment rate in ${monthShort(m)} ${m.getUTCFullYear()}`, description: `What will the BLS report as the ${monthYear(m)} U-3 unemployment rate?` }),
+  bEvent: (m) => ({
+    title: `Unemployment rate in ${monthShort(m)} ${m.getUTCFullYear()}`,
+    description: `What will the BLS report as the ${monthYear(m)} U-3 unemployment rate?`,
+  }),
 };
 
 const releases: EventTemplate = {
@@ -236,8 +276,15 @@ const spx: EventTemplate = {
         slug: slugify(title),
         closeTime: d,
         listedDays: rng.int(40, 90),
-        a: { title: `Where will the S&P 500 close on ${monthDay(d)}?`, description: `Markets on the S&P 500's official close on ${longDate(d)}.` },
-        b: { title: `S&P 500 at the end of ${monthYear(d)}`, description: `Where will the S&P 500 close on ${shortDateYear(d)}?`, eventTicker: `KXINX-${tickerDate(d)}` },
+        a: {
+          title: `Where will the S&P 500 close on ${monthDay(d)}?`,
+          description: `Markets on the S&P 500's official close on ${longDate(d)}.`,
+        },
+        b: {
+          title: `S&P 500 at the end of ${monthYear(d)}`,
+          description: `Where will the S&P 500 close on ${shortDateYear(d)}?`,
+          eventTicker: `KXINX-${tickerDate(d)}`,
+        },
         markets: withPriors(legs, ladderPriors(3, rng)),
         exclusive: false,
         heat: 1.4,

@@ -1,4 +1,15 @@
-import { addDays, endOfMonth, isoDay, longDate, monthDay, nthWeekday, shortDate, shortDateYear, tickerDate, utc } from './sim-dates';
+import {
+  addDays,
+  endOfMonth,
+  isoDay,
+  longDate,
+  monthDay,
+  nthWeekday,
+  shortDate,
+  shortDateYear,
+  tickerDate,
+  utc,
+} from './sim-dates';
 import type { EventDraft, EventTemplate } from './sim-catalog.types';
 import { fmtNum, ladderPriors, slugify, tickerNum } from './sim-catalog.types';
 import { binaryEvent, type Leg, same, withPriors } from './sim-template-kit';
@@ -57,19 +68,22 @@ const gdp: EventTemplate = {
     const year = anchor.getUTCFullYear();
     const release = nthWeekday(year, q * 3 + 3, 4, -1, 13);
     const quarter = `Q${q + 1} ${year}`;
-    const legs: Leg[] = [0, 1, 2, 3].slice(rng.int(0, 1)).slice(0, 3).map((th) => ({
-      key: `t${th}`,
-      label: `${th}.0%`,
-      a: {
-        title: `Will US real GDP growth in ${quarter} be above ${th}.0%?`,
-        description: `This market will resolve to "Yes" if the BEA's advance estimate of ${quarter} real GDP growth (seasonally adjusted annual rate) is above ${th}.0%. Otherwise, "No".`,
-      },
-      b: {
-        title: `${quarter.slice(0, 2)} GDP growth above ${th}.0%?`,
-        description: `If the advance estimate of real GDP growth for ${quarter}, annualized, is above ${th}.0%, then the market resolves to Yes.`,
-      },
-      bTicker: `T${th}.0`,
-    }));
+    const legs: Leg[] = [0, 1, 2, 3]
+      .slice(rng.int(0, 1))
+      .slice(0, 3)
+      .map((th) => ({
+        key: `t${th}`,
+        label: `${th}.0%`,
+        a: {
+          title: `Will US real GDP growth in ${quarter} be above ${th}.0%?`,
+          description: `This market will resolve to "Yes" if the BEA's advance estimate of ${quarter} real GDP growth (seasonally adjusted annual rate) is above ${th}.0%. Otherwise, "No".`,
+        },
+        b: {
+          title: `${quarter.slice(0, 2)} GDP growth above ${th}.0%?`,
+          description: `If the advance estimate of real GDP growth for ${quarter}, annualized, is above ${th}.0%, then the market resolves to Yes.`,
+        },
+        bTicker: `T${th}.0`,
+      }));
     const title = `US GDP growth in ${quarter}`;
     const draft: EventDraft = {
       key: `gdp-growth:${year}q${q + 1}`,
@@ -78,8 +92,15 @@ const gdp: EventTemplate = {
       slug: slugify(title),
       closeTime: release,
       listedDays: rng.int(60, 110),
-      a: { title: `US GDP growth in ${quarter}?`, description: `Markets on the BEA advance estimate of ${quarter} real GDP growth, due ${longDate(release)}.` },
-      b: { title: `GDP growth in ${quarter}`, description: `How fast did the US economy grow in ${quarter}, per the advance estimate?`, eventTicker: `KXGDP-${tickerDate(release)}` },
+      a: {
+        title: `US GDP growth in ${quarter}?`,
+        description: `Markets on the BEA advance estimate of ${quarter} real GDP growth, due ${longDate(release)}.`,
+      },
+      b: {
+        title: `GDP growth in ${quarter}`,
+        description: `How fast did the US economy grow in ${quarter}, per the advance estimate?`,
+        eventTicker: `KXGDP-${tickerDate(release)}`,
+      },
       markets: withPriors(legs, ladderPriors(legs.length, rng)),
       exclusive: false,
       prefer: 'venue_b',
@@ -119,10 +140,21 @@ const gas: EventTemplate = {
         slug: slugify(title),
         closeTime: d,
         listedDays: rng.int(30, 60),
-        a: { title: `US gas price on ${monthDay(d)}?`, description: `Markets on the AAA national average price of regular gasoline on ${longDate(d)}.` },
-        b: { title: `Gas prices on ${shortDateYear(d)}`, description: `Where will the national average price of regular gas be on ${shortDateYear(d)}?`, eventTicker: `KXAAAGASM-${tickerDate(d)}` },
+        a: {
+          title: `US gas price on ${monthDay(d)}?`,
+          description: `Markets on the AAA national average price of regular gasoline on ${longDate(d)}.`,
+        },
+        b: {
+          title: `Gas prices on ${shortDateYear(d)}`,
+          description: `Where will the national average price of regular gas be on ${shortDateYear(d)}?`,
+          eventTicker: `KXAAAGASM-${tickerDate(d)}`,
+        },
         similar: {
-          b: { title: `Weekly EIA gas price for the week of ${shortDateYear(d)}`, description: `Resolves on the EIA weekly US regular retail gasoline price for the week containing ${shortDateYear(d)}.`, eventTicker: `KXEIAGAS-${tickerDate(d)}` },
+          b: {
+            title: `Weekly EIA gas price for the week of ${shortDateYear(d)}`,
+            description: `Resolves on the EIA weekly US regular retail gasoline price for the week containing ${shortDateYear(d)}.`,
+            eventTicker: `KXEIAGAS-${tickerDate(d)}`,
+          },
           closeTime: addDays(d, 6),
           markets: Object.fromEntries(
             ths.map((th) => [

@@ -1,4 +1,15 @@
-import { addDays, electionDay, endOfMonth, isoDay, longDate, monthDay, shortDate, shortDateYear, tickerDate, tickerYear } from './sim-dates';
+import {
+  addDays,
+  electionDay,
+  endOfMonth,
+  isoDay,
+  longDate,
+  monthDay,
+  shortDate,
+  shortDateYear,
+  tickerDate,
+  tickerYear,
+} from './sim-dates';
 import type { EventDraft, EventTemplate } from './sim-catalog.types';
 import { ladderPriors, slugify } from './sim-catalog.types';
 import { binaryEvent, type BinarySpec, type Leg, same, withPriors } from './sim-template-kit';
@@ -58,9 +69,19 @@ function govRace(state: State, year: number, listedDays: number, heat: number): 
     slug: slugify(title),
     closeTime: d,
     listedDays,
-    a: { title: `${state.name} Governor Election Winner ${year}`, description: `Which party will win the ${year} ${state.name} gubernatorial election on ${longDate(electionDay(year))}?` },
-    b: { title: `${state.name} governor race ${year}: which party wins?`, description: `Party of the winner of the ${year} ${state.name} governor election.`, eventTicker: `KXGOV${state.code}-${tickerYear(year)}` },
-    markets: withPriors(legs, parties.map((p) => p.prior)),
+    a: {
+      title: `${state.name} Governor Election Winner ${year}`,
+      description: `Which party will win the ${year} ${state.name} gubernatorial election on ${longDate(electionDay(year))}?`,
+    },
+    b: {
+      title: `${state.name} governor race ${year}: which party wins?`,
+      description: `Party of the winner of the ${year} ${state.name} governor election.`,
+      eventTicker: `KXGOV${state.code}-${tickerYear(year)}`,
+    },
+    markets: withPriors(
+      legs,
+      parties.map((p) => p.prior),
+    ),
     exclusive: true,
     heat,
   };
@@ -96,23 +117,56 @@ const elections: EventTemplate = {
     pres.key = `presidential:${py}`;
     pres.title = `${py} US presidential election winner (party)`;
     pres.slug = slugify(pres.title);
-    pres.a = { title: `Which party will win the ${py} presidential election?`, description: `Resolves to the party of the candidate who wins the US presidential election on ${ed}.` };
-    pres.b = { title: `${py} presidential election: winning party?`, description: `Party of the winner of the ${py} US presidential election.`, eventTicker: `KXPRESPARTY-${tickerYear(py)}` };
+    pres.a = {
+      title: `Which party will win the ${py} presidential election?`,
+      description: `Resolves to the party of the candidate who wins the US presidential election on ${ed}.`,
+    };
+    pres.b = {
+      title: `${py} presidential election: winning party?`,
+      description: `Party of the winner of the ${py} US presidential election.`,
+      eventTicker: `KXPRESPARTY-${tickerYear(py)}`,
+    };
     for (const m of pres.markets) {
       const label = m.key === 'dem' ? 'Democratic' : 'Republican';
-      m.a = { title: `Will the ${label} nominee win the ${py} US presidential election?`, description: `This market will resolve to "Yes" if the ${label} Party's nominee wins the ${py} US presidential election held on ${ed}, per Electoral College results. Otherwise, "No".` };
-      m.b = { title: `${label === 'Democratic' ? 'Democrats' : 'Republicans'} win the presidency in ${py}?`, description: `If the ${label} nominee wins the ${py} presidential election, then the market resolves to Yes.` };
+      m.a = {
+        title: `Will the ${label} nominee win the ${py} US presidential election?`,
+        description: `This market will resolve to "Yes" if the ${label} Party's nominee wins the ${py} US presidential election held on ${ed}, per Electoral College results. Otherwise, "No".`,
+      };
+      m.b = {
+        title: `${label === 'Democratic' ? 'Democrats' : 'Republicans'} win the presidency in ${py}?`,
+        description: `If the ${label} nominee wins the ${py} presidential election, then the market resolves to Yes.`,
+      };
     }
     return [...upcoming, ...recent, pres];
   },
 };
 
 const BILLS: { id: string; what: string; short: string; prior: number }[] = [
-  { id: 'stock-ban', what: 'a ban on stock trading by members of Congress', short: 'Congressional stock trading ban', prior: 0.18 },
+  {
+    id: 'stock-ban',
+    what: 'a ban on stock trading by members of Congress',
+    short: 'Congressional stock trading ban',
+    prior: 0.18,
+  },
   { id: 'privacy', what: 'a comprehensive federal data privacy law', short: 'Federal privacy law', prior: 0.1 },
-  { id: 'crypto-structure', what: 'a crypto market structure bill', short: 'Crypto market structure bill', prior: 0.35 },
-  { id: 'ai-safety', what: 'a federal law regulating frontier AI models', short: 'Federal frontier AI law', prior: 0.08 },
-  { id: 'aca-subsidies', what: 'an extension of the enhanced ACA premium subsidies', short: 'ACA subsidy extension', prior: 0.3 },
+  {
+    id: 'crypto-structure',
+    what: 'a crypto market structure bill',
+    short: 'Crypto market structure bill',
+    prior: 0.35,
+  },
+  {
+    id: 'ai-safety',
+    what: 'a federal law regulating frontier AI models',
+    short: 'Federal frontier AI law',
+    prior: 0.08,
+  },
+  {
+    id: 'aca-subsidies',
+    what: 'an extension of the enhanced ACA premium subsidies',
+    short: 'ACA subsidy extension',
+    prior: 0.3,
+  },
 ];
 
 const billSpec = (bill: (typeof BILLS)[number]): BinarySpec => ({
@@ -126,9 +180,16 @@ const billSpec = (bill: (typeof BILLS)[number]): BinarySpec => ({
       `This market will resolve to "Yes" if ${bill.what} is signed into law by the President of the United States by ${longDate(d)}, 11:59 PM ET. ` +
         `Passage by one chamber, or a veto, does not count. Otherwise, "No".`,
     ),
-  b: (d) => same(`${bill.short} signed before ${shortDateYear(d)}?`, `If ${bill.what} becomes law before ${shortDateYear(d)}, then the market resolves to Yes.`),
+  b: (d) =>
+    same(
+      `${bill.short} signed before ${shortDateYear(d)}?`,
+      `If ${bill.what} becomes law before ${shortDateYear(d)}, then the market resolves to Yes.`,
+    ),
   similar: (d) => ({
-    b: same(`${bill.short} passes the House by ${shortDateYear(d)}?`, `If the House of Representatives passes ${bill.what} before ${shortDateYear(d)}, then the market resolves to Yes. Senate passage and signature are not required.`),
+    b: same(
+      `${bill.short} passes the House by ${shortDateYear(d)}?`,
+      `If the House of Representatives passes ${bill.what} before ${shortDateYear(d)}, then the market resolves to Yes. Senate passage and signature are not required.`,
+    ),
     ticker: `KXHOUSE${bill.id.replace(/-/g, '').slice(0, 6).toUpperCase()}`,
   }),
 });
@@ -144,9 +205,16 @@ const SHUTDOWN: BinarySpec = {
       `Will the U.S. federal government shut down by ${longDate(d)}?`,
       `This market will resolve to "Yes" if a lapse in appropriations causes the Office of Personnel Management to announce a federal government shutdown before ${longDate(d)}, 11:59 PM ET. Otherwise, "No".`,
     ),
-  b: (d) => same(`Government shutdown before ${shortDateYear(d)}?`, `If the federal government shuts down due to a lapse in appropriations before ${shortDateYear(d)}, then the market resolves to Yes.`),
+  b: (d) =>
+    same(
+      `Government shutdown before ${shortDateYear(d)}?`,
+      `If the federal government shuts down due to a lapse in appropriations before ${shortDateYear(d)}, then the market resolves to Yes.`,
+    ),
   similar: (d) => ({
-    b: same(`Shutdown lasting more than 5 days by ${shortDateYear(d)}?`, `If a federal government shutdown begins before ${shortDateYear(d)} and lasts more than five full days, then the market resolves to Yes.`),
+    b: same(
+      `Shutdown lasting more than 5 days by ${shortDateYear(d)}?`,
+      `If a federal government shutdown begins before ${shortDateYear(d)} and lasts more than five full days, then the market resolves to Yes.`,
+    ),
     closeTime: addDays(d, 10),
     ticker: 'KXSHUTLEN',
   }),
@@ -171,9 +239,16 @@ const snapSpec = (c: (typeof COUNTRIES)[number]): BinarySpec => ({
       `Will ${c.name} hold a snap national election by ${longDate(d)}?`,
       `This market will resolve to "Yes" if voting in an early general election for the ${c.body} takes place in ${c.name} before ${longDate(d)}. Elections merely called, not held, do not count. Otherwise, "No".`,
     ),
-  b: (d) => same(`${c.adj} snap election held by ${shortDateYear(d)}?`, `If an early election to the ${c.body} is held before ${shortDateYear(d)}, then the market resolves to Yes.`),
+  b: (d) =>
+    same(
+      `${c.adj} snap election held by ${shortDateYear(d)}?`,
+      `If an early election to the ${c.body} is held before ${shortDateYear(d)}, then the market resolves to Yes.`,
+    ),
   similar: (d) => ({
-    b: same(`${c.adj} snap election called by ${shortDateYear(d)}?`, `If the ${c.body} is dissolved or an early election is formally called before ${shortDateYear(d)}, then the market resolves to Yes, even if voting happens later.`),
+    b: same(
+      `${c.adj} snap election called by ${shortDateYear(d)}?`,
+      `If the ${c.body} is dissolved or an early election is formally called before ${shortDateYear(d)}, then the market resolves to Yes, even if voting happens later.`,
+    ),
     ticker: `KXSNAPCALL${c.code}`,
   }),
 });
@@ -199,8 +274,14 @@ const approval: EventTemplate = {
     const legs: Leg[] = ths.map((th) => ({
       key: `t${th}`,
       label: `${th}%`,
-      a: { title: `Will the President's approval rating be above ${th}% on ${monthDay(d)}?`, description: `This market will resolve to "Yes" if the Silver Bulletin presidential approval average shows approval above ${th}.0% for ${longDate(d)}. Otherwise, "No".` },
-      b: { title: `Approval rating above ${th}% on ${shortDate(d)}?`, description: `If the President's approval in the Silver Bulletin average is above ${th}% on ${shortDateYear(d)}, then the market resolves to Yes.` },
+      a: {
+        title: `Will the President's approval rating be above ${th}% on ${monthDay(d)}?`,
+        description: `This market will resolve to "Yes" if the Silver Bulletin presidential approval average shows approval above ${th}.0% for ${longDate(d)}. Otherwise, "No".`,
+      },
+      b: {
+        title: `Approval rating above ${th}% on ${shortDate(d)}?`,
+        description: `If the President's approval in the Silver Bulletin average is above ${th}% on ${shortDateYear(d)}, then the market resolves to Yes.`,
+      },
       bTicker: `T${th}`,
     }));
     const title = `Presidential approval rating on ${longDate(d)}`;
@@ -211,12 +292,31 @@ const approval: EventTemplate = {
       slug: slugify(title),
       closeTime: d,
       listedDays: rng.int(30, 60),
-      a: { title: `Presidential approval rating on ${monthDay(d)}?`, description: `Markets on the Silver Bulletin average of the President's job approval on ${longDate(d)}.` },
-      b: { title: `Presidential approval on ${shortDateYear(d)}`, description: `Where will the President's approval rating stand on ${shortDateYear(d)}?`, eventTicker: `KXAPPROVE-${tickerDate(d)}` },
+      a: {
+        title: `Presidential approval rating on ${monthDay(d)}?`,
+        description: `Markets on the Silver Bulletin average of the President's job approval on ${longDate(d)}.`,
+      },
+      b: {
+        title: `Presidential approval on ${shortDateYear(d)}`,
+        description: `Where will the President's approval rating stand on ${shortDateYear(d)}?`,
+        eventTicker: `KXAPPROVE-${tickerDate(d)}`,
+      },
       similar: {
-        b: { title: `Approval rating (RCP average) on ${shortDateYear(d)}`, description: `Resolves on the RealClearPolitics average of presidential approval.`, eventTicker: `KXAPPRCP-${tickerDate(d)}` },
+        b: {
+          title: `Approval rating (RCP average) on ${shortDateYear(d)}`,
+          description: `Resolves on the RealClearPolitics average of presidential approval.`,
+          eventTicker: `KXAPPRCP-${tickerDate(d)}`,
+        },
         closeTime: d,
-        markets: Object.fromEntries(ths.map((th) => [`t${th}`, { title: `RCP approval above ${th}% on ${shortDate(d)}?`, description: `If the RealClearPolitics presidential approval average is above ${th}% on ${shortDateYear(d)}, then the market resolves to Yes.` }])),
+        markets: Object.fromEntries(
+          ths.map((th) => [
+            `t${th}`,
+            {
+              title: `RCP approval above ${th}% on ${shortDate(d)}?`,
+              description: `If the RealClearPolitics presidential approval average is above ${th}% on ${shortDateYear(d)}, then the market resolves to Yes.`,
+            },
+          ]),
+        ),
       },
       markets: withPriors(legs, ladderPriors(legs.length, rng)),
       exclusive: false,

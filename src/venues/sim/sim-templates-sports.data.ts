@@ -126,9 +126,19 @@ function game(league: League, home: Team, away: Team, kickoff: Date, rng: Prng):
     slug: slugify(`${home[0]} vs ${away[0]} ${isoDay(d)}`),
     closeTime: new Date(d.getTime() + 3 * 3_600_000),
     listedDays: rng.int(10, 21),
-    a: { title: `${home[0]} vs. ${away[0]}`, description: `${league.name} game, ${home[0]} host ${away[0]} on ${longDate(d)}.` },
-    b: { title: `${away[1]} at ${home[1]} (${shortDate(d)}) winner?`, description: `Who will win the ${league.name} game on ${shortDate(d)}?`, eventTicker },
-    markets: withPriors(legs, sides.map((s) => s.prior)),
+    a: {
+      title: `${home[0]} vs. ${away[0]}`,
+      description: `${league.name} game, ${home[0]} host ${away[0]} on ${longDate(d)}.`,
+    },
+    b: {
+      title: `${away[1]} at ${home[1]} (${shortDate(d)}) winner?`,
+      description: `Who will win the ${league.name} game on ${shortDate(d)}?`,
+      eventTicker,
+    },
+    markets: withPriors(
+      legs,
+      sides.map((s) => s.prior),
+    ),
     exclusive: true,
     heat: 1.5 + rng.next(),
   };
@@ -192,7 +202,10 @@ const COMPETITIONS: Competition[] = [
     endDay: 9,
     field: LEAGUES[2]?.teams.slice(0, 5) ?? [],
     a: (y) => ({ event: `Super Bowl Champion ${y}`, market: (t) => `Will the ${t} win Super Bowl ${superBowl(y)}?` }),
-    b: (y) => ({ event: `Pro football champion (Super Bowl ${superBowl(y)})?`, market: (t) => `${t} win Super Bowl ${superBowl(y)}?` }),
+    b: (y) => ({
+      event: `Pro football champion (Super Bowl ${superBowl(y)})?`,
+      market: (t) => `${t} win Super Bowl ${superBowl(y)}?`,
+    }),
   },
   {
     id: 'epl-title',
@@ -200,8 +213,14 @@ const COMPETITIONS: Competition[] = [
     endMonth: 4,
     endDay: 24,
     field: LEAGUES[0]?.teams.slice(0, 5) ?? [],
-    a: (y) => ({ event: `Premier League Winner ${season(y)}`, market: (t) => `Will ${t} win the ${season(y)} English Premier League?` }),
-    b: (y) => ({ event: `English Premier League champion ${season(y)}?`, market: (t) => `${t} win the ${y - 1}/${tickerYear(y)} Premier League?` }),
+    a: (y) => ({
+      event: `Premier League Winner ${season(y)}`,
+      market: (t) => `Will ${t} win the ${season(y)} English Premier League?`,
+    }),
+    b: (y) => ({
+      event: `English Premier League champion ${season(y)}?`,
+      market: (t) => `${t} win the ${y - 1}/${tickerYear(y)} Premier League?`,
+    }),
   },
   {
     id: 'ucl',
@@ -215,8 +234,14 @@ const COMPETITIONS: Competition[] = [
       ['Barcelona', 'Barcelona', 'BAR'],
       ['Arsenal', 'Arsenal', 'ARS'],
     ],
-    a: (y) => ({ event: `Champions League Winner ${season(y)}`, market: (t) => `Will ${t} win the ${season(y)} UEFA Champions League?` }),
-    b: (y) => ({ event: `UEFA Champions League winner ${y - 1}/${tickerYear(y)}?`, market: (t) => `${t} win the Champions League final in ${y}?` }),
+    a: (y) => ({
+      event: `Champions League Winner ${season(y)}`,
+      market: (t) => `Will ${t} win the ${season(y)} UEFA Champions League?`,
+    }),
+    b: (y) => ({
+      event: `UEFA Champions League winner ${y - 1}/${tickerYear(y)}?`,
+      market: (t) => `${t} win the Champions League final in ${y}?`,
+    }),
   },
   {
     id: 'world-series',
@@ -239,7 +264,10 @@ const COMPETITIONS: Competition[] = [
       ['Charles Leclerc', 'Leclerc', 'LEC'],
       ['George Russell', 'Russell', 'RUS'],
     ],
-    a: (y) => ({ event: `F1 Drivers' Champion ${y}`, market: (t) => `Will ${t} win the ${y} F1 Drivers' Championship?` }),
+    a: (y) => ({
+      event: `F1 Drivers' Champion ${y}`,
+      market: (t) => `Will ${t} win the ${y} F1 Drivers' Championship?`,
+    }),
     b: (y) => ({ event: `Formula 1 drivers' champion ${y}?`, market: (t) => `${t} wins the ${y} F1 title?` }),
   },
 ];
@@ -259,8 +287,14 @@ const futures: EventTemplate = {
       const legs: Leg[] = field.map(([full, short, code]) => ({
         key: code.toLowerCase(),
         label: full,
-        a: { title: a.market(full), description: `This market will resolve to "Yes" if ${full} ${c.id === 'f1-drivers' ? 'is' : 'are'} the official winner of the competition ("${a.event}"), expected to conclude by ${longDate(close)}. Otherwise, "No".` },
-        b: { title: b.market(short), description: `If ${full} win${c.id === 'f1-drivers' ? 's' : ''} (${b.event.replace(/\?$/, '')}), then the market resolves to Yes.` },
+        a: {
+          title: a.market(full),
+          description: `This market will resolve to "Yes" if ${full} ${c.id === 'f1-drivers' ? 'is' : 'are'} the official winner of the competition ("${a.event}"), expected to conclude by ${longDate(close)}. Otherwise, "No".`,
+        },
+        b: {
+          title: b.market(short),
+          description: `If ${full} win${c.id === 'f1-drivers' ? 's' : ''} (${b.event.replace(/\?$/, '')}), then the market resolves to Yes.`,
+        },
         bTicker: code,
       }));
       return {
@@ -270,8 +304,15 @@ const futures: EventTemplate = {
         slug: slugify(a.event),
         closeTime: close,
         listedDays: rng.int(200, 330),
-        a: { title: a.event, description: `Who will win? One market per leading contender; each resolves "Yes" only for the official winner (${a.event}), expected by ${longDate(close)}.` },
-        b: { title: b.event, description: `Which contender will be crowned? Each market resolves Yes for the eventual winner only.`, eventTicker: `${c.series}-${tickerYear(y)}` },
+        a: {
+          title: a.event,
+          description: `Who will win? One market per leading contender; each resolves "Yes" only for the official winner (${a.event}), expected by ${longDate(close)}.`,
+        },
+        b: {
+          title: b.event,
+          description: `Which contender will be crowned? Each market resolves Yes for the eventual winner only.`,
+          eventTicker: `${c.series}-${tickerYear(y)}`,
+        },
         markets: withPriors(legs, candidatePriors(legs.length, rng, 0.2)),
         exclusive: true,
         heat: 1.2 + rng.next(),

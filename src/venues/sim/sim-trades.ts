@@ -62,7 +62,11 @@ export function volumeRate(m: SimMarket, t: number): number {
  * size and trader. The taker pays a little over the mid when buying YES (or
  * selling NO) and a little under when selling YES (or buying NO).
  */
-export function takerTrade(m: SimMarket, t: number, u: readonly [number, number, number, number]): Omit<TradeCore, 'hour' | 'i' | 't'> {
+export function takerTrade(
+  m: SimMarket,
+  t: number,
+  u: readonly [number, number, number, number],
+): Omit<TradeCore, 'hour' | 'i' | 't'> {
   const outcome: OutcomeSide = u[0] < 0.6 ? 'yes' : 'no';
   const side: Side = u[1] < 0.55 ? 'buy' : 'sell';
   const half = m.tick * (m.venue === 'venue_a' ? 3 : 1);
@@ -88,7 +92,12 @@ export function hourTrades(m: SimMarket, hour: number): TradeCore[] {
     const h = hashInts(m.seed, hour, i, 23);
     const t = hour * HOUR_S + floor(toUnit(h) * HOUR_S);
     if (t < m.listedAt || t >= m.tradingEnd) continue;
-    const u: [number, number, number, number] = [toUnit(hashInts(h, 1)), toUnit(hashInts(h, 2)), toUnit(hashInts(h, 3)), toUnit(hashInts(h, 4))];
+    const u: [number, number, number, number] = [
+      toUnit(hashInts(h, 1)),
+      toUnit(hashInts(h, 2)),
+      toUnit(hashInts(h, 3)),
+      toUnit(hashInts(h, 4)),
+    ];
     out.push({ t, hour, i, ...takerTrade(m, t, u) });
   }
   return out.sort((x, y) => x.t - y.t || x.i - y.i);

@@ -39,7 +39,10 @@ export interface SimVenueContext {
   live: LiveTradeLog;
 }
 
-type Quote = Pick<VenueMarket, 'bestBid' | 'bestAsk' | 'lastPrice' | 'volume' | 'volume24h' | 'openInterest' | 'liquidity'>;
+type Quote = Pick<
+  VenueMarket,
+  'bestBid' | 'bestAsk' | 'lastPrice' | 'volume' | 'volume24h' | 'openInterest' | 'liquidity'
+>;
 
 /**
  * One venue of the simulated world behind the {@link VenueClient} contract.
@@ -79,7 +82,13 @@ export class SimVenueClient implements VenueClient {
     const nowMs = this.ctx.now();
     const book = yesBookAt(m, nowMs / 1000);
     const n = depth === undefined ? Infinity : Math.max(0, Math.floor(depth));
-    return { venue: this.venue, venueMarketId, bids: book.bids.slice(0, n), asks: book.asks.slice(0, n), timestamp: new Date(nowMs) };
+    return {
+      venue: this.venue,
+      venueMarketId,
+      bids: book.bids.slice(0, n),
+      asks: book.asks.slice(0, n),
+      timestamp: new Date(nowMs),
+    };
   }
 
   async getPriceHistory(venueMarketId: string, query: PriceHistoryQuery): Promise<PriceHistory> {
@@ -116,7 +125,8 @@ export class SimVenueClient implements VenueClient {
 
   async getHolders(venueMarketId: string, limit: number): Promise<HoldersResult> {
     const m = this.market(venueMarketId);
-    if (this.venue === 'venue_b') return { supported: false, reason: 'venue_b does not publish holder identities', holders: [] };
+    if (this.venue === 'venue_b')
+      return { supported: false, reason: 'venue_b does not publish holder identities', holders: [] };
     return { supported: true, holders: marketHolders(m, this.ctx.wallets, this.ctx.now() / 1000, limit) };
   }
 
@@ -133,7 +143,12 @@ export class SimVenueClient implements VenueClient {
         ? { venueOrderId, status: 'rejected', fills: [], reason: `market is ${statusAt(m, nowMs / 1000)}` }
         : {
             venueOrderId,
-            ...fillAgainstBook(yesBookAt(m, nowMs / 1000), order, { tick: m.tick, wholeContracts: this.venue === 'venue_b' }, new Date(nowMs)),
+            ...fillAgainstBook(
+              yesBookAt(m, nowMs / 1000),
+              order,
+              { tick: m.tick, wholeContracts: this.venue === 'venue_b' },
+              new Date(nowMs),
+            ),
           };
     this.orders.set(order.clientOrderId, result);
     if (this.orders.size > ORDER_MEMORY) {
@@ -162,7 +177,8 @@ export class SimVenueClient implements VenueClient {
   }
 
   private assertUp(): void {
-    if (this.ctx.isDown(this.venue)) throw new VenueUnavailableError(this.venue, `${this.venue} is unavailable (simulated outage)`);
+    if (this.ctx.isDown(this.venue))
+      throw new VenueUnavailableError(this.venue, `${this.venue} is unavailable (simulated outage)`);
   }
 
   private market(venueMarketId: string): SimMarket {
@@ -205,7 +221,7 @@ export class SimVenueClient implements VenueClient {
     const q: Quote = {
       bestBid: book.bids[0]?.price ?? null,
       bestAsk: book.asks[0]?.price ?? null,
-      lastPrice: settled ?? (stats.lastYesPrice ?? roundToTick(priceAt(m.process, nowSec), m.tick)),
+      lastPrice: settled ?? stats.lastYesPrice ?? roundToTick(priceAt(m.process, nowSec), m.tick),
       volume,
       volume24h: whole ? Math.round(stats.volume24h) : stats.volume24h,
       openInterest: round(volume * (0.12 + ((m.seed >>> 8) % 100) / 400)),

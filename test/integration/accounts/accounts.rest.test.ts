@@ -118,7 +118,9 @@ describe('GET /auth/me', () => {
       headers: { authorization: `Bearer ${await app.token('alice')}` },
       json: { query: '{ me { userId wallets { chain kind } } }' },
     });
-    expect(r.body).toMatchObject({ data: { me: { userId: 'alice', wallets: expect.arrayContaining([{ chain: 'polygon', kind: 'provisioned' }]) } } });
+    expect(r.body).toMatchObject({
+      data: { me: { userId: 'alice', wallets: expect.arrayContaining([{ chain: 'polygon', kind: 'provisioned' }]) } },
+    });
   });
 });
 
@@ -130,7 +132,9 @@ describe('wallet provider over HTTP', () => {
     solana: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
   };
   beforeAll(async () => {
-    upstream = await startFakeUpstream((req) => ({ body: { address: addresses[(req.body as { chain: string }).chain] } }));
+    upstream = await startFakeUpstream((req) => ({
+      body: { address: addresses[(req.body as { chain: string }).chain] },
+    }));
     remote = await startTestApp({ WALLET_PROVIDER_URL: `${upstream.url}/`, WALLET_PROVIDER_API_KEY: 'wp-key' });
   });
   afterAll(async () => {
@@ -139,7 +143,10 @@ describe('wallet provider over HTTP', () => {
   });
 
   const setup = async (sub: string) =>
-    http(`${remote.url}/auth/setup`, { method: 'POST', headers: { authorization: `Bearer ${await remote.token(sub)}` } });
+    http(`${remote.url}/auth/setup`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await remote.token(sub)}` },
+    });
 
   it('provisions through the provider, idempotently keyed per user and chain', async () => {
     const r = await setup('dora');
@@ -161,7 +168,9 @@ describe('wallet provider over HTTP', () => {
     const failed = await setup('eve');
     expect(failed.status).toBe(502);
     expect(failed.body).toMatchObject({ error: 'upstream_error' });
-    upstream.handle((req) => ({ body: { address: (req.body as { chain: string }).chain === 'polygon' ? '0x1234' : addresses.solana } }));
+    upstream.handle((req) => ({
+      body: { address: (req.body as { chain: string }).chain === 'polygon' ? '0x1234' : addresses.solana },
+    }));
     expect((await setup('frank')).status).toBe(502);
     expect(await remote.services.db.prisma.wallet.count({ where: { userId: { in: ['eve', 'frank'] } } })).toBe(0);
     expect(await remote.services.db.prisma.user.count({ where: { id: { in: ['eve', 'frank'] } } })).toBe(0);
@@ -173,11 +182,20 @@ describe('wallet provider over HTTP', () => {
     upstream.handle((req) => {
       const chain = (req.body as { chain: string }).chain;
       if (chain === 'polygon' && (polygonCalls += 1) === 1) return { status: 500 };
-      return { body: { address: chain === 'polygon' ? '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' : '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' } };
+      return {
+        body: {
+          address:
+            chain === 'polygon'
+              ? '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359'
+              : '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T',
+        },
+      };
     });
     const failed = await setup('gina');
     expect(failed.status).toBe(502);
-    const me = await http(`${remote.url}/auth/me`, { headers: { authorization: `Bearer ${await remote.token('gina')}` } });
+    const me = await http(`${remote.url}/auth/me`, {
+      headers: { authorization: `Bearer ${await remote.token('gina')}` },
+    });
     expect(me.body).toEqual({ userId: 'gina', createdAt: null, wallets: [] });
     const retried = await setup('gina');
     expect(retried.status).toBe(200);
@@ -187,7 +205,14 @@ describe('wallet provider over HTTP', () => {
   });
 
   it('a user who linked a wallet first is onboarded by their first setup (created: true)', async () => {
-    upstream.handle((req) => ({ body: { address: (req.body as { chain: string }).chain === 'polygon' ? '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB' : 'So11111111111111111111111111111111111111112' } }));
+    upstream.handle((req) => ({
+      body: {
+        address:
+          (req.body as { chain: string }).chain === 'polygon'
+            ? '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB'
+            : 'So11111111111111111111111111111111111111112',
+      },
+    }));
     const token = await remote.token('hal');
     const linked = await http(`${remote.url}/api/wallets/import`, {
       method: 'POST',

@@ -9,7 +9,14 @@ interface Policy {
   store: string;
   history: { store: string; ttls: { interval: string; seconds: number }[] };
   etag: { maxAgeSeconds: number; cacheControl: string; routes: { surface: string; method: string; path: string }[] };
-  responseCaches: { routeId: string; method: string; path: string; ttlSeconds: number; scope: string; invalidatedBy: string }[];
+  responseCaches: {
+    routeId: string;
+    method: string;
+    path: string;
+    ttlSeconds: number;
+    scope: string;
+    invalidatedBy: string;
+  }[];
   memos: { name: string; ttlSeconds: number; invalidatedBy: string }[];
   apiKeyLookup: { ttlSeconds: number; maxEntries: number; invalidatedBy: string };
 }
@@ -61,7 +68,13 @@ describe('GET /api/admin/storage/cache-policy', () => {
       cached.map((r) => [r.id, r.cache!.ttlMs, r.cache!.invalidatedBy]),
     );
     expect(p.memos.map((m) => m.name)).toEqual(['events', 'markets', 'marketData', 'comparisons']);
-    for (const m of p.memos) expect(m).toMatchObject({ invalidatedBy: CATALOG_CHANGED_TOPIC, ttlSeconds: expect.any(Number) });
-    expect(p.apiKeyLookup).toEqual({ ttlSeconds: LOOKUP_TTL_MS / 1000, maxEntries: LOOKUP_MAX_ENTRIES, scope: 'process', invalidatedBy: API_KEY_REVOKED_TOPIC });
+    for (const m of p.memos)
+      expect(m).toMatchObject({ invalidatedBy: CATALOG_CHANGED_TOPIC, ttlSeconds: expect.any(Number) });
+    expect(p.apiKeyLookup).toEqual({
+      ttlSeconds: LOOKUP_TTL_MS / 1000,
+      maxEntries: LOOKUP_MAX_ENTRIES,
+      scope: 'process',
+      invalidatedBy: API_KEY_REVOKED_TOPIC,
+    });
   });
 });

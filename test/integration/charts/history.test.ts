@@ -88,7 +88,13 @@ describe('GET /api/events/{eventId}/history', () => {
 
   it('defaults to 1h, now minus the lookback window, and now (by id or slug)', async () => {
     const h = (await get('', slug)).body as History;
-    expect(h).toMatchObject({ eventId, interval: '1h', bucketSeconds: 3600, to: NOW_S, from: NOW_S - HISTORY_LOOKBACK_SECONDS['1h'] });
+    expect(h).toMatchObject({
+      eventId,
+      interval: '1h',
+      bucketSeconds: 3600,
+      to: NOW_S,
+      from: NOW_S - HISTORY_LOOKBACK_SECONDS['1h'],
+    });
     for (const m of h.markets) {
       expect(m.candles.at(-1)!.t).toBe(Math.floor(NOW_S / 3600) * 3600);
       expect(m.candles[0]!.t).toBeGreaterThanOrEqual(Math.floor(h.from / 3600) * 3600);
@@ -105,7 +111,7 @@ describe('GET /api/events/{eventId}/history', () => {
       expect(m.candles[0]!.t).toBe(Math.floor(from / 300) * 300);
       expect(m.candles.at(-1)!.t).toBe(Math.floor((NOW_S - 77) / 300) * 300);
       expect(m.candles.every((c) => c.t % 300 === 0)).toBe(true);
-      expect(m.candles).toHaveLength((Math.floor((NOW_S - 77) / 300) - Math.floor(from / 300)) + 1);
+      expect(m.candles).toHaveLength(Math.floor((NOW_S - 77) / 300) - Math.floor(from / 300) + 1);
     }
   });
 
@@ -146,7 +152,10 @@ describe('GET /api/events/{eventId}/history', () => {
       expect(h.failedVenues).toEqual(['venue_a']);
       expect(h.markets.length).toBeGreaterThan(0);
       expect(h.markets.every((m) => m.venue === 'venue_b')).toBe(true);
-      expect(h.venues.find((v) => v.venue === 'venue_a')).toMatchObject({ status: 'failed', error: expect.stringContaining('venue_a') });
+      expect(h.venues.find((v) => v.venue === 'venue_a')).toMatchObject({
+        status: 'failed',
+        error: expect.stringContaining('venue_a'),
+      });
       expect(h.venues.find((v) => v.venue === 'venue_b')).toMatchObject({ status: 'ok', error: null });
     } finally {
       pinned.world.setVenueDown('venue_a', false);
@@ -201,10 +210,14 @@ describe('GET /api/events/{eventId}/history', () => {
   it('is the same answer through GraphQL (Event.history)', async () => {
     const qs = `interval=1d&from=${NOW_S - 10 * 86_400}&to=${NOW_S}`;
     const rest = await get(qs);
-    const query = `query($id: String!, $from: Int, $to: Int) { event(ref: $id) { history(interval: "1d", from: $from, to: $to) {
+    const query = `query($id: String!, $from: Int, $to: Int) { event(ref: $id) { history(interval: "1d", from:
+      $from, to: $to) {
       eventId interval bucketSeconds from to markets { venue marketId title kind candles }
       venues { venue status markets error } failedVenues } } }`;
-    const gql = await http(`${app.url}/graphql`, { method: 'POST', json: { query, variables: { id: eventId, from: NOW_S - 10 * 86_400, to: NOW_S } } });
+    const gql = await http(`${app.url}/graphql`, {
+      method: 'POST',
+      json: { query, variables: { id: eventId, from: NOW_S - 10 * 86_400, to: NOW_S } },
+    });
     expect((gql.body as { data: { event: { history: unknown } } }).data.event.history).toEqual(rest.body);
     const bad = await http(`${app.url}/graphql`, {
       method: 'POST',

@@ -18,19 +18,25 @@ function cli(script: string, args: string[], env: Record<string, string>) {
 }
 
 describe('token CLI', () => {
-  it('prints a user token, and a wallet-auth token with --wallet, each verifiable with its own secret only', async () => {
-    const env = { AUTH_JWT_SECRET: 'cli-test-user-secret-0123456789abcdef', WALLET_AUTH_JWT_SECRET: 'cli-test-wallet-secret-0123456789abcdef' };
-    const user = cli('token.cli.ts', ['--sub', 'user-42'], env);
-    const wallet = cli('token.cli.ts', ['--sub', 'user-42', '--wallet'], env);
-    expect(user.status).toBe(0);
-    expect(user.stdout.split('\n')).toHaveLength(1);
-    const config = loadConfig(env);
-    const userVerifier = createJwtVerifier(config.auth.user, 'user');
-    const walletVerifier = createJwtVerifier(config.auth.wallet, 'wallet-auth');
-    await expect(userVerifier.verify(user.stdout)).resolves.toMatchObject({ subject: 'user-42' });
-    await expect(walletVerifier.verify(wallet.stdout)).resolves.toMatchObject({ subject: 'user-42' });
-    await expect(userVerifier.verify(wallet.stdout)).rejects.toMatchObject({ code: 'unauthorized' });
-  });
+  it(
+    'prints a user token, and a wallet-auth token with --wallet, each verifiable with its own secret ' + 'only',
+    async () => {
+      const env = {
+        AUTH_JWT_SECRET: 'cli-test-user-secret-0123456789abcdef',
+        WALLET_AUTH_JWT_SECRET: 'cli-test-wallet-secret-0123456789abcdef',
+      };
+      const user = cli('token.cli.ts', ['--sub', 'user-42'], env);
+      const wallet = cli('token.cli.ts', ['--sub', 'user-42', '--wallet'], env);
+      expect(user.status).toBe(0);
+      expect(user.stdout.split('\n')).toHaveLength(1);
+      const config = loadConfig(env);
+      const userVerifier = createJwtVerifier(config.auth.user, 'user');
+      const walletVerifier = createJwtVerifier(config.auth.wallet, 'wallet-auth');
+      await expect(userVerifier.verify(user.stdout)).resolves.toMatchObject({ subject: 'user-42' });
+      await expect(walletVerifier.verify(wallet.stdout)).resolves.toMatchObject({ subject: 'user-42' });
+      await expect(userVerifier.verify(wallet.stdout)).rejects.toMatchObject({ code: 'unauthorized' });
+    },
+  );
 
   it('fails with a usage line without --sub', () => {
     const r = cli('token.cli.ts', [], {});

@@ -21,7 +21,8 @@ afterAll(async () => {
 
 const as = async (sub: string) => ({ authorization: `Bearer ${await app.token(sub)}` });
 const comment = async (sub: string, body: string) =>
-  (await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: await as(sub), json: { body } })).body as { id: string };
+  (await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: await as(sub), json: { body } }))
+    .body as { id: string };
 
 /** The error a write raises, from the database itself. */
 async function errorOf(write: () => Promise<unknown>): Promise<unknown> {
@@ -35,11 +36,18 @@ async function errorOf(write: () => Promise<unknown>): Promise<unknown> {
 
 describe('foreign-key violations (P2003) are translated in one place', () => {
   it('a like or reply referring to a comment that is gone is a 404', async () => {
-    const like = await errorOf(() => app.services.db.prisma.commentLike.createMany({ data: [{ commentId: randomUUID(), userId: 'u' }], skipDuplicates: true }));
+    const like = await errorOf(() =>
+      app.services.db.prisma.commentLike.createMany({
+        data: [{ commentId: randomUUID(), userId: 'u' }],
+        skipDuplicates: true,
+      }),
+    );
     expect(like).toMatchObject({ name: 'PrismaClientKnownRequestError', code: 'P2003' });
     expect(toAppError(like)).toMatchObject({ code: 'not_found' });
     const reply = await errorOf(() =>
-      app.services.db.prisma.comment.create({ data: { id: randomUUID(), eventId: null, parentId: randomUUID(), authorId: 'u', body: 'orphan' } }),
+      app.services.db.prisma.comment.create({
+        data: { id: randomUUID(), eventId: null, parentId: randomUUID(), authorId: 'u', body: 'orphan' },
+      }),
     );
     expect(reply).toMatchObject({ code: 'P2003' });
     expect(toAppError(reply)).toMatchObject({ code: 'not_found' });
@@ -48,7 +56,9 @@ describe('foreign-key violations (P2003) are translated in one place', () => {
   it('deleting a row another still refers to (a restricting key) is a 409', async () => {
     const c = await comment('fk-owner', 'referenced');
     // The schema's own keys all cascade; a restricting one is made for the test, in this test's database.
-    await app.services.db.prisma.$executeRawUnsafe('CREATE TABLE "FkProbe" ("commentId" TEXT NOT NULL REFERENCES "Comment"("id") ON DELETE RESTRICT)');
+    await app.services.db.prisma.$executeRawUnsafe(
+      'CREATE TABLE "FkProbe" ("commentId" TEXT NOT NULL REFERENCES "Comment"("id") ON DELETE RESTRICT)',
+    );
     try {
       await app.services.db.prisma.$executeRawUnsafe('INSERT INTO "FkProbe" ("commentId") VALUES ($1)', c.id);
       const err = await errorOf(() => app.services.db.prisma.comment.delete({ where: { id: c.id } }));
@@ -61,10 +71,16 @@ describe('foreign-key violations (P2003) are translated in one place', () => {
 
   it('liking or replying to a deleted comment is a 404 over REST and GraphQL', async () => {
     const c = await comment('fk-author', 'short-lived');
-    expect((await http(`${app.url}/api/comments/${c.id}`, { method: 'DELETE', headers: await as('fk-author') })).status).toBe(200);
+    expect(
+      (await http(`${app.url}/api/comments/${c.id}`, { method: 'DELETE', headers: await as('fk-author') })).status,
+    ).toBe(200);
     const like = await http(`${app.url}/api/comments/${c.id}/like`, { method: 'POST', headers: await as('fk-fan') });
     expect([like.status, (like.body as { error: string }).error]).toEqual([404, 'not_found']);
-    const reply = await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: await as('fk-fan'), json: { body: 'late', parentId: c.id } });
+    const reply = await http(`${app.url}/api/events/${slug}/comments`, {
+      method: 'POST',
+      headers: await as('fk-fan'),
+      json: { body: 'late', parentId: c.id },
+    });
     expect(reply.status).toBe(404);
     const gql = await http(`${app.url}/graphql`, {
       method: 'POST',

@@ -45,7 +45,8 @@ describe('event comments', () => {
     const c2 = (await post(`/api/events/${slug}/comments`, bob, { body: 'Second' })).body as Comment;
     const reply = (await post(`/api/events/${slug}/comments`, bob, { body: 'Reply', parentId: c1.id })).body as Comment;
     expect(reply.parentId).toBe(c1.id);
-    const nested = (await post(`/api/events/${slug}/comments`, alice, { body: 'Nested', parentId: reply.id })).body as Comment;
+    const nested = (await post(`/api/events/${slug}/comments`, alice, { body: 'Nested', parentId: reply.id }))
+      .body as Comment;
     expect(nested.parentId).toBe(c1.id); // joins the thread root
 
     const page = (await http(`${app.url}/api/events/${slug}/comments?limit=10`)).body as Page;
@@ -95,12 +96,17 @@ describe('likes', () => {
     // Every fan likes three times at once, then half of them unlike twice at once.
     await Promise.all(users.flatMap((t) => [1, 2, 3].map(() => post(`/api/comments/${c.id}/like`, t, {}))));
     await Promise.all(
-      users.slice(0, 6).flatMap((t) => [1, 2].map(() => http(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: auth(t) }))),
+      users
+        .slice(0, 6)
+        .flatMap((t) =>
+          [1, 2].map(() => http(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: auth(t) })),
+        ),
     );
     const row = await app.services.db.prisma.comment.findUniqueOrThrow({ where: { id: c.id } });
     expect(row.likeCount).toBe(6);
     expect(await app.services.db.prisma.commentLike.count({ where: { commentId: c.id } })).toBe(6);
-    const seenBy = (await http(`${app.url}/api/events/${slug}/comments?limit=100`, { headers: auth(users[11]!) })).body as Page;
+    const seenBy = (await http(`${app.url}/api/events/${slug}/comments?limit=100`, { headers: auth(users[11]!) }))
+      .body as Page;
     expect(seenBy.data.find((x) => x.id === c.id)).toMatchObject({ likeCount: 6, likedByMe: true });
     const anon = (await http(`${app.url}/api/events/${slug}/comments?limit=100`)).body as Page;
     expect(anon.data.find((x) => x.id === c.id)!.likedByMe).toBeNull();
@@ -108,7 +114,11 @@ describe('likes', () => {
 
   it('answer the like state; 404 for an unknown comment; 401 without bearer', async () => {
     const c = (await post(`/api/events/${slug}/comments`, alice, { body: 'x' })).body as Comment;
-    expect((await post(`/api/comments/${c.id}/like`, bob, {})).body).toEqual({ commentId: c.id, liked: true, likeCount: 1 });
+    expect((await post(`/api/comments/${c.id}/like`, bob, {})).body).toEqual({
+      commentId: c.id,
+      liked: true,
+      likeCount: 1,
+    });
     const un = await http(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: auth(bob) });
     expect(un.body).toEqual({ commentId: c.id, liked: false, likeCount: 0 });
     expect((await post('/api/comments/nope/like', bob, {})).status).toBe(404);
@@ -120,7 +130,8 @@ describe('deleting', () => {
   it('is for the author only (403), removes replies, and 404s afterwards', async () => {
     const c = (await post(`/api/events/${slug}/comments`, alice, { body: 'to delete' })).body as Comment;
     const r = (await post(`/api/events/${slug}/comments`, bob, { body: 'reply', parentId: c.id })).body as Comment;
-    const del = (token: string, id: string) => http(`${app.url}/api/comments/${id}`, { method: 'DELETE', headers: auth(token) });
+    const del = (token: string, id: string) =>
+      http(`${app.url}/api/comments/${id}`, { method: 'DELETE', headers: auth(token) });
     expect((await del(bob, c.id)).status).toBe(403);
     // Bob may delete his own reply; the root's reply count follows.
     expect((await del(bob, r.id)).status).toBe(200);
@@ -163,7 +174,8 @@ describe('trade comments', () => {
 });
 
 describe('documented statuses', () => {
-  const del = (path: string, token: string | null) => http(`${app.url}${path}`, { method: 'DELETE', headers: token ? auth(token) : {} });
+  const del = (path: string, token: string | null) =>
+    http(`${app.url}${path}`, { method: 'DELETE', headers: token ? auth(token) : {} });
 
   it('404 for a reply whose parent is on another event or another trade', async () => {
     const other = app.services.world.coreEvents[6]!.slug;
@@ -184,26 +196,43 @@ describe('documented statuses', () => {
       filledAt: new Date(),
     });
     await app.services.tradeIngest.ingest([trade('status-trade-1'), trade('status-trade-2')]);
-    const onTrade = (await post('/api/trades/venue_a:status-trade-1/comments', alice, { body: 'on a trade' })).body as Comment;
-    expect((await post('/api/trades/venue_a:status-trade-2/comments', bob, { body: 'other trade', parentId: onTrade.id })).status).toBe(404);
-    expect((await post(`/api/events/${slug}/comments`, bob, { body: 'trade parent', parentId: onTrade.id })).status).toBe(404);
-    expect((await post('/api/trades/venue_a:status-trade-1/comments', bob, { body: 'event parent', parentId: onOther.id })).status).toBe(404);
+    const onTrade = (await post('/api/trades/venue_a:status-trade-1/comments', alice, { body: 'on a trade' }))
+      .body as Comment;
+    expect(
+      (await post('/api/trades/venue_a:status-trade-2/comments', bob, { body: 'other trade', parentId: onTrade.id }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await post(`/api/events/${slug}/comments`, bob, { body: 'trade parent', parentId: onTrade.id })).status,
+    ).toBe(404);
+    expect(
+      (await post('/api/trades/venue_a:status-trade-1/comments', bob, { body: 'event parent', parentId: onOther.id }))
+        .status,
+    ).toBe(404);
     // Nothing was written, and the parents' counts did not move.
     expect((await app.services.db.prisma.comment.findUniqueOrThrow({ where: { id: onOther.id } })).replyCount).toBe(0);
     expect((await app.services.db.prisma.comment.findUniqueOrThrow({ where: { id: onTrade.id } })).replyCount).toBe(0);
-    expect((await post('/api/trades/venue_a:status-trade-1/comments', bob, { body: 'same trade', parentId: onTrade.id })).status).toBe(201);
+    expect(
+      (await post('/api/trades/venue_a:status-trade-1/comments', bob, { body: 'same trade', parentId: onTrade.id }))
+        .status,
+    ).toBe(201);
   });
 
-  it('401 without a bearer on DELETE /api/comments/{id} and DELETE /api/comments/{id}/like; nothing changes', async () => {
-    const c = (await post(`/api/events/${slug}/comments`, alice, { body: 'keep me' })).body as Comment;
-    await post(`/api/comments/${c.id}/like`, bob, {});
-    for (const path of [`/api/comments/${c.id}`, `/api/comments/${c.id}/like`]) {
-      const r = await del(path, null);
-      expect([r.status, (r.body as { error: string }).error]).toEqual([401, 'unauthorized']);
-      expect((await del(path, 'not-a-jwt')).status).toBe(401);
-    }
-    expect(await app.services.db.prisma.comment.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({ likeCount: 1 });
-  });
+  it(
+    '401 without a bearer on DELETE /api/comments/{id} and DELETE /api/comments/{id}/like; nothing ' + 'changes',
+    async () => {
+      const c = (await post(`/api/events/${slug}/comments`, alice, { body: 'keep me' })).body as Comment;
+      await post(`/api/comments/${c.id}/like`, bob, {});
+      for (const path of [`/api/comments/${c.id}`, `/api/comments/${c.id}/like`]) {
+        const r = await del(path, null);
+        expect([r.status, (r.body as { error: string }).error]).toEqual([401, 'unauthorized']);
+        expect((await del(path, 'not-a-jwt')).status).toBe(401);
+      }
+      expect(await app.services.db.prisma.comment.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({
+        likeCount: 1,
+      });
+    },
+  );
 
   it('404 liking an unknown or deleted comment; 404 deleting one', async () => {
     expect((await post('/api/comments/00000000-0000-4000-8000-000000000000/like', bob, {})).status).toBe(404);
@@ -223,7 +252,11 @@ describe('documented statuses', () => {
     ['offset=1.5', 'offset'],
   ])('400 naming the field for %s on event, trade and reply lists', async (qs, field) => {
     const c = (await post(`/api/events/${slug}/comments`, alice, { body: 'paged' })).body as Comment;
-    for (const path of [`/api/events/${slug}/comments`, '/api/trades/venue_a:comment-trade-1/comments', `/api/comments/${c.id}/replies`]) {
+    for (const path of [
+      `/api/events/${slug}/comments`,
+      '/api/trades/venue_a:comment-trade-1/comments',
+      `/api/comments/${c.id}/replies`,
+    ]) {
       const r = await http(`${app.url}${path}?${qs}`);
       expect([path, r.status, (r.body as { message: string }).message.split(':')[0]]).toEqual([path, 400, field]);
     }

@@ -130,7 +130,14 @@ describe('Prisma round trip', () => {
       data: {
         ...eventData('e2'),
         markets: {
-          create: { id: 'm2', venue: 'venue_b', venueMarketId: 'vm-2', venueEventId: 've-2', title: 'M', status: 'closed' },
+          create: {
+            id: 'm2',
+            venue: 'venue_b',
+            venueMarketId: 'vm-2',
+            venueEventId: 've-2',
+            title: 'M',
+            status: 'closed',
+          },
         },
       },
     });

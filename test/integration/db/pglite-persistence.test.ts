@@ -34,7 +34,15 @@ it('reopens a persisted data folder (parents created) with its data intact', asy
       sourceType: 'venue_a_only',
       activityScore: '42.000001',
       markets: {
-        create: { id: 'pm', venue: 'venue_a', venueMarketId: 'vm', venueEventId: 've', title: 'M', status: 'resolved', lastPrice: '0.5' },
+        create: {
+          id: 'pm',
+          venue: 'venue_a',
+          venueMarketId: 'vm',
+          venueEventId: 've',
+          title: 'M',
+          status: 'resolved',
+          lastPrice: '0.5',
+        },
       },
     },
   });
@@ -45,7 +53,10 @@ it('reopens a persisted data folder (parents created) with its data intact', asy
   try {
     expect(applied[0]!.length).toBeGreaterThan(0);
     expect(applied[1]).toEqual([]);
-    const event = await second.prisma.coreEvent.findUniqueOrThrow({ where: { id: 'persisted' }, include: { markets: true } });
+    const event = await second.prisma.coreEvent.findUniqueOrThrow({
+      where: { id: 'persisted' },
+      include: { markets: true },
+    });
     expect(event.title).toBe('Survives a restart');
     expect(event.activityScore.toFixed(6)).toBe('42.000001');
     expect(event.markets.map((m) => [m.id, m.lastPrice?.toFixed(6)])).toEqual([['pm', '0.500000']]);

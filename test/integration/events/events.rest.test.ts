@@ -42,9 +42,12 @@ describe('GET /api/events', () => {
     }
     expect(seen).toHaveLength(app.services.world.coreEvents.length);
     expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
-    for (let i = 1; i < seen.length; i += 1) expect(seen[i - 1]!.activityScore).toBeGreaterThanOrEqual(seen[i]!.activityScore);
+    for (let i = 1; i < seen.length; i += 1)
+      expect(seen[i - 1]!.activityScore).toBeGreaterThanOrEqual(seen[i]!.activityScore);
     const e = seen[0]!;
-    expect(Object.keys(e)).toEqual(expect.arrayContaining(['id', 'slug', 'title', 'category', 'sourceType', 'markets']));
+    expect(Object.keys(e)).toEqual(
+      expect.arrayContaining(['id', 'slug', 'title', 'category', 'sourceType', 'markets']),
+    );
     expect(e.markets.length).toBeGreaterThan(0);
     for (const m of e.markets) {
       expect(['venue_a', 'venue_b']).toContain(m.venue);
@@ -130,8 +133,13 @@ describe('GET /api/events/{slug}', () => {
 describe('GET /api/events/discover', () => {
   it('finds events by words in the title, case-insensitively', async () => {
     const ce = app.services.world.coreEvents[7]!;
-    const word = ce.title.split(/\s+/).find((w) => w.length > 5)!.replace(/[^A-Za-z0-9]/g, '');
-    const r = await http(`${app.url}/api/events/discover?search=${encodeURIComponent(word.toUpperCase())}&pageSize=100`);
+    const word = ce.title
+      .split(/\s+/)
+      .find((w) => w.length > 5)!
+      .replace(/[^A-Za-z0-9]/g, '');
+    const r = await http(
+      `${app.url}/api/events/discover?search=${encodeURIComponent(word.toUpperCase())}&pageSize=100`,
+    );
     expect(r.status).toBe(200);
     const body = r.body as PageBody;
     expect(body.data.map((e) => e.id)).toContain(ce.id);

@@ -1,5 +1,10 @@
 import { startTestApp, type TestApp } from '../../utils/app';
-import { startFakeUpstream, type FakeUpstream, type UpstreamReply, type UpstreamRequest } from '../../utils/fake-upstream';
+import {
+  startFakeUpstream,
+  type FakeUpstream,
+  type UpstreamReply,
+  type UpstreamRequest,
+} from '../../utils/fake-upstream';
 import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
 import { openSse } from '../../utils/sse';
 import { fund, names, orderRows, positionMatchesFills, postStream, type StreamResult } from './trading-helpers';
@@ -39,12 +44,33 @@ const ledgerKinds = async (orderId: string) => (await orderRows(app, orderId)).e
 describe('venue_a live: the execution service', () => {
   it('forwards the order with the wallet token and an idempotency key, then records its fills', async () => {
     await fund(app, 'alice', 100);
-    serve((r) => (orderCall(r) ? { body: { id: 'ex-1', status: 'filled', fills: [{ price: 0.55, size: 3 }, { price: 0.56, size: 2 }] } } : { status: 404 }));
+    serve((r) =>
+      orderCall(r)
+        ? {
+            body: {
+              id: 'ex-1',
+              status: 'filled',
+              fills: [
+                { price: 0.55, size: 3 },
+                { price: 0.56, size: 2 },
+              ],
+            },
+          }
+        : { status: 404 },
+    );
     const before = exec.requests.length;
     const token = await app.walletToken('alice');
     const r = await postStream(
       `${app.url}/execute`,
-      { mode: 'live', marketId: marketA, side: 'buy', outcome: 'yes', size: 5, eventTitle: 'NC governor', referrerId: 'ref-9' },
+      {
+        mode: 'live',
+        marketId: marketA,
+        side: 'buy',
+        outcome: 'yes',
+        size: 5,
+        eventTitle: 'NC governor',
+        referrerId: 'ref-9',
+      },
       { authorization: `Bearer ${token}` },
     );
     expect(r.status).toBe(200);
@@ -53,9 +79,25 @@ describe('venue_a live: the execution service', () => {
     const sent = exec.requests.slice(before).find(orderCall)!;
     expect(sent.headers.authorization).toBe(`Bearer ${token}`);
     expect(sent.headers['idempotency-key']).toBe(`order:${orderId}`);
-    expect(sent.body).toMatchObject({ clientOrderId: orderId, userId: 'alice', marketId: marketA, side: 'buy', outcome: 'yes', size: 5, orderType: 'market', referrerId: 'ref-9', metadata: { eventTitle: 'NC governor' } });
+    expect(sent.body).toMatchObject({
+      clientOrderId: orderId,
+      userId: 'alice',
+      marketId: marketA,
+      side: 'buy',
+      outcome: 'yes',
+      size: 5,
+      orderType: 'market',
+      referrerId: 'ref-9',
+      metadata: { eventTitle: 'NC governor' },
+    });
     const { order, fills, entries } = await orderRows(app, orderId);
-    expect(order).toMatchObject({ state: 'filled', mode: 'live', externalOrderId: 'ex-1', filledSizeMicros: M(5), notionalMicros: M(2.77) });
+    expect(order).toMatchObject({
+      state: 'filled',
+      mode: 'live',
+      externalOrderId: 'ex-1',
+      filledSizeMicros: M(5),
+      notionalMicros: M(2.77),
+    });
     expect(fills.map((f) => [f.priceMicros, f.sizeMicros, f.feeMicros])).toEqual([
       [M(0.55), M(3), 0n],
       [M(0.56), M(2), 0n],
@@ -73,7 +115,9 @@ describe('venue_a live: the execution service', () => {
     serve((r) => {
       if (orderCall(r)) return { status: 202, body: { id: 'ex-2', status: 'pending' } };
       polls += 1;
-      return polls < 3 ? { body: { id: 'ex-2', status: 'open' } } : { body: { id: 'ex-2', status: 'partially_filled', fills: [{ price: 0.6, size: 1.5 }] } };
+      return polls < 3
+        ? { body: { id: 'ex-2', status: 'open' } }
+        : { body: { id: 'ex-2', status: 'partially_filled', fills: [{ price: 0.6, size: 1.5 }] } };
     });
     const r = await live('bob', { marketId: marketA, side: 'buy', outcome: 'no', size: 4, limitPrice: 0.6 });
     expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'fill', 'completed']);
@@ -94,34 +138,52 @@ describe('venue_a live: the execution service', () => {
     expect(await app.services.ledger.balance('carol')).toMatchObject({ available: M(20), held: 0n });
   });
 
-  it('the service failing after the stream opened: the outcome is unknown, not failed; the hold stays until the reconciler ends it', async () => {
-    await fund(app, 'dave', 20);
-    serve((r) => (orderCall(r) ? { body: { id: 'ex-4', status: 'pending' } } : { status: 500 }));
-    const r = await live('dave', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 });
-    expect(r.status).toBe(200);
-    expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
-    expect(last(r).error).toMatchObject({ code: 'timeout' });
-    expect(last(r).error!.message).toMatch(/execution service answered 500/);
-    expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: 'ex-4' });
-    expect(last(r).balance).toEqual({ available: 17.9998, held: 2.0002 });
-    expect(await app.services.ledger.balance('dave')).toMatchObject({ available: M(20 - 2.0002), held: M(2.0002) });
-    // Later the service says what became of it: failed there, so the hold is released, once.
-    serve((q) => (q.path === '/orders/ex-4' ? { body: { id: 'ex-4', status: 'failed', reason: 'venue halted' } } : { status: 404 }));
-    await reconcile();
-    const { order } = await orderRows(app, last(r).orderId);
-    expect(order).toMatchObject({ state: 'failed', failureReason: 'the execution service failed the order: venue halted' });
-    expect(await app.services.ledger.balance('dave')).toMatchObject({ available: M(20), held: 0n });
-    expect(await prisma().position.count({ where: { userId: 'dave' } })).toBe(0);
-    await reconcile();
-    expect(await ledgerKinds(order!.id)).toEqual(['order_hold', 'order_release']);
-  });
+  it(
+    'the service failing after the stream opened: the outcome is unknown, not failed; the hold stays until the ' +
+      'reconciler ends it',
+    async () => {
+      await fund(app, 'dave', 20);
+      serve((r) => (orderCall(r) ? { body: { id: 'ex-4', status: 'pending' } } : { status: 500 }));
+      const r = await live('dave', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 });
+      expect(r.status).toBe(200);
+      expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
+      expect(last(r).error).toMatchObject({ code: 'timeout' });
+      expect(last(r).error!.message).toMatch(/execution service answered 500/);
+      expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: 'ex-4' });
+      expect(last(r).balance).toEqual({ available: 17.9998, held: 2.0002 });
+      expect(await app.services.ledger.balance('dave')).toMatchObject({ available: M(20 - 2.0002), held: M(2.0002) });
+      // Later the service says what became of it: failed there, so the hold is released, once.
+      serve((q) =>
+        q.path === '/orders/ex-4'
+          ? { body: { id: 'ex-4', status: 'failed', reason: 'venue halted' } }
+          : { status: 404 },
+      );
+      await reconcile();
+      const { order } = await orderRows(app, last(r).orderId);
+      expect(order).toMatchObject({
+        state: 'failed',
+        failureReason: 'the execution service failed the order: venue halted',
+      });
+      expect(await app.services.ledger.balance('dave')).toMatchObject({ available: M(20), held: 0n });
+      expect(await prisma().position.count({ where: { userId: 'dave' } })).toBe(0);
+      await reconcile();
+      expect(await ledgerKinds(order!.id)).toEqual(['order_hold', 'order_release']);
+    },
+  );
 
   it('a rejection by the service fails the order; the wallet-auth token is required', async () => {
     await fund(app, 'erin', 20);
     serve(() => ({ body: { id: 'ex-5', status: 'rejected', reason: 'market halted' } }));
     const r = await live('erin', { marketId: marketA, side: 'buy', outcome: 'yes', size: 1 });
-    expect(last(r).error).toMatchObject({ code: 'venue_rejected', message: 'the execution service rejected the order: market halted' });
-    const userToken = await postStream(`${app.url}/execute`, { mode: 'live', marketId: marketA, side: 'buy', outcome: 'yes', size: 1 }, { authorization: `Bearer ${await app.token('erin')}` });
+    expect(last(r).error).toMatchObject({
+      code: 'venue_rejected',
+      message: 'the execution service rejected the order: market halted',
+    });
+    const userToken = await postStream(
+      `${app.url}/execute`,
+      { mode: 'live', marketId: marketA, side: 'buy', outcome: 'yes', size: 1 },
+      { authorization: `Bearer ${await app.token('erin')}` },
+    );
     expect(userToken.status).toBe(401);
   });
 
@@ -134,115 +196,145 @@ describe('venue_a live: the execution service', () => {
     expect(exec.requests.length).toBe(requests);
   });
 
-  it('a client leaving mid-stream leaves consistent rows: the order settles whole when the service answers', async () => {
-    await fund(app, 'gina', 100);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    serve(async (r) => {
-      if (orderCall(r)) return { body: { id: 'ex-7', status: 'open' } };
-      await gate;
-      return { body: { id: 'ex-7', status: 'filled', fills: [{ price: 0.51, size: 4 }] } };
-    });
-    const reader = await openSse(`${app.url}/execute`, {
-      method: 'POST',
-      headers: { ...(await wallet('gina')), 'content-type': 'application/json' },
-      body: JSON.stringify({ mode: 'live', marketId: marketA, side: 'buy', outcome: 'yes', size: 4 }),
-    });
-    const seen = await reader.take(3);
-    expect(seen.map((m) => m.event)).toEqual(['accepted', 'quote', 'submitted']);
-    reader.close(); // gone while the order is still working at the service
-    release();
-    await app.services.execution.drain();
-    const orderId = (JSON.parse(seen[0]!.data) as { orderId: string }).orderId;
-    const { order, fills } = await orderRows(app, orderId);
-    expect(order).toMatchObject({ state: 'filled', filledSizeMicros: M(4) });
-    expect(fills).toHaveLength(1);
-    const { size, fromFills } = await positionMatchesFills(app, order!.positionId!);
-    expect(size).toBe(fromFills);
-    expect(await app.services.ledger.balance('gina')).toMatchObject({ available: M(100 - 2.04), held: 0n });
-    expect(await app.services.ledger.audit()).toEqual([]);
-  });
+  it(
+    'a client leaving mid-stream leaves consistent rows: the order settles whole when the service ' + 'answers',
+    async () => {
+      await fund(app, 'gina', 100);
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      serve(async (r) => {
+        if (orderCall(r)) return { body: { id: 'ex-7', status: 'open' } };
+        await gate;
+        return { body: { id: 'ex-7', status: 'filled', fills: [{ price: 0.51, size: 4 }] } };
+      });
+      const reader = await openSse(`${app.url}/execute`, {
+        method: 'POST',
+        headers: { ...(await wallet('gina')), 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'live', marketId: marketA, side: 'buy', outcome: 'yes', size: 4 }),
+      });
+      const seen = await reader.take(3);
+      expect(seen.map((m) => m.event)).toEqual(['accepted', 'quote', 'submitted']);
+      reader.close(); // gone while the order is still working at the service
+      release();
+      await app.services.execution.drain();
+      const orderId = (JSON.parse(seen[0]!.data) as { orderId: string }).orderId;
+      const { order, fills } = await orderRows(app, orderId);
+      expect(order).toMatchObject({ state: 'filled', filledSizeMicros: M(4) });
+      expect(fills).toHaveLength(1);
+      const { size, fromFills } = await positionMatchesFills(app, order!.positionId!);
+      expect(size).toBe(fromFills);
+      expect(await app.services.ledger.balance('gina')).toMatchObject({ available: M(100 - 2.04), held: 0n });
+      expect(await app.services.ledger.audit()).toEqual([]);
+    },
+  );
 });
 
 describe('venue_a live: Idempotency-Key after a 502', () => {
-  it('a 502 at submit leaves the key free: the retry with the same key really trades, later retries replay it', async () => {
-    await fund(app, 'kim', 20);
-    let posts = 0;
-    serve((r) => {
-      if (!orderCall(r)) return { status: 404 };
-      posts += 1;
-      return posts === 1 ? { status: 500 } : { body: { id: 'ex-k', status: 'filled', fills: [{ price: 0.5, size: 2 }] } };
-    });
-    const body = { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 };
-    const key = { 'idempotency-key': 'kim-buy-1' };
-    const first = await live('kim', body, key);
-    expect(first.status).toBe(502);
-    const retry = await live('kim', body, key);
-    expect(retry.status).toBe(200);
-    expect(names(retry)).toEqual(['accepted', 'quote', 'submitted', 'fill', 'completed']);
-    expect(retry.events.every((e) => e.data.replayed === false)).toBe(true);
-    expect(posts).toBe(2);
-    const orders = await prisma().order.findMany({ where: { userId: 'kim' }, orderBy: { createdAt: 'asc' } });
-    expect(orders.map((o) => [o.state, o.idempotencyKey])).toEqual([
-      ['failed', null],
-      ['filled', 'kim-buy-1'],
-    ]);
-    const again = await live('kim', body, key);
-    expect(again.events.every((e) => e.data.replayed)).toBe(true);
-    expect(last(again).orderId).toBe(last(retry).orderId);
-    expect(posts).toBe(2);
-    expect(await app.services.ledger.balance('kim')).toMatchObject({ available: M(19), held: 0n });
-  });
+  it(
+    'a 502 at submit leaves the key free: the retry with the same key really trades, later retries replay ' + 'it',
+    async () => {
+      await fund(app, 'kim', 20);
+      let posts = 0;
+      serve((r) => {
+        if (!orderCall(r)) return { status: 404 };
+        posts += 1;
+        return posts === 1
+          ? { status: 500 }
+          : { body: { id: 'ex-k', status: 'filled', fills: [{ price: 0.5, size: 2 }] } };
+      });
+      const body = { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 };
+      const key = { 'idempotency-key': 'kim-buy-1' };
+      const first = await live('kim', body, key);
+      expect(first.status).toBe(502);
+      const retry = await live('kim', body, key);
+      expect(retry.status).toBe(200);
+      expect(names(retry)).toEqual(['accepted', 'quote', 'submitted', 'fill', 'completed']);
+      expect(retry.events.every((e) => e.data.replayed === false)).toBe(true);
+      expect(posts).toBe(2);
+      const orders = await prisma().order.findMany({ where: { userId: 'kim' }, orderBy: { createdAt: 'asc' } });
+      expect(orders.map((o) => [o.state, o.idempotencyKey])).toEqual([
+        ['failed', null],
+        ['filled', 'kim-buy-1'],
+      ]);
+      const again = await live('kim', body, key);
+      expect(again.events.every((e) => e.data.replayed)).toBe(true);
+      expect(last(again).orderId).toBe(last(retry).orderId);
+      expect(posts).toBe(2);
+      expect(await app.services.ledger.balance('kim')).toMatchObject({ available: M(19), held: 0n });
+    },
+  );
 });
 
 describe('venue_a live: an outcome not known yet', () => {
-  it('poll deadline: `outcome_unknown`, the order stays submitted with its hold; the reconciler settles it once', async () => {
-    await fund(app, 'ivan', 50);
-    let done = false;
-    serve((r) => {
-      if (orderCall(r)) return { body: { id: 'ex-u1', status: 'open' } };
-      if (r.path !== '/orders/ex-u1') return { status: 404 };
-      return done ? { body: { id: 'ex-u1', status: 'filled', fills: [{ price: 0.5, size: 2 }, { price: 0.52, size: 1 }] } } : { body: { id: 'ex-u1', status: 'open' } };
-    });
-    const body = { marketId: marketA, side: 'buy', outcome: 'yes', size: 3 };
-    const key = { 'idempotency-key': 'ivan-1' };
-    const r = await live('ivan', body, key);
-    expect(r.status).toBe(200);
-    expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
-    expect(last(r).error).toMatchObject({ code: 'timeout' });
-    expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: 'ex-u1', filledSize: 0 });
-    const orderId = last(r).orderId;
-    const held = M(3.0003);
-    expect(await app.services.ledger.balance('ivan')).toMatchObject({ available: M(50) - held, held });
-    expect(await ledgerKinds(orderId)).toEqual(['order_hold']);
-    // Still open at the service: the reconciler leaves it as it is.
-    await reconcile();
-    expect((await orderRows(app, orderId)).order).toMatchObject({ state: 'submitted' });
-    done = true;
-    await reconcile();
-    const { order, fills } = await orderRows(app, orderId);
-    expect(order).toMatchObject({ state: 'filled', filledSizeMicros: M(3), notionalMicros: M(1.52), externalOrderId: 'ex-u1', failureReason: null });
-    expect(fills).toHaveLength(2);
-    const position = await prisma().position.findUniqueOrThrow({ where: { id: order!.positionId! } });
-    expect(position).toMatchObject({ status: 'open', sizeMicros: M(3), costBasisMicros: M(1.52) });
-    expect(await ledgerKinds(orderId)).toEqual(['order_hold', 'order_release', 'trade_buy']);
-    expect(await app.services.ledger.balance('ivan')).toMatchObject({ available: M(50 - 1.52), held: 0n });
-    // Twice changes nothing.
-    await reconcile();
-    expect(await ledgerKinds(orderId)).toEqual(['order_hold', 'order_release', 'trade_buy']);
-    expect(await prisma().fill.count({ where: { orderId } })).toBe(2);
-    expect(await prisma().position.findUniqueOrThrow({ where: { id: position.id } })).toMatchObject({ sizeMicros: M(3) });
-    expect(await app.services.ledger.audit()).toEqual([]);
-    const notes = await prisma().notification.findMany({ where: { userId: 'ivan', kind: 'order_fill' } });
-    expect(notes).toHaveLength(1);
-    // A retry with the key replays the first run, then what became of the order, the ids going on.
-    const retry = await live('ivan', body, key);
-    expect(names(retry)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown', 'fill', 'fill', 'completed']);
-    expect(retry.events.map((e) => e.id)).toEqual(retry.events.map((_, i) => `${orderId}:${i + 1}`));
-    expect(retry.events.slice(0, 4).map((e) => e.id)).toEqual(r.events.map((e) => e.id));
-    expect(retry.events.every((e) => e.data.replayed)).toBe(true);
-    expect(last(retry).order).toMatchObject({ state: 'filled', filledSize: 3 });
-  });
+  it(
+    'poll deadline: `outcome_unknown`, the order stays submitted with its hold; the reconciler settles it ' + 'once',
+    async () => {
+      await fund(app, 'ivan', 50);
+      let done = false;
+      serve((r) => {
+        if (orderCall(r)) return { body: { id: 'ex-u1', status: 'open' } };
+        if (r.path !== '/orders/ex-u1') return { status: 404 };
+        return done
+          ? {
+              body: {
+                id: 'ex-u1',
+                status: 'filled',
+                fills: [
+                  { price: 0.5, size: 2 },
+                  { price: 0.52, size: 1 },
+                ],
+              },
+            }
+          : { body: { id: 'ex-u1', status: 'open' } };
+      });
+      const body = { marketId: marketA, side: 'buy', outcome: 'yes', size: 3 };
+      const key = { 'idempotency-key': 'ivan-1' };
+      const r = await live('ivan', body, key);
+      expect(r.status).toBe(200);
+      expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
+      expect(last(r).error).toMatchObject({ code: 'timeout' });
+      expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: 'ex-u1', filledSize: 0 });
+      const orderId = last(r).orderId;
+      const held = M(3.0003);
+      expect(await app.services.ledger.balance('ivan')).toMatchObject({ available: M(50) - held, held });
+      expect(await ledgerKinds(orderId)).toEqual(['order_hold']);
+      // Still open at the service: the reconciler leaves it as it is.
+      await reconcile();
+      expect((await orderRows(app, orderId)).order).toMatchObject({ state: 'submitted' });
+      done = true;
+      await reconcile();
+      const { order, fills } = await orderRows(app, orderId);
+      expect(order).toMatchObject({
+        state: 'filled',
+        filledSizeMicros: M(3),
+        notionalMicros: M(1.52),
+        externalOrderId: 'ex-u1',
+        failureReason: null,
+      });
+      expect(fills).toHaveLength(2);
+      const position = await prisma().position.findUniqueOrThrow({ where: { id: order!.positionId! } });
+      expect(position).toMatchObject({ status: 'open', sizeMicros: M(3), costBasisMicros: M(1.52) });
+      expect(await ledgerKinds(orderId)).toEqual(['order_hold', 'order_release', 'trade_buy']);
+      expect(await app.services.ledger.balance('ivan')).toMatchObject({ available: M(50 - 1.52), held: 0n });
+      // Twice changes nothing.
+      await reconcile();
+      expect(await ledgerKinds(orderId)).toEqual(['order_hold', 'order_release', 'trade_buy']);
+      expect(await prisma().fill.count({ where: { orderId } })).toBe(2);
+      expect(await prisma().position.findUniqueOrThrow({ where: { id: position.id } })).toMatchObject({
+        sizeMicros: M(3),
+      });
+      expect(await app.services.ledger.audit()).toEqual([]);
+      const notes = await prisma().notification.findMany({ where: { userId: 'ivan', kind: 'order_fill' } });
+      expect(notes).toHaveLength(1);
+      // A retry with the key replays the first run, then what became of the order, the ids going on.
+      const retry = await live('ivan', body, key);
+      expect(names(retry)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown', 'fill', 'fill', 'completed']);
+      expect(retry.events.map((e) => e.id)).toEqual(retry.events.map((_, i) => `${orderId}:${i + 1}`));
+      expect(retry.events.slice(0, 4).map((e) => e.id)).toEqual(r.events.map((e) => e.id));
+      expect(retry.events.every((e) => e.data.replayed)).toBe(true);
+      expect(last(retry).order).toMatchObject({ state: 'filled', filledSize: 3 });
+    },
+  );
 
   it('a submit that times out is re-submitted with the same Idempotency-Key while the stream waits', async () => {
     await fund(app, 'jade', 20);
@@ -263,37 +355,60 @@ describe('venue_a live: an outcome not known yet', () => {
     expect(await app.services.ledger.balance('jade')).toMatchObject({ available: M(19), held: 0n });
   });
 
-  it('a submit never answered: `outcome_unknown` with no external id; the reconciler re-submits it with the same key', async () => {
-    await fund(app, 'liam', 20);
-    const posts: UpstreamRequest[] = [];
-    serve(async (r) => {
-      if (orderCall(r)) posts.push(r);
-      await sleep(1_200);
-      return { status: 500 };
-    });
-    const r = await live('liam', { marketId: marketA, side: 'buy', outcome: 'no', size: 2, limitPrice: 0.6, eventTitle: 'T' });
-    expect(r.status).toBe(200);
-    expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
-    expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: null });
-    const orderId = last(r).orderId;
-    expect(await app.services.ledger.balance('liam')).toMatchObject({ held: M(1.2002) });
-    serve((q) => (orderCall(q) ? (posts.push(q), { body: { id: 'ex-l', status: 'partially_filled', fills: [{ price: 0.58, size: 1 }] } }) : { status: 404 }));
-    const before = posts.length;
-    await reconcile();
-    expect(posts.length).toBe(before + 1);
-    expect(posts.every((p) => p.headers['idempotency-key'] === `order:${orderId}`)).toBe(true);
-    expect(posts[posts.length - 1]!.body).toEqual(posts[0]!.body);
-    expect((await orderRows(app, orderId)).order).toMatchObject({ state: 'partially_filled', externalOrderId: 'ex-l', filledSizeMicros: M(1) });
-    expect(await app.services.ledger.balance('liam')).toMatchObject({ available: M(20 - 0.58), held: 0n });
-    await reconcile();
-    expect(posts.length).toBe(before + 1);
-  });
+  it(
+    'a submit never answered: `outcome_unknown` with no external id; the reconciler re-submits it with the same ' +
+      'key',
+    async () => {
+      await fund(app, 'liam', 20);
+      const posts: UpstreamRequest[] = [];
+      serve(async (r) => {
+        if (orderCall(r)) posts.push(r);
+        await sleep(1_200);
+        return { status: 500 };
+      });
+      const r = await live('liam', {
+        marketId: marketA,
+        side: 'buy',
+        outcome: 'no',
+        size: 2,
+        limitPrice: 0.6,
+        eventTitle: 'T',
+      });
+      expect(r.status).toBe(200);
+      expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
+      expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: null });
+      const orderId = last(r).orderId;
+      expect(await app.services.ledger.balance('liam')).toMatchObject({ held: M(1.2002) });
+      serve((q) =>
+        orderCall(q)
+          ? (posts.push(q), { body: { id: 'ex-l', status: 'partially_filled', fills: [{ price: 0.58, size: 1 }] } })
+          : { status: 404 },
+      );
+      const before = posts.length;
+      await reconcile();
+      expect(posts.length).toBe(before + 1);
+      expect(posts.every((p) => p.headers['idempotency-key'] === `order:${orderId}`)).toBe(true);
+      expect(posts[posts.length - 1]!.body).toEqual(posts[0]!.body);
+      expect((await orderRows(app, orderId)).order).toMatchObject({
+        state: 'partially_filled',
+        externalOrderId: 'ex-l',
+        filledSizeMicros: M(1),
+      });
+      expect(await app.services.ledger.balance('liam')).toMatchObject({ available: M(20 - 0.58), held: 0n });
+      await reconcile();
+      expect(posts.length).toBe(before + 1);
+    },
+  );
 });
 
 describe('venue_a live: selling a position held with more than 2 decimals', () => {
   it('a sell without size sells the exact position; a partial size keeps the venue precision', async () => {
     await fund(app, 'lena', 20);
-    serve((r) => (orderCall(r) ? { body: { id: 'ex-le', status: 'partially_filled', fills: [{ price: 0.5, size: 1.2345 }] } } : { status: 404 }));
+    serve((r) =>
+      orderCall(r)
+        ? { body: { id: 'ex-le', status: 'partially_filled', fills: [{ price: 0.5, size: 1.2345 }] } }
+        : { status: 404 },
+    );
     const bought = await live('lena', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 });
     const pos = last(bought).position!;
     expect(pos).toMatchObject({ status: 'open', size: 1.2345 });
@@ -310,9 +425,17 @@ describe('venue_a live: selling a position held with more than 2 decimals', () =
 
   it('the exact size given explicitly sells the whole position too', async () => {
     await fund(app, 'lou', 20);
-    serve((r) => (orderCall(r) ? { body: { id: 'ex-lo', status: 'partially_filled', fills: [{ price: 0.5, size: 0.555 }] } } : { status: 404 }));
+    serve((r) =>
+      orderCall(r)
+        ? { body: { id: 'ex-lo', status: 'partially_filled', fills: [{ price: 0.5, size: 0.555 }] } }
+        : { status: 404 },
+    );
     const pos = last(await live('lou', { marketId: marketA, side: 'buy', outcome: 'no', size: 1 })).position!;
-    const sold = await postStream(`${app.url}/api/positions/${pos.id}/sell`, { size: 0.555 }, { authorization: `Bearer ${await app.token('lou')}` });
+    const sold = await postStream(
+      `${app.url}/api/positions/${pos.id}/sell`,
+      { size: 0.555 },
+      { authorization: `Bearer ${await app.token('lou')}` },
+    );
     expect(last(sold).position).toMatchObject({ status: 'closed', size: 0 });
   });
 });

@@ -20,45 +20,61 @@ afterAll(async () => {
 
 const prisma = () => app.services.db.prisma;
 const bearer = async (sub: string) => ({ authorization: `Bearer ${await app.token(sub)}` });
-const execute = async (json: unknown, headers: Record<string, string> = {}) => postStream(`${app.url}/execute`, json, headers);
-const sellPosition = (id: string, json: unknown, headers: Record<string, string>) => postStream(`${app.url}/api/positions/${id}/sell`, json, headers);
+const execute = async (json: unknown, headers: Record<string, string> = {}) =>
+  postStream(`${app.url}/execute`, json, headers);
+const sellPosition = (id: string, json: unknown, headers: Record<string, string>) =>
+  postStream(`${app.url}/api/positions/${id}/sell`, json, headers);
 const last = (r: StreamResult) => r.events[r.events.length - 1]!.data;
 const M = (x: number) => BigInt(Math.round(x * 1e6));
-/** venue_b's taker fee for one fill, by hand: ceil to the cent of 0.07 × C × p × (1 − p) (whole contracts, cent prices). */
+/**
+ * venue_b's taker fee for one fill, by hand: ceil to the cent of 0.07 × C × p × (1 − p) (whole contracts, cent
+ * prices).
+ */
 const venueBFee = (contracts: number, price: number) => {
   const cents = Math.round(price * 100);
   return Math.ceil((7 * contracts * cents * (100 - cents)) / 10_000) / 100;
 };
 
 describe('POST /execute: the stream', () => {
-  it('streams accepted, quote, submitted, fill…, completed with `id: <orderId>:<seq>`; an anonymous simulation stores nothing', async () => {
-    const r = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 40 });
-    expect(r.status).toBe(200);
-    expect(r.contentType).toMatch(/^text\/event-stream/);
-    const kinds = names(r);
-    expect(kinds.slice(0, 3)).toEqual(['accepted', 'quote', 'submitted']);
-    expect(kinds[kinds.length - 1]).toBe('completed');
-    expect(kinds.slice(3, -1).every((k) => k === 'fill')).toBe(true);
-    const orderId = r.events[0]!.data.orderId;
-    r.events.forEach((e, i) => {
-      expect(e.id).toBe(`${orderId}:${i + 1}`);
-      expect(e.data).toMatchObject({ id: e.id, event: e.event, seq: i + 1, orderId, replayed: false });
-    });
-    const fills = r.events.filter((e) => e.event === 'fill').map((e) => e.data.fill!);
-    expect(fills.reduce((s, f) => s + f.size, 0)).toBe(40);
-    for (const f of fills) expect(f.fee).toBe(venueBFee(f.size, f.price));
-    expect(last(r).order).toMatchObject({ state: 'filled', filledSize: 40, persisted: false });
-    expect(r.events[1]!.data.quote).toMatchObject({ contracts: 40, complete: true, venue: 'venue_b' });
-    expect(await prisma().order.count({ where: { id: orderId } })).toBe(0);
-  });
+  it(
+    'streams accepted, quote, submitted, fill…, completed with `id: <orderId>:<seq>`; an anonymous simulation ' +
+      'stores nothing',
+    async () => {
+      const r = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 40 });
+      expect(r.status).toBe(200);
+      expect(r.contentType).toMatch(/^text\/event-stream/);
+      const kinds = names(r);
+      expect(kinds.slice(0, 3)).toEqual(['accepted', 'quote', 'submitted']);
+      expect(kinds[kinds.length - 1]).toBe('completed');
+      expect(kinds.slice(3, -1).every((k) => k === 'fill')).toBe(true);
+      const orderId = r.events[0]!.data.orderId;
+      r.events.forEach((e, i) => {
+        expect(e.id).toBe(`${orderId}:${i + 1}`);
+        expect(e.data).toMatchObject({ id: e.id, event: e.event, seq: i + 1, orderId, replayed: false });
+      });
+      const fills = r.events.filter((e) => e.event === 'fill').map((e) => e.data.fill!);
+      expect(fills.reduce((s, f) => s + f.size, 0)).toBe(40);
+      for (const f of fills) expect(f.fee).toBe(venueBFee(f.size, f.price));
+      expect(last(r).order).toMatchObject({ state: 'filled', filledSize: 40, persisted: false });
+      expect(r.events[1]!.data.quote).toMatchObject({ contracts: 40, complete: true, venue: 'venue_b' });
+      expect(await prisma().order.count({ where: { id: orderId } })).toBe(0);
+    },
+  );
 
   it('is the GraphQL `execute` subscription (graphql-sse)', async () => {
     const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0 });
     const seen: string[] = [];
     await new Promise<void>((resolve, reject) => {
       client.subscribe(
-        { query: 'subscription($i: ExecuteInput!) { execute(input: $i) { event seq order { state } } }', variables: { i: { marketId: marketA, side: 'buy', outcome: 'no', size: 3 } } },
-        { next: (m) => void seen.push((m.data as { execute: { event: string } }).execute.event), error: reject, complete: resolve },
+        {
+          query: 'subscription($i: ExecuteInput!) { execute(input: $i) { event seq order { state } } }',
+          variables: { i: { marketId: marketA, side: 'buy', outcome: 'no', size: 3 } },
+        },
+        {
+          next: (m) => void seen.push((m.data as { execute: { event: string } }).execute.event),
+          error: reject,
+          complete: resolve,
+        },
       );
     });
     client.dispose();
@@ -73,9 +89,15 @@ describe('POST /execute: the stream', () => {
     [{ marketId: marketB, side: 'buy', outcome: 'yes', size: -1 }, /^size: /],
     [{ marketId: marketB, side: 'buy', outcome: 'yes', size: '5' }, /^size: must be a number/],
     [{ marketId: marketB, side: 'buy', outcome: 'yes', size: 1, limitPrice: 1.5 }, /^limitPrice: /],
-    [{ marketId: marketB, side: 'buy', outcome: 'yes', size: 1, orderType: 'limit' }, /^limitPrice: is required for a limit order/],
+    [
+      { marketId: marketB, side: 'buy', outcome: 'yes', size: 1, orderType: 'limit' },
+      /^limitPrice: is required for a limit order/,
+    ],
     [{ marketId: marketB, side: 'buy', outcome: 'yes', size: 1, mode: 'paper' }, /^mode: /],
-    [{ marketId: marketB, side: 'buy', outcome: 'yes', size: 1, fundingSourceChain: 'bitcoin' }, /^fundingSourceChain: /],
+    [
+      { marketId: marketB, side: 'buy', outcome: 'yes', size: 1, fundingSourceChain: 'bitcoin' },
+      /^fundingSourceChain: /,
+    ],
     [{ marketId: 'no-such-market', side: 'buy', outcome: 'yes', size: 1 }, /^marketId: no market/],
     [{ marketId: marketB, side: 'buy', outcome: 'yes', size: 1.5 }, /^size: venue_b trades whole contracts only/],
     [{ marketId: marketA, side: 'buy', outcome: 'yes', size: 1.005 }, /^size: venue_a takes at most 2 decimals/],
@@ -100,7 +122,10 @@ describe('POST /execute: the stream', () => {
 
   it('503 before streaming: venue_a live with no execution service configured', async () => {
     await fund(app, 'live-a', 50);
-    const r = await execute({ marketId: marketA, side: 'buy', outcome: 'yes', size: 1, mode: 'live' }, { authorization: `Bearer ${await app.walletToken('live-a')}` });
+    const r = await execute(
+      { marketId: marketA, side: 'buy', outcome: 'yes', size: 1, mode: 'live' },
+      { authorization: `Bearer ${await app.walletToken('live-a')}` },
+    );
     expect(r.status).toBe(503);
     expect(r.body).toMatchObject({ error: 'unavailable' });
     expect(await prisma().order.count({ where: { userId: 'live-a' } })).toBe(0);
@@ -112,7 +137,11 @@ describe('POST /execute: the stream', () => {
     expect(last(zero).error).toMatchObject({ code: 'nothing_to_execute' });
     const low = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 5, limitPrice: 0.01 });
     expect(names(low)).toEqual(['accepted', 'quote', 'completed']);
-    expect(last(low).order).toMatchObject({ state: 'cancelled', filledSize: 0, failureReason: 'nothing fillable within the limit price' });
+    expect(last(low).order).toMatchObject({
+      state: 'cancelled',
+      filledSize: 0,
+      failureReason: 'nothing fillable within the limit price',
+    });
   });
 });
 
@@ -123,10 +152,18 @@ describe('POST /execute: an authenticated simulation', () => {
     expect(last(r).event).toBe('completed');
     const orderId = last(r).orderId;
     const { order, fills, entries } = await orderRows(app, orderId);
-    expect(order).toMatchObject({ userId: 'buyer', state: 'filled', mode: 'simulation', source: 'execute', filledSizeMicros: M(12) });
+    expect(order).toMatchObject({
+      userId: 'buyer',
+      state: 'filled',
+      mode: 'simulation',
+      source: 'execute',
+      filledSizeMicros: M(12),
+    });
     // The fills streamed are the fills stored.
     const streamed = r.events.filter((e) => e.event === 'fill').map((e) => e.data.fill!);
-    expect(fills.map((f) => [f.seq, f.priceMicros, f.sizeMicros, f.feeMicros])).toEqual(streamed.map((f) => [f.seq, M(f.price), M(f.size), M(f.fee)]));
+    expect(fills.map((f) => [f.seq, f.priceMicros, f.sizeMicros, f.feeMicros])).toEqual(
+      streamed.map((f) => [f.seq, M(f.price), M(f.size), M(f.fee)]),
+    );
     const notional = fills.reduce((s, f) => s + notionalOf(f.priceMicros, f.sizeMicros), 0n);
     const fees = fills.reduce((s, f) => s + f.feeMicros, 0n);
     expect([order!.notionalMicros, order!.feeMicros]).toEqual([notional, fees]);
@@ -139,37 +176,69 @@ describe('POST /execute: an authenticated simulation', () => {
     expect(balance.available).toBe(M(100) - notional - fees);
     expect(last(r).balance).toEqual({ available: Number(balance.available) / 1e6, held: 0 });
     const position = await prisma().position.findUniqueOrThrow({ where: { id: order!.positionId! } });
-    expect(position).toMatchObject({ status: 'open', sizeMicros: M(12), costBasisMicros: notional, realizedPnlMicros: -fees, feesMicros: fees, marketId: `venue_b:${marketB}` });
+    expect(position).toMatchObject({
+      status: 'open',
+      sizeMicros: M(12),
+      costBasisMicros: notional,
+      realizedPnlMicros: -fees,
+      feesMicros: fees,
+      marketId: `venue_b:${marketB}`,
+    });
     expect(await app.services.ledger.audit()).toEqual([]);
     const note = await prisma().notification.findFirst({ where: { userId: 'buyer', kind: 'order_fill' } });
     expect(note?.data).toMatchObject({ orderId, state: 'filled' });
   });
 
-  it('sells from the position: a partial sell realizes PnL, a bare sell closes it, then nothing is left to sell', async () => {
-    await fund(app, 'trader', 100);
-    const bought = await execute({ marketId: marketA, side: 'buy', outcome: 'no', size: 10 }, await bearer('trader'));
-    const positionId = last(bought).position!.id;
-    const partial = await sellPosition(positionId, { size: 4 }, await bearer('trader'));
-    expect(last(partial).event).toBe('completed');
-    expect(last(partial).order).toMatchObject({ side: 'sell', outcome: 'no', source: 'position_sell', positionId, filledSize: 4 });
-    expect(last(partial).position).toMatchObject({ id: positionId, status: 'open', size: 6 });
-    const closed = await sellPosition(positionId, undefined, await bearer('trader'));
-    expect(last(closed).position).toMatchObject({ status: 'closed', size: 0, costBasis: 0, avgPrice: null });
-    // The position equals its fills, replayed through the position math.
-    const orders = await prisma().order.findMany({ where: { positionId }, include: { fills: { orderBy: { seq: 'asc' } } }, orderBy: { createdAt: 'asc' } });
-    const replayed = applyFills(
-      EMPTY_POSITION,
-      orders.flatMap((o) => o.fills.map((f) => ({ side: o.side, size: f.sizeMicros, notional: notionalOf(f.priceMicros, f.sizeMicros), fee: f.feeMicros }))),
-    );
-    const row = await prisma().position.findUniqueOrThrow({ where: { id: positionId } });
-    expect([row.sizeMicros, row.costBasisMicros, row.realizedPnlMicros, row.feesMicros]).toEqual([replayed.size, replayed.costBasis, replayed.realizedPnl, replayed.fees]);
-    expect(row.closedAt).not.toBeNull();
-    // Cash: the deposit, minus what the buy cost, plus what the sells brought: realized PnL exactly.
-    expect((await app.services.ledger.balance('trader')).available).toBe(M(100) + row.realizedPnlMicros);
-    const again = await sellPosition(positionId, {}, await bearer('trader'));
-    expect(again.status).toBe(400);
-    expect(again.body!.message).toMatch(/^positionId: the position is closed/);
-  });
+  it(
+    'sells from the position: a partial sell realizes PnL, a bare sell closes it, then nothing is left to ' + 'sell',
+    async () => {
+      await fund(app, 'trader', 100);
+      const bought = await execute({ marketId: marketA, side: 'buy', outcome: 'no', size: 10 }, await bearer('trader'));
+      const positionId = last(bought).position!.id;
+      const partial = await sellPosition(positionId, { size: 4 }, await bearer('trader'));
+      expect(last(partial).event).toBe('completed');
+      expect(last(partial).order).toMatchObject({
+        side: 'sell',
+        outcome: 'no',
+        source: 'position_sell',
+        positionId,
+        filledSize: 4,
+      });
+      expect(last(partial).position).toMatchObject({ id: positionId, status: 'open', size: 6 });
+      const closed = await sellPosition(positionId, undefined, await bearer('trader'));
+      expect(last(closed).position).toMatchObject({ status: 'closed', size: 0, costBasis: 0, avgPrice: null });
+      // The position equals its fills, replayed through the position math.
+      const orders = await prisma().order.findMany({
+        where: { positionId },
+        include: { fills: { orderBy: { seq: 'asc' } } },
+        orderBy: { createdAt: 'asc' },
+      });
+      const replayed = applyFills(
+        EMPTY_POSITION,
+        orders.flatMap((o) =>
+          o.fills.map((f) => ({
+            side: o.side,
+            size: f.sizeMicros,
+            notional: notionalOf(f.priceMicros, f.sizeMicros),
+            fee: f.feeMicros,
+          })),
+        ),
+      );
+      const row = await prisma().position.findUniqueOrThrow({ where: { id: positionId } });
+      expect([row.sizeMicros, row.costBasisMicros, row.realizedPnlMicros, row.feesMicros]).toEqual([
+        replayed.size,
+        replayed.costBasis,
+        replayed.realizedPnl,
+        replayed.fees,
+      ]);
+      expect(row.closedAt).not.toBeNull();
+      // Cash: the deposit, minus what the buy cost, plus what the sells brought: realized PnL exactly.
+      expect((await app.services.ledger.balance('trader')).available).toBe(M(100) + row.realizedPnlMicros);
+      const again = await sellPosition(positionId, {}, await bearer('trader'));
+      expect(again.status).toBe(400);
+      expect(again.body!.message).toMatch(/^positionId: the position is closed/);
+    },
+  );
 
   it('position sell: 401 without a token, 404 unknown or not yours, 400 above the position or a bad body', async () => {
     await fund(app, 'owner', 50);
@@ -182,31 +251,45 @@ describe('POST /execute: an authenticated simulation', () => {
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body!.message).toMatch(/^size: exceeds the position's 3 contracts/);
     expect((await sellPosition(id, { limitPrice: 2 }, await bearer('owner'))).status).toBe(400);
-    expect((await sellPosition(id, { size: 1.5 }, await bearer('owner'))).body!.message).toMatch(/^size: venue_b trades whole contracts/);
+    expect((await sellPosition(id, { size: 1.5 }, await bearer('owner'))).body!.message).toMatch(
+      /^size: venue_b trades whole contracts/,
+    );
   });
 
-  it('refuses a buy the balance cannot pay: failed with the reason, the order rejected, nothing else written', async () => {
-    await fund(app, 'poor', 1);
-    const r = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 50 }, await bearer('poor'));
-    expect(names(r)).toEqual(['accepted', 'quote', 'failed']);
-    expect(last(r).error).toMatchObject({ code: 'insufficient_funds' });
-    expect(last(r).error!.message).toMatch(/^insufficient balance: the order costs \$\d+\.\d\d .* \$1\.00 available$/);
-    const { order, fills, entries } = await orderRows(app, last(r).orderId);
-    expect(order).toMatchObject({ state: 'rejected', filledSizeMicros: 0n });
-    expect([fills, entries]).toEqual([[], []]);
-    expect(await prisma().position.count({ where: { userId: 'poor' } })).toBe(0);
-    expect((await app.services.ledger.balance('poor')).available).toBe(M(1));
-  });
+  it(
+    'refuses a buy the balance cannot pay: failed with the reason, the order rejected, nothing else ' + 'written',
+    async () => {
+      await fund(app, 'poor', 1);
+      const r = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 50 }, await bearer('poor'));
+      expect(names(r)).toEqual(['accepted', 'quote', 'failed']);
+      expect(last(r).error).toMatchObject({ code: 'insufficient_funds' });
+      expect(last(r).error!.message).toMatch(
+        /^insufficient balance: the order costs \$\d+\.\d\d .* \$1\.00 available$/,
+      );
+      const { order, fills, entries } = await orderRows(app, last(r).orderId);
+      expect(order).toMatchObject({ state: 'rejected', filledSizeMicros: 0n });
+      expect([fills, entries]).toEqual([[], []]);
+      expect(await prisma().position.count({ where: { userId: 'poor' } })).toBe(0);
+      expect((await app.services.ledger.balance('poor')).available).toBe(M(1));
+    },
+  );
 
   it('400 naming limitPrice: orderType market with a limitPrice (/execute, position sell, GraphQL)', async () => {
-    const exec = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 1, orderType: 'market', limitPrice: 0.5 }, await bearer('mixer'));
+    const exec = await execute(
+      { marketId: marketB, side: 'buy', outcome: 'yes', size: 1, orderType: 'market', limitPrice: 0.5 },
+      await bearer('mixer'),
+    );
     expect(exec.status).toBe(400);
     expect(exec.body).toMatchObject({ error: 'bad_request' });
     expect(exec.body!.message).toMatch(/^limitPrice: is not allowed with orderType market/);
     expect(await prisma().order.count({ where: { userId: 'mixer' } })).toBe(0);
     await fund(app, 'mixer', 20);
     const bought = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 2 }, await bearer('mixer'));
-    const sell = await sellPosition(last(bought).position!.id, { orderType: 'market', limitPrice: 0.1 }, await bearer('mixer'));
+    const sell = await sellPosition(
+      last(bought).position!.id,
+      { orderType: 'market', limitPrice: 0.1 },
+      await bearer('mixer'),
+    );
     expect(sell.status).toBe(400);
     expect(sell.body!.message).toMatch(/^limitPrice: is not allowed with orderType market/);
     const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0 });
@@ -215,7 +298,9 @@ describe('POST /execute: an authenticated simulation', () => {
       client.subscribe(
         {
           query: 'subscription($i: ExecuteInput!) { execute(input: $i) { event } }',
-          variables: { i: { marketId: marketB, side: 'buy', outcome: 'yes', size: 1, orderType: 'market', limitPrice: 0.5 } },
+          variables: {
+            i: { marketId: marketB, side: 'buy', outcome: 'yes', size: 1, orderType: 'market', limitPrice: 0.5 },
+          },
         },
         { next: (m) => void results.push(m), error: (e) => (results.push(e), resolve()), complete: resolve },
       );
@@ -234,47 +319,53 @@ describe('POST /execute: an authenticated simulation', () => {
 });
 
 describe('Idempotency-Key and disconnects', () => {
-  it('a retry replays the first outcome (same ids, replayed: true); another body is a 409 before streaming', async () => {
-    await fund(app, 'retrier', 100);
-    const order = { marketId: marketB, side: 'buy', outcome: 'no', size: 5 };
-    const headers = { ...(await bearer('retrier')), 'idempotency-key': 'buy-once' };
-    const first = await execute(order, headers);
-    const again = await execute({ size: 5, outcome: 'no', side: 'buy', marketId: marketB }, headers);
-    expect(again.status).toBe(200);
-    expect(again.events.map((e) => [e.event, e.id])).toEqual(first.events.map((e) => [e.event, e.id]));
-    expect(again.events.every((e) => e.data.replayed)).toBe(true);
-    expect(last(again).order).toEqual(last(first).order);
-    expect(await prisma().order.count({ where: { userId: 'retrier' } })).toBe(1);
-    const other = await execute({ ...order, size: 6 }, headers);
-    expect(other.status).toBe(409);
-    expect(other.body).toMatchObject({ error: 'conflict' });
-    expect((await execute(order, { ...headers, 'idempotency-key': 'bad key' })).status).toBe(400);
-    expect((await app.services.ledger.balance('retrier')).available).toBe(M(100) - M(last(first).order.total));
-  });
+  it(
+    'a retry replays the first outcome (same ids, replayed: true); another body is a 409 before ' + 'streaming',
+    async () => {
+      await fund(app, 'retrier', 100);
+      const order = { marketId: marketB, side: 'buy', outcome: 'no', size: 5 };
+      const headers = { ...(await bearer('retrier')), 'idempotency-key': 'buy-once' };
+      const first = await execute(order, headers);
+      const again = await execute({ size: 5, outcome: 'no', side: 'buy', marketId: marketB }, headers);
+      expect(again.status).toBe(200);
+      expect(again.events.map((e) => [e.event, e.id])).toEqual(first.events.map((e) => [e.event, e.id]));
+      expect(again.events.every((e) => e.data.replayed)).toBe(true);
+      expect(last(again).order).toEqual(last(first).order);
+      expect(await prisma().order.count({ where: { userId: 'retrier' } })).toBe(1);
+      const other = await execute({ ...order, size: 6 }, headers);
+      expect(other.status).toBe(409);
+      expect(other.body).toMatchObject({ error: 'conflict' });
+      expect((await execute(order, { ...headers, 'idempotency-key': 'bad key' })).status).toBe(400);
+      expect((await app.services.ledger.balance('retrier')).available).toBe(M(100) - M(last(first).order.total));
+    },
+  );
 
-  it('a retried position sell replays even though the position is now closed; a retried /execute sell too', async () => {
-    await fund(app, 'seller', 100);
-    const bought = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 4 }, await bearer('seller'));
-    const positionId = last(bought).position!.id;
-    const headers = { ...(await bearer('seller')), 'idempotency-key': 'sell-all' };
-    const first = await sellPosition(positionId, undefined, headers);
-    expect(last(first).position).toMatchObject({ status: 'closed' });
-    const again = await sellPosition(positionId, undefined, headers);
-    expect(again.status).toBe(200);
-    expect(again.events.map((e) => e.id)).toEqual(first.events.map((e) => e.id));
-    expect(again.events.every((e) => e.data.replayed)).toBe(true);
-    expect((await sellPosition(positionId, { size: 1 }, headers)).status).toBe(409); // same key, another body
-    const other = await sellPosition(positionId, undefined, { ...headers, 'idempotency-key': 'sell-again' });
-    expect(other.status).toBe(400); // a new key: the position is closed
+  it(
+    'a retried position sell replays even though the position is now closed; a retried /execute sell ' + 'too',
+    async () => {
+      await fund(app, 'seller', 100);
+      const bought = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 4 }, await bearer('seller'));
+      const positionId = last(bought).position!.id;
+      const headers = { ...(await bearer('seller')), 'idempotency-key': 'sell-all' };
+      const first = await sellPosition(positionId, undefined, headers);
+      expect(last(first).position).toMatchObject({ status: 'closed' });
+      const again = await sellPosition(positionId, undefined, headers);
+      expect(again.status).toBe(200);
+      expect(again.events.map((e) => e.id)).toEqual(first.events.map((e) => e.id));
+      expect(again.events.every((e) => e.data.replayed)).toBe(true);
+      expect((await sellPosition(positionId, { size: 1 }, headers)).status).toBe(409); // same key, another body
+      const other = await sellPosition(positionId, undefined, { ...headers, 'idempotency-key': 'sell-again' });
+      expect(other.status).toBe(400); // a new key: the position is closed
 
-    await execute({ marketId: marketB, side: 'buy', outcome: 'no', size: 2 }, await bearer('seller'));
-    const sellHeaders = { ...(await bearer('seller')), 'idempotency-key': 'execute-sell' };
-    const sold = await execute({ marketId: marketB, side: 'sell', outcome: 'no', size: 2 }, sellHeaders);
-    expect(last(sold).event).toBe('completed');
-    const resold = await execute({ marketId: marketB, side: 'sell', outcome: 'no', size: 2 }, sellHeaders);
-    expect(resold.status).toBe(200);
-    expect(last(resold)).toMatchObject({ replayed: true, orderId: last(sold).orderId });
-  });
+      await execute({ marketId: marketB, side: 'buy', outcome: 'no', size: 2 }, await bearer('seller'));
+      const sellHeaders = { ...(await bearer('seller')), 'idempotency-key': 'execute-sell' };
+      const sold = await execute({ marketId: marketB, side: 'sell', outcome: 'no', size: 2 }, sellHeaders);
+      expect(last(sold).event).toBe('completed');
+      const resold = await execute({ marketId: marketB, side: 'sell', outcome: 'no', size: 2 }, sellHeaders);
+      expect(resold.status).toBe(200);
+      expect(last(resold)).toMatchObject({ replayed: true, orderId: last(sold).orderId });
+    },
+  );
 
   it('concurrent requests with one key trade once', async () => {
     await fund(app, 'racer', 100);
@@ -310,7 +401,12 @@ describe('Idempotency-Key and disconnects', () => {
 
 describe('GET /openapi.json documents the execution stream', () => {
   it('as text/event-stream with the event names', async () => {
-    const doc = (await http(`${app.url}/openapi.json`)).body as { paths: Record<string, Record<string, { responses: Record<string, { description: string; content: Record<string, unknown> }> }>> };
+    const doc = (await http(`${app.url}/openapi.json`)).body as {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { description: string; content: Record<string, unknown> }> }>
+      >;
+    };
     const ok = doc.paths['/execute']!.post!.responses['200']!;
     expect(Object.keys(ok.content)).toEqual(['text/event-stream']);
     expect(ok.description).toMatch(/accepted, quote, submitted, fill, then completed, failed or outcome_unknown/);

@@ -15,7 +15,15 @@ afterAll(async () => {
   await exec.close();
 });
 
-const order = { clientOrderId: 'o-1', userId: 'u', marketId: 'm', side: 'buy', outcome: 'yes', size: 1, orderType: 'market' } as const;
+const order = {
+  clientOrderId: 'o-1',
+  userId: 'u',
+  marketId: 'm',
+  side: 'buy',
+  outcome: 'yes',
+  size: 1,
+  orderType: 'market',
+} as const;
 const failure = (p: Promise<unknown>) =>
   p.then(
     () => {
@@ -61,7 +69,9 @@ describe('ExecutionServiceClient failures', () => {
     const before = exec.requests.length;
     await client.submit(order, 'tok');
     await client.submit(order, 'tok');
-    expect(exec.requests.slice(before).map((r) => [r.method, r.path, r.headers['idempotency-key'], r.headers.authorization])).toEqual([
+    expect(
+      exec.requests.slice(before).map((r) => [r.method, r.path, r.headers['idempotency-key'], r.headers.authorization]),
+    ).toEqual([
       ['POST', '/orders', 'order:o-1', 'Bearer tok'],
       ['POST', '/orders', 'order:o-1', 'Bearer tok'],
     ]);

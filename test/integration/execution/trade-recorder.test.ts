@@ -50,7 +50,9 @@ class RecordingListener implements FeeListener {
 
 describe('TradeRecorder.settle', () => {
   it('tells every fee listener of each fee inside the transaction, and everything commits together', async () => {
-    await ledger.postAll([{ userId: 'r1', kind: 'deposit', available: M(50), held: 0n, reference: 'test', idempotencyKey: 'r1-dep' }]);
+    await ledger.postAll([
+      { userId: 'r1', kind: 'deposit', available: M(50), held: 0n, reference: 'test', idempotencyKey: 'r1-dep' },
+    ]);
     const listener = new RecordingListener();
     const d = draft('r1');
     const r = await new TradeRecorder(db.prisma, ledger, [listener]).settle(d, false, 'filled', fills);
@@ -63,18 +65,28 @@ describe('TradeRecorder.settle', () => {
     // 6 × 0.40 + 4 × 0.42 = 4.08, fees 0.18.
     expect((await ledger.balance('r1')).available).toBe(M(50 - 4.08 - 0.18));
     const position = await db.prisma.position.findFirstOrThrow({ where: { userId: 'r1' } });
-    expect(position).toMatchObject({ sizeMicros: M(10), costBasisMicros: M(4.08), realizedPnlMicros: -M(0.18), feesMicros: M(0.18), status: 'open' });
+    expect(position).toMatchObject({
+      sizeMicros: M(10),
+      costBasisMicros: M(4.08),
+      realizedPnlMicros: -M(0.18),
+      feesMicros: M(0.18),
+      status: 'open',
+    });
   });
 
   it('a listener that fails rolls the whole trade back: no order, fills, position or movement', async () => {
-    await ledger.postAll([{ userId: 'r2', kind: 'deposit', available: M(50), held: 0n, reference: 'test', idempotencyKey: 'r2-dep' }]);
+    await ledger.postAll([
+      { userId: 'r2', kind: 'deposit', available: M(50), held: 0n, reference: 'test', idempotencyKey: 'r2-dep' },
+    ]);
     const failing: FeeListener = {
       onFeeCharged: async () => {
         throw new Error('rewards store down');
       },
     };
     const d = draft('r2');
-    await expect(new TradeRecorder(db.prisma, ledger, [new RecordingListener(), failing]).settle(d, false, 'filled', fills)).rejects.toThrow('rewards store down');
+    await expect(
+      new TradeRecorder(db.prisma, ledger, [new RecordingListener(), failing]).settle(d, false, 'filled', fills),
+    ).rejects.toThrow('rewards store down');
     expect(await db.prisma.order.count({ where: { id: d.id } })).toBe(0);
     expect(await db.prisma.fill.count({ where: { orderId: d.id } })).toBe(0);
     expect(await db.prisma.position.count({ where: { userId: 'r2' } })).toBe(0);
@@ -87,15 +99,22 @@ describe('TradeRecorder.settle', () => {
     const d = draft('r3', { side: 'sell' });
     const r = await new TradeRecorder(db.prisma, ledger, []).settle(d, false, 'filled', fills);
     expect(r).toMatchObject({ ok: false, code: 'insufficient_position' });
-    expect(await db.prisma.order.findUniqueOrThrow({ where: { id: d.id } })).toMatchObject({ state: 'rejected', filledSizeMicros: 0n });
+    expect(await db.prisma.order.findUniqueOrThrow({ where: { id: d.id } })).toMatchObject({
+      state: 'rejected',
+      filledSizeMicros: 0n,
+    });
     expect(await db.prisma.position.count({ where: { userId: 'r3' } })).toBe(0);
     expect(await ledger.audit()).toEqual([]);
   });
 
   it('concurrent buys on one position serialize on its row: the position equals the sum of the fills', async () => {
-    await ledger.postAll([{ userId: 'r4', kind: 'deposit', available: M(500), held: 0n, reference: 'test', idempotencyKey: 'r4-dep' }]);
+    await ledger.postAll([
+      { userId: 'r4', kind: 'deposit', available: M(500), held: 0n, reference: 'test', idempotencyKey: 'r4-dep' },
+    ]);
     const recorder = new TradeRecorder(db.prisma, ledger, []);
-    const results = await Promise.all(Array.from({ length: 6 }, () => recorder.settle(draft('r4'), false, 'filled', fills)));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => recorder.settle(draft('r4'), false, 'filled', fills)),
+    );
     expect(results.every((r) => r.ok)).toBe(true);
     const position = await db.prisma.position.findFirstOrThrow({ where: { userId: 'r4' } });
     expect(position).toMatchObject({ sizeMicros: M(60), costBasisMicros: M(24.48), feesMicros: M(1.08) });

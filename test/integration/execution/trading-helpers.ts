@@ -11,10 +11,26 @@ export interface StreamEvent {
     seq: number;
     orderId: string;
     replayed: boolean;
-    order: Record<string, unknown> & { id: string; state: string; filledSize: number; notional: number; fees: number; total: number; persisted: boolean };
+    order: Record<string, unknown> & {
+      id: string;
+      state: string;
+      filledSize: number;
+      notional: number;
+      fees: number;
+      total: number;
+      persisted: boolean;
+    };
     quote: Record<string, unknown> | null;
     fill: { seq: number; price: number; size: number; fee: number; filledSize: number } | null;
-    position: { id: string; status: string; size: number; avgPrice: number | null; costBasis: number; realizedPnl: number; fees: number } | null;
+    position: {
+      id: string;
+      status: string;
+      size: number;
+      avgPrice: number | null;
+      costBasis: number;
+      realizedPnl: number;
+      fees: number;
+    } | null;
     balance: { available: number; held: number } | null;
     error: { code: string; message: string } | null;
   };
@@ -33,7 +49,11 @@ export interface StreamResult {
  * POSTs and reads the whole answer: an SSE stream is read chunk by chunk with
  * a spec-conformant parser until the server ends it; anything else as JSON.
  */
-export async function postStream(url: string, json: unknown, headers: Record<string, string> = {}): Promise<StreamResult> {
+export async function postStream(
+  url: string,
+  json: unknown,
+  headers: Record<string, string> = {},
+): Promise<StreamResult> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { accept: 'text/event-stream', 'content-type': 'application/json', ...headers },
@@ -42,24 +62,46 @@ export async function postStream(url: string, json: unknown, headers: Record<str
   const contentType = res.headers.get('content-type') ?? '';
   if (!contentType.startsWith('text/event-stream')) {
     const text = await res.text();
-    return { status: res.status, contentType, events: [], body: text ? (JSON.parse(text) as StreamResult['body']) : undefined };
+    return {
+      status: res.status,
+      contentType,
+      events: [],
+      body: text ? (JSON.parse(text) as StreamResult['body']) : undefined,
+    };
   }
   const messages: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (m) => messages.push(m) });
   const decoder = new TextDecoder();
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+    parser.feed(decoder.decode(chunk, { stream: true }));
   return {
     status: res.status,
     contentType,
-    events: messages.map((m) => ({ event: m.event ?? 'message', id: m.id ?? '', data: JSON.parse(m.data) as StreamEvent['data'] })),
+    events: messages.map((m) => ({
+      event: m.event ?? 'message',
+      id: m.id ?? '',
+      data: JSON.parse(m.data) as StreamEvent['data'],
+    })),
     body: undefined,
   };
 }
 
 /** Credits a user's USD balance through the ledger (as a settled deposit would). */
-export async function fund(app: TestApp, userId: string, usd: number, key = `test-deposit:${userId}:${usd}:${Math.random()}`): Promise<void> {
+export async function fund(
+  app: TestApp,
+  userId: string,
+  usd: number,
+  key = `test-deposit:${userId}:${usd}:${Math.random()}`,
+): Promise<void> {
   await app.services.ledger.postAll([
-    { userId, kind: 'deposit', available: BigInt(Math.round(usd * 1e6)), held: 0n, reference: 'test', idempotencyKey: key },
+    {
+      userId,
+      kind: 'deposit',
+      available: BigInt(Math.round(usd * 1e6)),
+      held: 0n,
+      reference: 'test',
+      idempotencyKey: key,
+    },
   ]);
 }
 
@@ -71,12 +113,18 @@ export async function orderRows(app: TestApp, orderId: string) {
   const prisma = app.services.db.prisma;
   const order = await prisma.order.findUnique({ where: { id: orderId } });
   const fills = await prisma.fill.findMany({ where: { orderId }, orderBy: { seq: 'asc' } });
-  const entries = await prisma.ledgerEntry.findMany({ where: { reference: `order:${orderId}` }, orderBy: { id: 'asc' } });
+  const entries = await prisma.ledgerEntry.findMany({
+    where: { reference: `order:${orderId}` },
+    orderBy: { id: 'asc' },
+  });
   return { order, fills, entries };
 }
 
 /** A position equals its fills: size = Σ buys − Σ sells over every order of it. */
-export async function positionMatchesFills(app: TestApp, positionId: string): Promise<{ size: bigint; fromFills: bigint }> {
+export async function positionMatchesFills(
+  app: TestApp,
+  positionId: string,
+): Promise<{ size: bigint; fromFills: bigint }> {
   const prisma = app.services.db.prisma;
   const position = await prisma.position.findUniqueOrThrow({ where: { id: positionId } });
   const orders = await prisma.order.findMany({ where: { positionId }, include: { fills: true } });

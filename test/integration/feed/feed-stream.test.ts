@@ -16,19 +16,32 @@ afterAll(async () => {
 
 const item = (source: string) => {
   seq += 1;
-  return { source, externalId: `s-${seq}`, title: `Stream note number ${seq}`, publishedAt: new Date(Date.now() - seq * 1000).toISOString() };
+  return {
+    source,
+    externalId: `s-${seq}`,
+    title: `Stream note number ${seq}`,
+    publishedAt: new Date(Date.now() - seq * 1000).toISOString(),
+  };
 };
 const ingestVia = async (target: TestApp, items: unknown[]) => {
-  const r = await http(`${target.url}/api/feed/ingest`, { method: 'POST', json: { items }, headers: { 'x-feed-ingest-token': TOKEN } });
+  const r = await http(`${target.url}/api/feed/ingest`, {
+    method: 'POST',
+    json: { items },
+    headers: { 'x-feed-ingest-token': TOKEN },
+  });
   expect(r.status).toBe(200);
   return r.body as { inserted: number };
 };
 const ingest = (items: unknown[]) => ingestVia(app, items);
 const lastId = async () => (await app.services.db.prisma.feedItem.aggregate({ _max: { id: true } }))._max.id ?? 0n;
 const idsAfter = async (after: bigint, source?: string) =>
-  (await app.services.db.prisma.feedItem.findMany({ where: { id: { gt: after }, ...(source && { source }) }, orderBy: { id: 'asc' }, select: { id: true } })).map(
-    (r) => r.id.toString(),
-  );
+  (
+    await app.services.db.prisma.feedItem.findMany({
+      where: { id: { gt: after }, ...(source && { source }) },
+      orderBy: { id: 'asc' },
+      select: { id: true },
+    })
+  ).map((r) => r.id.toString());
 const takeIds = async (sse: SseReader, count: number) => {
   const got = await sse.take(count, 60_000);
   expect(got.every((m) => m.event === 'feed_item' && m.id === JSON.parse(m.data).id)).toBe(true);
@@ -44,7 +57,9 @@ describe('resuming after Last-Event-ID', () => {
     }
     const missed = await idsAfter(from, 'backlog');
     expect(missed.length).toBe(1251);
-    const sse = await openSse(`${app.url}/api/feed/stream?source=backlog`, { headers: { 'last-event-id': from.toString() } });
+    const sse = await openSse(`${app.url}/api/feed/stream?source=backlog`, {
+      headers: { 'last-event-id': from.toString() },
+    });
     expect(sse.status).toBe(200);
     try {
       expect(await takeIds(sse, missed.length)).toEqual(missed);
@@ -98,11 +113,19 @@ describe('ordering', () => {
       const from = await lastId();
       const live = await openSse(`${second.url}/api/feed/stream`);
       streams.push({ sse: live, after: from });
-      const work = Array.from({ length: 8 }, (_, k) => ingestVia(k % 2 ? second : app, Array.from({ length: 25 }, () => item(`w${k % 3}`))));
+      const work = Array.from({ length: 8 }, (_, k) =>
+        ingestVia(
+          k % 2 ? second : app,
+          Array.from({ length: 25 }, () => item(`w${k % 3}`)),
+        ),
+      );
       // A client resuming mid-flight from whatever is committed by then.
       await work[0];
       const mid = await lastId();
-      streams.push({ sse: await openSse(`${second.url}/api/feed/stream`, { headers: { 'last-event-id': mid.toString() } }), after: mid });
+      streams.push({
+        sse: await openSse(`${second.url}/api/feed/stream`, { headers: { 'last-event-id': mid.toString() } }),
+        after: mid,
+      });
       await Promise.all(work);
       // Without Redis the instances share no pub/sub: the last message through `second` closes the gap.
       await ingestVia(second, [item('closing')]);

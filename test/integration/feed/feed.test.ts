@@ -29,7 +29,13 @@ afterAll(async () => {
 
 const item = (over: Record<string, unknown> = {}) => {
   seq += 1;
-  return { source: 'wire', externalId: `x-${seq}`, title: `Unrelated note number ${seq}`, publishedAt: new Date(Date.now() - seq * 1000).toISOString(), ...over };
+  return {
+    source: 'wire',
+    externalId: `x-${seq}`,
+    title: `Unrelated note number ${seq}`,
+    publishedAt: new Date(Date.now() - seq * 1000).toISOString(),
+    ...over,
+  };
 };
 const ingest = (items: unknown[], token = 'feed-test-token') =>
   http(`${app.url}/api/feed/ingest`, { method: 'POST', json: { items }, headers: { 'x-feed-ingest-token': token } });
@@ -99,7 +105,9 @@ describe('mapping a batch to events', () => {
   }
 
   it('the word index matches exactly as scanning every event did', async () => {
-    const events = await app.services.db.prisma.coreEvent.findMany({ select: { id: true, slug: true, title: true, category: true } });
+    const events = await app.services.db.prisma.coreEvent.findMany({
+      select: { id: true, slug: true, title: true, category: true },
+    });
     const matcher = new EventMatcher(events);
     const probes = events.flatMap((e, k) => {
       const words = e.title.split(' ');
@@ -158,9 +166,12 @@ describe('GET /api/feed', () => {
   it('filters, re-fetches a page from its cursor, refuses tampered or re-filtered cursors', async () => {
     const crypto = (await http(`${app.url}/api/feed?source=walk&category=crypto&limit=2`)).body as Page;
     expect(crypto.data.every((i) => i.category === 'crypto')).toBe(true);
-    const next = `${app.url}/api/feed?source=walk&category=crypto&limit=2&cursor=${encodeURIComponent(crypto.nextCursor!)}`;
+    const cursor = encodeURIComponent(crypto.nextCursor!);
+    const next = `${app.url}/api/feed?source=walk&category=crypto&limit=2&cursor=${cursor}`;
     expect((await http(next)).body).toEqual((await http(next)).body);
-    const otherFilters = await http(`${app.url}/api/feed?source=walk&category=sports&limit=2&cursor=${encodeURIComponent(crypto.nextCursor!)}`);
+    const otherFilters = await http(
+      `${app.url}/api/feed?source=walk&category=sports&limit=2&cursor=${encodeURIComponent(crypto.nextCursor!)}`,
+    );
     expect(otherFilters.status).toBe(400);
     expect((otherFilters.body as { message: string }).message).toMatch(/^cursor: /);
     const tampered = crypto.nextCursor!.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'));
@@ -187,15 +198,21 @@ describe('GET /api/feed/{id} and /api/feed/quality', () => {
     expect((await http(`${app.url}/api/feed/not-a-number`)).status).toBe(404);
   });
 
-  it.each(['9223372036854775807', '9223372036854775808', '9999999999999999999'])('404 (not 500) for id %s, at or beyond int64', async (id) => {
-    const r = await http(`${app.url}/api/feed/${id}`);
-    expect(r.status).toBe(404);
-    expect(r.body).toMatchObject({ error: 'not_found' });
-    const gql = await http(`${app.url}/graphql`, { method: 'POST', json: { query: 'query($id: String!) { feedItem(id: $id) { id } }', variables: { id } } });
-    expect((gql.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('not_found');
-  });
+  it.each(['9223372036854775807', '9223372036854775808', '9999999999999999999'])(
+    '404 (not 500) for id %s, at or beyond int64',
+    async (id) => {
+      const r = await http(`${app.url}/api/feed/${id}`);
+      expect(r.status).toBe(404);
+      expect(r.body).toMatchObject({ error: 'not_found' });
+      const gql = await http(`${app.url}/graphql`, {
+        method: 'POST',
+        json: { query: 'query($id: String!) { feedItem(id: $id) { id } }', variables: { id } },
+      });
+      expect((gql.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('not_found');
+    },
+  );
 
-  it('reports each source\'s latest publishedAt and its freshness in seconds', async () => {
+  it("reports each source's latest publishedAt and its freshness in seconds", async () => {
     const base = Math.floor(Date.now() / 1000) * 1000;
     const older = new Date(base - 3_600_000).toISOString();
     const latest = new Date(base - 90_000).toISOString();
@@ -206,7 +223,13 @@ describe('GET /api/feed/{id} and /api/feed/quality', () => {
     ]);
     const before = Date.now();
     const q = (await http(`${app.url}/api/feed/quality`)).body as {
-      sources: { source: string; items: number; latestPublishedAt: string | null; latestIngestedAt: string | null; freshnessSeconds: number | null }[];
+      sources: {
+        source: string;
+        items: number;
+        latestPublishedAt: string | null;
+        latestIngestedAt: string | null;
+        freshnessSeconds: number | null;
+      }[];
       checkedAt: string;
     };
     const after = Date.now();
@@ -263,11 +286,16 @@ describe('GET /api/feed/stream', () => {
     expect(new Set(ids).size).toBe(4);
   });
 
-  it.each(['abc', '-1', '9223372036854775808', '9999999999999999999'])('400 naming Last-Event-ID for %j', async (id) => {
-    const r = await http(`${app.url}/api/feed/stream`, { headers: { 'last-event-id': id, accept: 'text/event-stream' } });
-    expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/^Last-Event-ID: /) });
-  });
+  it.each(['abc', '-1', '9223372036854775808', '9999999999999999999'])(
+    '400 naming Last-Event-ID for %j',
+    async (id) => {
+      const r = await http(`${app.url}/api/feed/stream`, {
+        headers: { 'last-event-id': id, accept: 'text/event-stream' },
+      });
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/^Last-Event-ID: /) });
+    },
+  );
 
   it('accepts the largest int64 as Last-Event-ID (nothing to replay)', async () => {
     const sse = await openSse(`${app.url}/api/feed/stream`, { headers: { 'last-event-id': '9223372036854775807' } });

@@ -40,8 +40,19 @@ afterAll(async () => {
   await app.close();
 });
 
-async function as(sub: string, method: string, path: string, json?: unknown, headers: Record<string, string> = {}, base = app) {
-  return http(`${base.url}${path}`, { method, headers: { authorization: `Bearer ${await base.token(sub)}`, ...headers }, json });
+async function as(
+  sub: string,
+  method: string,
+  path: string,
+  json?: unknown,
+  headers: Record<string, string> = {},
+  base = app,
+) {
+  return http(`${base.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${await base.token(sub)}`, ...headers },
+    json,
+  });
 }
 
 async function deliver(event: unknown, base = app) {
@@ -54,7 +65,9 @@ async function deliver(event: unknown, base = app) {
 }
 
 async function credit(userId: string, micros: bigint, key: string) {
-  await app.services.ledger.postAll([{ userId, kind: 'deposit', available: micros, held: 0n, reference: 'test', idempotencyKey: key }]);
+  await app.services.ledger.postAll([
+    { userId, kind: 'deposit', available: micros, held: 0n, reference: 'test', idempotencyKey: key },
+  ]);
 }
 
 async function balance(sub: string) {
@@ -63,7 +76,9 @@ async function balance(sub: string) {
 
 describe('POST /api/funding/onramp', () => {
   it('401 without a token', async () => {
-    expect((await http(`${app.url}/api/funding/onramp`, { method: 'POST', json: { amount: 50, currency: 'usd' } })).status).toBe(401);
+    expect(
+      (await http(`${app.url}/api/funding/onramp`, { method: 'POST', json: { amount: 50, currency: 'usd' } })).status,
+    ).toBe(401);
   });
 
   it('creates a pending session with the processor', async () => {
@@ -100,7 +115,10 @@ describe('POST /api/funding/onramp', () => {
     // Another user's key space is separate.
     const theirs = await as('fc', 'POST', '/api/funding/onramp', { amount: 26, currency: 'usd' }, key);
     expect(theirs.status).toBe(200);
-    expect((await as('fb', 'POST', '/api/funding/onramp', { amount: 25, currency: 'usd' }, { 'idempotency-key': 'bad key' })).status).toBe(400);
+    expect(
+      (await as('fb', 'POST', '/api/funding/onramp', { amount: 25, currency: 'usd' }, { 'idempotency-key': 'bad key' }))
+        .status,
+    ).toBe(400);
     const history = (await as('fb', 'GET', '/api/funding/history')).body as Page<Funding>;
     expect(history.total).toBe(1);
   });
@@ -109,9 +127,14 @@ describe('POST /api/funding/onramp', () => {
     const limited = await startTestApp({ ONRAMP_RATE_LIMIT: '2' });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i += 1) statuses.push((await as('fr', 'POST', '/api/funding/onramp', { amount: 10, currency: 'usd' }, {}, limited)).status);
+      for (let i = 0; i < 3; i += 1)
+        statuses.push(
+          (await as('fr', 'POST', '/api/funding/onramp', { amount: 10, currency: 'usd' }, {}, limited)).status,
+        );
       expect(statuses).toEqual([200, 200, 429]);
-      expect((await as('other', 'POST', '/api/funding/onramp', { amount: 10, currency: 'usd' }, {}, limited)).status).toBe(200);
+      expect(
+        (await as('other', 'POST', '/api/funding/onramp', { amount: 10, currency: 'usd' }, {}, limited)).status,
+      ).toBe(200);
     } finally {
       await limited.close();
     }
@@ -123,13 +146,24 @@ describe('POST /api/funding/onramp', () => {
       const key = { 'idempotency-key': 'retry-after-limit' };
       const first = await as('fk', 'POST', '/api/funding/onramp', { amount: 15, currency: 'usd' }, key, limited);
       expect(first.status).toBe(200);
-      expect((await as('fk', 'POST', '/api/funding/onramp', { amount: 16, currency: 'usd' }, {}, limited)).status).toBe(200);
+      expect((await as('fk', 'POST', '/api/funding/onramp', { amount: 16, currency: 'usd' }, {}, limited)).status).toBe(
+        200,
+      );
       const replay = await as('fk', 'POST', '/api/funding/onramp', { amount: 15, currency: 'usd' }, key, limited);
       expect([replay.status, replay.body]).toEqual([200, first.body]);
       // New work is still limited, and a 429 does not claim its key: the same request later runs.
-      const refused = await as('fk', 'POST', '/api/funding/onramp', { amount: 17, currency: 'usd' }, { 'idempotency-key': 'late' }, limited);
+      const refused = await as(
+        'fk',
+        'POST',
+        '/api/funding/onramp',
+        { amount: 17, currency: 'usd' },
+        { 'idempotency-key': 'late' },
+        limited,
+      );
       expect(refused.status).toBe(429);
-      expect(await limited.services.db.prisma.idempotentRequest.count({ where: { userId: 'fk', key: 'late' } })).toBe(0);
+      expect(await limited.services.db.prisma.idempotentRequest.count({ where: { userId: 'fk', key: 'late' } })).toBe(
+        0,
+      );
     } finally {
       await limited.close();
     }
@@ -166,7 +200,11 @@ describe('withdrawals', () => {
   it('refuses more than the available balance (400) and leaves the balance unchanged', async () => {
     await credit('wd', 100_000_000n, 'wd:credit');
     const before = await balance('wd');
-    const r = await as('wd', 'POST', '/api/funding/withdraw', { amount: 100.000001, chain: 'polygon', destination: EVM });
+    const r = await as('wd', 'POST', '/api/funding/withdraw', {
+      amount: 100.000001,
+      chain: 'polygon',
+      destination: EVM,
+    });
     expect(r.status).toBe(400);
     expect((r.body as { message: string }).message).toMatch(/^amount: exceeds the available balance/);
     expect(await balance('wd')).toEqual(before);
@@ -196,7 +234,13 @@ describe('withdrawals', () => {
     expect(rs.map((r) => r.status)).toEqual([201, 201, 201]);
     const w = rs[0]!.body as Withdrawal;
     expect(rs.every((r) => (r.body as Withdrawal).id === w.id)).toBe(true);
-    expect(w).toMatchObject({ status: 'queued', amount: 30.123456, chain: 'polygon', destination: EVM, payoutId: null });
+    expect(w).toMatchObject({
+      status: 'queued',
+      amount: 30.123456,
+      chain: 'polygon',
+      destination: EVM,
+      payoutId: null,
+    });
     expect(await balance('wd')).toEqual(expect.objectContaining({ available: 69.876544, held: 30.123456 }));
     const mismatch = await as('wd', 'POST', '/api/funding/withdraw', { ...body, amount: 1 }, key);
     expect(mismatch.status).toBe(409);
@@ -214,12 +258,24 @@ describe('withdrawals', () => {
 
   it('end to end: onramp, signed webhook credit, withdraw', async () => {
     const session = (await as('e2e', 'POST', '/api/funding/onramp', { amount: 40, currency: 'usd' })).body as Funding;
-    const ack = await deliver({ id: 'evt_e2e', type: 'onramp.completed', data: { id: session.processorId, amountReceived: '39.50', currency: 'usdc' } });
+    const ack = await deliver({
+      id: 'evt_e2e',
+      type: 'onramp.completed',
+      data: { id: session.processorId, amountReceived: '39.50', currency: 'usdc' },
+    });
     expect(ack.status).toBe(200);
     expect(await balance('e2e')).toEqual(expect.objectContaining({ available: 39.5 }));
     const history = (await as('e2e', 'GET', '/api/funding/history')).body as Page<Funding>;
     expect(history.data[0]).toMatchObject({ status: 'succeeded', credited: 39.5 });
-    expect((await as('e2e', 'POST', '/api/funding/withdraw', { amount: 39.5, chain: 'solana', destination: 'So11111111111111111111111111111111111111112' })).status).toBe(201);
+    expect(
+      (
+        await as('e2e', 'POST', '/api/funding/withdraw', {
+          amount: 39.5,
+          chain: 'solana',
+          destination: 'So11111111111111111111111111111111111111112',
+        })
+      ).status,
+    ).toBe(201);
     expect(await balance('e2e')).toEqual(expect.objectContaining({ available: 0, held: 39.5 }));
   });
 });
@@ -232,9 +288,11 @@ describe('payment processor over HTTP', () => {
     let n = 0;
     upstream = await startFakeUpstream((req) => {
       n += 1;
-      if (req.path === '/v1/onramp/sessions') return { body: { id: `sess_${req.headers['idempotency-key']}`, url: 'https://pay.example/s' } };
+      if (req.path === '/v1/onramp/sessions')
+        return { body: { id: `sess_${req.headers['idempotency-key']}`, url: 'https://pay.example/s' } };
       if (req.path === '/v1/payment_intents') return { body: { id: `pi_${n}`, client_secret: `secret_${n}` } };
-      if (req.path === '/v1/payouts') return { body: { id: `po_${(req.body as { reference: string }).reference}`, status: payoutStatus } };
+      if (req.path === '/v1/payouts')
+        return { body: { id: `po_${(req.body as { reference: string }).reference}`, status: payoutStatus } };
       return { status: 404 };
     });
     remote = await startTestApp({
@@ -254,53 +312,87 @@ describe('payment processor over HTTP', () => {
     const r = await as('hp', 'POST', '/api/funding/onramp', { amount: 12.3, currency: 'gbp' }, key, remote);
     expect(r.status).toBe(200);
     expect(upstream.requests).toHaveLength(1);
-    expect(upstream.requests[0]).toMatchObject({ method: 'POST', body: { customer: 'hp', source_amount: '12.30', source_currency: 'gbp' } });
+    expect(upstream.requests[0]).toMatchObject({
+      method: 'POST',
+      body: { customer: 'hp', source_amount: '12.30', source_currency: 'gbp' },
+    });
     expect(upstream.requests[0]!.headers.authorization).toBe('Bearer pp-key');
     expect(upstream.requests[0]!.headers['idempotency-key']).toBe('onramp:hp:k1');
-    expect((await as('hp', 'POST', '/api/funding/onramp', { amount: 12.3, currency: 'gbp' }, key, remote)).body).toEqual(r.body);
+    expect(
+      (await as('hp', 'POST', '/api/funding/onramp', { amount: 12.3, currency: 'gbp' }, key, remote)).body,
+    ).toEqual(r.body);
     expect(upstream.requests).toHaveLength(1);
   });
 
   it('502 when the processor fails, and the key is released for a retry', async () => {
     upstream.handle(() => ({ status: 500 }));
     const key = { 'idempotency-key': 'k2' };
-    expect((await as('hp', 'POST', '/api/funding/intent', { amount: 3, currency: 'usd' }, key, remote)).status).toBe(502);
+    expect((await as('hp', 'POST', '/api/funding/intent', { amount: 3, currency: 'usd' }, key, remote)).status).toBe(
+      502,
+    );
     upstream.handle(() => ({ body: { id: 'pi_retry', client_secret: 's' } }));
     const retry = await as('hp', 'POST', '/api/funding/intent', { amount: 3, currency: 'usd' }, key, remote);
     expect(retry.status).toBe(200);
     expect(retry.body).toMatchObject({ processorId: 'pi_retry' });
   });
 
-  it('payouts: pending → processing; payout.paid → completed; payout.failed → failed with the hold released', async () => {
-    upstream.handle((req) => ({ body: { id: `po_${(req.body as { reference: string }).reference}`, status: payoutStatus } }));
-    await remote.services.ledger.postAll([{ userId: 'hq', kind: 'deposit', available: 50_000_000n, held: 0n, reference: 't', idempotencyKey: 'hq' }]);
-    const a = (await as('hq', 'POST', '/api/funding/withdraw', { amount: 20, chain: 'polygon', destination: EVM }, {}, remote)).body as Withdrawal;
-    const b = (await as('hq', 'POST', '/api/funding/withdraw', { amount: 10, chain: 'polygon', destination: EVM }, {}, remote)).body as Withdrawal;
-    upstream.handle(() => ({ status: 503 }));
-    expect(await remote.services.withdrawals.dispatch()).toBe(0); // stays queued, retried later
-    upstream.handle((req) => ({ body: { id: `po_${(req.body as { reference: string }).reference}`, status: payoutStatus } }));
-    expect(await remote.services.withdrawals.dispatch()).toBe(2);
-    const payout = upstream.requests.filter((r) => r.path === '/v1/payouts').at(-1)!;
-    expect(payout.headers['idempotency-key']).toMatch(/^payout:/);
-    let list = ((await as('hq', 'GET', '/api/funding/withdrawals', undefined, {}, remote)).body as Page<Withdrawal>).data;
-    expect(list.map((w) => w.status)).toEqual(['processing', 'processing']);
-    await deliver({ id: 'evt_paid', type: 'payout.paid', data: { id: `po_${a.id}`, reference: a.id } }, remote);
-    await deliver({ id: 'evt_failed', type: 'payout.failed', data: { id: `po_${b.id}`, failureReason: 'address rejected' } }, remote);
-    // Late or repeated events change nothing.
-    await deliver({ id: 'evt_failed_late', type: 'payout.failed', data: { id: `po_${a.id}` } }, remote);
-    list = ((await as('hq', 'GET', '/api/funding/withdrawals', undefined, {}, remote)).body as Page<Withdrawal>).data;
-    expect(Object.fromEntries(list.map((w) => [w.id, [w.status, w.failureReason]]))).toEqual({
-      [a.id]: ['completed', null],
-      [b.id]: ['failed', 'address rejected'],
-    });
-    const bal = (await as('hq', 'GET', '/api/wallets/balance', undefined, {}, remote)).body as { available: number; held: number };
-    expect(bal).toMatchObject({ available: 30, held: 0 });
-    expect(await remote.services.ledger.audit()).toEqual([]);
-    // Each state change the dispatcher or a processor event made is notified once; the late event none.
-    await remote.services.notifications.settled();
-    const notes = ((await as('hq', 'GET', '/api/notifications?limit=100', undefined, {}, remote)).body as { data: { kind: string; data: Record<string, string> }[] }).data;
-    expect(notes.filter((n) => n.kind === 'withdrawal').map((n) => `${n.data.withdrawalId}:${n.data.status}`).sort()).toEqual(
-      [`${a.id}:processing`, `${b.id}:processing`, `${a.id}:completed`, `${b.id}:failed`].sort(),
-    );
-  });
+  it(
+    'payouts: pending → processing; payout.paid → completed; payout.failed → failed with the hold ' + 'released',
+    async () => {
+      upstream.handle((req) => ({
+        body: { id: `po_${(req.body as { reference: string }).reference}`, status: payoutStatus },
+      }));
+      await remote.services.ledger.postAll([
+        { userId: 'hq', kind: 'deposit', available: 50_000_000n, held: 0n, reference: 't', idempotencyKey: 'hq' },
+      ]);
+      const a = (
+        await as('hq', 'POST', '/api/funding/withdraw', { amount: 20, chain: 'polygon', destination: EVM }, {}, remote)
+      ).body as Withdrawal;
+      const b = (
+        await as('hq', 'POST', '/api/funding/withdraw', { amount: 10, chain: 'polygon', destination: EVM }, {}, remote)
+      ).body as Withdrawal;
+      upstream.handle(() => ({ status: 503 }));
+      expect(await remote.services.withdrawals.dispatch()).toBe(0); // stays queued, retried later
+      upstream.handle((req) => ({
+        body: { id: `po_${(req.body as { reference: string }).reference}`, status: payoutStatus },
+      }));
+      expect(await remote.services.withdrawals.dispatch()).toBe(2);
+      const payout = upstream.requests.filter((r) => r.path === '/v1/payouts').at(-1)!;
+      expect(payout.headers['idempotency-key']).toMatch(/^payout:/);
+      let list = ((await as('hq', 'GET', '/api/funding/withdrawals', undefined, {}, remote)).body as Page<Withdrawal>)
+        .data;
+      expect(list.map((w) => w.status)).toEqual(['processing', 'processing']);
+      await deliver({ id: 'evt_paid', type: 'payout.paid', data: { id: `po_${a.id}`, reference: a.id } }, remote);
+      await deliver(
+        { id: 'evt_failed', type: 'payout.failed', data: { id: `po_${b.id}`, failureReason: 'address rejected' } },
+        remote,
+      );
+      // Late or repeated events change nothing.
+      await deliver({ id: 'evt_failed_late', type: 'payout.failed', data: { id: `po_${a.id}` } }, remote);
+      list = ((await as('hq', 'GET', '/api/funding/withdrawals', undefined, {}, remote)).body as Page<Withdrawal>).data;
+      expect(Object.fromEntries(list.map((w) => [w.id, [w.status, w.failureReason]]))).toEqual({
+        [a.id]: ['completed', null],
+        [b.id]: ['failed', 'address rejected'],
+      });
+      const bal = (await as('hq', 'GET', '/api/wallets/balance', undefined, {}, remote)).body as {
+        available: number;
+        held: number;
+      };
+      expect(bal).toMatchObject({ available: 30, held: 0 });
+      expect(await remote.services.ledger.audit()).toEqual([]);
+      // Each state change the dispatcher or a processor event made is notified once; the late event none.
+      await remote.services.notifications.settled();
+      const notes = (
+        (await as('hq', 'GET', '/api/notifications?limit=100', undefined, {}, remote)).body as {
+          data: { kind: string; data: Record<string, string> }[];
+        }
+      ).data;
+      expect(
+        notes
+          .filter((n) => n.kind === 'withdrawal')
+          .map((n) => `${n.data.withdrawalId}:${n.data.status}`)
+          .sort(),
+      ).toEqual([`${a.id}:processing`, `${b.id}:processing`, `${a.id}:completed`, `${b.id}:failed`].sort());
+    },
+  );
 });

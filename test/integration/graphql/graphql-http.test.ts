@@ -43,14 +43,26 @@ describe('GraphQL errors', () => {
   it('answers the same data as the REST route (same resolvers)', async () => {
     const gql = await http(`${app.url}/graphql`, {
       method: 'POST',
-      json: { query: '{ events(page: 2, pageSize: 7) { total page pageSize data { id slug markets { venue marketId yesPrice } } } }' },
+      json: {
+        query:
+          '{ events(page: 2, pageSize: 7) { total page pageSize data { id slug markets { venue marketId ' +
+          'yesPrice } } } }',
+      },
     });
     const rest = await http(`${app.url}/api/events?page=2&pageSize=7`);
-    const g = (gql.body as { data: { events: { total: number; data: { id: string; markets: unknown[] }[] } } }).data.events;
-    const r = rest.body as { total: number; data: { id: string; slug: string; markets: { venue: string; marketId: string; yesPrice: number }[] }[] };
+    const g = (gql.body as { data: { events: { total: number; data: { id: string; markets: unknown[] }[] } } }).data
+      .events;
+    const r = rest.body as {
+      total: number;
+      data: { id: string; slug: string; markets: { venue: string; marketId: string; yesPrice: number }[] }[];
+    };
     expect(g.total).toBe(r.total);
     expect(g.data).toEqual(
-      r.data.map((e) => ({ id: e.id, slug: e.slug, markets: e.markets.map(({ venue, marketId, yesPrice }) => ({ venue, marketId, yesPrice })) })),
+      r.data.map((e) => ({
+        id: e.id,
+        slug: e.slug,
+        markets: e.markets.map(({ venue, marketId, yesPrice }) => ({ venue, marketId, yesPrice })),
+      })),
     );
   });
 

@@ -36,7 +36,10 @@ describe.each(KINDS)('pubsub (%s)', (kind) => {
     const received: number[] = [];
     await infra.pubsub.subscribe<Tick>('ticks', (tick) => received.push(tick.seq));
     await infra.pubsub.publish<Tick>('ticks', { seq: -1 });
-    await infra.pubsub.publishMany<Tick>('ticks', Array.from({ length: 500 }, (_, seq) => ({ seq })));
+    await infra.pubsub.publishMany<Tick>(
+      'ticks',
+      Array.from({ length: 500 }, (_, seq) => ({ seq })),
+    );
     await infra.pubsub.publishMany<Tick>('ticks', []);
     await infra.pubsub.publish<Tick>('ticks', { seq: 500 });
     await waitFor(() => received.length === 502, '502 messages');

@@ -46,23 +46,28 @@ describeRedis('Redis-specific behaviour', () => {
     expect(await subscriberCount('rc')).toBe(0);
   });
 
-  it('resolves subscribe() only once Redis confirmed it, even on a connection still starting (ioredis #2037)', async () => {
-    for (let round = 0; round < 10; round += 1) {
-      const subscriber = createRedisClient(REDIS_URL, 'subscriber', (error) => errors.push({ error, source: 'redis:subscriber' }));
-      expect(subscriber.status).toBe('wait');
-      const pubsub = new RedisPubSub(raw, subscriber, prefix, { onError: () => undefined, iteratorBufferSize: 10 });
-      const received: unknown[] = [];
-      // Subscribe straight away: this SUBSCRIBE is written during the connect handshake.
-      await pubsub.subscribe('early', (p) => received.push(p));
-      expect(await subscriberCount('early')).toBe(1);
-      await raw.publish(`${prefix}ps:early`, JSON.stringify({ publishedAt: Date.now(), payload: round }));
-      await waitFor(() => received.length === 1, `message in round ${round}`);
-      expect(received).toEqual([round]);
-      await pubsub.close();
-      expect(subscriber.status).toBe('end');
-    }
-    expect(errors).toEqual([]);
-  });
+  it(
+    'resolves subscribe() only once Redis confirmed it, even on a connection still starting (ioredis ' + '#2037)',
+    async () => {
+      for (let round = 0; round < 10; round += 1) {
+        const subscriber = createRedisClient(REDIS_URL, 'subscriber', (error) =>
+          errors.push({ error, source: 'redis:subscriber' }),
+        );
+        expect(subscriber.status).toBe('wait');
+        const pubsub = new RedisPubSub(raw, subscriber, prefix, { onError: () => undefined, iteratorBufferSize: 10 });
+        const received: unknown[] = [];
+        // Subscribe straight away: this SUBSCRIBE is written during the connect handshake.
+        await pubsub.subscribe('early', (p) => received.push(p));
+        expect(await subscriberCount('early')).toBe(1);
+        await raw.publish(`${prefix}ps:early`, JSON.stringify({ publishedAt: Date.now(), payload: round }));
+        await waitFor(() => received.length === 1, `message in round ${round}`);
+        expect(received).toEqual([round]);
+        await pubsub.close();
+        expect(subscriber.status).toBe('end');
+      }
+      expect(errors).toEqual([]);
+    },
+  );
 
   it('reports a foreign message on a channel and keeps delivering', async () => {
     const received: unknown[] = [];

@@ -30,11 +30,18 @@ let app: TestApp;
 beforeAll(async () => {
   let sessions = 0;
   upstream = await startFakeUpstream((req) => {
-    if (req.path === '/v1/onramp/sessions') return { body: { id: `sess_e2e_${(sessions += 1)}`, url: 'https://pay.example/s' } };
+    if (req.path === '/v1/onramp/sessions')
+      return { body: { id: `sess_e2e_${(sessions += 1)}`, url: 'https://pay.example/s' } };
     if (req.path === '/v1/payouts') {
       if (payoutMode === 'down') return { status: 503 };
       const reference = (req.body as { reference: string }).reference;
-      return { body: { id: `po_${reference}`, status: payoutMode, ...(payoutMode === 'failed' && { failure_reason: 'address rejected' }) } };
+      return {
+        body: {
+          id: `po_${reference}`,
+          status: payoutMode,
+          ...(payoutMode === 'failed' && { failure_reason: 'address rejected' }),
+        },
+      };
     }
     return { status: 404 };
   });
@@ -59,7 +66,8 @@ afterAll(async () => {
 
 const M = (usd: number) => BigInt(Math.round(usd * 1e6));
 const bearer = async (sub: string) => ({ authorization: `Bearer ${await app.token(sub)}` });
-const as = async (sub: string, method: string, path: string, json?: unknown) => http(`${app.url}${path}`, { method, headers: await bearer(sub), json });
+const as = async (sub: string, method: string, path: string, json?: unknown) =>
+  http(`${app.url}${path}`, { method, headers: await bearer(sub), json });
 
 let events = 0;
 /** Delivers a processor event signed at the services' clock (the pinned one). */
@@ -68,7 +76,10 @@ async function deliver(type: string, data: Record<string, unknown>, id = `evt_e2
   const t = Math.floor(pinned.now() / 1000);
   const r = await http(`${app.url}/webhooks/payments`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'payment-signature': `t=${t},v1=${paymentSignature(SECRET, t, body)}` },
+    headers: {
+      'content-type': 'application/json',
+      'payment-signature': `t=${t},v1=${paymentSignature(SECRET, t, body)}`,
+    },
     body,
   });
   expect(r.status).toBe(200);
@@ -132,17 +143,27 @@ describe('the ledger under a random sequence of API operations', () => {
         if (deposits.length === 0) return;
         const d = deposits.splice(Math.floor(rand() * deposits.length), 1)[0]!;
         if (rand() < 0.15) {
-          expect((await deliver('onramp.failed', { id: d.processorId, failureReason: 'card declined' })).body.outcome).toBe('recorded');
+          expect(
+            (await deliver('onramp.failed', { id: d.processorId, failureReason: 'card declined' })).body.outcome,
+          ).toBe('recorded');
           return count('deposit failed');
         }
         // The processor may deduct a fee of up to 3 %.
         const received = Math.round(d.requested * (0.97 + rand() * 0.03) * 100) / 100;
-        const first = await deliver('onramp.completed', { id: d.processorId, amountReceived: received.toFixed(2), currency: 'usd' });
+        const first = await deliver('onramp.completed', {
+          id: d.processorId,
+          amountReceived: received.toFixed(2),
+          currency: 'usd',
+        });
         expect(first.body).toMatchObject({ duplicate: false, outcome: 'applied' });
         model.get(d.user)!.available += M(received);
         if (rand() < 0.3) {
           // A redelivery, and another success event for the same deposit: nothing more is credited.
-          const again = await deliver('onramp.completed', { id: d.processorId, amountReceived: received.toFixed(2) }, first.id);
+          const again = await deliver(
+            'onramp.completed',
+            { id: d.processorId, amountReceived: received.toFixed(2) },
+            first.id,
+          );
           expect(again.body).toMatchObject({ duplicate: true, outcome: 'applied' });
           await deliver('onramp.completed', { id: d.processorId, amountReceived: received.toFixed(2) });
           count('deposit redelivered');
@@ -155,7 +176,10 @@ describe('the ledger under a random sequence of API operations', () => {
         const amount = Math.max(1, Math.floor((Number(m.available) / 1e6) * (0.1 + rand() * 1.1) * 100) / 100);
         const r = await as(user, 'POST', '/api/funding/withdraw', { amount, chain: 'polygon', destination: EVM });
         if (M(amount) > m.available) {
-          expect([r.status, (r.body as { message: string }).message]).toEqual([400, 'amount: exceeds the available balance']);
+          expect([r.status, (r.body as { message: string }).message]).toEqual([
+            400,
+            'amount: exceeds the available balance',
+          ]);
           return count('withdrawal refused');
         }
         expect(r.status).toBe(201);
@@ -169,7 +193,8 @@ describe('the ledger under a random sequence of API operations', () => {
         const queued = withdrawals.filter((w) => w.state === 'queued');
         expect(await app.services.withdrawals.dispatch(100)).toBe(payoutMode === 'down' ? 0 : queued.length);
         if (payoutMode === 'down') return;
-        for (const w of queued) settle(w, payoutMode === 'pending' ? 'processing' : payoutMode === 'paid' ? 'completed' : 'failed');
+        for (const w of queued)
+          settle(w, payoutMode === 'pending' ? 'processing' : payoutMode === 'paid' ? 'completed' : 'failed');
         count(`dispatch ${payoutMode}`);
       },
       payoutEvent: async () => {
@@ -182,14 +207,24 @@ describe('the ledger under a random sequence of API operations', () => {
         expect(first.body).toMatchObject({ duplicate: false, outcome: 'applied' });
         settle(w, paid ? 'completed' : 'failed');
         // A repeat, and a late contrary event, change nothing.
-        if (rand() < 0.4) expect((await deliver(paid ? 'payout.paid' : 'payout.failed', data, first.id)).body).toMatchObject({ duplicate: true });
-        if (rand() < 0.4) expect((await deliver(paid ? 'payout.failed' : 'payout.paid', { reference: w.id })).body).toMatchObject({ outcome: 'recorded' });
+        if (rand() < 0.4)
+          expect((await deliver(paid ? 'payout.paid' : 'payout.failed', data, first.id)).body).toMatchObject({
+            duplicate: true,
+          });
+        if (rand() < 0.4)
+          expect((await deliver(paid ? 'payout.failed' : 'payout.paid', { reference: w.id })).body).toMatchObject({
+            outcome: 'recorded',
+          });
         count(`payout ${paid ? 'paid' : 'failed'}`);
       },
       buy: async () => {
         const user = pick(USERS);
         const size = 1 + Math.floor(rand() * 30);
-        const r = await postStream(`${app.url}/execute`, { marketId: marketB, side: 'buy', outcome: 'yes', size }, await bearer(user));
+        const r = await postStream(
+          `${app.url}/execute`,
+          { marketId: marketB, side: 'buy', outcome: 'yes', size },
+          await bearer(user),
+        );
         if (r.status === 400) {
           expect(r.body!.message).toMatch(/^size: insufficient balance/);
           return count('buy refused');
@@ -203,7 +238,11 @@ describe('the ledger under a random sequence of API operations', () => {
         const m = model.get(user)!;
         if (m.contracts < 1) return;
         const size = 1 + Math.floor(rand() * m.contracts);
-        const r = await postStream(`${app.url}/execute`, { marketId: marketB, side: 'sell', outcome: 'yes', size }, await bearer(user));
+        const r = await postStream(
+          `${app.url}/execute`,
+          { marketId: marketB, side: 'sell', outcome: 'yes', size },
+          await bearer(user),
+        );
         expect(r.status).toBe(200);
         await applyOrder(user, r);
         count(`sell ${r.events[r.events.length - 1]!.event}`);
@@ -243,7 +282,11 @@ describe('the ledger under a random sequence of API operations', () => {
     ];
     const total = weights.reduce((s, [, w]) => s + w, 0);
     const check = async () => {
-      for (const [u, m] of model) expect([u, await app.services.ledger.balance(u)]).toEqual([u, { userId: u, currency: 'USD', available: m.available, held: m.held }]);
+      for (const [u, m] of model)
+        expect([u, await app.services.ledger.balance(u)]).toEqual([
+          u,
+          { userId: u, currency: 'USD', available: m.available, held: m.held },
+        ]);
     };
 
     for (let step = 0; step < STEPS; step += 1) {
@@ -264,11 +307,23 @@ describe('the ledger under a random sequence of API operations', () => {
     await check();
 
     // The sequence exercised every kind of operation.
-    const kinds = ['deposit credited', 'deposit failed', 'withdrawal refused', 'withdrawal queued', 'payout paid', 'buy completed', 'sell completed', 'claim'];
+    const kinds = [
+      'deposit credited',
+      'deposit failed',
+      'withdrawal refused',
+      'withdrawal queued',
+      'payout paid',
+      'buy completed',
+      'sell completed',
+      'claim',
+    ];
     expect(kinds.filter((k) => !tally[k])).toEqual([]);
     for (const [u, m] of model) {
       expect(m.held).toBe(0n);
-      const sums = await app.services.db.prisma.ledgerEntry.aggregate({ where: { userId: u }, _sum: { availableDelta: true, heldDelta: true } });
+      const sums = await app.services.db.prisma.ledgerEntry.aggregate({
+        where: { userId: u },
+        _sum: { availableDelta: true, heldDelta: true },
+      });
       expect([sums._sum.availableDelta, sums._sum.heldDelta]).toEqual([m.available, m.held]);
       const shown = (await as(u, 'GET', '/api/wallets/balance')).body as { available: number; held: number };
       expect([M(shown.available), M(shown.held)]).toEqual([m.available, m.held]);

@@ -31,7 +31,9 @@ describe('LedgerService', () => {
     await ledger.postAll([move('u1', 0n, -10_000_000n, 'withdrawal_settle')]);
     await ledger.postAll([move('u1', 20_000_000n, -20_000_000n, 'withdrawal_release')]);
     expect(await ledger.balance('u1')).toMatchObject({ available: 90_000_000n, held: 0n });
-    await expect(ledger.postAll([move('u1', -90_000_001n, 90_000_001n, 'withdrawal_hold')])).rejects.toBeInstanceOf(InsufficientFundsError);
+    await expect(ledger.postAll([move('u1', -90_000_001n, 90_000_001n, 'withdrawal_hold')])).rejects.toBeInstanceOf(
+      InsufficientFundsError,
+    );
     await expect(ledger.postAll([move('nobody', -1n, 0n, 'fee')])).rejects.toBeInstanceOf(InsufficientFundsError);
     expect(await ledger.balance('u1')).toMatchObject({ available: 90_000_000n, held: 0n });
     expect(await ledger.balance('nobody')).toMatchObject({ available: 0n, held: 0n });
@@ -46,14 +48,18 @@ describe('LedgerService', () => {
   });
 
   it('rolls the whole transaction back when one movement fails', async () => {
-    await expect(ledger.postAll([move('u3', 7n, 0n), move('u3', -8n, 0n, 'fee')])).rejects.toBeInstanceOf(InsufficientFundsError);
+    await expect(ledger.postAll([move('u3', 7n, 0n), move('u3', -8n, 0n, 'fee')])).rejects.toBeInstanceOf(
+      InsufficientFundsError,
+    );
     expect(await ledger.balance('u3')).toMatchObject({ available: 0n, held: 0n });
     expect(await db.prisma.ledgerEntry.count({ where: { userId: 'u3' } })).toBe(0);
   });
 
   it('concurrent debits never overdraw', async () => {
     await ledger.postAll([move('u4', 10n, 0n)]);
-    const tries = await Promise.allSettled(Array.from({ length: 6 }, () => ledger.postAll([move('u4', -3n, 3n, 'withdrawal_hold')])));
+    const tries = await Promise.allSettled(
+      Array.from({ length: 6 }, () => ledger.postAll([move('u4', -3n, 3n, 'withdrawal_hold')])),
+    );
     expect(tries.filter((t) => t.status === 'fulfilled')).toHaveLength(3);
     expect(await ledger.balance('u4')).toMatchObject({ available: 1n, held: 9n });
   });
@@ -68,7 +74,15 @@ describe('LedgerService', () => {
       const amt = BigInt(1 + Math.floor(rand() * 50_000_000));
       const op = Math.floor(rand() * 5);
       const [a, h, kind] =
-        op === 0 ? [amt, 0n, 'deposit'] : op === 1 ? [-amt, amt, 'withdrawal_hold'] : op === 2 ? [0n, -amt, 'withdrawal_settle'] : op === 3 ? [amt, -amt, 'withdrawal_release'] : [-amt, 0n, 'fee'];
+        op === 0
+          ? [amt, 0n, 'deposit']
+          : op === 1
+            ? [-amt, amt, 'withdrawal_hold']
+            : op === 2
+              ? [0n, -amt, 'withdrawal_settle']
+              : op === 3
+                ? [amt, -amt, 'withdrawal_release']
+                : [-amt, 0n, 'fee'];
       const m = move(u, a, h, kind);
       // Replays of an earlier key must change nothing.
       const replay = rand() < 0.1 && i > 0 ? { ...m, idempotencyKey: `test:${seq - 1}` } : m;
@@ -89,7 +103,10 @@ describe('LedgerService', () => {
     for (const u of users) {
       const b = await ledger.balance(u);
       expect({ available: b.available, held: b.held }).toEqual(model.get(u));
-      const sums = await db.prisma.ledgerEntry.aggregate({ where: { userId: u }, _sum: { availableDelta: true, heldDelta: true } });
+      const sums = await db.prisma.ledgerEntry.aggregate({
+        where: { userId: u },
+        _sum: { availableDelta: true, heldDelta: true },
+      });
       expect(sums._sum.availableDelta ?? 0n).toBe(b.available);
       expect(sums._sum.heldDelta ?? 0n).toBe(b.held);
       expect(b.available >= 0n && b.held >= 0n).toBe(true);
@@ -100,11 +117,15 @@ describe('LedgerService', () => {
   it('entries are append-only in the database itself: UPDATE, DELETE and TRUNCATE raise', async () => {
     await ledger.postAll([{ ...move('u5', 1_000_000n, 0n), idempotencyKey: 'append-only' }]);
     const prisma = db.prisma;
-    await expect(prisma.$executeRaw`UPDATE "LedgerEntry" SET "availableDelta" = 2000000 WHERE "idempotencyKey" = 'append-only'`).rejects.toThrow(
-      /append-only: UPDATE is not allowed/,
+    await expect(
+      prisma.$executeRaw`UPDATE "LedgerEntry" SET "availableDelta" = 2000000 WHERE "idempotencyKey" = 'append-only'`,
+    ).rejects.toThrow(/append-only: UPDATE is not allowed/);
+    await expect(prisma.$executeRaw`DELETE FROM "LedgerEntry" WHERE "idempotencyKey" = 'append-only'`).rejects.toThrow(
+      /append-only: DELETE is not allowed/,
     );
-    await expect(prisma.$executeRaw`DELETE FROM "LedgerEntry" WHERE "idempotencyKey" = 'append-only'`).rejects.toThrow(/append-only: DELETE is not allowed/);
-    await expect(prisma.ledgerEntry.updateMany({ where: { userId: 'u5' }, data: { kind: 'edited' } })).rejects.toThrow(/append-only/);
+    await expect(prisma.ledgerEntry.updateMany({ where: { userId: 'u5' }, data: { kind: 'edited' } })).rejects.toThrow(
+      /append-only/,
+    );
     await expect(prisma.ledgerEntry.deleteMany({ where: { userId: 'u5' } })).rejects.toThrow(/append-only/);
     await expect(prisma.$executeRaw`TRUNCATE "LedgerEntry"`).rejects.toThrow(/append-only: TRUNCATE is not allowed/);
     const entry = await prisma.ledgerEntry.findUniqueOrThrow({ where: { idempotencyKey: 'append-only' } });
@@ -116,6 +137,8 @@ describe('LedgerService', () => {
   });
 
   it('has a database check constraint under the service', async () => {
-    await expect(db.prisma.$executeRaw`UPDATE "LedgerBalance" SET "available" = -1 WHERE "userId" = 'u1'`).rejects.toThrow();
+    await expect(
+      db.prisma.$executeRaw`UPDATE "LedgerBalance" SET "available" = -1 WHERE "userId" = 'u1'`,
+    ).rejects.toThrow();
   });
 });

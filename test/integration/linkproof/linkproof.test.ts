@@ -1,5 +1,10 @@
 import { http, startTestApp, type TestApp } from '../../utils/app';
-import { startFakeUpstream, type FakeUpstream, type UpstreamReply, type UpstreamRequest } from '../../utils/fake-upstream';
+import {
+  startFakeUpstream,
+  type FakeUpstream,
+  type UpstreamReply,
+  type UpstreamRequest,
+} from '../../utils/fake-upstream';
 
 interface Proof {
   wallet: string | null;
@@ -55,7 +60,9 @@ describe('POST /linkproof/proof-link', () => {
     const r = await as('lp-none', 'POST', '/linkproof/proof-link');
     expect(r.status).toBe(400);
     expect((r.body as { message: string }).message).toMatch(/^wallet: /);
-    expect(idp.requests.some((q) => q.path === '/v1/proof-links' && (q.body as { subject: string }).subject === 'lp-none')).toBe(false);
+    expect(
+      idp.requests.some((q) => q.path === '/v1/proof-links' && (q.body as { subject: string }).subject === 'lp-none'),
+    ).toBe(false);
   });
 
   it("a deep link from the identity provider for the caller's provisioned Solana wallet", async () => {
@@ -64,7 +71,12 @@ describe('POST /linkproof/proof-link', () => {
     expect((await as('lp-user', 'POST', '/api/wallets/import', { chain: 'solana', address: SOL_A })).status).toBe(201);
     const r = await as('lp-user', 'POST', '/linkproof/proof-link');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ wallet, chain: 'solana', url: `idp://prove?wallet=${wallet}`, expiresAt: '2030-01-01T00:00:00.000Z' });
+    expect(r.body).toEqual({
+      wallet,
+      chain: 'solana',
+      url: `idp://prove?wallet=${wallet}`,
+      expiresAt: '2030-01-01T00:00:00.000Z',
+    });
     const sent = idp.requests.filter((q) => q.path === '/v1/proof-links').at(-1)!;
     expect(sent.body).toEqual({ subject: 'lp-user', wallet, chain: 'solana' });
     expect(sent.headers.authorization).toBe('Bearer idp-key');
@@ -92,15 +104,24 @@ describe('GET /linkproof/verify/{wallet}', () => {
   it('public: the provider status of a Solana address', async () => {
     const r = await http(`${app.url}/linkproof/verify/${SOL_A}`);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ wallet: SOL_A, chain: 'solana', status: 'verified', verified: true, verifiedAt: '2026-05-01T10:00:00.000Z' });
+    expect(r.body).toMatchObject({
+      wallet: SOL_A,
+      chain: 'solana',
+      status: 'verified',
+      verified: true,
+      verifiedAt: '2026-05-01T10:00:00.000Z',
+    });
     expect(idp.requests.at(-1)).toMatchObject({ method: 'GET', path: `/v1/proofs/${SOL_A}` });
   });
 
-  it.each(['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', 'not-base58-0OIl', '1111', `${SOL_A}x`])('400 on %s', async (wallet) => {
-    const r = await http(`${app.url}/linkproof/verify/${encodeURIComponent(wallet)}`);
-    expect(r.status).toBe(400);
-    expect((r.body as { message: string }).message).toMatch(/^wallet: /);
-  });
+  it.each(['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', 'not-base58-0OIl', '1111', `${SOL_A}x`])(
+    '400 on %s',
+    async (wallet) => {
+      const r = await http(`${app.url}/linkproof/verify/${encodeURIComponent(wallet)}`);
+      expect(r.status).toBe(400);
+      expect((r.body as { message: string }).message).toMatch(/^wallet: /);
+    },
+  );
 
   it.each([
     ['an error status', () => ({ status: 503 })],
@@ -123,7 +144,9 @@ describe('POST /linkproof/proof-status', () => {
 
   it("the status of the caller's primary Solana wallet; 502 when the proof API fails", async () => {
     const wallet = await solanaWalletOf('lp-status');
-    idp.handle((req) => (req.path.startsWith('/v1/proofs/') ? { body: { status: 'pending', verified_at: null } } : { status: 404 }));
+    idp.handle((req) =>
+      req.path.startsWith('/v1/proofs/') ? { body: { status: 'pending', verified_at: null } } : { status: 404 },
+    );
     const r = await as('lp-status', 'POST', '/linkproof/proof-status');
     expect(r.status).toBe(200);
     expect(r.body as Proof).toMatchObject({ wallet, status: 'pending', verified: false, verifiedAt: null });
@@ -140,8 +163,18 @@ describe('unreachable provider and the simulated default', () => {
     const down = await startTestApp({ IDENTITY_PROVIDER_URL: url });
     try {
       const token = await down.token('lp-down');
-      expect((await http(`${down.url}/auth/setup`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-      expect((await http(`${down.url}/linkproof/proof-link`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(503);
+      expect(
+        (await http(`${down.url}/auth/setup`, { method: 'POST', headers: { authorization: `Bearer ${token}` } }))
+          .status,
+      ).toBe(200);
+      expect(
+        (
+          await http(`${down.url}/linkproof/proof-link`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).status,
+      ).toBe(503);
       expect((await http(`${down.url}/linkproof/verify/${SOL_A}`)).status).toBe(502);
     } finally {
       await down.close();
@@ -157,8 +190,12 @@ describe('unreachable provider and the simulated default', () => {
       const link = await http(`${sim.url}/linkproof/proof-link`, { method: 'POST', headers: auth });
       expect(link.status).toBe(200);
       const body = link.body as { wallet: string; url: string };
-      expect(body.url).toBe(`https://identity.invalid/proof?chain=solana&wallet=${body.wallet}&session=${new URL(body.url).searchParams.get('session')}`);
-      expect((await http(`${sim.url}/linkproof/verify/${SOL_A}`)).body).toMatchObject({ status: 'unverified', verified: false });
+      const session = new URL(body.url).searchParams.get('session');
+      expect(body.url).toBe(`https://identity.invalid/proof?chain=solana&wallet=${body.wallet}&session=${session}`);
+      expect((await http(`${sim.url}/linkproof/verify/${SOL_A}`)).body).toMatchObject({
+        status: 'unverified',
+        verified: false,
+      });
     } finally {
       await sim.close();
     }

@@ -28,7 +28,9 @@ describe('authentication', () => {
     });
     expect(badBearer.status).toBe(401);
     // Both valid: the bearer's owner is the one served.
-    const both = await md(app, '/api/keys', undefined, { headers: { authorization: `Bearer ${other.key}`, 'x-api-key': good.key } });
+    const both = await md(app, '/api/keys', undefined, {
+      headers: { authorization: `Bearer ${other.key}`, 'x-api-key': good.key },
+    });
     expect(both.status).toBe(200);
     expect((both.body as { id: string }[]).map((k) => k.id)).toEqual([other.id]);
   });
@@ -78,7 +80,11 @@ describe('authentication', () => {
       expect(r.status).toBe(status);
       rateHeaders(r.headers);
     }
-    const malformed = await md(app, '/api/keys', key, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const malformed = await md(app, '/api/keys', key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(malformed.status).toBe(400);
     rateHeaders(malformed.headers);
   });
@@ -136,9 +142,20 @@ describe('rate limits', () => {
 describe('API keys', () => {
   it('creates (201, full key once), lists (preview, last use) and revokes (200) keys of the caller', async () => {
     const admin = await issueKey(app, { plan: 'pro' });
-    const created = await md(app, '/api/keys', admin.key, { method: 'POST', json: { name: 'reporting', scopes: ['read'] } });
+    const created = await md(app, '/api/keys', admin.key, {
+      method: 'POST',
+      json: { name: 'reporting', scopes: ['read'] },
+    });
     expect(created.status).toBe(201);
-    const key = created.body as { id: string; name: string; key: string; key_preview: string; scopes: string[]; plan: string; created_at: string };
+    const key = created.body as {
+      id: string;
+      name: string;
+      key: string;
+      key_preview: string;
+      scopes: string[];
+      plan: string;
+      created_at: string;
+    };
     expect(key).toEqual({
       id: expect.stringMatching(/^key_/),
       name: 'reporting',
@@ -179,7 +196,13 @@ describe('API keys', () => {
   it("validates the body and refuses to revoke another owner's key", async () => {
     const a = await issueKey(app);
     const b = await issueKey(app);
-    for (const json of [{ scopes: ['read'] }, { name: 'x', scopes: [] }, { name: 'x', scopes: ['admin'] }, { name: 'x', scopes: ['read', 'read'] }, { name: '', scopes: ['read'] }]) {
+    for (const json of [
+      { scopes: ['read'] },
+      { name: 'x', scopes: [] },
+      { name: 'x', scopes: ['admin'] },
+      { name: 'x', scopes: ['read', 'read'] },
+      { name: '', scopes: ['read'] },
+    ]) {
       const r = await md(app, '/api/keys', a.key, { method: 'POST', json });
       expect(r.status).toBe(400);
       expect((r.body as { message: string }).message).toMatch(/^(name|scopes)/);
@@ -200,7 +223,12 @@ describe('usage', () => {
     await md(app, '/api/markets?limit=1', key);
     const r = await md(app, '/api/users/me/usage?days=7', key);
     expect(r.status).toBe(200);
-    const body = r.body as { period_days: number; total_requests: number; by_endpoint: Record<string, number>; daily_usage: { date: string; requests: number }[] };
+    const body = r.body as {
+      period_days: number;
+      total_requests: number;
+      by_endpoint: Record<string, number>;
+      daily_usage: { date: string; requests: number }[];
+    };
     // 6 requests before, plus this one.
     expect(body.period_days).toBe(7);
     expect(body.total_requests).toBe(7);
@@ -222,7 +250,8 @@ describe('usage', () => {
 
     const dflt = await md(app, '/api/users/me/usage', key);
     expect((dflt.body as { period_days: number; daily_usage: unknown[] }).daily_usage).toHaveLength(30);
-    for (const bad of ['0', '91', 'x']) expect((await md(app, `/api/users/me/usage?days=${bad}`, key)).status).toBe(400);
+    for (const bad of ['0', '91', 'x'])
+      expect((await md(app, `/api/users/me/usage?days=${bad}`, key)).status).toBe(400);
   });
 });
 
@@ -242,23 +271,40 @@ describe('GraphQL with an API key', () => {
     expect(usage.byEndpoint).toEqual({ '/graphql': 1 });
 
     const anonymous = await gql(app, QUERY);
-    expect((anonymous.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('unauthorized');
+    expect((anonymous.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+      'unauthorized',
+    );
     const readOnly = await issueKey(app, { scopes: ['read'] });
-    const forbidden = await gql(app, 'mutation { createApiKey(name: "x", scopes: [read]) { id } }', {}, { authorization: `Bearer ${readOnly.key}` });
-    expect((forbidden.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('forbidden');
+    const forbidden = await gql(
+      app,
+      'mutation { createApiKey(name: "x", scopes: [read]) { id } }',
+      {},
+      { authorization: `Bearer ${readOnly.key}` },
+    );
+    expect((forbidden.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+      'forbidden',
+    );
   });
 
   it('takes the key from X-API-Key when the bearer carries a user token', async () => {
     const { key } = await issueKey(app);
     const token = await app.token('user-1');
-    const r = await gql(app, '{ eventCategories { category } }', {}, { authorization: `Bearer ${token}`, 'x-api-key': key });
+    const r = await gql(
+      app,
+      '{ eventCategories { category } }',
+      {},
+      { authorization: `Bearer ${token}`, 'x-api-key': key },
+    );
     expect((r.body as { data: unknown }).data).toBeTruthy();
   });
 
   it('issues keys for any owner with the admin token only', async () => {
-    const mutation = 'mutation { issueApiKey(owner: "acme", name: "bootstrap", scopes: [read, write], plan: pro) { id key plan } }';
+    const mutation =
+      'mutation { issueApiKey(owner: "acme", name: "bootstrap", scopes: [read, write], plan: pro) { id key plan } }';
     const refused = await gql(app, mutation);
-    expect((refused.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('unauthorized');
+    expect((refused.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+      'unauthorized',
+    );
     const ok = await gql(app, mutation, {}, { 'x-admin-token': app.config.tokens.admin });
     const issued = (ok.body as { data: { issueApiKey: { key: string; plan: string } } }).data.issueApiKey;
     expect(issued.plan).toBe('pro');

@@ -37,7 +37,12 @@ function printed(r: ReturnType<typeof apikey>): Printed {
 
 describe('apikey CLI', () => {
   it('refuses incomplete or invalid arguments with a usage line', () => {
-    for (const args of [[], ['--owner', 'acme', '--name', 'x'], ['--owner', 'acme', '--name', 'x', '--scopes', 'read,admin'], ['--owner', 'acme', '--name', 'x', '--scopes', 'read', '--plan', 'gold']]) {
+    for (const args of [
+      [],
+      ['--owner', 'acme', '--name', 'x'],
+      ['--owner', 'acme', '--name', 'x', '--scopes', 'read,admin'],
+      ['--owner', 'acme', '--name', 'x', '--scopes', 'read', '--plan', 'gold'],
+    ]) {
       const r = apikey(args, { DATA_DIR: '/nonexistent-never-opened' });
       expect(r.status).toBe(1);
       expect(r.stderr).toMatch(/usage: apikey|--scopes|--plan/);
@@ -55,8 +60,16 @@ describe('apikey CLI', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('creates a key in the database, then through the running server; both authenticate', async () => {
-    const first = printed(apikey(['--owner', 'acme', '--name', 'bootstrap', '--scopes', 'read,write', '--plan', 'pro'], { DATA_DIR: dir }));
-    expect(first).toMatchObject({ via: 'database', id: expect.stringMatching(/^key_/), owner: 'acme', scopes: ['read', 'write'], plan: 'pro' });
+    const first = printed(
+      apikey(['--owner', 'acme', '--name', 'bootstrap', '--scopes', 'read,write', '--plan', 'pro'], { DATA_DIR: dir }),
+    );
+    expect(first).toMatchObject({
+      via: 'database',
+      id: expect.stringMatching(/^key_/),
+      owner: 'acme',
+      scopes: ['read', 'write'],
+      plan: 'pro',
+    });
     expect(first.key).toMatch(/^mk_live_[0-9A-Za-z]{33}$/);
 
     const server = await startServerProcess({ DATA_DIR: dir, SIM_TRADE_RATE: '0' }, await freePort());
@@ -68,7 +81,9 @@ describe('apikey CLI', () => {
       const keys = (await res.json()) as { id: string; key_preview: string }[];
       expect(keys.map((k) => k.id)).toEqual([first.id, second.id]);
       expect(keys[1]!.key_preview).toBe(second.key_preview);
-      const bySecond = await fetch(`${server.url}/market-data/api/events/categories`, { headers: { authorization: `Bearer ${second.key}` } });
+      const bySecond = await fetch(`${server.url}/market-data/api/events/categories`, {
+        headers: { authorization: `Bearer ${second.key}` },
+      });
       expect(bySecond.status).toBe(200);
       expect(bySecond.headers.get('x-ratelimit-limit')).toBe('60');
     } finally {
@@ -82,9 +97,18 @@ describe('apikey CLI', () => {
     const schema = randomSchemaName();
     const url = new URL(process.env.DATABASE_URL!);
     url.searchParams.set('schema', schema);
-    const db = await openDatabase({ ...TEST_DATABASE_OPTIONS, databaseUrl: process.env.DATABASE_URL, schema, poolSize: 2 });
+    const db = await openDatabase({
+      ...TEST_DATABASE_OPTIONS,
+      databaseUrl: process.env.DATABASE_URL,
+      schema,
+      poolSize: 2,
+    });
     try {
-      const out = printed(apikey(['--owner', 'acme', '--name', 'ci', '--scopes', 'read', '--plan', 'enterprise'], { DATABASE_URL: url.toString() }));
+      const out = printed(
+        apikey(['--owner', 'acme', '--name', 'ci', '--scopes', 'read', '--plan', 'enterprise'], {
+          DATABASE_URL: url.toString(),
+        }),
+      );
       expect(out).toMatchObject({ via: 'database', plan: 'enterprise' });
       const row = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: out.id } });
       expect(row.keyHash).toBe(hashApiKey(out.key));

@@ -52,7 +52,17 @@ const MARKET_FIELDS = [
   'icon_url',
   'image_url',
 ];
-const SUMMARY_FIELDS = ['venue', 'venue_market_id', 'title', 'mid_price', 'best_bid', 'best_ask', 'spread', 'volume', 'volume_24h'];
+const SUMMARY_FIELDS = [
+  'venue',
+  'venue_market_id',
+  'title',
+  'mid_price',
+  'best_bid',
+  'best_ask',
+  'spread',
+  'volume',
+  'volume_24h',
+];
 
 let app: TestApp;
 let key: string;
@@ -78,7 +88,9 @@ async function walk<T>(base: string, limit: number): Promise<{ items: T[]; pages
   let total = -1;
   const sep = base.includes('?') ? '&' : '?';
   do {
-    const p: Page<T> = await page<T>(`${base}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const p: Page<T> = await page<T>(
+      `${base}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     pages += 1;
     expect(p.data.length).toBeLessThanOrEqual(limit);
     expect(p.has_more).toBe(p.next_cursor !== null);
@@ -119,8 +131,12 @@ describe('cursor pagination', () => {
 
   it('re-fetches the same page with the same cursor', async () => {
     const first = await page<Market>('/api/markets?limit=5&venue=venue_b');
-    const again1 = await page<Market>(`/api/markets?limit=5&venue=venue_b&cursor=${encodeURIComponent(first.next_cursor!)}`);
-    const again2 = await page<Market>(`/api/markets?limit=5&venue=venue_b&cursor=${encodeURIComponent(first.next_cursor!)}`);
+    const again1 = await page<Market>(
+      `/api/markets?limit=5&venue=venue_b&cursor=${encodeURIComponent(first.next_cursor!)}`,
+    );
+    const again2 = await page<Market>(
+      `/api/markets?limit=5&venue=venue_b&cursor=${encodeURIComponent(first.next_cursor!)}`,
+    );
     expect(again2).toEqual(again1);
     expect(again1.data[0]!.venue_market_id).not.toBe(first.data[0]!.venue_market_id);
   });
@@ -146,7 +162,9 @@ describe('cursor pagination', () => {
     expect(otherList.status).toBe(400);
     // A different page size is not a different filter: the cursor still holds its position.
     const wider = await page<Market>(`/api/markets?limit=6&venue=venue_a&cursor=${encodeURIComponent(cursor)}`);
-    expect(wider.data[0]).toEqual((await page<Market>(`/api/markets?limit=5&venue=venue_a&cursor=${encodeURIComponent(cursor)}`)).data[0]);
+    expect(wider.data[0]).toEqual(
+      (await page<Market>(`/api/markets?limit=5&venue=venue_a&cursor=${encodeURIComponent(cursor)}`)).data[0],
+    );
   });
 });
 
@@ -201,9 +219,13 @@ describe('GET /api/events and /api/events/categories', () => {
     expect(categories.reduce((n, c) => n + c.count, 0)).toBe(world.length);
     for (const c of categories) {
       expect(c.count).toBe(world.filter((e) => e.category === c.category).length);
-      const { items } = await walk<{ id: string; title: string; category: string }>(`/api/events?category=${c.category}`, 7);
+      const { items } = await walk<{ id: string; title: string; category: string }>(
+        `/api/events?category=${c.category}`,
+        7,
+      );
       expect(items).toHaveLength(c.count);
-      for (const e of items) expect(e).toMatchObject({ id: expect.any(String), title: expect.any(String), category: c.category });
+      for (const e of items)
+        expect(e).toMatchObject({ id: expect.any(String), title: expect.any(String), category: c.category });
     }
     expect(categories.map((c) => c.count)).toEqual([...categories.map((c) => c.count)].sort((x, y) => y - x));
   });
@@ -228,7 +250,12 @@ describe('comparisons', () => {
 
   it('filters by bucket, confidence and relationship_type', async () => {
     const all = (await walk<Comparison>('/api/comparisons', 200)).items;
-    for (const q of ['bucket=crypto', 'confidence=high', 'relationship_type=similar', 'bucket=economics&relationship_type=exact_match']) {
+    for (const q of [
+      'bucket=crypto',
+      'confidence=high',
+      'relationship_type=similar',
+      'bucket=economics&relationship_type=exact_match',
+    ]) {
       const params = new URLSearchParams(q);
       const expected = all.filter((c) =>
         [...params].every(([k, v]) => (c as unknown as Record<string, unknown>)[k] === v),
@@ -241,41 +268,56 @@ describe('comparisons', () => {
     }
   });
 
-  it('details a comparison with both venues\' market summaries; 400 for a non-integer id, 404 for an unknown one', async () => {
-    const [c] = (await page<Comparison>('/api/comparisons?limit=1&relationship_type=similar')).data;
-    const r = await md(app, `/api/comparisons/${c!.id}`, key);
-    expect(r.status).toBe(200);
-    const detail = r.body as Comparison & { venue_a_markets: Record<string, unknown>[]; venue_b_markets: Record<string, unknown>[] };
-    expect(detail).toMatchObject(c!);
-    expect(detail.venue_a_markets.length).toBeGreaterThan(0);
-    expect(detail.venue_b_markets.length).toBeGreaterThan(0);
-    for (const [venue, list] of [['venue_a', detail.venue_a_markets], ['venue_b', detail.venue_b_markets]] as const) {
-      for (const m of list) {
-        expect(Object.keys(m).sort()).toEqual([...SUMMARY_FIELDS].sort());
-        expect(m.venue).toBe(venue);
+  it(
+    "details a comparison with both venues' market summaries; 400 for a non-integer id, 404 for an unknown " + 'one',
+    async () => {
+      const [c] = (await page<Comparison>('/api/comparisons?limit=1&relationship_type=similar')).data;
+      const r = await md(app, `/api/comparisons/${c!.id}`, key);
+      expect(r.status).toBe(200);
+      const detail = r.body as Comparison & {
+        venue_a_markets: Record<string, unknown>[];
+        venue_b_markets: Record<string, unknown>[];
+      };
+      expect(detail).toMatchObject(c!);
+      expect(detail.venue_a_markets.length).toBeGreaterThan(0);
+      expect(detail.venue_b_markets.length).toBeGreaterThan(0);
+      for (const [venue, list] of [
+        ['venue_a', detail.venue_a_markets],
+        ['venue_b', detail.venue_b_markets],
+      ] as const) {
+        for (const m of list) {
+          expect(Object.keys(m).sort()).toEqual([...SUMMARY_FIELDS].sort());
+          expect(m.venue).toBe(venue);
+        }
       }
-    }
-    const stored = await app.services.db.prisma.market.findMany({ where: { venue: 'venue_a', venueEventId: c!.venue_a_id } });
-    expect(detail.venue_a_markets).toHaveLength(stored.length);
+      const stored = await app.services.db.prisma.market.findMany({
+        where: { venue: 'venue_a', venueEventId: c!.venue_a_id },
+      });
+      expect(detail.venue_a_markets).toHaveLength(stored.length);
 
-    for (const bad of ['abc', '1.5', '0', '-3', '99999999999']) {
-      const res = await md(app, `/api/comparisons/${bad}`, key);
-      expect(res.status).toBe(400);
-      expect((res.body as { message: string }).message).toMatch(/^comparison_id: /);
-    }
-    const unknown = await md(app, '/api/comparisons/999999', key);
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toMatchObject({ error: 'not_found' });
-  });
+      for (const bad of ['abc', '1.5', '0', '-3', '99999999999']) {
+        const res = await md(app, `/api/comparisons/${bad}`, key);
+        expect(res.status).toBe(400);
+        expect((res.body as { message: string }).message).toMatch(/^comparison_id: /);
+      }
+      const unknown = await md(app, '/api/comparisons/999999', key);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toMatchObject({ error: 'not_found' });
+    },
+  );
 
   it('keeps null prices null in market summaries', async () => {
     const [c] = (await page<Comparison>('/api/comparisons?limit=1')).data;
-    const target = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_b', venueEventId: c!.venue_b_id } });
+    const target = await app.services.db.prisma.market.findFirstOrThrow({
+      where: { venue: 'venue_b', venueEventId: c!.venue_b_id },
+    });
     await app.services.db.prisma.market.update({ where: { id: target.id }, data: { bestBid: null, bestAsk: null } });
     // Catalog reads are cached per process until the catalog announces a change.
     await app.services.infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() });
     const m = await eventually(async () => {
-      const detail = (await md(app, `/api/comparisons/${c!.id}`, key)).body as { venue_b_markets: Record<string, unknown>[] };
+      const detail = (await md(app, `/api/comparisons/${c!.id}`, key)).body as {
+        venue_b_markets: Record<string, unknown>[];
+      };
       const found = detail.venue_b_markets.find((x) => x.venue_market_id === target.venueMarketId)!;
       return found.best_bid === null ? found : undefined;
     });
@@ -287,7 +329,16 @@ describe('comparisons', () => {
     const rows = () =>
       app.services.db.prisma.comparison.findMany({
         orderBy: { id: 'asc' },
-        select: { id: true, venueAEventId: true, venueBEventId: true, relationshipType: true, confidence: true, reasoning: true, bucket: true, subtag: true },
+        select: {
+          id: true,
+          venueAEventId: true,
+          venueBEventId: true,
+          relationshipType: true,
+          confidence: true,
+          reasoning: true,
+          bucket: true,
+          subtag: true,
+        },
       });
     const before = await rows();
     await app.services.catalog.sync(app.services.world);

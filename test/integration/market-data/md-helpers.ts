@@ -19,16 +19,28 @@ export async function issueKey(
 /** A request to the market-data surface, authenticated with `key` as a bearer (unless `headers` say otherwise). */
 export function md(app: TestApp, path: string, key?: string, init: RequestInit & { json?: unknown } = {}) {
   const headers = new Headers(init.headers);
-  if (key !== undefined && !headers.has('authorization') && !headers.has('x-api-key')) headers.set('authorization', `Bearer ${key}`);
+  if (key !== undefined && !headers.has('authorization') && !headers.has('x-api-key'))
+    headers.set('authorization', `Bearer ${key}`);
   return http(`${app.url}/market-data${path}`, { ...init, headers });
 }
 
 /** A GraphQL request on /graphql with the given headers. */
-export function gql(app: TestApp, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+export function gql(
+  app: TestApp,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   return http(`${app.url}/graphql`, { method: 'POST', headers, json: { query, variables } });
 }
 
-export const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit'] as const;
+export const RATE_HEADERS = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'ratelimit-policy',
+  'ratelimit',
+] as const;
 
 /** Asserts every rate-limit header is present and consistent; returns the numeric trio. */
 export function rateHeaders(headers: Headers): { limit: number; remaining: number; reset: number } {
@@ -38,7 +50,9 @@ export function rateHeaders(headers: Headers): { limit: number; remaining: numbe
   const limit = Number(headers.get('x-ratelimit-limit'));
   const remaining = Number(headers.get('x-ratelimit-remaining'));
   const reset = Number(headers.get('x-ratelimit-reset'));
-  if (!headers.get('ratelimit-policy')!.includes(`q=${limit};w=60`)) throw new Error(`bad RateLimit-Policy ${headers.get('ratelimit-policy')}`);
-  if (!headers.get('ratelimit')!.includes(`r=${remaining};t=`)) throw new Error(`bad RateLimit ${headers.get('ratelimit')}`);
+  if (!headers.get('ratelimit-policy')!.includes(`q=${limit};w=60`))
+    throw new Error(`bad RateLimit-Policy ${headers.get('ratelimit-policy')}`);
+  if (!headers.get('ratelimit')!.includes(`r=${remaining};t=`))
+    throw new Error(`bad RateLimit ${headers.get('ratelimit')}`);
   return { limit, remaining, reset };
 }

@@ -53,6 +53,9 @@ import { issueKey, md, rateHeaders } from './md-helpers';
     await md(b, '/api/events/categories', key);
     await Promise.all([a.services.usageRecorder.flush(), b.services.usageRecorder.flush()]);
     const r = await md(a, '/api/users/me/usage?days=1', key);
-    expect(r.body).toMatchObject({ total_requests: 4, by_endpoint: { '/api/events/categories': 3, '/api/users/me/usage': 1 } });
+    expect(r.body).toMatchObject({
+      total_requests: 4,
+      by_endpoint: { '/api/events/categories': 3, '/api/users/me/usage': 1 },
+    });
   });
 });

@@ -34,7 +34,10 @@ async function statementsFor(tradesLimit: number): Promise<number> {
     json: { query: QUERY, variables: { venue: 'venue_a', marketId, tradesLimit, chartPoints: 24 } },
   });
   const used = app.services.db.queryCount() - before;
-  const body = r.body as { data?: { market: { trades: { data: { market: { id: string; event: { id: string } } }[] } } }; errors?: unknown };
+  const body = r.body as {
+    data?: { market: { trades: { data: { market: { id: string; event: { id: string } } }[] } } };
+    errors?: unknown;
+  };
   expect(body.errors).toBeUndefined();
   const trades = body.data!.market.trades.data;
   expect(trades).toHaveLength(tradesLimit);
@@ -56,7 +59,10 @@ describe('the detail query', () => {
   it('runs no SQL at all once the catalog reads are memoized', async () => {
     await statementsFor(5);
     const before = app.services.db.queryCount();
-    const r = await http(`${app.url}/graphql`, { method: 'POST', json: { query: QUERY, variables: { venue: 'venue_a', marketId, tradesLimit: 500 } } });
+    const r = await http(`${app.url}/graphql`, {
+      method: 'POST',
+      json: { query: QUERY, variables: { venue: 'venue_a', marketId, tradesLimit: 500 } },
+    });
     expect((r.body as { errors?: unknown }).errors).toBeUndefined();
     expect(app.services.db.queryCount() - before).toBe(0);
   });

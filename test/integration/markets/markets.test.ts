@@ -32,11 +32,36 @@ interface Detail {
   eventId: string;
   yesPrice: number | null;
   event: { id: string; slug: string };
-  orderBook: { bids: { price: number; size: number }[]; asks: { price: number; size: number }[]; spread: number; mid: number; timestamp: string };
+  orderBook: {
+    bids: { price: number; size: number }[];
+    asks: { price: number; size: number }[];
+    spread: number;
+    mid: number;
+    timestamp: string;
+  };
   trades: TradePage;
-  chart: { interval: string; bucketSeconds: number; from: number; to: number; kind: string; candles: { t: number; v: number | null }[] };
-  counterpart: { similarity: number; priceDifference: number | null; market: { venue: string; marketId: string; yesPrice: number | null } } | null;
-  holderSummary: { supported: boolean; reason: string | null; holders: number; yesHolders: number; noHolders: number; topShare: number | null; top: unknown[] };
+  chart: {
+    interval: string;
+    bucketSeconds: number;
+    from: number;
+    to: number;
+    kind: string;
+    candles: { t: number; v: number | null }[];
+  };
+  counterpart: {
+    similarity: number;
+    priceDifference: number | null;
+    market: { venue: string; marketId: string; yesPrice: number | null };
+  } | null;
+  holderSummary: {
+    supported: boolean;
+    reason: string | null;
+    holders: number;
+    yesHolders: number;
+    noHolders: number;
+    topShare: number | null;
+    top: unknown[];
+  };
 }
 
 let app: TestApp;
@@ -63,19 +88,36 @@ describe('GET /api/markets/{venue}/{marketId}/detail', () => {
     const r = await get(`venue_a/${aId}/detail?chartPoints=48`);
     expect(r.status).toBe(200);
     const d = r.body as Detail;
-    expect(d).toMatchObject({ id: `venue_a:${aId}`, venue: 'venue_a', marketId: aId, eventId: event.id, event: { id: event.id, slug: event.slug } });
+    expect(d).toMatchObject({
+      id: `venue_a:${aId}`,
+      venue: 'venue_a',
+      marketId: aId,
+      eventId: event.id,
+      event: { id: event.id, slug: event.slug },
+    });
     expect(d.orderBook.bids.length).toBeGreaterThan(0);
     expect(d.orderBook.asks.length).toBeGreaterThan(0);
     expect(d.orderBook.bids.length).toBeLessThanOrEqual(10);
-    expect(d.orderBook.bids.map((l) => l.price)).toEqual([...d.orderBook.bids.map((l) => l.price)].sort((a, b) => b - a));
-    expect(d.orderBook.asks.map((l) => l.price)).toEqual([...d.orderBook.asks.map((l) => l.price)].sort((a, b) => a - b));
+    expect(d.orderBook.bids.map((l) => l.price)).toEqual(
+      [...d.orderBook.bids.map((l) => l.price)].sort((a, b) => b - a),
+    );
+    expect(d.orderBook.asks.map((l) => l.price)).toEqual(
+      [...d.orderBook.asks.map((l) => l.price)].sort((a, b) => a - b),
+    );
     expect(d.orderBook.spread).toBeCloseTo(d.orderBook.asks[0]!.price - d.orderBook.bids[0]!.price, 6);
     expect(d.orderBook.timestamp).toBe(new Date(PINNED_NOW).toISOString());
     expect(d.trades.data).toHaveLength(20);
-    expect(d.trades.data.every((t) => t.marketId === aId && t.eventId === event.id && t.traderId?.startsWith('0x'))).toBe(true);
+    expect(
+      d.trades.data.every((t) => t.marketId === aId && t.eventId === event.id && t.traderId?.startsWith('0x')),
+    ).toBe(true);
     const times = d.trades.data.map((t) => Date.parse(t.filledAt));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
-    expect(d.chart).toMatchObject({ interval: '1h', bucketSeconds: 3600, kind: 'points', to: Math.floor(PINNED_NOW / 1000) });
+    expect(d.chart).toMatchObject({
+      interval: '1h',
+      bucketSeconds: 3600,
+      kind: 'points',
+      to: Math.floor(PINNED_NOW / 1000),
+    });
     expect(d.chart.candles).toHaveLength(48);
     expect(d.chart.candles.every((c) => c.t % 3600 === 0 && c.v === null)).toBe(true);
     // The counterpart is the same question on venue_b (the world's ground truth), with the price gap.
@@ -136,7 +178,12 @@ describe('GET /api/markets/{venue}/{marketId}/holders', () => {
   it('answers venue_b with an empty list and the reason, not an error', async () => {
     const r = await get(`venue_b/${bId}/holders`);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ venue: 'venue_b', supported: false, data: [], reason: expect.stringContaining('identities') });
+    expect(r.body).toMatchObject({
+      venue: 'venue_b',
+      supported: false,
+      data: [],
+      reason: expect.stringContaining('identities'),
+    });
   });
 });
 
@@ -187,14 +234,23 @@ describe('market screen inputs', () => {
   });
 
   it('accepts the bounds themselves', async () => {
-    for (const qs of ['detail?chartPoints=8', 'detail?chartPoints=240', 'holders?limit=1', 'holders?limit=200', 'trades?limit=500&offset=10000']) {
+    for (const qs of [
+      'detail?chartPoints=8',
+      'detail?chartPoints=240',
+      'holders?limit=1',
+      'holders?limit=200',
+      'trades?limit=500&offset=10000',
+    ]) {
       expect((await get(`venue_a/${aId}/${qs}`)).status).toBe(200);
     }
   });
 
   it('applies the same bounds to GraphQL callers', async () => {
     const q = (sel: string) =>
-      http(`${app.url}/graphql`, { method: 'POST', json: { query: `{ market(venue: venue_a, marketId: "${aId}") { ${sel} } }` } });
+      http(`${app.url}/graphql`, {
+        method: 'POST',
+        json: { query: `{ market(venue: venue_a, marketId: "${aId}") { ${sel} } }` },
+      });
     for (const [sel, field] of [
       ['chart(points: 7) { from }', 'points'],
       ['holders(limit: 201) { limit }', 'limit'],

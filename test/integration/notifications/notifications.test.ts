@@ -44,26 +44,57 @@ afterAll(async () => {
 });
 
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
-const list = async (token: string, qs = '') => (await request(`${app.url}/api/notifications${qs}`, { headers: as(token) })).body as Page;
+const list = async (token: string, qs = '') =>
+  (await request(`${app.url}/api/notifications${qs}`, { headers: as(token) })).body as Page;
 
 describe('notifications from domain events', () => {
   it('a reply to your comment notifies you (and pushes to your device); your own reply does not', async () => {
-    const reg = await request(`${app.url}/api/push-tokens`, { method: 'POST', headers: as(alice), json: { token: TOKEN, platform: 'ios' } });
+    const reg = await request(`${app.url}/api/push-tokens`, {
+      method: 'POST',
+      headers: as(alice),
+      json: { token: TOKEN, platform: 'ios' },
+    });
     expect(reg.status).toBe(201);
     const slug = app.services.world.coreEvents[1]!.slug;
-    const c = (await request(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: as(alice), json: { body: 'mine' } })).body as { id: string };
-    await request(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: as(alice), json: { body: 'self', parentId: c.id } });
-    await request(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: as(bob), json: { body: 'a reply', parentId: c.id } });
+    const c = (
+      await request(`${app.url}/api/events/${slug}/comments`, {
+        method: 'POST',
+        headers: as(alice),
+        json: { body: 'mine' },
+      })
+    ).body as { id: string };
+    await request(`${app.url}/api/events/${slug}/comments`, {
+      method: 'POST',
+      headers: as(alice),
+      json: { body: 'self', parentId: c.id },
+    });
+    await request(`${app.url}/api/events/${slug}/comments`, {
+      method: 'POST',
+      headers: as(bob),
+      json: { body: 'a reply', parentId: c.id },
+    });
     const page = await list(alice);
     expect(page.data.map((n) => n.kind)).toEqual(['comment_reply']);
     expect(page.data[0]!.data).toMatchObject({ parentId: c.id });
     await app.services.notifications.settled();
-    expect(pushed).toEqual([{ tokens: [TOKEN], notification: { title: 'New reply', body: 'a reply' }, data: expect.objectContaining({ kind: 'comment_reply' }) }]);
+    expect(pushed).toEqual([
+      {
+        tokens: [TOKEN],
+        notification: { title: 'New reply', body: 'a reply' },
+        data: expect.objectContaining({ kind: 'comment_reply' }),
+      },
+    ]);
   });
 
   it('a like notifies the author once (likes are not pushed by default)', async () => {
     const slug = app.services.world.coreEvents[1]!.slug;
-    const c = (await request(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: as(alice), json: { body: 'like me' } })).body as { id: string };
+    const c = (
+      await request(`${app.url}/api/events/${slug}/comments`, {
+        method: 'POST',
+        headers: as(alice),
+        json: { body: 'like me' },
+      })
+    ).body as { id: string };
     await request(`${app.url}/api/comments/${c.id}/like`, { method: 'POST', headers: as(bob) });
     await request(`${app.url}/api/comments/${c.id}/like`, { method: 'POST', headers: as(bob) });
     const likes = (await list(alice)).data.filter((n) => n.kind === 'comment_like');
@@ -77,12 +108,28 @@ describe('notifications from domain events', () => {
     const dan = await app.token('n-dan');
     const erin = await app.token('n-erin');
     const device = `${TOKEN}-carol`;
-    await request(`${app.url}/api/push-tokens`, { method: 'POST', headers: as(carol), json: { token: device, platform: 'web' } });
-    await request(`${app.url}/api/preferences`, { method: 'PUT', headers: as(carol), json: { 'notifications.comment_likes': true } });
+    await request(`${app.url}/api/push-tokens`, {
+      method: 'POST',
+      headers: as(carol),
+      json: { token: device, platform: 'web' },
+    });
+    await request(`${app.url}/api/preferences`, {
+      method: 'PUT',
+      headers: as(carol),
+      json: { 'notifications.comment_likes': true },
+    });
     const slug = app.services.world.coreEvents[1]!.slug;
-    const c = (await request(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: as(carol), json: { body: 'like me again' } })).body as { id: string };
-    const like = (token: string) => request(`${app.url}/api/comments/${c.id}/like`, { method: 'POST', headers: as(token) });
-    const unlike = (token: string) => request(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: as(token) });
+    const c = (
+      await request(`${app.url}/api/events/${slug}/comments`, {
+        method: 'POST',
+        headers: as(carol),
+        json: { body: 'like me again' },
+      })
+    ).body as { id: string };
+    const like = (token: string) =>
+      request(`${app.url}/api/comments/${c.id}/like`, { method: 'POST', headers: as(token) });
+    const unlike = (token: string) =>
+      request(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: as(token) });
     for (const step of [like, unlike, like, unlike, like]) expect((await step(dan)).status).toBe(200);
     await app.services.notifications.settled();
     const fromDan = (await list(carol)).data.filter((n) => n.kind === 'comment_like');
@@ -98,10 +145,24 @@ describe('notifications from domain events', () => {
 
   it("a followed trader's trade notifies each follower", async () => {
     const wallet = '0x' + '9'.repeat(40);
-    await request(`${app.url}/api/follows`, { method: 'POST', headers: as(bob), json: { venue: 'venue_a', traderId: wallet } });
+    await request(`${app.url}/api/follows`, {
+      method: 'POST',
+      headers: as(bob),
+      json: { venue: 'venue_a', traderId: wallet },
+    });
     const market = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_a' } });
     await app.services.tradeIngest.ingest([
-      { venue: 'venue_a', venueTradeId: 'n-1', venueMarketId: market.venueMarketId, venueTraderId: wallet, side: 'buy', outcome: 'yes', price: 0.3, size: 7, filledAt: new Date() },
+      {
+        venue: 'venue_a',
+        venueTradeId: 'n-1',
+        venueMarketId: market.venueMarketId,
+        venueTraderId: wallet,
+        side: 'buy',
+        outcome: 'yes',
+        price: 0.3,
+        size: 7,
+        filledAt: new Date(),
+      },
     ]);
     const notes = (await list(bob)).data.filter((n) => n.kind === 'followed_trade');
     expect(notes).toHaveLength(1);
@@ -114,7 +175,11 @@ describe('GET /api/notifications and POST /api/notifications/read', () => {
     const all = await list(alice);
     expect(all.unreadCount).toBe(all.total);
     const first = all.data[0]!;
-    const marked = await request(`${app.url}/api/notifications/read`, { method: 'POST', headers: as(alice), json: { ids: [first.id] } });
+    const marked = await request(`${app.url}/api/notifications/read`, {
+      method: 'POST',
+      headers: as(alice),
+      json: { ids: [first.id] },
+    });
     expect(marked.body).toEqual({ marked: 1 });
     const unread = await list(alice, '?unread=true');
     expect(unread.data.map((n) => n.id)).not.toContain(first.id);
@@ -138,7 +203,8 @@ describe('push tokens', () => {
     expect((await post({ token: TOKEN + 'x', platform: 'blackberry' })).status).toBe(400);
     expect((await post({ token: 'has spaces in it 0123456', platform: 'web' })).status).toBe(400);
     expect((await post({ token: TOKEN + 'b', platform: 'web' })).status).toBe(201);
-    const del = () => request(`${app.url}/api/push-tokens`, { method: 'DELETE', headers: as(bob), json: { token: TOKEN + 'b' } });
+    const del = () =>
+      request(`${app.url}/api/push-tokens`, { method: 'DELETE', headers: as(bob), json: { token: TOKEN + 'b' } });
     expect((await del()).body).toEqual({ removed: true });
     expect((await del()).body).toEqual({ removed: false });
   });
@@ -146,22 +212,41 @@ describe('push tokens', () => {
 
 describe('preferences', () => {
   it('answers every key with defaults, merges a PUT, and gates pushes', async () => {
-    const get = async () => (await request(`${app.url}/api/preferences`, { headers: as(alice) })).body as Record<string, unknown>;
+    const get = async () =>
+      (await request(`${app.url}/api/preferences`, { headers: as(alice) })).body as Record<string, unknown>;
     const defaults = await get();
-    expect(defaults).toMatchObject({ 'notifications.comment_replies': true, 'display.odds_format': 'probability', 'home.categories': [] });
+    expect(defaults).toMatchObject({
+      'notifications.comment_replies': true,
+      'display.odds_format': 'probability',
+      'home.categories': [],
+    });
     const put = await request(`${app.url}/api/preferences`, {
       method: 'PUT',
       headers: as(alice),
       json: { 'notifications.comment_replies': false, 'home.categories': ['crypto', 'sports'] },
     });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ 'notifications.comment_replies': false, 'home.categories': ['crypto', 'sports'], 'display.odds_format': 'probability' });
+    expect(put.body).toMatchObject({
+      'notifications.comment_replies': false,
+      'home.categories': ['crypto', 'sports'],
+      'display.odds_format': 'probability',
+    });
     expect(await get()).toEqual(put.body);
 
     const before = pushed.length;
     const slug = app.services.world.coreEvents[3]!.slug;
-    const c = (await request(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: as(alice), json: { body: 'quiet' } })).body as { id: string };
-    await request(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: as(bob), json: { body: 'psst', parentId: c.id } });
+    const c = (
+      await request(`${app.url}/api/events/${slug}/comments`, {
+        method: 'POST',
+        headers: as(alice),
+        json: { body: 'quiet' },
+      })
+    ).body as { id: string };
+    await request(`${app.url}/api/events/${slug}/comments`, {
+      method: 'POST',
+      headers: as(bob),
+      json: { body: 'psst', parentId: c.id },
+    });
     await app.services.notifications.settled();
     expect(pushed.length).toBe(before); // stored, not pushed
     expect((await list(alice, '?unread=true')).data[0]!.kind).toBe('comment_reply');
@@ -176,7 +261,11 @@ describe('preferences', () => {
     [{ 'home.categories': ['x'.repeat(33)] }, /^home\.categories: /],
   ])('400 naming the key, nothing stored (case %#)', async (json, message) => {
     const before = await request(`${app.url}/api/preferences`, { headers: as(bob) });
-    const r = await request(`${app.url}/api/preferences`, { method: 'PUT', headers: as(bob), json: { 'trading.confirm_orders': false, ...json } });
+    const r = await request(`${app.url}/api/preferences`, {
+      method: 'PUT',
+      headers: as(bob),
+      json: { 'trading.confirm_orders': false, ...json },
+    });
     expect(r.status).toBe(400);
     expect((r.body as { message: string }).message).toMatch(message);
     expect((await request(`${app.url}/api/preferences`, { headers: as(bob) })).body).toEqual(before.body);

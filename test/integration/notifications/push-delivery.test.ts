@@ -1,7 +1,12 @@
 import { outcomeTokenId } from '../../../src/modules/webhooks';
 import { HttpPushClient, NotificationsService } from '../../../src/modules/notifications';
 import { http, startTestApp, type TestApp } from '../../utils/app';
-import { startFakeUpstream, type FakeUpstream, type UpstreamRequest, type UpstreamReply } from '../../utils/fake-upstream';
+import {
+  startFakeUpstream,
+  type FakeUpstream,
+  type UpstreamRequest,
+  type UpstreamReply,
+} from '../../utils/fake-upstream';
 import { fund, postStream } from '../execution/trading-helpers';
 
 /**
@@ -25,17 +30,20 @@ interface SentPush {
 
 beforeAll(async () => {
   provider = await startFakeUpstream(ok);
-  app = await startTestApp(
-    {
-      PUSH_PROVIDER_URL: `${provider.url}/v1`,
-      PUSH_PROVIDER_KEY: 'push-key',
-      INDEXER_SHARED_SECRET: INDEXER_SECRET,
-      REWARDS_HOLD_SECONDS: '0',
-      REWARDS_SETTLE_MS: '0',
-      WITHDRAWAL_DISPATCH_MS: '0',
-    },
-  );
-  marketB = (await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_b', status: 'active' }, orderBy: { id: 'asc' } })).venueMarketId;
+  app = await startTestApp({
+    PUSH_PROVIDER_URL: `${provider.url}/v1`,
+    PUSH_PROVIDER_KEY: 'push-key',
+    INDEXER_SHARED_SECRET: INDEXER_SECRET,
+    REWARDS_HOLD_SECONDS: '0',
+    REWARDS_SETTLE_MS: '0',
+    WITHDRAWAL_DISPATCH_MS: '0',
+  });
+  marketB = (
+    await app.services.db.prisma.market.findFirstOrThrow({
+      where: { venue: 'venue_b', status: 'active' },
+      orderBy: { id: 'asc' },
+    })
+  ).venueMarketId;
 });
 afterAll(async () => {
   await app.close();
@@ -46,7 +54,11 @@ const as = async (sub: string) => ({ authorization: `Bearer ${await app.token(su
 const device = (sub: string) => `device-${sub}-0123456789abcdef`;
 
 async function register(sub: string): Promise<void> {
-  const r = await http(`${app.url}/api/push-tokens`, { method: 'POST', headers: await as(sub), json: { token: device(sub), platform: 'android' } });
+  const r = await http(`${app.url}/api/push-tokens`, {
+    method: 'POST',
+    headers: await as(sub),
+    json: { token: device(sub), platform: 'android' },
+  });
   expect(r.status).toBe(201);
 }
 
@@ -88,7 +100,10 @@ function fill(maker: string, serial: number, venueMarketId: string) {
 }
 
 async function indexerFill(maker: string, serial: number): Promise<void> {
-  const market = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_a' }, orderBy: { id: 'asc' } });
+  const market = await app.services.db.prisma.market.findFirstOrThrow({
+    where: { venue: 'venue_a' },
+    orderBy: { id: 'asc' },
+  });
   const r = await http(`${app.url}/webhooks/chain-indexer/venue_a`, {
     method: 'POST',
     headers: { 'x-indexer-secret': INDEXER_SECRET },
@@ -101,17 +116,33 @@ describe('push delivery of each kind of notification', () => {
   it('an order fill (POST /execute) is pushed to the buyer', async () => {
     await register('fill-buyer');
     await fund(app, 'fill-buyer', 500);
-    const r = await postStream(`${app.url}/execute`, { marketId: marketB, side: 'buy', outcome: 'yes', size: 5 }, await as('fill-buyer'));
+    const r = await postStream(
+      `${app.url}/execute`,
+      { marketId: marketB, side: 'buy', outcome: 'yes', size: 5 },
+      await as('fill-buyer'),
+    );
     const done = r.events.at(-1)!;
     expect(done.event).toBe('completed');
     const push = await pushedTo('fill-buyer', 'order_fill');
-    expect(push).toMatchObject({ tokens: [device('fill-buyer')], notification: { title: 'Order filled' }, data: { orderId: done.data.orderId, state: 'filled' } });
+    expect(push).toMatchObject({
+      tokens: [device('fill-buyer')],
+      notification: { title: 'Order filled' },
+      data: { orderId: done.data.orderId, state: 'filled' },
+    });
   });
 
   it("a followed trader's trade (chain-indexer webhook) is pushed to the follower", async () => {
     const trader = '0x' + '5e'.repeat(20);
     await register('trade-fan');
-    expect((await http(`${app.url}/api/follows`, { method: 'POST', headers: await as('trade-fan'), json: { venue: 'venue_a', traderId: trader } })).status).toBe(201);
+    expect(
+      (
+        await http(`${app.url}/api/follows`, {
+          method: 'POST',
+          headers: await as('trade-fan'),
+          json: { venue: 'venue_a', traderId: trader },
+        })
+      ).status,
+    ).toBe(201);
     await indexerFill(trader, 100);
     const push = await pushedTo('trade-fan', 'followed_trade');
     expect(push.data).toMatchObject({ traderId: trader, venue: 'venue_a' });
@@ -121,7 +152,11 @@ describe('push delivery of each kind of notification', () => {
   it('rewards becoming available (cashback on a fee, released on a read) are pushed', async () => {
     await register('reward-earner');
     await fund(app, 'reward-earner', 500);
-    const r = await postStream(`${app.url}/execute`, { marketId: marketB, side: 'buy', outcome: 'yes', size: 25 }, await as('reward-earner'));
+    const r = await postStream(
+      `${app.url}/execute`,
+      { marketId: marketB, side: 'buy', outcome: 'yes', size: 25 },
+      await as('reward-earner'),
+    );
     expect(r.events.at(-1)!.event).toBe('completed');
     // The hold is 0 s: the next read of the rewards releases the cashback.
     expect((await http(`${app.url}/api/rewards/summary`, { headers: await as('reward-earner') })).status).toBe(200);
@@ -143,7 +178,10 @@ describe('push delivery of each kind of notification', () => {
     expect(await app.services.withdrawals.dispatch()).toBeGreaterThanOrEqual(1);
     const push = await pushedTo('withdrawer', 'withdrawal');
     // The simulated processor pays at once: the change announced is to `completed`.
-    expect(push).toMatchObject({ notification: { title: 'Withdrawal completed' }, data: { withdrawalId: id, status: 'completed' } });
+    expect(push).toMatchObject({
+      notification: { title: 'Withdrawal completed' },
+      data: { withdrawalId: id, status: 'completed' },
+    });
   });
 });
 
@@ -152,7 +190,15 @@ describe('one failed push does not stop the others', () => {
     const trader = '0x' + '6f'.repeat(20);
     for (const sub of ['batch-a', 'batch-b']) {
       await register(sub);
-      expect((await http(`${app.url}/api/follows`, { method: 'POST', headers: await as(sub), json: { venue: 'venue_a', traderId: trader } })).status).toBe(201);
+      expect(
+        (
+          await http(`${app.url}/api/follows`, {
+            method: 'POST',
+            headers: await as(sub),
+            json: { venue: 'venue_a', traderId: trader },
+          })
+        ).status,
+      ).toBe(201);
     }
     let calls = 0;
     provider.handle(() => ((calls += 1) === 1 ? { status: 500 } : ok()));
@@ -174,7 +220,9 @@ describe('one failed push does not stop the others', () => {
     }
     // Both were stored whatever the pushes did.
     for (const sub of ['batch-a', 'batch-b']) {
-      const page = (await http(`${app.url}/api/notifications`, { headers: await as(sub) })).body as { data: { kind: string }[] };
+      const page = (await http(`${app.url}/api/notifications`, { headers: await as(sub) })).body as {
+        data: { kind: string }[];
+      };
       expect(page.data.map((n) => n.kind)).toEqual(['followed_trade']);
     }
   });
@@ -193,10 +241,16 @@ describe('one failed push does not stop the others', () => {
       return (req.body as SentPush).tokens.some((t) => failing.has(t)) ? { status: 503 } : ok();
     });
     const errors: unknown[] = [];
-    const service = new NotificationsService(app.services.db.prisma, new HttpPushClient(`${provider.url}/v1`, 'push-key'), (err) => errors.push(err));
+    const service = new NotificationsService(
+      app.services.db.prisma,
+      new HttpPushClient(`${provider.url}/v1`, 'push-key'),
+      (err) => errors.push(err),
+    );
     const before = provider.requests.length;
     try {
-      await service.notify(subs.map((userId) => ({ userId, kind: 'comment_reply' as const, title: 'New reply', body: `to ${userId}` })));
+      await service.notify(
+        subs.map((userId) => ({ userId, kind: 'comment_reply' as const, title: 'New reply', body: `to ${userId}` })),
+      );
       await service.settled();
     } finally {
       provider.handle(ok);

@@ -13,14 +13,23 @@ describe('GET /health', () => {
     const before = app.services.db.queryCount();
     const r = await http(`${app.url}/health`);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ status: 'ok', database: app.services.db.kind, infra: app.services.infra.kind, openStreams: 0 });
+    expect(r.body).toMatchObject({
+      status: 'ok',
+      database: app.services.db.kind,
+      infra: app.services.infra.kind,
+      openStreams: 0,
+    });
     expect(app.services.db.queryCount()).toBe(before);
   });
 });
 
 describe('GET /health/pipeline', () => {
   it('reports idle venues before any trade, then the last trade seen per venue with its lag', async () => {
-    const idle = (await http(`${app.url}/health/pipeline`)).body as { status: string; venues: { venue: string; status: string }[]; events: number };
+    const idle = (await http(`${app.url}/health/pipeline`)).body as {
+      status: string;
+      venues: { venue: string; status: string }[];
+      events: number;
+    };
     expect(idle.status).toBe('idle');
     expect(idle.events).toBe(app.services.world.coreEvents.length);
     const market = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_b' } });
@@ -40,7 +49,13 @@ describe('GET /health/pipeline', () => {
     ]);
     const r = (await http(`${app.url}/health/pipeline`)).body as {
       status: string;
-      venues: { venue: string; status: string; lastTradeAt: string | null; lagSeconds: number | null; tradesSeen: number }[];
+      venues: {
+        venue: string;
+        status: string;
+        lastTradeAt: string | null;
+        lagSeconds: number | null;
+        tradesSeen: number;
+      }[];
     };
     const b = r.venues.find((v) => v.venue === 'venue_b')!;
     expect(b).toMatchObject({ status: 'ok', lastTradeAt: filledAt.toISOString(), tradesSeen: 1 });
@@ -88,7 +103,11 @@ describe('unknown paths and bodies', () => {
     const r = await http(`${app.url}/api/nothing-here`);
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ error: 'not_found', message: expect.any(String) });
-    const bad = await http(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    const bad = await http(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query": ',
+    });
     expect(bad.status).toBe(400);
   });
 

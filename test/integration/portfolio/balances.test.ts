@@ -19,12 +19,32 @@ beforeAll(async () => {
   app = await startTestApp({ CHAIN_BALANCES_URL: chain.url }, {}, { world: p.world, now: p.now });
   const mk = pinnedMarkets(p.world);
   await app.services.db.prisma.user.create({ data: { id: 'pf-ivy' } });
-  await app.services.db.prisma.wallet.create({ data: { userId: 'pf-ivy', chain: 'polygon', address: WALLET, kind: 'imported' } });
+  await app.services.db.prisma.wallet.create({
+    data: { userId: 'pf-ivy', chain: 'polygon', address: WALLET, kind: 'imported' },
+  });
   await deposit(app, 'pf-ivy', '250.5');
   // A withdrawal hold of 50.25 moves that much from available to held.
-  await app.services.ledger.postAll([{ userId: 'pf-ivy', kind: 'withdrawal_hold', available: -50_250_000n, held: 50_250_000n, reference: 'test', idempotencyKey: 'pf-ivy-hold' }]);
+  await app.services.ledger.postAll([
+    {
+      userId: 'pf-ivy',
+      kind: 'withdrawal_hold',
+      available: -50_250_000n,
+      held: 50_250_000n,
+      reference: 'test',
+      idempotencyKey: 'pf-ivy-hold',
+    },
+  ]);
   // A1 YES mid 0.546: 10 contracts are worth 5.46.
-  await insertPosition(app.services.db.prisma, { userId: 'pf-ivy', market: mk.A1, outcome: 'yes', status: 'open', size: '10', costBasis: '5', realizedPnl: '0', fees: '0' });
+  await insertPosition(app.services.db.prisma, {
+    userId: 'pf-ivy',
+    market: mk.A1,
+    outcome: 'yes',
+    status: 'open',
+    size: '10',
+    costBasis: '5',
+    realizedPnl: '0',
+    fees: '0',
+  });
 });
 afterAll(async () => {
   await app.close();

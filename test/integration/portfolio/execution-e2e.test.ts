@@ -19,10 +19,17 @@ interface Fill {
 }
 
 /** POSTs and reads the SSE answer to its end; returns the event names and the fills streamed. */
-async function stream(path: string, body: unknown): Promise<{ status: number; events: string[]; fills: Fill[]; positionId: string | null }> {
+async function stream(
+  path: string,
+  body: unknown,
+): Promise<{ status: number; events: string[]; fills: Fill[]; positionId: string | null }> {
   const res = await fetch(`${app.url}${path}`, {
     method: 'POST',
-    headers: { accept: 'text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${await app.token('pf-e2e')}` },
+    headers: {
+      accept: 'text/event-stream',
+      'content-type': 'application/json',
+      authorization: `Bearer ${await app.token('pf-e2e')}`,
+    },
     body: JSON.stringify(body),
   });
   const events: string[] = [];
@@ -37,7 +44,8 @@ async function stream(path: string, body: unknown): Promise<{ status: number; ev
     },
   });
   const decoder = new TextDecoder();
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+    parser.feed(decoder.decode(chunk, { stream: true }));
   return { status: res.status, events, fills, positionId };
 }
 
@@ -61,7 +69,13 @@ describe('the portfolio after trading through /execute', () => {
   let buys: Fill[];
 
   it('shows the bought position marked at the mid, its order and its fills', async () => {
-    const r = await stream('/execute', { marketId: `venue_a:${mk.A1.marketId}`, side: 'buy', outcome: 'yes', size: 10, mode: 'simulation' });
+    const r = await stream('/execute', {
+      marketId: `venue_a:${mk.A1.marketId}`,
+      side: 'buy',
+      outcome: 'yes',
+      size: 10,
+      mode: 'simulation',
+    });
     expect(r.status).toBe(200);
     expect(r.events.at(-1)).toBe('completed');
     expect(r.positionId).not.toBeNull();
@@ -79,10 +93,22 @@ describe('the portfolio after trading through /execute', () => {
       costBasis: usd(cost),
       marketValue: 5.46, // 10 × 0.546
       unrealizedPnl: usd(5_460_000n - cost),
-      data: [{ id: positionId, source: 'service', status: 'open', size: 10, avgPrice: 0.55, mark: { price: 0.546, source: 'live' } }],
+      data: [
+        {
+          id: positionId,
+          source: 'service',
+          status: 'open',
+          size: 10,
+          avgPrice: 0.55,
+          mark: { price: 0.546, source: 'live' },
+        },
+      ],
     });
     const orders = await get(app, 'pf-e2e', '/api/orders?state=filled');
-    expect(orders.body).toMatchObject({ total: 1, data: [{ side: 'buy', filledSize: 10, positionId, fills: buys.map((f) => expect.objectContaining(f)) }] });
+    expect(orders.body).toMatchObject({
+      total: 1,
+      data: [{ side: 'buy', filledSize: 10, positionId, fills: buys.map((f) => expect.objectContaining(f)) }],
+    });
     const history = await get(app, 'pf-e2e', '/api/portfolio/history');
     expect((history.body as { total: number }).total).toBe(buys.length);
     const summary = await get(app, 'pf-e2e', '/api/portfolio/summary');

@@ -20,15 +20,49 @@ let walletId: string;
 let provisioned: string;
 let servicePosition: string;
 
-async function traderPosition(wallet: string, m: MarketRef, outcome: 'yes' | 'no', size: string, costBasis: string, realizedPnl: string) {
+async function traderPosition(
+  wallet: string,
+  m: MarketRef,
+  outcome: 'yes' | 'no',
+  size: string,
+  costBasis: string,
+  realizedPnl: string,
+) {
   await app.services.db.prisma.traderPosition.create({
-    data: { venue: 'venue_a', traderId: wallet.toLowerCase(), venueMarketId: m.marketId, outcome, size, costBasis, realizedPnl },
+    data: {
+      venue: 'venue_a',
+      traderId: wallet.toLowerCase(),
+      venueMarketId: m.marketId,
+      outcome,
+      size,
+      costBasis,
+      realizedPnl,
+    },
   });
 }
 
-async function trade(wallet: string, m: MarketRef, id: string, side: 'buy' | 'sell', outcome: 'yes' | 'no', price: string, size: string, iso: string) {
+async function trade(
+  wallet: string,
+  m: MarketRef,
+  id: string,
+  side: 'buy' | 'sell',
+  outcome: 'yes' | 'no',
+  price: string,
+  size: string,
+  iso: string,
+) {
   await app.services.db.prisma.trade.create({
-    data: { venue: 'venue_a', venueTradeId: id, venueMarketId: m.marketId, venueTraderId: wallet.toLowerCase(), side, outcome, price, size, filledAt: at(iso) },
+    data: {
+      venue: 'venue_a',
+      venueTradeId: id,
+      venueMarketId: m.marketId,
+      venueTraderId: wallet.toLowerCase(),
+      side,
+      outcome,
+      price,
+      size,
+      filledAt: at(iso),
+    },
   });
 }
 
@@ -38,17 +72,40 @@ beforeAll(async () => {
   mk = pinnedMarkets(p.world);
   const auth = { authorization: `Bearer ${await app.token('pf-erin')}` };
   expect((await http(`${app.url}/auth/setup`, { method: 'POST', headers: auth })).status).toBe(200);
-  const imported = await http(`${app.url}/api/wallets/import`, { method: 'POST', headers: auth, json: { chain: 'polygon', address: LINKED.toLowerCase() } });
+  const imported = await http(`${app.url}/api/wallets/import`, {
+    method: 'POST',
+    headers: auth,
+    json: { chain: 'polygon', address: LINKED.toLowerCase() },
+  });
   expect(imported.status).toBe(201);
   walletId = (imported.body as { id: string }).id;
-  const wallets = (await http(`${app.url}/api/wallets`, { headers: auth })).body as { address: string; chain: string; kind: string }[];
+  const wallets = (await http(`${app.url}/api/wallets`, { headers: auth })).body as {
+    address: string;
+    chain: string;
+    kind: string;
+  }[];
   provisioned = wallets.find((w) => w.chain === 'polygon' && w.kind === 'provisioned')!.address;
 
   servicePosition = await insertPosition(app.services.db.prisma, {
-    userId: 'pf-erin', market: mk.B1, outcome: 'yes', status: 'open', size: '10', costBasis: '5', realizedPnl: '-0.1', fees: '0.1', updatedAt: at('2026-11-13T12:00:00Z'),
+    userId: 'pf-erin',
+    market: mk.B1,
+    outcome: 'yes',
+    status: 'open',
+    size: '10',
+    costBasis: '5',
+    realizedPnl: '-0.1',
+    fees: '0.1',
+    updatedAt: at('2026-11-13T12:00:00Z'),
   });
   await insertOrder(app.services.db.prisma, {
-    userId: 'pf-erin', market: mk.B1, outcome: 'yes', side: 'buy', state: 'filled', requested: '10', positionId: servicePosition, createdAt: at('2026-11-13T12:00:00Z'),
+    userId: 'pf-erin',
+    market: mk.B1,
+    outcome: 'yes',
+    side: 'buy',
+    state: 'filled',
+    requested: '10',
+    positionId: servicePosition,
+    createdAt: at('2026-11-13T12:00:00Z'),
     fills: [{ price: '0.5', size: '10', fee: '0.1', at: at('2026-11-13T12:00:00Z') }],
   });
   await traderPosition(LINKED, mk.A2, 'yes', '20', '10', '2');
@@ -69,7 +126,17 @@ describe('positions across wallets', () => {
   it('lists open service and linked-wallet positions together', async () => {
     const r = await erin('/api/portfolio');
     expect(r.status).toBe(200);
-    const body = r.body as { data: { id: string; source: string; walletAddress: string | null; marketValue: number; unrealizedPnl: number; fees: number | null; avgPrice: number }[] };
+    const body = r.body as {
+      data: {
+        id: string;
+        source: string;
+        walletAddress: string | null;
+        marketValue: number;
+        unrealizedPnl: number;
+        fees: number | null;
+        avgPrice: number;
+      }[];
+    };
     expect(body).toMatchObject({ total: 2, costBasis: 15, marketValue: 15.97, unrealizedPnl: 0.97 });
     const wallet = body.data.find((p) => p.source === 'wallet')!;
     expect(wallet).toMatchObject({
@@ -84,7 +151,12 @@ describe('positions across wallets', () => {
       mark: { price: 0.5385, source: 'live' },
       market: { event: { category: 'politics' } },
     });
-    expect(body.data.find((p) => p.source === 'service')).toMatchObject({ id: servicePosition, walletAddress: null, marketValue: 5.2, unrealizedPnl: 0.2 });
+    expect(body.data.find((p) => p.source === 'service')).toMatchObject({
+      id: servicePosition,
+      walletAddress: null,
+      marketValue: 5.2,
+      unrealizedPnl: 0.2,
+    });
   });
 
   it('splits the summary by source', async () => {
@@ -96,8 +168,24 @@ describe('positions across wallets', () => {
       openPositions: 2,
       closedPositions: 1,
       bySource: [
-        { source: 'wallet', positions: 1, costBasis: 10, marketValue: 10.77, realizedPnl: -1, unrealizedPnl: 0.77, fees: 0 },
-        { source: 'service', positions: 1, costBasis: 5, marketValue: 5.2, realizedPnl: -0.1, unrealizedPnl: 0.2, fees: 0.1 },
+        {
+          source: 'wallet',
+          positions: 1,
+          costBasis: 10,
+          marketValue: 10.77,
+          realizedPnl: -1,
+          unrealizedPnl: 0.77,
+          fees: 0,
+        },
+        {
+          source: 'service',
+          positions: 1,
+          costBasis: 5,
+          marketValue: 5.2,
+          realizedPnl: -0.1,
+          unrealizedPnl: 0.2,
+          fees: 0.1,
+        },
       ],
     });
   });
@@ -106,8 +194,22 @@ describe('positions across wallets', () => {
     const r = await erin('/api/portfolio/analytics');
     const categories = (r.body as { categories: { category: string }[] }).categories;
     expect(categories).toEqual([
-      expect.objectContaining({ category: 'politics', openPositions: 2, exposure: 15.97, closedPositions: 0, winRate: null }),
-      expect.objectContaining({ category: 'crypto', openPositions: 0, closedPositions: 1, wins: 0, losses: 1, winRate: 0, realizedPnl: -3 }),
+      expect.objectContaining({
+        category: 'politics',
+        openPositions: 2,
+        exposure: 15.97,
+        closedPositions: 0,
+        winRate: null,
+      }),
+      expect.objectContaining({
+        category: 'crypto',
+        openPositions: 0,
+        closedPositions: 1,
+        wins: 0,
+        losses: 1,
+        winRate: 0,
+        realizedPnl: -3,
+      }),
     ]);
   });
 
@@ -126,14 +228,31 @@ describe('history across wallets', () => {
   it('merges service fills and the linked wallet’s on-chain fills, newest first', async () => {
     const r = await erin('/api/portfolio/history');
     expect(r.status).toBe(200);
-    const page = r.body as { total: number; data: { source: string; walletAddress: string | null; side: string; price: number; size: number; notional: number; fee: number | null; marketTitle: string | null; eventId: string | null }[] };
+    const page = r.body as {
+      total: number;
+      data: {
+        source: string;
+        walletAddress: string | null;
+        side: string;
+        price: number;
+        size: number;
+        notional: number;
+        fee: number | null;
+        marketTitle: string | null;
+        eventId: string | null;
+      }[];
+    };
     expect(page.total).toBe(3);
     expect(page.data.map((t) => [t.source, t.side, t.price, t.size, t.notional, t.fee])).toEqual([
       ['wallet', 'sell', 0.6, 5, 3, null],
       ['service', 'buy', 0.5, 10, 5, 0.1],
       ['wallet', 'buy', 0.4, 25, 10, null],
     ]);
-    expect(page.data[0]).toMatchObject({ walletAddress: LINKED, eventId: mk.A2.eventId, marketTitle: expect.any(String) });
+    expect(page.data[0]).toMatchObject({
+      walletAddress: LINKED,
+      eventId: mk.A2.eventId,
+      marketTitle: expect.any(String),
+    });
     const second = await erin('/api/portfolio/history?limit=1&offset=1');
     expect(second.body).toMatchObject({ total: 3, data: [{ source: 'service' }] });
   });

@@ -24,11 +24,27 @@ interface Positions {
   marketValue: number;
   unrealizedPnl: number;
   unmarkedPositions: number;
-  markStatus: { venue: string; live: boolean; markets: number; lastKnown: number; unmarked: number; reason: string | null }[];
+  markStatus: {
+    venue: string;
+    live: boolean;
+    markets: number;
+    lastKnown: number;
+    unmarked: number;
+    reason: string | null;
+  }[];
 }
 
 const open = (userId: string, market: MarketRef, size: string, costBasis: string) =>
-  insertPosition(app.services.db.prisma, { userId, market, outcome: 'yes', status: 'open', size, costBasis, realizedPnl: '0', fees: '0' });
+  insertPosition(app.services.db.prisma, {
+    userId,
+    market,
+    outcome: 'yes',
+    status: 'open',
+    size,
+    costBasis,
+    realizedPnl: '0',
+    fees: '0',
+  });
 
 beforeAll(async () => {
   p = pinnedWorld();
@@ -50,7 +66,11 @@ describe('a venue that is down', () => {
   it('marks live while both venues quote', async () => {
     const r = await get(app, 'pf-frank', '/api/portfolio');
     const body = r.body as Positions;
-    expect(byMarket(body, mk.B1).mark).toMatchObject({ price: 0.52, source: 'live', asOf: new Date(PINNED_NOW).toISOString() });
+    expect(byMarket(body, mk.B1).mark).toMatchObject({
+      price: 0.52,
+      source: 'live',
+      asOf: new Date(PINNED_NOW).toISOString(),
+    });
     expect(body.markStatus.every((s) => s.live)).toBe(true);
   });
 
@@ -87,14 +107,23 @@ describe('a venue that is down', () => {
   it("falls back to the catalog's stored quote for a market never marked live", async () => {
     // B2 has not been marked by any request of this app; its catalog row quotes 0.30 / 0.40.
     await open('pf-gina', mk.B2, '10', '3');
-    await app.services.db.prisma.market.update({ where: { id: `venue_b:${mk.B2.marketId}` }, data: { bestBid: '0.3', bestAsk: '0.4' } });
+    await app.services.db.prisma.market.update({
+      where: { id: `venue_b:${mk.B2.marketId}` },
+      data: { bestBid: '0.3', bestAsk: '0.4' },
+    });
     app.services.markets.invalidate();
     const row = await app.services.db.prisma.market.findUniqueOrThrow({ where: { id: `venue_b:${mk.B2.marketId}` } });
     p.world.setVenueDown('venue_b', true);
     try {
       const r = await get(app, 'pf-gina', '/api/portfolio');
       const mark = (r.body as Positions).data[0]!.mark;
-      expect(mark).toEqual({ price: 0.35, yesPrice: 0.35, source: 'last_known', asOf: row.updatedAt.toISOString(), reason: 'venue_b is unavailable' });
+      expect(mark).toEqual({
+        price: 0.35,
+        yesPrice: 0.35,
+        source: 'last_known',
+        asOf: row.updatedAt.toISOString(),
+        reason: 'venue_b is unavailable',
+      });
       expect((r.body as Positions).data[0]).toMatchObject({ marketValue: 3.5, unrealizedPnl: 0.5 });
     } finally {
       p.world.setVenueDown('venue_b', false);
@@ -108,11 +137,17 @@ describe('a venue that is down', () => {
     const r = await get(app, 'pf-hank', '/api/portfolio');
     expect(r.status).toBe(200);
     const body = r.body as Positions;
-    expect(byMarket(body, ghost)).toMatchObject({ mark: { price: null, yesPrice: null, source: 'none', asOf: null }, marketValue: null, unrealizedPnl: null });
+    expect(byMarket(body, ghost)).toMatchObject({
+      mark: { price: null, yesPrice: null, source: 'none', asOf: null },
+      marketValue: null,
+      unrealizedPnl: null,
+    });
     expect(byMarket(body, ghost).mark.reason).toMatch(/venue_b could not give the book/);
     expect(body).toMatchObject({ unmarkedPositions: 1, marketValue: 9.46, unrealizedPnl: 0.46 }); // 4.00 at cost + 5.46
     const summary = await get(app, 'pf-hank', '/api/portfolio/summary');
     expect(summary.body).toMatchObject({ unmarkedPositions: 1, marketValue: 9.46, unrealizedPnl: 0.46 });
-    expect((summary.body as Positions).markStatus).toContainEqual(expect.objectContaining({ venue: 'venue_b', live: false, unmarked: 1 }));
+    expect((summary.body as Positions).markStatus).toContainEqual(
+      expect.objectContaining({ venue: 'venue_b', live: false, unmarked: 1 }),
+    );
   });
 });

@@ -62,14 +62,28 @@ async function seed(userId: string, n: number): Promise<void> {
     })),
   });
   await prisma.fill.createMany({
-    data: rows.map((r) => ({ orderId: r.orderId, seq: 1, priceMicros: 400_000n, sizeMicros: 10_000_000n, feeMicros: 10_000n })),
+    data: rows.map((r) => ({
+      orderId: r.orderId,
+      seq: 1,
+      priceMicros: 400_000n,
+      sizeMicros: 10_000_000n,
+      feeMicros: 10_000n,
+    })),
   });
   const wallet = `0x${userId === 'sql-two' ? '1' : '2'}${'0'.repeat(39)}`;
   await prisma.user.create({ data: { id: userId } });
   await prisma.wallet.create({ data: { userId, chain: 'polygon', address: wallet, kind: 'imported' } });
   const venueA = markets.find((m) => m.venue === 'venue_a')!;
   await prisma.traderPosition.create({
-    data: { venue: 'venue_a', traderId: wallet, venueMarketId: venueA.venueMarketId, outcome: 'yes', size: '5', costBasis: '2', realizedPnl: '0' },
+    data: {
+      venue: 'venue_a',
+      traderId: wallet,
+      venueMarketId: venueA.venueMarketId,
+      outcome: 'yes',
+      size: '5',
+      costBasis: '2',
+      realizedPnl: '0',
+    },
   });
   await deposit(app, userId, '100');
 }
@@ -93,7 +107,10 @@ async function statementsFor(userId: string, positions: number): Promise<number>
   const r = await get(app, userId, '/api/portfolio/overview');
   const used = app.services.db.queryCount() - before;
   expect(r.status).toBe(200);
-  const body = r.body as { positions: { total: number; data: { market: { event: { category: string } } | null }[] }; recentActivity: unknown[] };
+  const body = r.body as {
+    positions: { total: number; data: { market: { event: { category: string } } | null }[] };
+    recentActivity: unknown[];
+  };
   expect(body.positions.total).toBe(positions + 1); // and the linked wallet's position
   expect(body.positions.data.every((x) => x.market !== null && typeof x.market.event.category === 'string')).toBe(true);
   expect(body.recentActivity).toHaveLength(Math.min(positions, 10));

@@ -1,5 +1,10 @@
 import { http, startTestApp, type TestApp } from '../../utils/app';
-import { startFakeUpstream, type FakeUpstream, type UpstreamReply, type UpstreamRequest } from '../../utils/fake-upstream';
+import {
+  startFakeUpstream,
+  type FakeUpstream,
+  type UpstreamReply,
+  type UpstreamRequest,
+} from '../../utils/fake-upstream';
 import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
 import { openSse, type SseReader } from '../../utils/sse';
 import { fund, postStream } from '../execution/trading-helpers';
@@ -16,7 +21,11 @@ const event = activeMatchedEvent(pinned.world);
 const marketA = event.markets[0]!.venueMarketIds.venue_a!;
 beforeAll(async () => {
   exec = await startFakeUpstream(() => ({ status: 500 }));
-  app = await startTestApp({ EXECUTION_SERVICE_URL: exec.url, EXECUTION_POLL_MS: '10' }, {}, { world: pinned.world, now: pinned.now });
+  app = await startTestApp(
+    { EXECUTION_SERVICE_URL: exec.url, EXECUTION_POLL_MS: '10' },
+    {},
+    { world: pinned.world, now: pinned.now },
+  );
 });
 afterAll(async () => {
   await app.close();
@@ -39,13 +48,19 @@ interface Page {
 
 const orderCall = (r: UpstreamRequest) => r.method === 'POST' && r.path === '/orders';
 const positions = async (sub: string, status?: string) => {
-  const r = await http(`${app.url}/api/positions${status ? `?status=${status}` : ''}`, { headers: { authorization: `Bearer ${await app.token(sub)}` } });
+  const r = await http(`${app.url}/api/positions${status ? `?status=${status}` : ''}`, {
+    headers: { authorization: `Bearer ${await app.token(sub)}` },
+  });
   expect(r.status).toBe(200);
   return r.body as Page;
 };
 
 /** A live venue_a order whose execution-service answer waits for `release()`; the stream is read up to `submitted`. */
-async function gatedLiveOrder(sub: string, body: Record<string, unknown>, final: UpstreamReply['body']): Promise<{ reader: SseReader; release: () => void }> {
+async function gatedLiveOrder(
+  sub: string,
+  body: Record<string, unknown>,
+  final: UpstreamReply['body'],
+): Promise<{ reader: SseReader; release: () => void }> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   exec.handle(async (r) => {
@@ -66,10 +81,20 @@ async function gatedLiveOrder(sub: string, body: Record<string, unknown>, final:
 describe('GET /api/positions?status=pending', () => {
   it('shows a pending position while a live buy is in flight; it opens on the fill', async () => {
     await fund(app, 'pam', 50);
-    const { reader, release } = await gatedLiveOrder('pam', { outcome: 'yes', size: 3 }, { id: 'ex-pam', status: 'filled', fills: [{ price: 0.5, size: 3 }] });
+    const { reader, release } = await gatedLiveOrder(
+      'pam',
+      { outcome: 'yes', size: 3 },
+      { id: 'ex-pam', status: 'filled', fills: [{ price: 0.5, size: 3 }] },
+    );
     const pending = await positions('pam', 'pending');
     expect(pending.total).toBe(1);
-    expect(pending.data[0]).toMatchObject({ status: 'pending', size: 0, venue: 'venue_a', marketId: marketA, outcome: 'yes' });
+    expect(pending.data[0]).toMatchObject({
+      status: 'pending',
+      size: 0,
+      venue: 'venue_a',
+      marketId: marketA,
+      outcome: 'yes',
+    });
     expect((await positions('pam', 'open')).total).toBe(0);
     release();
     await app.services.execution.drain();
@@ -81,35 +106,60 @@ describe('GET /api/positions?status=pending', () => {
 
   it('is removed when the order ends without fills', async () => {
     await fund(app, 'quin', 50);
-    const { reader, release } = await gatedLiveOrder('quin', { outcome: 'no', size: 2 }, { id: 'ex-quin', status: 'cancelled', reason: 'no liquidity' });
-    expect((await positions('quin', 'pending')).data).toEqual([expect.objectContaining({ status: 'pending', outcome: 'no' })]);
+    const { reader, release } = await gatedLiveOrder(
+      'quin',
+      { outcome: 'no', size: 2 },
+      { id: 'ex-quin', status: 'cancelled', reason: 'no liquidity' },
+    );
+    expect((await positions('quin', 'pending')).data).toEqual([
+      expect.objectContaining({ status: 'pending', outcome: 'no' }),
+    ]);
     release();
     await app.services.execution.drain();
     reader.close();
     expect((await positions('quin')).total).toBe(0);
   });
 
-  it('a closed position turns pending for a new live buy and back to closed, its PnL kept, when nothing fills', async () => {
-    await fund(app, 'rory', 50);
-    const user = { authorization: `Bearer ${await app.token('rory')}` };
-    const bought = await postStream(`${app.url}/execute`, { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 }, user);
-    const positionId = bought.events[bought.events.length - 1]!.data.position!.id;
-    await postStream(`${app.url}/api/positions/${positionId}/sell`, undefined, user);
-    const closed = (await positions('rory', 'closed')).data[0]!;
-    expect(closed).toMatchObject({ id: positionId, status: 'closed' });
-    const { reader, release } = await gatedLiveOrder('rory', { outcome: 'yes', size: 1 }, { id: 'ex-rory', status: 'rejected', reason: 'halted' });
-    expect((await positions('rory', 'pending')).data).toEqual([expect.objectContaining({ id: positionId, status: 'pending', size: 0 })]);
-    release();
-    await app.services.execution.drain();
-    reader.close();
-    expect((await positions('rory')).data).toEqual([expect.objectContaining({ id: positionId, status: 'closed', realizedPnl: closed.realizedPnl })]);
-  });
+  it(
+    'a closed position turns pending for a new live buy and back to closed, its PnL kept, when nothing ' + 'fills',
+    async () => {
+      await fund(app, 'rory', 50);
+      const user = { authorization: `Bearer ${await app.token('rory')}` };
+      const bought = await postStream(
+        `${app.url}/execute`,
+        { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 },
+        user,
+      );
+      const positionId = bought.events[bought.events.length - 1]!.data.position!.id;
+      await postStream(`${app.url}/api/positions/${positionId}/sell`, undefined, user);
+      const closed = (await positions('rory', 'closed')).data[0]!;
+      expect(closed).toMatchObject({ id: positionId, status: 'closed' });
+      const { reader, release } = await gatedLiveOrder(
+        'rory',
+        { outcome: 'yes', size: 1 },
+        { id: 'ex-rory', status: 'rejected', reason: 'halted' },
+      );
+      expect((await positions('rory', 'pending')).data).toEqual([
+        expect.objectContaining({ id: positionId, status: 'pending', size: 0 }),
+      ]);
+      release();
+      await app.services.execution.drain();
+      reader.close();
+      expect((await positions('rory')).data).toEqual([
+        expect.objectContaining({ id: positionId, status: 'closed', realizedPnl: closed.realizedPnl }),
+      ]);
+    },
+  );
 
   it('an open position stays open while a live buy adds to it', async () => {
     await fund(app, 'sage', 50);
     const user = { authorization: `Bearer ${await app.token('sage')}` };
     await postStream(`${app.url}/execute`, { marketId: marketA, side: 'buy', outcome: 'no', size: 2 }, user);
-    const { reader, release } = await gatedLiveOrder('sage', { outcome: 'no', size: 1 }, { id: 'ex-sage', status: 'filled', fills: [{ price: 0.5, size: 1 }] });
+    const { reader, release } = await gatedLiveOrder(
+      'sage',
+      { outcome: 'no', size: 1 },
+      { id: 'ex-sage', status: 'filled', fills: [{ price: 0.5, size: 1 }] },
+    );
     expect((await positions('sage', 'pending')).total).toBe(0);
     expect((await positions('sage', 'open')).data).toEqual([expect.objectContaining({ status: 'open', size: 2 })]);
     release();

@@ -27,10 +27,17 @@ export interface MarketRef {
 export function pinnedMarkets(world: SimulatedWorld): Record<'A1' | 'B1' | 'A2' | 'B2' | 'C1', MarketRef> {
   const politics = activeMatchedEvent(world);
   const crypto = world.coreEvents.find(
-    (e) => e.category !== politics.category && e.venueEventIds.venue_a && (e.closeTime?.getTime() ?? 0) > PINNED_NOW + 86_400_000,
+    (e) =>
+      e.category !== politics.category &&
+      e.venueEventIds.venue_a &&
+      (e.closeTime?.getTime() ?? 0) > PINNED_NOW + 86_400_000,
   )!;
   const [dem, rep] = politics.markets;
-  const ref = (venue: Venue, marketId: string | undefined, eventId: string): MarketRef => ({ venue, marketId: marketId!, eventId });
+  const ref = (venue: Venue, marketId: string | undefined, eventId: string): MarketRef => ({
+    venue,
+    marketId: marketId!,
+    eventId,
+  });
   return {
     A1: ref('venue_a', dem!.venueMarketIds.venue_a, politics.id),
     B1: ref('venue_b', dem!.venueMarketIds.venue_b, politics.id),
@@ -130,7 +137,15 @@ export async function insertOrder(prisma: PrismaClient, o: OrderRow): Promise<st
       failureReason: o.failureReason ?? null,
       positionId: o.positionId ?? null,
       createdAt: o.createdAt,
-      fills: { create: fills.map((f, i) => ({ seq: i + 1, priceMicros: M(f.price), sizeMicros: M(f.size), feeMicros: M(f.fee), filledAt: f.at })) },
+      fills: {
+        create: fills.map((f, i) => ({
+          seq: i + 1,
+          priceMicros: M(f.price),
+          sizeMicros: M(f.size),
+          feeMicros: M(f.fee),
+          filledAt: f.at,
+        })),
+      },
     },
   });
   return id;
@@ -138,7 +153,16 @@ export async function insertOrder(prisma: PrismaClient, o: OrderRow): Promise<st
 
 /** Credits a user's ledger balance (a deposit). */
 export async function deposit(app: TestApp, userId: string, usd: string): Promise<void> {
-  await app.services.ledger.postAll([{ userId, kind: 'deposit', available: M(usd), held: 0n, reference: 'test', idempotencyKey: `deposit:${userId}:${randomUUID()}` }]);
+  await app.services.ledger.postAll([
+    {
+      userId,
+      kind: 'deposit',
+      available: M(usd),
+      held: 0n,
+      reference: 'test',
+      idempotencyKey: `deposit:${userId}:${randomUUID()}`,
+    },
+  ]);
 }
 
 /** A bearer GET helper. */

@@ -50,8 +50,27 @@ const fill = (price: string, size: string, fee: string, iso: string) => ({ price
 async function seedAlice(): Promise<void> {
   const u = 'pf-alice';
   const prisma = app.services.db.prisma;
-  const pos = (market: MarketRef, outcome: 'yes' | 'no', status: Status, size: string, costBasis: string, realizedPnl: string, fees: string, updated: string) =>
-    insertPosition(prisma, { userId: u, market, outcome, status, size, costBasis, realizedPnl, fees, updatedAt: at(updated) });
+  const pos = (
+    market: MarketRef,
+    outcome: 'yes' | 'no',
+    status: Status,
+    size: string,
+    costBasis: string,
+    realizedPnl: string,
+    fees: string,
+    updated: string,
+  ) =>
+    insertPosition(prisma, {
+      userId: u,
+      market,
+      outcome,
+      status,
+      size,
+      costBasis,
+      realizedPnl,
+      fees,
+      updatedAt: at(updated),
+    });
   ids.P1 = await pos(mk.A1, 'yes', 'open', '100', '40', '-0.8', '0.8', '2026-11-15T11:00:00Z');
   ids.P2 = await pos(mk.B1, 'no', 'open', '50', '22.5', '-0.5', '0.5', '2026-11-14T11:00:00Z');
   ids.P3 = await pos(mk.C1, 'yes', 'open', '10', '6', '-0.12', '0.12', '2026-11-15T09:00:00Z');
@@ -127,7 +146,10 @@ async function seedAlice(): Promise<void> {
   await deposit(app, u, '1000');
 }
 
-/** Others this week (from Monday 2026-11-09 UTC): bob trades 100.00, dave 68.50 (alice's volume), carol only last week. */
+/**
+ * Others this week (from Monday 2026-11-09 UTC): bob trades 100.00, dave 68.50 (alice's volume), carol only last
+ * week.
+ */
 async function seedOthers(): Promise<void> {
   const trade = (userId: string, size: string, iso: string) =>
     insertOrder(app.services.db.prisma, {
@@ -184,13 +206,20 @@ describe('authentication', () => {
   });
 
   it('GraphQL portfolio fields need a user too', async () => {
-    const r = await http(`${app.url}/graphql`, { method: 'POST', json: { query: '{ portfolio { summary { realizedPnl } } }' } });
+    const r = await http(`${app.url}/graphql`, {
+      method: 'POST',
+      json: { query: '{ portfolio { summary { realizedPnl } } }' },
+    });
     expect((r.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('unauthorized');
   });
 
   it('GraphQL callers get the same bounds (400 naming the field)', async () => {
     const headers = { authorization: `Bearer ${await app.token('pf-alice')}` };
-    for (const query of ['{ positions(limit: 201) { total } }', '{ orders(offset: -1) { total } }', '{ portfolio { history(limit: 0) { total } } }']) {
+    for (const query of [
+      '{ positions(limit: 201) { total } }',
+      '{ orders(offset: -1) { total } }',
+      '{ portfolio { history(limit: 0) { total } } }',
+    ]) {
       const r = await http(`${app.url}/graphql`, { method: 'POST', headers, json: { query } });
       const error = (r.body as { errors: { message: string; extensions: { code: string } }[] }).errors[0]!;
       expect(error.extensions.code).toBe('bad_request');
@@ -203,11 +232,34 @@ describe('GET /api/portfolio', () => {
   it('lists the open positions, newest change first, marked at the venues’ mids', async () => {
     const r = await alice('/api/portfolio');
     expect(r.status).toBe(200);
-    const body = r.body as { data: Position[]; total: number; costBasis: number; marketValue: number; unrealizedPnl: number; unmarkedPositions: number; markStatus: unknown[] };
+    const body = r.body as {
+      data: Position[];
+      total: number;
+      costBasis: number;
+      marketValue: number;
+      unrealizedPnl: number;
+      unmarkedPositions: number;
+      markStatus: unknown[];
+    };
     expect(body.data.map((p) => p.id)).toEqual([ids.P1, ids.P3, ids.P2]);
-    expect(body).toMatchObject({ total: 3, costBasis: 68.5, marketValue: 85.725, unrealizedPnl: 17.225, unmarkedPositions: 0 });
+    expect(body).toMatchObject({
+      total: 3,
+      costBasis: 68.5,
+      marketValue: 85.725,
+      unrealizedPnl: 17.225,
+      unmarkedPositions: 0,
+    });
     const [p1, p3, p2] = body.data;
-    expect(p1).toMatchObject({ source: 'service', venue: 'venue_a', marketId: mk.A1.marketId, outcome: 'yes', status: 'open', size: 100, avgPrice: 0.4, costBasis: 40 });
+    expect(p1).toMatchObject({
+      source: 'service',
+      venue: 'venue_a',
+      marketId: mk.A1.marketId,
+      outcome: 'yes',
+      status: 'open',
+      size: 100,
+      avgPrice: 0.4,
+      costBasis: 40,
+    });
     expect(p1!.mark).toMatchObject({ price: 0.546, yesPrice: 0.546, source: 'live', reason: null });
     expect([p1!.marketValue, p1!.unrealizedPnl]).toEqual([54.6, 14.6]);
     expect(p1!.market).toMatchObject({ id: `venue_a:${mk.A1.marketId}`, event: { category: 'politics' } });
@@ -250,7 +302,17 @@ describe('GET /api/portfolio/summary', () => {
         { key: 'politics', positions: 2, costBasis: 62.5, marketValue: 78.6, unrealizedPnl: 16.1, share: 0.916885 },
         { key: 'crypto', positions: 1, costBasis: 6, marketValue: 7.125, unrealizedPnl: 1.125, share: 0.083115 },
       ],
-      bySource: [{ source: 'service', positions: 3, costBasis: 68.5, marketValue: 85.725, realizedPnl: 2.11, unrealizedPnl: 17.225, fees: 1.79 }],
+      bySource: [
+        {
+          source: 'service',
+          positions: 3,
+          costBasis: 68.5,
+          marketValue: 85.725,
+          realizedPnl: 2.11,
+          unrealizedPnl: 17.225,
+          fees: 1.79,
+        },
+      ],
     });
   });
 });
@@ -261,19 +323,58 @@ describe('GET /api/portfolio/analytics', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
       categories: [
-        { category: 'politics', closedPositions: 1, wins: 0, losses: 1, winRate: 0, realizedPnl: -2.5, openPositions: 2, exposure: 78.6, exposureShare: 0.916885 },
-        { category: 'crypto', closedPositions: 1, wins: 1, losses: 0, winRate: 1, realizedPnl: 4.61, openPositions: 1, exposure: 7.125, exposureShare: 0.083115 },
+        {
+          category: 'politics',
+          closedPositions: 1,
+          wins: 0,
+          losses: 1,
+          winRate: 0,
+          realizedPnl: -2.5,
+          openPositions: 2,
+          exposure: 78.6,
+          exposureShare: 0.916885,
+        },
+        {
+          category: 'crypto',
+          closedPositions: 1,
+          wins: 1,
+          losses: 0,
+          winRate: 1,
+          realizedPnl: 4.61,
+          openPositions: 1,
+          exposure: 7.125,
+          exposureShare: 0.083115,
+        },
       ],
       totalExposure: 85.725,
-      // Volume this week: 19.50 + 20.50 + 22.50 + 6.00; bob 100.00 is ahead, dave ties at 68.50, carol traded last week.
-      weeklyRank: { weekStart: '2026-11-09T00:00:00.000Z', weekEnd: '2026-11-16T00:00:00.000Z', metric: 'volume', volume: 68.5, trades: 4, rank: 2, participants: 3 },
+      // Volume this week: 19.50 + 20.50 + 22.50 + 6.00; bob 100.00 is ahead, dave ties at 68.50, carol traded last
+      // week.
+      weeklyRank: {
+        weekStart: '2026-11-09T00:00:00.000Z',
+        weekEnd: '2026-11-16T00:00:00.000Z',
+        metric: 'volume',
+        volume: 68.5,
+        trades: 4,
+        rank: 2,
+        participants: 3,
+      },
     });
     const bob = await get(app, 'pf-bob', '/api/portfolio/analytics');
-    expect((bob.body as { weeklyRank: unknown }).weeklyRank).toMatchObject({ volume: 100, trades: 1, rank: 1, participants: 3 });
+    expect((bob.body as { weeklyRank: unknown }).weeklyRank).toMatchObject({
+      volume: 100,
+      trades: 1,
+      rank: 1,
+      participants: 3,
+    });
     const dave = await get(app, 'pf-dave', '/api/portfolio/analytics');
     expect((dave.body as { weeklyRank: unknown }).weeklyRank).toMatchObject({ volume: 68.5, rank: 2 });
     const carol = await get(app, 'pf-carol', '/api/portfolio/analytics');
-    expect((carol.body as { weeklyRank: unknown; categories: unknown[] }).weeklyRank).toMatchObject({ volume: 0, trades: 0, rank: null, participants: 3 });
+    expect((carol.body as { weeklyRank: unknown; categories: unknown[] }).weeklyRank).toMatchObject({
+      volume: 0,
+      trades: 0,
+      rank: null,
+      participants: 3,
+    });
   });
 });
 
@@ -281,7 +382,18 @@ describe('GET /api/portfolio/history', () => {
   it('pages the fills newest first with a total', async () => {
     const r = await alice('/api/portfolio/history');
     expect(r.status).toBe(200);
-    const page = r.body as Page<{ id: string; source: string; orderId: string; price: number; size: number; notional: number; fee: number; marketTitle: string; eventId: string; mode: string }>;
+    const page = r.body as Page<{
+      id: string;
+      source: string;
+      orderId: string;
+      price: number;
+      size: number;
+      notional: number;
+      fee: number;
+      marketTitle: string;
+      eventId: string;
+      mode: string;
+    }>;
     expect(page).toMatchObject({ limit: 50, offset: 0, total: 4 });
     expect(page.data.map((t) => [t.orderId, t.price, t.size, t.notional, t.fee])).toEqual([
       [ids.O3, 0.6, 10, 6, 0.12],
@@ -367,7 +479,15 @@ describe('GET /api/positions', () => {
 
   it('shows a closed position flat, with its realized PnL', async () => {
     const r = await alice('/api/positions?status=closed');
-    expect((r.body as Page<Position>).data[1]).toMatchObject({ id: ids.P5, size: 0, avgPrice: null, realizedPnl: 4.73, fees: 0.27, marketValue: 0, unrealizedPnl: 0 });
+    expect((r.body as Page<Position>).data[1]).toMatchObject({
+      id: ids.P5,
+      size: 0,
+      avgPrice: null,
+      realizedPnl: 4.73,
+      fees: 0.27,
+      marketValue: 0,
+      unrealizedPnl: 0,
+    });
   });
 
   it.each([
@@ -392,7 +512,13 @@ describe('GET /api/positions/{positionId}', () => {
     const r = await alice(`/api/positions/${ids.P1}`);
     expect(r.status).toBe(200);
     const p = r.body as Position;
-    expect(p).toMatchObject({ id: ids.P1, size: 100, marketValue: 54.6, unrealizedPnl: 14.6, mark: { source: 'live', price: 0.546 } });
+    expect(p).toMatchObject({
+      id: ids.P1,
+      size: 100,
+      marketValue: 54.6,
+      unrealizedPnl: 14.6,
+      mark: { source: 'live', price: 0.546 },
+    });
     // O5 is on the same market outcome (a cancelled order without a positionId); O1 names the position.
     expect(p.orders!.map((o) => [o.id, o.state])).toEqual([
       [ids.O5, 'cancelled'],
@@ -430,7 +556,9 @@ describe('GET /api/positions/by-market/{venue}/{marketId}', () => {
     const none = await alice('/api/positions/by-market/venue_b/NO-SUCH-MARKET');
     expect(none.status).toBe(200);
     expect(none.body).toEqual({ venue: 'venue_b', marketId: 'NO-SUCH-MARKET', data: [] });
-    expect((await get(app, 'pf-bob', `/api/positions/by-market/venue_a/${mk.A1.marketId}`)).body).toMatchObject({ data: [] });
+    expect((await get(app, 'pf-bob', `/api/positions/by-market/venue_a/${mk.A1.marketId}`)).body).toMatchObject({
+      data: [],
+    });
     const bad = await alice(`/api/positions/by-market/venue_c/${mk.A1.marketId}`);
     expect(bad.status).toBe(400);
     expect((bad.body as { message: string }).message).toMatch(/^venue/);
@@ -441,7 +569,15 @@ describe('GET /api/orders', () => {
   it('lists the orders newest first with their fills', async () => {
     const r = await alice('/api/orders');
     expect(r.status).toBe(200);
-    const page = r.body as Page<{ id: string; state: string; filledSize: number; avgPrice: number | null; notional: number; fees: number; fills: unknown[] }>;
+    const page = r.body as Page<{
+      id: string;
+      state: string;
+      filledSize: number;
+      avgPrice: number | null;
+      notional: number;
+      fees: number;
+      fills: unknown[];
+    }>;
     expect(page.total).toBe(6);
     expect(page.data.map((o) => o.id)).toEqual([ids.O5, ids.O4, ids.O3, ids.O2, ids.O1, ids.O6]);
     expect(page.data[4]).toMatchObject({ state: 'filled', filledSize: 100, avgPrice: 0.4, notional: 40, fees: 0.8 });

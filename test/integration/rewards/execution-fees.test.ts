@@ -9,7 +9,11 @@ let app: TestApp;
 const pinned = pinnedWorld();
 const marketB = activeMatchedEvent(pinned.world).markets[0]!.venueMarketIds.venue_b!;
 beforeAll(async () => {
-  app = await startTestApp({ REWARDS_CASHBACK_BPS: '1000', REWARDS_REFERRAL_TIER1_BPS: '2000' }, {}, { world: pinned.world, now: pinned.now });
+  app = await startTestApp(
+    { REWARDS_CASHBACK_BPS: '1000', REWARDS_REFERRAL_TIER1_BPS: '2000' },
+    {},
+    { world: pinned.world, now: pinned.now },
+  );
 });
 afterAll(async () => {
   await app.close();
@@ -21,9 +25,13 @@ it('a venue_b buy through /execute accrues cashback and the referrer share of ea
   const code = ((await as(app, 'fee-referrer', 'POST', '/api/rewards/referral/code')).body as { code: string }).code;
   expect((await as(app, 'fee-trader', 'POST', '/api/rewards/referral/apply', { code })).status).toBe(200);
   await fund(app, 'fee-trader', 1_000);
-  const r = await postStream(`${app.url}/execute`, { marketId: marketB, side: 'buy', outcome: 'yes', size: 25 }, {
-    authorization: `Bearer ${await app.token('fee-trader')}`,
-  });
+  const r = await postStream(
+    `${app.url}/execute`,
+    { marketId: marketB, side: 'buy', outcome: 'yes', size: 25 },
+    {
+      authorization: `Bearer ${await app.token('fee-trader')}`,
+    },
+  );
   const done = r.events.at(-1)!;
   expect(done.event).toBe('completed');
   const orderId = done.data.orderId;
@@ -31,21 +39,26 @@ it('a venue_b buy through /execute accrues cashback and the referrer share of ea
   const feeMicros = fills.map((f) => micros(f.fee));
   expect(feeMicros.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
 
-  const cashback = ((await as(app, 'fee-trader', 'GET', '/api/rewards/history?limit=200')).body as Page<Reward>).data.filter((w) => w.type === 'cashback');
-  const referral = ((await as(app, 'fee-referrer', 'GET', '/api/rewards/history?limit=200')).body as Page<Reward>).data.filter(
-    (w) => w.type === 'referral_tier1',
-  );
+  const cashback = (
+    (await as(app, 'fee-trader', 'GET', '/api/rewards/history?limit=200')).body as Page<Reward>
+  ).data.filter((w) => w.type === 'cashback');
+  const referral = (
+    (await as(app, 'fee-referrer', 'GET', '/api/rewards/history?limit=200')).body as Page<Reward>
+  ).data.filter((w) => w.type === 'referral_tier1');
   const expected = (bps: number) =>
     fills
       .map((f, i) => ({ source: `fee:${orderId}:${f.seq}`, amount: Math.floor((feeMicros[i]! * bps) / 10_000) / 1e6 }))
       .filter((x) => x.amount > 0)
       .sort((a, b) => a.source.localeCompare(b.source));
-  const bySource = (rows: Reward[]) => rows.map((w) => ({ source: w.source, amount: w.amount })).sort((a, b) => a.source.localeCompare(b.source));
+  const bySource = (rows: Reward[]) =>
+    rows.map((w) => ({ source: w.source, amount: w.amount })).sort((a, b) => a.source.localeCompare(b.source));
   expect(bySource(cashback)).toEqual(expected(1000));
   expect(bySource(referral)).toEqual(expected(2000));
 
   // The admin reconciliation finds the ledger's fees and the rewards in agreement.
-  const fees = await app.services.db.prisma.ledgerEntry.findMany({ where: { reference: `order:${orderId}`, kind: 'trading_fee' } });
+  const fees = await app.services.db.prisma.ledgerEntry.findMany({
+    where: { reference: `order:${orderId}`, kind: 'trading_fee' },
+  });
   expect(fees.map((f) => -Number(f.availableDelta)).sort()).toEqual(feeMicros.filter((f) => f > 0).sort());
   const at = fees.map((f) => f.createdAt.getTime());
   const from = new Date(Math.min(...at) - 1000).toISOString();

@@ -10,7 +10,15 @@ interface Recon {
   feesUsd: number;
   byType: { type: string; expectedCount: number; recordedCount: number; expected: number; recorded: number }[];
   discrepancyCount: number;
-  discrepancies: { reason: string; source: string; type: string; expectedUserId: string | null; recordedUserId: string | null; expected: number; recorded: number }[];
+  discrepancies: {
+    reason: string;
+    source: string;
+    type: string;
+    expectedUserId: string | null;
+    recordedUserId: string | null;
+    expected: number;
+    recorded: number;
+  }[];
   balanced: boolean;
 }
 
@@ -30,7 +38,9 @@ const admin = (method: string, path: string, json?: unknown, token = TOKEN) =>
 
 /** The database clock (fee times are ledger times). */
 async function dbNow(): Promise<Date> {
-  const [row] = await app.services.db.prisma.$queryRaw<{ now: Date }[]>`SELECT CAST(clock_timestamp() AS TIMESTAMP(3)) AS "now"`;
+  const [row] = await app.services.db.prisma.$queryRaw<
+    { now: Date }[]
+  >`SELECT CAST(clock_timestamp() AS TIMESTAMP(3)) AS "now"`;
   return row!.now;
 }
 /** A window around what `work` charges. */
@@ -74,7 +84,8 @@ describe('GET /api/rewards/admin/reconciliation', () => {
     const r = await recon(w);
     expect(r).toMatchObject({ fees: 2, feesUsd: 4, discrepancyCount: 0, discrepancies: [], balanced: true });
     const t = Object.fromEntries(r.byType.map((x) => [x.type, x]));
-    // Leaf's $1: cashback 0.1, tier 1 (mid) 0.2, tier 2 (top) 0.05, 100 points; mid's $3: cashback 0.3, tier 1 (top) 0.6, 300 points.
+    // Leaf's $1: cashback 0.1, tier 1 (mid) 0.2, tier 2 (top) 0.05, 100 points; mid's $3: cashback 0.3, tier 1 (top)
+    // 0.6, 300 points.
     expect(t.cashback).toMatchObject({ expectedCount: 2, recordedCount: 2, expected: 0.4, recorded: 0.4 });
     expect(t.referral_tier1).toMatchObject({ expectedCount: 2, recordedCount: 2, expected: 0.8, recorded: 0.8 });
     expect(t.referral_tier2).toMatchObject({ expectedCount: 1, recordedCount: 1, expected: 0.05, recorded: 0.05 });
@@ -105,15 +116,23 @@ describe('POST /api/rewards/admin/reconciliation/replay', () => {
       await chargeFee(app, 'rc-leaf', 10n, { listen: false });
     });
     const before = await recon(w);
-    // $1.234567: cashback, points, tier 1, tier 2; 10 micro-units: cashback 1, tier 1 2, points 1000 (tier 2 rounds to 0).
+    // $1.234567: cashback, points, tier 1, tier 2; 10 micro-units: cashback 1, tier 1 2, points 1000 (tier 2 rounds to
+    // 0).
     expect(before.discrepancyCount).toBe(7);
     expect(new Set(before.discrepancies.map((d) => d.reason))).toEqual(new Set(['missing']));
-    expect(before.discrepancies.find((d) => d.type === 'referral_tier2')).toMatchObject({ expectedUserId: 'rc-top', expected: 0.061728, recorded: 0 });
+    expect(before.discrepancies.find((d) => d.type === 'referral_tier2')).toMatchObject({
+      expectedUserId: 'rc-top',
+      expected: 0.061728,
+      recorded: 0,
+    });
 
     const first = await admin('POST', '/api/rewards/admin/reconciliation/replay', w);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ fees: 2, inserted: 7, from: w.from, to: w.to });
-    const leaf = await app.services.db.prisma.rewardEntry.findMany({ where: { feeMicros: { in: [1_234_567n, 10n] } }, orderBy: { id: 'asc' } });
+    const leaf = await app.services.db.prisma.rewardEntry.findMany({
+      where: { feeMicros: { in: [1_234_567n, 10n] } },
+      orderBy: { id: 'asc' },
+    });
     expect(leaf.map((r) => [r.userId, r.type, r.amountMicros, r.state])).toEqual([
       ['rc-leaf', 'cashback', 123_456n, 'pending'],
       ['rc-leaf', 'points', 123_456_700n, 'pending'],
@@ -134,7 +153,10 @@ describe('POST /api/rewards/admin/reconciliation/replay', () => {
   it('replaying a window the listener covered writes nothing', async () => {
     const w = await windowAround(() => chargeFee(app, 'rc-mid', 5_000_000n));
     const snapshot = await dump();
-    expect((await admin('POST', '/api/rewards/admin/reconciliation/replay', w)).body).toMatchObject({ fees: 1, inserted: 0 });
+    expect((await admin('POST', '/api/rewards/admin/reconciliation/replay', w)).body).toMatchObject({
+      fees: 1,
+      inserted: 0,
+    });
     expect(await dump()).toEqual(snapshot);
   });
 
@@ -154,28 +176,54 @@ describe('POST /api/rewards/admin/reconciliation/replay', () => {
 
 describe('window arguments over GraphQL', () => {
   const gql = (query: string, variables: Record<string, unknown> = {}) =>
-    http(`${app.url}/graphql`, { method: 'POST', json: { query, variables }, headers: { 'x-rewards-admin-token': TOKEN } });
+    http(`${app.url}/graphql`, {
+      method: 'POST',
+      json: { query, variables },
+      headers: { 'x-rewards-admin-token': TOKEN },
+    });
   type Errors = { errors?: { message: string; extensions: { code: string } }[]; data?: Record<string, unknown> | null };
 
   it.each([
-    ['mutation { replayRewards(from: "x", to: "2026-01-01T00:00:00Z") { inserted } }', /^from: must be an ISO 8601 date-time/],
-    ['mutation { replayRewards(from: "2026-01-01T00:00:00Z", to: "2026-01-02") { inserted } }', /^to: must be an ISO 8601 date-time/],
-    ['mutation { replayRewards(from: "2026-02-30T00:00:00Z", to: "2026-03-02T00:00:00Z") { inserted } }', /^from: must be an ISO 8601 date-time/],
+    [
+      'mutation { replayRewards(from: "x", to: "2026-01-01T00:00:00Z") { inserted } }',
+      /^from: must be an ISO 8601 date-time/,
+    ],
+    [
+      'mutation { replayRewards(from: "2026-01-01T00:00:00Z", to: "2026-01-02") { inserted } }',
+      /^to: must be an ISO 8601 date-time/,
+    ],
+    [
+      'mutation { replayRewards(from: "2026-02-30T00:00:00Z", to: "2026-03-02T00:00:00Z") { inserted } }',
+      /^from: must be an ISO 8601 date-time/,
+    ],
     ['{ rewardsReconciliation(from: "yesterday") { fees } }', /^from: must be an ISO 8601 date-time/],
     ['{ rewardsExport(to: "nope") { id } }', /^to: must be an ISO 8601 date-time/],
-    ['mutation { replayRewards(from: "2026-01-02T00:00:00Z", to: "2026-01-01T00:00:00Z") { inserted } }', /^to: must be after from/],
+    [
+      'mutation { replayRewards(from: "2026-01-02T00:00:00Z", to: "2026-01-01T00:00:00Z") { inserted } }',
+      /^to: must be after from/,
+    ],
   ])('400 naming the argument: %s', async (query, message) => {
     const r = await gql(query);
     const body = r.body as Errors;
-    expect(body.errors?.[0]).toMatchObject({ message: expect.stringMatching(message), extensions: { code: 'bad_request' } });
+    expect(body.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(message),
+      extensions: { code: 'bad_request' },
+    });
   });
 
   it('takes ISO 8601 text with an offset, as REST does', async () => {
-    const r = await gql('mutation($from: String!, $to: String!) { replayRewards(from: $from, to: $to) { from to fees } }', {
-      from: '2020-01-01T02:00:00+02:00',
-      to: '2020-01-02T00:00:00Z',
+    const r = await gql(
+      'mutation($from: String!, $to: String!) { replayRewards(from: $from, to: $to) { from to fees } }',
+      {
+        from: '2020-01-01T02:00:00+02:00',
+        to: '2020-01-02T00:00:00Z',
+      },
+    );
+    expect((r.body as Errors).data?.replayRewards).toEqual({
+      from: '2020-01-01T00:00:00.000Z',
+      to: '2020-01-02T00:00:00.000Z',
+      fees: 0,
     });
-    expect((r.body as Errors).data?.replayRewards).toEqual({ from: '2020-01-01T00:00:00.000Z', to: '2020-01-02T00:00:00.000Z', fees: 0 });
   });
 });
 
@@ -186,18 +234,43 @@ describe('discrepancies', () => {
       key = (await chargeFee(app, 'rc-leaf', 2_000_000n)).key;
       const at = await dbNow();
       await app.services.db.prisma.rewardEntry.create({
-        data: { userId: 'rc-ghost', type: 'cashback', amountMicros: 5n, source: 'fee:no-such-order:1', sourceUserId: 'rc-ghost', feeMicros: 50n, rate: 1000, accruedAt: at, availableAt: at },
+        data: {
+          userId: 'rc-ghost',
+          type: 'cashback',
+          amountMicros: 5n,
+          source: 'fee:no-such-order:1',
+          sourceUserId: 'rc-ghost',
+          feeMicros: 50n,
+          rate: 1000,
+          accruedAt: at,
+          availableAt: at,
+        },
       });
     });
     // Tamper with one stored reward (the ledger says $2 × 10 % = $0.2).
-    await app.services.db.prisma.$executeRaw`UPDATE "RewardEntry" SET "amountMicros" = 199999 WHERE "source" = ${key} AND "type" = 'cashback'`;
+    await app.services.db.prisma
+      .$executeRaw`UPDATE "RewardEntry" SET "amountMicros" = 199999 WHERE "source" = ${key} AND "type" = 'cashback'`;
     const r = await recon(w);
     expect(r.balanced).toBe(false);
     expect(r.discrepancyCount).toBe(2);
     expect(r.discrepancies).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ reason: 'amount', source: key, type: 'cashback', expectedUserId: 'rc-leaf', recordedUserId: 'rc-leaf', expected: 0.2, recorded: 0.199999 }),
-        expect.objectContaining({ reason: 'orphan', source: 'fee:no-such-order:1', type: 'cashback', expectedUserId: null, recordedUserId: 'rc-ghost' }),
+        expect.objectContaining({
+          reason: 'amount',
+          source: key,
+          type: 'cashback',
+          expectedUserId: 'rc-leaf',
+          recordedUserId: 'rc-leaf',
+          expected: 0.2,
+          recorded: 0.199999,
+        }),
+        expect.objectContaining({
+          reason: 'orphan',
+          source: 'fee:no-such-order:1',
+          type: 'cashback',
+          expectedUserId: null,
+          recordedUserId: 'rc-ghost',
+        }),
       ]),
     );
   });
@@ -208,60 +281,83 @@ describe('GET /api/rewards/admin/reconciliation/export', () => {
   /** User ids the formula guard escapes (and one it must leave alone). */
   const AWKWARD = ['-dash-user', '=eq-user', "'quoted", '+1 plus', '@at', '=csv, "odd"\r\n\'user', '-5'];
 
-  it('text/csv (RFC 4180) that parses back, one leading apostrophe stripped, to exactly the rewards ledger of the window', async () => {
-    const w = await windowAround(async () => {
-      await chargeFee(app, ODD, 4_321_987n);
-      for (const userId of AWKWARD) await chargeFee(app, userId, 700_000n);
-      await chargeFee(app, 'rc-leaf', 600_000n);
-      // A claimed row, so claim id and time are exported too.
-      expect((await as(app, 'rc-export', 'POST', '/auth/setup')).status).toBe(200);
-      await chargeFee(app, 'rc-export', 1_500_000n);
-      const walletId = ((await as(app, 'rc-export', 'GET', '/api/wallets')).body as { id: string }[])[0]!.id;
-      expect((await as(app, 'rc-export', 'POST', '/api/rewards/claim', { walletId })).status).toBe(200);
-    });
-    const res = await admin('GET', `/api/rewards/admin/reconciliation/export?from=${w.from}&to=${w.to}`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
-    expect(res.headers.get('content-disposition')).toBe('attachment; filename="rewards-ledger.csv"');
-    const [header, ...escaped] = parseCsv(res.text);
-    // The documented rule: strip one leading apostrophe from every field.
-    const records = escaped.map((rec) => rec.map(unescapeCsvText));
-    expect(header).toEqual(['id', 'user_id', 'type', 'state', 'amount', 'unit', 'source', 'source_user_id', 'fee_usd', 'rate', 'accrued_at', 'available_at', 'claim_id', 'claimed_at']);
-    const ledger = await app.services.db.prisma.rewardEntry.findMany({
-      where: { accruedAt: { gte: new Date(w.from), lt: new Date(w.to) } },
-      orderBy: { id: 'asc' },
-    });
-    // Two rewards of each payer's own, plus both referral tiers of rc-leaf's fee.
-    expect(ledger.length).toBe(8 + 2 * AWKWARD.length);
-    expect(records).toEqual(
-      ledger.map((r) => [
-        r.id.toString(),
-        r.userId,
-        r.type,
-        r.state,
-        microsToDecimal(r.amountMicros),
-        r.type === 'points' ? 'points' : 'USD',
-        r.source,
-        r.sourceUserId,
-        microsToDecimal(r.feeMicros),
-        String(r.rate),
-        r.accruedAt.toISOString(),
-        r.availableAt.toISOString(),
-        r.claimId ?? '',
-        r.claimedAt?.toISOString() ?? '',
-      ]),
-    );
-    expect(records.some((rec) => rec[1] === ODD)).toBe(true);
-    for (const userId of AWKWARD) expect(records.filter((rec) => rec[1] === userId && rec[7] === userId)).toHaveLength(2);
-    // As written, the formula-like ids carry the apostrophe a spreadsheet needs; plain numbers do not.
-    expect(escaped.filter((rec) => rec[1] === "'-dash-user")).toHaveLength(2);
-    expect(escaped.filter((rec) => rec[1] === "''quoted")).toHaveLength(2);
-    expect(escaped.filter((rec) => rec[1] === '-5')).toHaveLength(2);
-    expect(records.some((rec) => rec[3] === 'claimed' && rec[12] !== '' && rec[13] !== '')).toBe(true);
-  });
+  it(
+    'text/csv (RFC 4180) that parses back, one leading apostrophe stripped, to exactly the rewards ledger of ' +
+      'the window',
+    async () => {
+      const w = await windowAround(async () => {
+        await chargeFee(app, ODD, 4_321_987n);
+        for (const userId of AWKWARD) await chargeFee(app, userId, 700_000n);
+        await chargeFee(app, 'rc-leaf', 600_000n);
+        // A claimed row, so claim id and time are exported too.
+        expect((await as(app, 'rc-export', 'POST', '/auth/setup')).status).toBe(200);
+        await chargeFee(app, 'rc-export', 1_500_000n);
+        const walletId = ((await as(app, 'rc-export', 'GET', '/api/wallets')).body as { id: string }[])[0]!.id;
+        expect((await as(app, 'rc-export', 'POST', '/api/rewards/claim', { walletId })).status).toBe(200);
+      });
+      const res = await admin('GET', `/api/rewards/admin/reconciliation/export?from=${w.from}&to=${w.to}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+      expect(res.headers.get('content-disposition')).toBe('attachment; filename="rewards-ledger.csv"');
+      const [header, ...escaped] = parseCsv(res.text);
+      // The documented rule: strip one leading apostrophe from every field.
+      const records = escaped.map((rec) => rec.map(unescapeCsvText));
+      expect(header).toEqual([
+        'id',
+        'user_id',
+        'type',
+        'state',
+        'amount',
+        'unit',
+        'source',
+        'source_user_id',
+        'fee_usd',
+        'rate',
+        'accrued_at',
+        'available_at',
+        'claim_id',
+        'claimed_at',
+      ]);
+      const ledger = await app.services.db.prisma.rewardEntry.findMany({
+        where: { accruedAt: { gte: new Date(w.from), lt: new Date(w.to) } },
+        orderBy: { id: 'asc' },
+      });
+      // Two rewards of each payer's own, plus both referral tiers of rc-leaf's fee.
+      expect(ledger.length).toBe(8 + 2 * AWKWARD.length);
+      expect(records).toEqual(
+        ledger.map((r) => [
+          r.id.toString(),
+          r.userId,
+          r.type,
+          r.state,
+          microsToDecimal(r.amountMicros),
+          r.type === 'points' ? 'points' : 'USD',
+          r.source,
+          r.sourceUserId,
+          microsToDecimal(r.feeMicros),
+          String(r.rate),
+          r.accruedAt.toISOString(),
+          r.availableAt.toISOString(),
+          r.claimId ?? '',
+          r.claimedAt?.toISOString() ?? '',
+        ]),
+      );
+      expect(records.some((rec) => rec[1] === ODD)).toBe(true);
+      for (const userId of AWKWARD)
+        expect(records.filter((rec) => rec[1] === userId && rec[7] === userId)).toHaveLength(2);
+      // As written, the formula-like ids carry the apostrophe a spreadsheet needs; plain numbers do not.
+      expect(escaped.filter((rec) => rec[1] === "'-dash-user")).toHaveLength(2);
+      expect(escaped.filter((rec) => rec[1] === "''quoted")).toHaveLength(2);
+      expect(escaped.filter((rec) => rec[1] === '-5')).toHaveLength(2);
+      expect(records.some((rec) => rec[3] === 'claimed' && rec[12] !== '' && rec[13] !== '')).toBe(true);
+    },
+  );
 
   it('an empty window is just the header; errors stay JSON', async () => {
-    const empty = await admin('GET', '/api/rewards/admin/reconciliation/export?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z');
+    const empty = await admin(
+      'GET',
+      '/api/rewards/admin/reconciliation/export?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z',
+    );
     expect(empty.status).toBe(200);
     expect(parseCsv(empty.text)).toHaveLength(1);
     const bad = await admin('GET', '/api/rewards/admin/reconciliation/export?to=nope');

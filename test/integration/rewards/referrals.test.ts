@@ -17,7 +17,8 @@ afterAll(async () => {
   await app.close();
 });
 
-const codeOf = async (sub: string) => ((await as(app, sub, 'POST', '/api/rewards/referral/code')).body as { code: string }).code;
+const codeOf = async (sub: string) =>
+  ((await as(app, sub, 'POST', '/api/rewards/referral/code')).body as { code: string }).code;
 const apply = (sub: string, code: string) => as(app, sub, 'POST', '/api/rewards/referral/apply', { code });
 const status = async (sub: string) => (await as(app, sub, 'GET', '/api/rewards/referral/status')).body as Status;
 
@@ -25,7 +26,9 @@ describe('referral codes', () => {
   it('401 without a token', async () => {
     expect((await http(`${app.url}/api/rewards/referral/code`, { method: 'POST' })).status).toBe(401);
     expect((await http(`${app.url}/api/rewards/referral/status`)).status).toBe(401);
-    expect((await http(`${app.url}/api/rewards/referral/apply`, { method: 'POST', json: { code: 'ABCDEFGH' } })).status).toBe(401);
+    expect(
+      (await http(`${app.url}/api/rewards/referral/apply`, { method: 'POST', json: { code: 'ABCDEFGH' } })).status,
+    ).toBe(401);
   });
 
   it('POST /referral/code gets or creates one short code; concurrent first requests agree', async () => {

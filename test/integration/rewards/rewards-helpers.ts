@@ -22,8 +22,19 @@ export interface Page<T> {
 }
 
 /** A request as `sub` (bearer token). */
-export async function as(app: TestApp, sub: string, method: string, path: string, json?: unknown, headers: Record<string, string> = {}) {
-  return http(`${app.url}${path}`, { method, headers: { authorization: `Bearer ${await app.token(sub)}`, ...headers }, json });
+export async function as(
+  app: TestApp,
+  sub: string,
+  method: string,
+  path: string,
+  json?: unknown,
+  headers: Record<string, string> = {},
+) {
+  return http(`${app.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${await app.token(sub)}`, ...headers },
+    json,
+  });
 }
 
 let orders = 0;
@@ -34,16 +45,44 @@ let orders = 0;
  * listener in one transaction. The user is credited first so the debit clears.
  * `listen: false` posts the fee without telling rewards (a fee the listener missed).
  */
-export async function chargeFee(app: TestApp, userId: string, feeMicros: bigint, o: { listen?: boolean; orderId?: string; seq?: number } = {}) {
+export async function chargeFee(
+  app: TestApp,
+  userId: string,
+  feeMicros: bigint,
+  o: { listen?: boolean; orderId?: string; seq?: number } = {},
+) {
   orders += 1;
   const orderId = o.orderId ?? `ord-${process.pid}-${orders}`;
   const seq = o.seq ?? 1;
   const { ledger, rewardsAccrual, db } = app.services;
-  await ledger.postAll([{ userId, kind: 'deposit', available: feeMicros, held: 0n, reference: `test:${orderId}`, idempotencyKey: `test-deposit:${orderId}:${seq}` }]);
+  await ledger.postAll([
+    {
+      userId,
+      kind: 'deposit',
+      available: feeMicros,
+      held: 0n,
+      reference: `test:${orderId}`,
+      idempotencyKey: `test-deposit:${orderId}:${seq}`,
+    },
+  ]);
   await db.prisma.$transaction(async (tx) => {
-    await ledger.post(tx, { userId, kind: TRADING_FEE_KIND, available: -feeMicros, held: 0n, reference: `order:${orderId}`, idempotencyKey: `fee:${orderId}:${seq}` });
+    await ledger.post(tx, {
+      userId,
+      kind: TRADING_FEE_KIND,
+      available: -feeMicros,
+      held: 0n,
+      reference: `order:${orderId}`,
+      idempotencyKey: `fee:${orderId}:${seq}`,
+    });
     if (o.listen !== false) {
-      await rewardsAccrual.onFeeCharged(tx, { userId, orderId, seq, venue: 'venue_b', feeMicros, chargedAt: new Date() });
+      await rewardsAccrual.onFeeCharged(tx, {
+        userId,
+        orderId,
+        seq,
+        venue: 'venue_b',
+        feeMicros,
+        chargedAt: new Date(),
+      });
     }
   });
   return { orderId, seq, key: `fee:${orderId}:${seq}` };
@@ -56,7 +95,9 @@ export async function chargeFee(app: TestApp, userId: string, feeMicros: bigint,
 export async function dbClockPast(app: TestApp, at: Date | string): Promise<void> {
   const t = new Date(at).getTime();
   for (;;) {
-    const [row] = await app.services.db.prisma.$queryRaw<{ now: Date }[]>`SELECT CAST(clock_timestamp() AS TIMESTAMP(3)) AS "now"`;
+    const [row] = await app.services.db.prisma.$queryRaw<
+      { now: Date }[]
+    >`SELECT CAST(clock_timestamp() AS TIMESTAMP(3)) AS "now"`;
     if (row!.now.getTime() > t) return;
   }
 }

@@ -45,7 +45,14 @@ afterAll(async () => {
 
 const summary = async (sub: string) => (await as(app, sub, 'GET', '/api/rewards/summary')).body as Summary;
 const simplify = (rows: Awaited<ReturnType<typeof rowsOf>>) =>
-  rows.map((r) => ({ type: r.type, amountMicros: r.amountMicros, sourceUserId: r.sourceUserId, feeMicros: r.feeMicros, rate: r.rate, state: r.state }));
+  rows.map((r) => ({
+    type: r.type,
+    amountMicros: r.amountMicros,
+    sourceUserId: r.sourceUserId,
+    feeMicros: r.feeMicros,
+    rate: r.rate,
+    state: r.state,
+  }));
 async function walletOf(sub: string, on: TestApp = app): Promise<string> {
   expect((await as(on, sub, 'POST', '/auth/setup')).status).toBe(200);
   return ((await as(on, sub, 'GET', '/api/wallets')).body as { id: string }[])[0]!.id;
@@ -62,32 +69,51 @@ describe('accrual from fees (the fee listener)', () => {
       ['GET', '/api/rewards/audit'],
       ['POST', '/api/rewards/claim'],
     ]) {
-      expect((await http(`${app.url}${path}`, { method, json: method === 'POST' ? { walletId: 'x' } : undefined })).status).toBe(401);
+      expect(
+        (await http(`${app.url}${path}`, { method, json: method === 'POST' ? { walletId: 'x' } : undefined })).status,
+      ).toBe(401);
     }
   });
 
-  it('a $1.234567 fee two levels down: cashback 10 %, tier 1 20 %, tier 2 5 %, 100 points per USD (rounded down to the micro-dollar)', async () => {
-    await refer(app, 'rw-b', 'rw-a');
-    await refer(app, 'rw-c', 'rw-b');
-    const { key } = await chargeFee(app, 'rw-c', 1_234_567n);
-    const base = { sourceUserId: 'rw-c', feeMicros: 1_234_567n, state: 'pending' };
-    expect(simplify(await rowsOf(app, 'rw-c'))).toEqual([
-      { ...base, type: 'cashback', amountMicros: 123_456n, rate: 1000 },
-      { ...base, type: 'points', amountMicros: 123_456_700n, rate: 100 },
-    ]);
-    expect(simplify(await rowsOf(app, 'rw-b'))).toEqual([{ ...base, type: 'referral_tier1', amountMicros: 246_913n, rate: 2000 }]);
-    expect(simplify(await rowsOf(app, 'rw-a'))).toEqual([{ ...base, type: 'referral_tier2', amountMicros: 61_728n, rate: 500 }]);
-    const stored = await rowsOf(app, 'rw-a');
-    expect(stored[0]!.source).toBe(key);
-    const entry = await app.services.db.prisma.ledgerEntry.findUniqueOrThrow({ where: { idempotencyKey: key } });
-    expect(stored[0]!.accruedAt).toEqual(entry.createdAt);
-    expect(stored[0]!.availableAt.getTime() - stored[0]!.accruedAt.getTime()).toBe(HOLD_S * 1000);
-  });
+  it(
+    'a $1.234567 fee two levels down: cashback 10 %, tier 1 20 %, tier 2 5 %, 100 points per USD (rounded down ' +
+      'to the micro-dollar)',
+    async () => {
+      await refer(app, 'rw-b', 'rw-a');
+      await refer(app, 'rw-c', 'rw-b');
+      const { key } = await chargeFee(app, 'rw-c', 1_234_567n);
+      const base = { sourceUserId: 'rw-c', feeMicros: 1_234_567n, state: 'pending' };
+      expect(simplify(await rowsOf(app, 'rw-c'))).toEqual([
+        { ...base, type: 'cashback', amountMicros: 123_456n, rate: 1000 },
+        { ...base, type: 'points', amountMicros: 123_456_700n, rate: 100 },
+      ]);
+      expect(simplify(await rowsOf(app, 'rw-b'))).toEqual([
+        { ...base, type: 'referral_tier1', amountMicros: 246_913n, rate: 2000 },
+      ]);
+      expect(simplify(await rowsOf(app, 'rw-a'))).toEqual([
+        { ...base, type: 'referral_tier2', amountMicros: 61_728n, rate: 500 },
+      ]);
+      const stored = await rowsOf(app, 'rw-a');
+      expect(stored[0]!.source).toBe(key);
+      const entry = await app.services.db.prisma.ledgerEntry.findUniqueOrThrow({ where: { idempotencyKey: key } });
+      expect(stored[0]!.accruedAt).toEqual(entry.createdAt);
+      expect(stored[0]!.availableAt.getTime() - stored[0]!.accruedAt.getTime()).toBe(HOLD_S * 1000);
+    },
+  );
 
   it("the referrer's own fee earns their referrer tier 1 and nobody tier 2", async () => {
     await chargeFee(app, 'rw-b', 2_000_000n);
     const a = simplify(await rowsOf(app, 'rw-a'));
-    expect(a.slice(1)).toEqual([{ type: 'referral_tier1', amountMicros: 400_000n, sourceUserId: 'rw-b', feeMicros: 2_000_000n, rate: 2000, state: 'pending' }]);
+    expect(a.slice(1)).toEqual([
+      {
+        type: 'referral_tier1',
+        amountMicros: 400_000n,
+        sourceUserId: 'rw-b',
+        feeMicros: 2_000_000n,
+        rate: 2000,
+        state: 'pending',
+      },
+    ]);
     expect(simplify(await rowsOf(app, 'rw-b')).map((r) => [r.type, r.amountMicros])).toEqual([
       ['referral_tier1', 246_913n],
       ['cashback', 200_000n],
@@ -99,7 +125,14 @@ describe('accrual from fees (the fee listener)', () => {
     const { orderId, seq } = await chargeFee(app, 'rw-idem', 500_000n);
     const before = await app.services.db.prisma.rewardEvent.count();
     await app.services.db.prisma.$transaction((tx) =>
-      app.services.rewardsAccrual.onFeeCharged(tx, { userId: 'rw-idem', orderId, seq, venue: 'venue_b', feeMicros: 500_000n, chargedAt: new Date() }),
+      app.services.rewardsAccrual.onFeeCharged(tx, {
+        userId: 'rw-idem',
+        orderId,
+        seq,
+        venue: 'venue_b',
+        feeMicros: 500_000n,
+        chargedAt: new Date(),
+      }),
     );
     expect(await rowsOf(app, 'rw-idem')).toHaveLength(2);
     expect(await app.services.db.prisma.rewardEvent.count()).toBe(before);
@@ -111,7 +144,14 @@ describe('accrual from fees (the fee listener)', () => {
   it('rolls back with the fee: a failed fill transaction leaves no reward', async () => {
     await expect(
       app.services.db.prisma.$transaction(async (tx) => {
-        await app.services.rewardsAccrual.onFeeCharged(tx, { userId: 'rw-rollback', orderId: 'o-rb', seq: 1, venue: 'venue_a', feeMicros: 900_000n, chargedAt: new Date() });
+        await app.services.rewardsAccrual.onFeeCharged(tx, {
+          userId: 'rw-rollback',
+          orderId: 'o-rb',
+          seq: 1,
+          venue: 'venue_a',
+          feeMicros: 900_000n,
+          chargedAt: new Date(),
+        });
         throw new Error('fill failed');
       }),
     ).rejects.toThrow('fill failed');
@@ -135,12 +175,31 @@ describe('accrual from fees (the fee listener)', () => {
 describe('summary, history, audit while held', () => {
   it('GET /summary: USD totals by state, points, the next release', async () => {
     const a = await summary('rw-a');
-    expect(a).toMatchObject({ cashbackUsd: 0, referralUsd: 0.461728, pendingUsd: 0.461728, claimableUsd: 0, claimedUsd: 0, points: 0 });
-    expect(a.byType.find((t) => t.type === 'referral_tier1')).toEqual({ type: 'referral_tier1', unit: 'USD', pending: 0.4, available: 0, claimed: 0, total: 0.4 });
+    expect(a).toMatchObject({
+      cashbackUsd: 0,
+      referralUsd: 0.461728,
+      pendingUsd: 0.461728,
+      claimableUsd: 0,
+      claimedUsd: 0,
+      points: 0,
+    });
+    expect(a.byType.find((t) => t.type === 'referral_tier1')).toEqual({
+      type: 'referral_tier1',
+      unit: 'USD',
+      pending: 0.4,
+      available: 0,
+      claimed: 0,
+      total: 0.4,
+    });
     expect(a.byType.find((t) => t.type === 'referral_tier2')).toMatchObject({ pending: 0.061728, total: 0.061728 });
     const rows = await rowsOf(app, 'rw-a');
     expect(a.nextAvailableAt).toBe(rows[0]!.availableAt.toISOString());
-    expect(await summary('rw-c')).toMatchObject({ cashbackUsd: 0.123456, referralUsd: 0, points: 123.4567, pendingUsd: 0.123456 });
+    expect(await summary('rw-c')).toMatchObject({
+      cashbackUsd: 0.123456,
+      referralUsd: 0,
+      points: 123.4567,
+      pendingUsd: 0.123456,
+    });
     expect(await summary('nobody')).toMatchObject({ cashbackUsd: 0, referralUsd: 0, points: 0, nextAvailableAt: null });
   });
 
@@ -152,7 +211,12 @@ describe('summary, history, audit while held', () => {
       ['cashback', 0.2, 'USD', 'pending'],
       ['referral_tier1', 0.246913, 'USD', 'pending'],
     ]);
-    expect(all.data[2]).toMatchObject({ fee: 1.234567, rate: 2000, source: expect.stringMatching(/^fee:/), claimId: null });
+    expect(all.data[2]).toMatchObject({
+      fee: 1.234567,
+      rate: 2000,
+      source: expect.stringMatching(/^fee:/),
+      claimId: null,
+    });
     const second = (await as(app, 'rw-b', 'GET', '/api/rewards/history?limit=1&offset=1')).body as Page<Reward>;
     expect(second.data.map((r) => r.id)).toEqual([all.data[1]!.id]);
     for (const q of ['limit=201', 'limit=0', 'offset=-1', 'limit=x']) {
@@ -176,10 +240,18 @@ describe('release, claims and notifications', () => {
     endHolds();
     const a = await summary('rw-a');
     expect(a).toMatchObject({ claimableUsd: 0.461728, pendingUsd: 0, nextAvailableAt: null });
-    const audit = (await as(app, 'rw-a', 'GET', '/api/rewards/audit')).body as Page<{ event: string; type: string; amount: number }>;
+    const audit = (await as(app, 'rw-a', 'GET', '/api/rewards/audit')).body as Page<{
+      event: string;
+      type: string;
+      amount: number;
+    }>;
     expect(audit.total).toBe(4);
     expect(audit.data.map((e) => e.event).sort()).toEqual(['accrued', 'accrued', 'available', 'available']);
-    const notes = (await as(app, 'rw-a', 'GET', '/api/notifications')).body as Page<{ kind: string; title: string; data: Record<string, string> }>;
+    const notes = (await as(app, 'rw-a', 'GET', '/api/notifications')).body as Page<{
+      kind: string;
+      title: string;
+      data: Record<string, string>;
+    }>;
     const rewards = notes.data.filter((n) => n.kind === 'reward');
     expect(rewards).toHaveLength(1);
     expect(rewards[0]).toMatchObject({ title: 'Rewards available', data: { event: 'available', usd: '0.461728' } });
@@ -204,25 +276,41 @@ describe('release, claims and notifications', () => {
   it('concurrent claims pay out exactly once: one 200, the rest 400, one ledger credit', async () => {
     const walletId = await walletOf('rw-a');
     const before = await app.services.ledger.balance('rw-a');
-    const rs = await Promise.all([1, 2, 3, 4, 5, 6].map(() => as(app, 'rw-a', 'POST', '/api/rewards/claim', { walletId })));
+    const rs = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map(() => as(app, 'rw-a', 'POST', '/api/rewards/claim', { walletId })),
+    );
     expect(rs.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     const claim = rs.find((r) => r.status === 200)!.body as Claim;
-    expect(claim).toMatchObject({ walletId, amount: 0.461728, entries: 2, ledgerReference: `reward_claim:${claim.id}` });
+    expect(claim).toMatchObject({
+      walletId,
+      amount: 0.461728,
+      entries: 2,
+      ledgerReference: `reward_claim:${claim.id}`,
+    });
     const after = await app.services.ledger.balance('rw-a');
     expect(after.available - before.available).toBe(461_728n);
-    const credits = await app.services.db.prisma.ledgerEntry.findMany({ where: { userId: 'rw-a', kind: 'reward_claim' } });
+    const credits = await app.services.db.prisma.ledgerEntry.findMany({
+      where: { userId: 'rw-a', kind: 'reward_claim' },
+    });
     expect(credits.map((c) => [c.availableDelta, c.reference])).toEqual([[461_728n, claim.ledgerReference]]);
     expect((await rowsOf(app, 'rw-a')).map((r) => [r.state, r.claimId])).toEqual([
       ['claimed', claim.id],
       ['claimed', claim.id],
     ]);
     expect(await summary('rw-a')).toMatchObject({ claimableUsd: 0, claimedUsd: 0.461728, referralUsd: 0.461728 });
-    const audit = (await as(app, 'rw-a', 'GET', '/api/rewards/audit?limit=2')).body as Page<{ event: string; claimId: string }>;
+    const audit = (await as(app, 'rw-a', 'GET', '/api/rewards/audit?limit=2')).body as Page<{
+      event: string;
+      claimId: string;
+    }>;
     expect(audit.data.map((e) => [e.event, e.claimId])).toEqual([
       ['claimed', claim.id],
       ['claimed', claim.id],
     ]);
-    const notes = (await as(app, 'rw-a', 'GET', '/api/notifications')).body as Page<{ kind: string; title: string; data: Record<string, string> }>;
+    const notes = (await as(app, 'rw-a', 'GET', '/api/notifications')).body as Page<{
+      kind: string;
+      title: string;
+      data: Record<string, string>;
+    }>;
     expect(notes.data.filter((n) => n.title === 'Rewards claimed').map((n) => n.data.claimId)).toEqual([claim.id]);
     expect(await app.services.ledger.audit()).toEqual([]);
   });
@@ -244,11 +332,17 @@ describe('release, claims and notifications', () => {
     endHolds();
     const walletId = await walletOf('rw-key');
     const key = { 'idempotency-key': 'claim-1' };
-    const rs = await Promise.all([1, 2, 3].map(() => as(app, 'rw-key', 'POST', '/api/rewards/claim', { walletId }, key)));
+    const rs = await Promise.all(
+      [1, 2, 3].map(() => as(app, 'rw-key', 'POST', '/api/rewards/claim', { walletId }, key)),
+    );
     expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(new Set(rs.map((r) => (r.body as Claim).id)).size).toBe(1);
     expect((rs[0]!.body as Claim).amount).toBe(0.7);
-    expect((await app.services.db.prisma.ledgerEntry.findMany({ where: { userId: 'rw-key', kind: 'reward_claim' } })).map((e) => e.availableDelta)).toEqual([700_000n]);
+    expect(
+      (await app.services.db.prisma.ledgerEntry.findMany({ where: { userId: 'rw-key', kind: 'reward_claim' } })).map(
+        (e) => e.availableDelta,
+      ),
+    ).toEqual([700_000n]);
     const again = await as(app, 'rw-key', 'POST', '/api/rewards/claim', { walletId }, key);
     expect(again.body).toEqual(rs[0]!.body);
     const other = await as(app, 'rw-key', 'POST', '/api/rewards/claim', { walletId: 'other' }, key);
@@ -267,7 +361,8 @@ describe('limits and failures', () => {
     const limited = await startTestApp({ REWARDS_CLAIM_RATE_LIMIT: '2', REWARDS_SETTLE_MS: '0' });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i += 1) statuses.push((await as(limited, 'rl-user', 'POST', '/api/rewards/claim', { walletId: 'w' })).status);
+      for (let i = 0; i < 3; i += 1)
+        statuses.push((await as(limited, 'rl-user', 'POST', '/api/rewards/claim', { walletId: 'w' })).status);
       expect(statuses).toEqual([400, 400, 429]);
       const r = await as(limited, 'rl-user', 'POST', '/api/rewards/claim', { walletId: 'w' });
       expect(r.body).toMatchObject({ error: 'rate_limited' });
@@ -279,7 +374,11 @@ describe('limits and failures', () => {
   });
 
   it('Idempotency-Key: replays are answered past the claim rate limit (only a claim that runs counts)', async () => {
-    const limited = await startTestApp({ REWARDS_CLAIM_RATE_LIMIT: '2', REWARDS_SETTLE_MS: '0', REWARDS_HOLD_SECONDS: '0' });
+    const limited = await startTestApp({
+      REWARDS_CLAIM_RATE_LIMIT: '2',
+      REWARDS_SETTLE_MS: '0',
+      REWARDS_HOLD_SECONDS: '0',
+    });
     try {
       await chargeFee(limited, 'rl-key', 3_000_000n);
       const walletId = await walletOf('rl-key', limited);
@@ -293,7 +392,8 @@ describe('limits and failures', () => {
       }
       // A claim that runs is still counted: nothing left to claim is a 400, then the limit is a 429.
       const statuses: number[] = [];
-      for (let i = 0; i < 2; i += 1) statuses.push((await as(limited, 'rl-key', 'POST', '/api/rewards/claim', { walletId })).status);
+      for (let i = 0; i < 2; i += 1)
+        statuses.push((await as(limited, 'rl-key', 'POST', '/api/rewards/claim', { walletId })).status);
       expect(statuses).toEqual([400, 429]);
     } finally {
       await limited.close();

@@ -22,9 +22,13 @@ afterEach(() => {
 const failBooks = (venue: 'venue_a' | 'venue_b', marketIds: string[]) => {
   const client = pinned.world.clients[venue];
   const real = client.getOrderBook.bind(client);
-  jest.spyOn(client, 'getOrderBook').mockImplementation((id, depth) =>
-    marketIds.includes(id) ? Promise.reject(new VenueUnavailableError(venue, `${venue} book ${id} timed out`)) : real(id, depth),
-  );
+  jest
+    .spyOn(client, 'getOrderBook')
+    .mockImplementation((id, depth) =>
+      marketIds.includes(id)
+        ? Promise.reject(new VenueUnavailableError(venue, `${venue} book ${id} timed out`))
+        : real(id, depth),
+    );
 };
 
 const rundown = (query: string) => http(`${app.url}/cost-rundown?${query}`);
@@ -83,7 +87,10 @@ describe('GET /cost-rundown', () => {
       // YES lifts the asks; NO lifts the bids flipped (a NO ask at 1 − the YES bid).
       expect(m.yes.avgPrice!).toBeGreaterThanOrEqual(book.asks[0]!.price);
       expect(m.no.avgPrice!).toBeGreaterThanOrEqual(1 - book.bids[0]!.price - 1e-9);
-      expect(m.yes.fillableContracts).toBeCloseTo(book.asks.reduce((s, l) => s + l.size, 0), 6);
+      expect(m.yes.fillableContracts).toBeCloseTo(
+        book.asks.reduce((s, l) => s + l.size, 0),
+        6,
+      );
     }
     // One best entry per question and outcome; it is the cheaper of the pair.
     expect(body.best.length).toBe(2 * event.markets.length);
@@ -111,7 +118,8 @@ describe('GET /cost-rundown', () => {
     const body = r.body as CostRundownView;
     expect(body).toMatchObject({ amountUsd: 0, size: null });
     expect(body.markets.length).toBeGreaterThan(0);
-    for (const m of body.markets) for (const q of [m.yes, m.no]) expect(q).toMatchObject({ contracts: 0, notionalUsd: 0, feesUsd: 0, allInUsd: 0 });
+    for (const m of body.markets)
+      for (const q of [m.yes, m.no]) expect(q).toMatchObject({ contracts: 0, notionalUsd: 0, feesUsd: 0, allInUsd: 0 });
   });
 
   it('a venue only partly down: `partial`, naming the markets left out and why', async () => {
@@ -124,7 +132,11 @@ describe('GET /cost-rundown', () => {
     const a = body.venues.find((v) => v.venue === 'venue_a')!;
     expect(a).toMatchObject({ status: 'partial', failedMarkets: [failed], reason: 'venue_a is unavailable' });
     expect(a.markets).toBeGreaterThan(1);
-    expect(body.venues.find((v) => v.venue === 'venue_b')).toMatchObject({ status: 'ok', failedMarkets: [], reason: null });
+    expect(body.venues.find((v) => v.venue === 'venue_b')).toMatchObject({
+      status: 'ok',
+      failedMarkets: [],
+      reason: null,
+    });
     expect(body.markets.some((m) => m.venue === 'venue_a' && m.marketId === failed)).toBe(false);
     expect(body.markets.filter((m) => m.venue === 'venue_a')).toHaveLength(a.markets - 1);
   });
@@ -188,7 +200,9 @@ describe('POST /route', () => {
   });
 
   it('declares only the statuses the interface allows for /route', async () => {
-    const doc = (await http(`${app.url}/openapi.json`)).body as { paths: Record<string, { post: { responses: Record<string, unknown> } }> };
+    const doc = (await http(`${app.url}/openapi.json`)).body as {
+      paths: Record<string, { post: { responses: Record<string, unknown> } }>;
+    };
     expect(Object.keys(doc.paths['/route']!.post.responses).sort()).toEqual(['200', '400', '404']);
   });
 
@@ -196,7 +210,14 @@ describe('POST /route', () => {
     const r = await route({ ...base, size: 10 });
     expect(r.status).toBe(200);
     const intent = r.body as RouteIntentView;
-    expect(intent).toMatchObject({ userId: 'router', accountId: 'acct-1', coreId: event.id, outcome: 'yes', side: 'buy', size: 10 });
+    expect(intent).toMatchObject({
+      userId: 'router',
+      accountId: 'acct-1',
+      coreId: event.id,
+      outcome: 'yes',
+      side: 'buy',
+      size: 10,
+    });
     expect(intent.alternatives).toHaveLength(1);
     expect(intent.alternatives[0]!.venue).not.toBe(intent.venue);
     expect(intent.allInPrice).toBeLessThanOrEqual(intent.alternatives[0]!.allInPrice!);

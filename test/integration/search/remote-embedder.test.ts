@@ -24,7 +24,11 @@ async function startFakeApi(): Promise<FakeApi> {
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
     req.on('end', () => {
       const body = JSON.parse(raw || '{}') as { model?: unknown; input?: string[] };
-      api.requests.push({ authorization: req.headers.authorization, model: body.model, inputs: body.input?.length ?? 0 });
+      api.requests.push({
+        authorization: req.headers.authorization,
+        model: body.model,
+        inputs: body.input?.length ?? 0,
+      });
       if (api.mode === 'hang') return; // never answers: the client's timeout must fire
       if (api.mode === 'error') {
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
@@ -37,7 +41,9 @@ async function startFakeApi(): Promise<FakeApi> {
       void local.embed(body.input ?? []).then((vectors) => {
         // Reversed with explicit indexes: the client must place vectors by index.
         const data = vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })).reverse();
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: body.model }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ object: 'list', data, model: body.model }));
       });
     });
   });
@@ -86,7 +92,9 @@ describe('remote embeddings provider', () => {
   it('indexes the catalog and answers searches through the API, with the key', async () => {
     api.mode = 'ok';
     expect(api.requests.length).toBeGreaterThan(0);
-    expect(api.requests.every((r) => r.authorization === 'Bearer sk-test-key' && r.model === 'test-embed-1')).toBe(true);
+    expect(api.requests.every((r) => r.authorization === 'Bearer sk-test-key' && r.model === 'test-embed-1')).toBe(
+      true,
+    );
     const rows = await app.services.db.prisma.eventEmbedding.findMany({ select: { provider: true, model: true } });
     expect(rows).toHaveLength(await app.services.db.prisma.coreEvent.count());
     expect(rows.every((r) => r.provider === 'remote' && r.model === 'test-embed-1')).toBe(true);
@@ -94,7 +102,9 @@ describe('remote embeddings provider', () => {
     const r = await http(`${app.url}/api/events/search?q=${encodeURIComponent('jobless rate november 2026')}&limit=3`);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ provider: 'remote', model: 'test-embed-1' });
-    expect((r.body as { data: { event: { slug: string } }[] }).data[0]!.event.slug).toBe('us-unemployment-rate-for-november-2026');
+    expect((r.body as { data: { event: { slug: string } }[] }).data[0]!.event.slug).toBe(
+      'us-unemployment-rate-for-november-2026',
+    );
     expect(api.requests.at(-1)).toMatchObject({ inputs: 1 });
   });
 
@@ -129,7 +139,9 @@ describe('remote provider down while the catalog is indexed', () => {
       expect((await http(`${app.url}/api/events/search?q=bitcoin`)).body).toMatchObject({ data: [] });
       p.clock.ms += 61_000;
       const r = await http(`${app.url}/api/events/search?q=${encodeURIComponent('bitcoin price march 2027')}&limit=1`);
-      expect((r.body as { data: { event: { slug: string } }[] }).data[0]!.event.slug).toBe('bitcoin-price-on-march-31-2027');
+      expect((r.body as { data: { event: { slug: string } }[] }).data[0]!.event.slug).toBe(
+        'bitcoin-price-on-march-31-2027',
+      );
       expect(await app.services.db.prisma.eventEmbedding.count()).toBe(await app.services.db.prisma.coreEvent.count());
     } finally {
       api.mode = 'ok';
@@ -149,8 +161,13 @@ describe('remote provider without a key', () => {
       const r = await http(`${app.url}/api/events/search?q=bitcoin`);
       expect(r.status).toBe(503);
       expect(r.body).toEqual({ error: 'unavailable', message: expect.stringContaining('EMBEDDINGS_API_KEY') });
-      const gql = await http(`${app.url}/graphql`, { method: 'POST', json: { query: '{ searchEvents(q: "bitcoin") { query } }' } });
-      expect((gql.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('unavailable');
+      const gql = await http(`${app.url}/graphql`, {
+        method: 'POST',
+        json: { query: '{ searchEvents(q: "bitcoin") { query } }' },
+      });
+      expect((gql.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+        'unavailable',
+      );
       expect(api.requests.length).toBe(before); // never called without a key
     } finally {
       await app.close();

@@ -82,7 +82,10 @@ describe('GET /api/events/search', () => {
 
   it('is the same answer through GraphQL, with the same 400s', async () => {
     const rest = await search('q=fed%20rate%20cut&limit=5&threshold=0');
-    const query = `query($q: String!) { searchEvents(q: $q, limit: 5, threshold: 0) { data { score event { id slug title description category sourceType closeTime activityScore updatedAt markets { venue marketId title status outcomes yesPrice } } } query limit threshold provider model method } }`;
+    const query =
+      `query($q: String!) { searchEvents(q: $q, limit: 5, threshold: 0) { data { score event { id slug title ` +
+      `description category sourceType closeTime activityScore updatedAt markets { venue marketId title status ` +
+      `outcomes yesPrice } } } query limit threshold provider model method } }`;
     const gql = await http(`${app.url}/graphql`, { method: 'POST', json: { query, variables: { q: 'fed rate cut' } } });
     expect((gql.body as { data: { searchEvents: unknown } }).data.searchEvents).toEqual(rest.body);
     for (const [args, field] of [
@@ -90,7 +93,10 @@ describe('GET /api/events/search', () => {
       ['q: "a", limit: 101', 'limit'],
       ['q: "a", threshold: 2', 'threshold'],
     ]) {
-      const bad = await http(`${app.url}/graphql`, { method: 'POST', json: { query: `{ searchEvents(${args}) { query } }` } });
+      const bad = await http(`${app.url}/graphql`, {
+        method: 'POST',
+        json: { query: `{ searchEvents(${args}) { query } }` },
+      });
       expect((bad.body as { errors: { message: string; extensions: { code: string } }[] }).errors[0]).toMatchObject({
         message: expect.stringMatching(new RegExp(`^${field}: `)),
         extensions: { code: 'bad_request' },
@@ -103,7 +109,11 @@ describe('the vector index', () => {
   it('holds one vector per event, for the configured embedder', async () => {
     const rows = await app.services.db.prisma.eventEmbedding.findMany();
     expect(rows).toHaveLength(await app.services.db.prisma.coreEvent.count());
-    expect(rows.every((r) => r.provider === 'local' && r.model === 'local-hash-v1' && r.dimension === 384 && r.values.length === 384)).toBe(true);
+    expect(
+      rows.every(
+        (r) => r.provider === 'local' && r.model === 'local-hash-v1' && r.dimension === 384 && r.values.length === 384,
+      ),
+    ).toBe(true);
     expect(await app.services.search.refreshIndex()).toEqual({ events: rows.length, embedded: 0 });
   });
 
@@ -111,7 +121,10 @@ describe('the vector index', () => {
     const { prisma } = app.services.db;
     const target = await prisma.coreEvent.findFirstOrThrow({ where: { slug: 'boston-snowfall-in-december-2026' } });
     const before = await prisma.eventEmbedding.findUniqueOrThrow({ where: { eventId: target.id } });
-    await prisma.coreEvent.update({ where: { id: target.id }, data: { title: 'Zorblax quantum teleportation contest', description: '' } });
+    await prisma.coreEvent.update({
+      where: { id: target.id },
+      data: { title: 'Zorblax quantum teleportation contest', description: '' },
+    });
     expect(await app.services.search.refreshIndex()).toMatchObject({ embedded: 1 });
     const after = await prisma.eventEmbedding.findUniqueOrThrow({ where: { eventId: target.id } });
     expect(after.contentHash).not.toBe(before.contentHash);

@@ -48,7 +48,8 @@ describe('pgvector and the exact fallback', () => {
   it('stores the pgvector copy of every vector where the extension exists', async () => {
     if (!app.services.db.hasVector) return;
     const rows = await app.services.db.prisma.$queryRaw<{ n: number; d: number }[]>`
-      SELECT count(*)::int AS n, max(("embedding" <=> ("values"::vector)))::float8 AS d FROM "EventEmbedding" WHERE "embedding" IS NOT NULL`;
+      SELECT count(*)::int AS n, max(("embedding" <=> ("values"::vector)))::float8 AS d FROM "EventEmbedding"
+      WHERE "embedding" IS NOT NULL`;
     expect(rows[0]!.n).toBe(await app.services.db.prisma.coreEvent.count());
     expect(rows[0]!.d).toBeLessThan(1e-6);
   });

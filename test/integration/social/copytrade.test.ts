@@ -16,7 +16,10 @@ const event = activeMatchedEvent(pinned.world);
 const marketA = event.markets[0]!.venueMarketIds.venue_a!;
 /** An active venue_a market of an event in another category: that category is blocked. */
 const other = pinned.world.coreEvents.find(
-  (e) => e.category !== event.category && (e.closeTime?.getTime() ?? 0) > pinned.clock.ms + 86_400_000 && e.markets.some((m) => m.venueMarketIds.venue_a),
+  (e) =>
+    e.category !== event.category &&
+    (e.closeTime?.getTime() ?? 0) > pinned.clock.ms + 86_400_000 &&
+    e.markets.some((m) => m.venueMarketIds.venue_a),
 )!;
 const blockedMarket = other.markets.find((m) => m.venueMarketIds.venue_a)!.venueMarketIds.venue_a!;
 const W1 = '0x' + 'a'.repeat(40);
@@ -53,7 +56,17 @@ async function trade(trader: string, price: number, market = marketA, side: 'buy
   seq += 1;
   const venueTradeId = `copy-${seq}`;
   await app.services.db.prisma.trade.create({
-    data: { venue: 'venue_a', venueTradeId, venueMarketId: market, venueTraderId: trader, side, outcome: 'yes', price: String(price), size: '10', filledAt: new Date(pinned.clock.ms - 60_000) },
+    data: {
+      venue: 'venue_a',
+      venueTradeId,
+      venueMarketId: market,
+      venueTraderId: trader,
+      side,
+      outcome: 'yes',
+      price: String(price),
+      size: '10',
+      filledAt: new Date(pinned.clock.ms - 60_000),
+    },
   });
   return `venue_a:${venueTradeId}`;
 }
@@ -74,7 +87,18 @@ describe('POST /api/social/copytrade', () => {
     const r = await copy('ana', { venue: 'venue_a', traderId: W1.toUpperCase().replace('0X', '0x'), tradeId, size: 5 });
     expect(r.status).toBe(200);
     const b = r.body as {
-      order: { id: string; state: string; source: string; side: string; outcome: string; filledSize: number; avgPrice: number; orderType: string; limitPrice: number; mode: string };
+      order: {
+        id: string;
+        state: string;
+        source: string;
+        side: string;
+        outcome: string;
+        filledSize: number;
+        avgPrice: number;
+        orderType: string;
+        limitPrice: number;
+        mode: string;
+      };
       position: { id: string; status: string; size: number };
       balance: { available: number; held: number };
       copied: { id: string; price: number };
@@ -82,7 +106,15 @@ describe('POST /api/social/copytrade', () => {
       limitPrice: number;
       replayed: boolean;
     };
-    expect(b.order).toMatchObject({ state: 'filled', source: 'copytrade', side: 'buy', outcome: 'yes', filledSize: 5, orderType: 'limit', mode: 'simulation' });
+    expect(b.order).toMatchObject({
+      state: 'filled',
+      source: 'copytrade',
+      side: 'buy',
+      outcome: 'yes',
+      filledSize: 5,
+      orderType: 'limit',
+      mode: 'simulation',
+    });
     expect(b.bestPrice).toBe(ask);
     expect(b.limitPrice).toBe(round6(ask + 0.05));
     expect(b.order.limitPrice).toBe(round6(ask + 0.05));
@@ -91,7 +123,13 @@ describe('POST /api/social/copytrade', () => {
     expect(b.position).toMatchObject({ status: 'open', size: 5 });
     expect(b.replayed).toBe(false);
     const order = await app.services.db.prisma.order.findUniqueOrThrow({ where: { id: b.order.id } });
-    expect(order).toMatchObject({ userId: 'ana', source: 'copytrade', state: 'filled', filledSizeMicros: 5_000_000n, positionId: b.position.id });
+    expect(order).toMatchObject({
+      userId: 'ana',
+      source: 'copytrade',
+      state: 'filled',
+      filledSizeMicros: 5_000_000n,
+      positionId: b.position.id,
+    });
     const position = await app.services.db.prisma.position.findUniqueOrThrow({ where: { id: b.position.id } });
     expect(position).toMatchObject({ userId: 'ana', status: 'open', sizeMicros: 5_000_000n, venueMarketId: marketA });
     expect(b.balance.available).toBe(round6(100 - (Number(order.notionalMicros) + Number(order.feeMicros)) / 1e6));
@@ -135,14 +173,17 @@ describe('POST /api/social/copytrade', () => {
     }
   });
 
-  it('404 when the trader is not followed, the trade is unknown, or it is another trader\'s', async () => {
+  it("404 when the trader is not followed, the trade is unknown, or it is another trader's", async () => {
     const mine = await trade(W1, ask);
     const theirs = await trade(W2, ask);
     expect((await copy('eli', { venue: 'venue_a', traderId: W1, tradeId: mine, size: 1 })).status).toBe(404);
     await follow('eli');
     expect((await copy('eli', { venue: 'venue_a', traderId: W1, tradeId: 'venue_a:nope', size: 1 })).status).toBe(404);
     expect((await copy('eli', { venue: 'venue_a', traderId: W1, tradeId: theirs, size: 1 })).status).toBe(404);
-    expect((await copy('eli', { venue: 'venue_a', traderId: W1, tradeId: mine.replace('venue_a:', 'venue_b:'), size: 1 })).status).toBe(404);
+    expect(
+      (await copy('eli', { venue: 'venue_a', traderId: W1, tradeId: mine.replace('venue_a:', 'venue_b:'), size: 1 }))
+        .status,
+    ).toBe(404);
   });
 
   it('400 maxTradeUsd: size × limit price above the per-copy cap', async () => {
@@ -171,7 +212,11 @@ describe('POST /api/social/copytrade', () => {
   it('400 maxOpenPositions: a copy may not open a position beyond the cap', async () => {
     await follow('hal');
     await fund(app, 'hal', 100);
-    const markets = await app.services.db.prisma.market.findMany({ where: { venue: 'venue_a', NOT: { venueMarketId: marketA } }, take: 2, orderBy: { id: 'asc' } });
+    const markets = await app.services.db.prisma.market.findMany({
+      where: { venue: 'venue_a', NOT: { venueMarketId: marketA } },
+      take: 2,
+      orderBy: { id: 'asc' },
+    });
     await app.services.db.prisma.position.createMany({
       data: markets.map((m) => ({
         userId: 'hal',
@@ -193,21 +238,47 @@ describe('POST /api/social/copytrade', () => {
     await follow('ida');
     await fund(app, 'ida', 100);
     const book = await app.services.venues.venue_a.getOrderBook(blockedMarket);
-    const r = await copy('ida', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, book.asks[0]?.price ?? 0.5, blockedMarket), size: 1 });
+    const r = await copy('ida', {
+      venue: 'venue_a',
+      traderId: W1,
+      tradeId: await trade(W1, book.asks[0]?.price ?? 0.5, blockedMarket),
+      size: 1,
+    });
     expect([r.status, body(r).message.split(':')[0]]).toEqual([400, 'category']);
   });
 
-  it("400 maxPriceDeviation: the best price too far from the trader's, by the cap or the caller's tighter tolerance", async () => {
-    await follow('jon');
-    await fund(app, 'jon', 100);
-    const far = await copy('jon', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, round6(ask - 0.06)), size: 1 });
-    expect([far.status, body(far).message.split(':')[0]]).toEqual([400, 'maxPriceDeviation']);
-    const tight = await copy('jon', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, round6(ask - 0.02)), size: 1, maxPriceDeviation: 0.01 });
-    expect([tight.status, body(tight).message.split(':')[0]]).toEqual([400, 'maxPriceDeviation']);
-    const within = await copy('jon', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, round6(ask - 0.02)), size: 1, maxPriceDeviation: 0.03 });
-    expect(within.status).toBe(200);
-    expect((within.body as { limitPrice: number }).limitPrice).toBe(round6(ask + 0.01));
-  });
+  it(
+    "400 maxPriceDeviation: the best price too far from the trader's, by the cap or the caller's tighter " +
+      'tolerance',
+    async () => {
+      await follow('jon');
+      await fund(app, 'jon', 100);
+      const far = await copy('jon', {
+        venue: 'venue_a',
+        traderId: W1,
+        tradeId: await trade(W1, round6(ask - 0.06)),
+        size: 1,
+      });
+      expect([far.status, body(far).message.split(':')[0]]).toEqual([400, 'maxPriceDeviation']);
+      const tight = await copy('jon', {
+        venue: 'venue_a',
+        traderId: W1,
+        tradeId: await trade(W1, round6(ask - 0.02)),
+        size: 1,
+        maxPriceDeviation: 0.01,
+      });
+      expect([tight.status, body(tight).message.split(':')[0]]).toEqual([400, 'maxPriceDeviation']);
+      const within = await copy('jon', {
+        venue: 'venue_a',
+        traderId: W1,
+        tradeId: await trade(W1, round6(ask - 0.02)),
+        size: 1,
+        maxPriceDeviation: 0.03,
+      });
+      expect(within.status).toBe(200);
+      expect((within.body as { limitPrice: number }).limitPrice).toBe(round6(ask + 0.01));
+    },
+  );
 
   it('400 naming the reason when the balance cannot pay for the copy', async () => {
     await follow('kai');
@@ -222,7 +293,11 @@ describe('POST /api/social/copytrade', () => {
   it('502 when execution fails (venue_a live: the execution service answers 500)', async () => {
     await follow('lea');
     await fund(app, 'lea', 100);
-    const r = await copy('lea', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: 2, mode: 'live' }, { authorization: `Bearer ${await app.walletToken('lea')}` });
+    const r = await copy(
+      'lea',
+      { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: 2, mode: 'live' },
+      { authorization: `Bearer ${await app.walletToken('lea')}` },
+    );
     expect(r.status).toBe(502);
     expect(body(r).error).toBe('upstream_error');
     const order = await app.services.db.prisma.order.findFirstOrThrow({ where: { userId: 'lea' } });
@@ -230,44 +305,58 @@ describe('POST /api/social/copytrade', () => {
     expect(await app.services.ledger.balance('lea')).toMatchObject({ available: 100_000_000n, held: 0n });
   });
 
-  it('Idempotency-Key: a retry of a copy that went through replays it before any cap; another body with the key is a 409', async () => {
-    await follow('pia');
-    await fund(app, 'pia', 100);
-    // About $16 a copy at its limit (a little less filled at the ask): one fits under $20 per copy
-    // and $30 a day; a second does not (the first's notional plus the second's size × limit).
-    const size = Math.floor(30 / (2 * ask + 0.05)) + 1;
-    expect(size * (ask + 0.05)).toBeLessThanOrEqual(20);
-    const json = { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size };
-    const key = { ...(await bearer('pia')), 'idempotency-key': 'copy-pia-1' };
-    const first = await copy('pia', json, key);
-    expect(first.status).toBe(200);
-    const b1 = first.body as { order: { id: string; state: string }; replayed: boolean };
-    expect([b1.order.state, b1.replayed]).toEqual(['filled', false]);
+  it(
+    'Idempotency-Key: a retry of a copy that went through replays it before any cap; another body with the key ' +
+      'is a 409',
+    async () => {
+      await follow('pia');
+      await fund(app, 'pia', 100);
+      // About $16 a copy at its limit (a little less filled at the ask): one fits under $20 per copy
+      // and $30 a day; a second does not (the first's notional plus the second's size × limit).
+      const size = Math.floor(30 / (2 * ask + 0.05)) + 1;
+      expect(size * (ask + 0.05)).toBeLessThanOrEqual(20);
+      const json = { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size };
+      const key = { ...(await bearer('pia')), 'idempotency-key': 'copy-pia-1' };
+      const first = await copy('pia', json, key);
+      expect(first.status).toBe(200);
+      const b1 = first.body as { order: { id: string; state: string }; replayed: boolean };
+      expect([b1.order.state, b1.replayed]).toEqual(['filled', false]);
 
-    const retry = await copy('pia', json, key);
-    expect(retry.status).toBe(200);
-    expect(retry.body).toEqual({ ...b1, replayed: true });
-    expect(await app.services.db.prisma.order.count({ where: { userId: 'pia', source: 'copytrade' } })).toBe(1);
+      const retry = await copy('pia', json, key);
+      expect(retry.status).toBe(200);
+      expect(retry.body).toEqual({ ...b1, replayed: true });
+      expect(await app.services.db.prisma.order.count({ where: { userId: 'pia', source: 'copytrade' } })).toBe(1);
 
-    const other = await copy('pia', { ...json, size: 1 }, key);
-    expect([other.status, body(other).error]).toEqual([409, 'conflict']);
-    // Without the key the same body is a new copy, and the day's cap refuses it.
-    const fresh = await copy('pia', json, { ...(await bearer('pia')), 'idempotency-key': 'copy-pia-2' });
-    expect([fresh.status, body(fresh).message.split(':')[0]]).toEqual([400, 'maxDailyUsd']);
-    expect(await app.services.db.prisma.order.count({ where: { userId: 'pia', source: 'copytrade' } })).toBe(1);
-  });
+      const other = await copy('pia', { ...json, size: 1 }, key);
+      expect([other.status, body(other).error]).toEqual([409, 'conflict']);
+      // Without the key the same body is a new copy, and the day's cap refuses it.
+      const fresh = await copy('pia', json, { ...(await bearer('pia')), 'idempotency-key': 'copy-pia-2' });
+      expect([fresh.status, body(fresh).message.split(':')[0]]).toEqual([400, 'maxDailyUsd']);
+      expect(await app.services.db.prisma.order.count({ where: { userId: 'pia', source: 'copytrade' } })).toBe(1);
+    },
+  );
 
   it('the GraphQL mutation replays a keyed copy the same way', async () => {
     await follow('pip');
     await fund(app, 'pip', 100);
     // As above: a second copy of this size does not fit the day's cap; its replay does not count again.
-    const input = { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: Math.floor(30 / (2 * ask + 0.05)) + 1 };
+    const input = {
+      venue: 'venue_a',
+      traderId: W1,
+      tradeId: await trade(W1, ask),
+      size: Math.floor(30 / (2 * ask + 0.05)) + 1,
+    };
     const mutate = async () =>
       (
         await http(`${app.url}/graphql`, {
           method: 'POST',
           headers: { ...(await bearer('pip')), 'idempotency-key': 'gql-pip' },
-          json: { query: 'mutation($input: CopytradeInput!) { copytrade(input: $input) { order { id state createdAt } replayed } }', variables: { input } },
+          json: {
+            query:
+              'mutation($input: CopytradeInput!) { copytrade(input: $input) { order { id state createdAt } ' +
+              'replayed } }',
+            variables: { input },
+          },
         })
       ).body as { data: { copytrade: { order: { id: string; state: string; createdAt: string }; replayed: boolean } } };
     const first = await mutate();
@@ -281,9 +370,14 @@ describe('POST /api/social/copytrade', () => {
     // About $12 a copy: two fit under $30 a day, a third does not.
     const size = Math.floor(12 / (ask + 0.05));
     const tradeIds = [await trade(W1, ask), await trade(W1, ask), await trade(W1, ask), await trade(W1, ask)];
-    const rs = await Promise.all(tradeIds.map((tradeId) => copy('quin', { venue: 'venue_a', traderId: W1, tradeId, size })));
+    const rs = await Promise.all(
+      tradeIds.map((tradeId) => copy('quin', { venue: 'venue_a', traderId: W1, tradeId, size })),
+    );
     expect(rs.map((r) => r.status).sort()).toEqual([200, 200, 400, 400]);
-    expect(rs.filter((r) => r.status === 400).map((r) => body(r).message.split(':')[0])).toEqual(['maxDailyUsd', 'maxDailyUsd']);
+    expect(rs.filter((r) => r.status === 400).map((r) => body(r).message.split(':')[0])).toEqual([
+      'maxDailyUsd',
+      'maxDailyUsd',
+    ]);
     const orders = await app.services.db.prisma.order.findMany({ where: { userId: 'quin', source: 'copytrade' } });
     expect(orders).toHaveLength(2);
     expect(orders.reduce((s, o) => s + o.notionalMicros, 0n)).toBeLessThanOrEqual(30_000_000n);
@@ -309,7 +403,11 @@ describe('POST /api/social/copytrade', () => {
       const headers = await bearer('rae');
       const rs = await Promise.all(
         tradeIds.map((tradeId, i) =>
-          http(`${(i % 2 ? second : app).url}/api/social/copytrade`, { method: 'POST', headers, json: { venue: 'venue_a', traderId: W1, tradeId, size } }),
+          http(`${(i % 2 ? second : app).url}/api/social/copytrade`, {
+            method: 'POST',
+            headers,
+            json: { venue: 'venue_a', traderId: W1, tradeId, size },
+          }),
         ),
       );
       expect(rs.map((r) => r.status).sort()).toEqual([200, 200, 400, 400]);
@@ -338,7 +436,8 @@ describe('POST /api/social/copytrade', () => {
     await follow('max');
     const tradeId = await trade(W2, ask); // not followed: each copy is a 404, and each counts
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i += 1) statuses.push((await copy('max', { venue: 'venue_a', traderId: W2, tradeId, size: 1 })).status);
+    for (let i = 0; i < 6; i += 1)
+      statuses.push((await copy('max', { venue: 'venue_a', traderId: W2, tradeId, size: 1 })).status);
     expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
     expect((await copy('ned', { venue: 'venue_a', traderId: W2, tradeId, size: 1 })).status).toBe(404);
   });
@@ -351,11 +450,15 @@ describe('POST /api/social/copytrade', () => {
       method: 'POST',
       headers: await bearer('ola'),
       json: {
-        query: 'mutation($input: CopytradeInput!) { copytrade(input: $input) { order { state source filledSize } position { size } } }',
+        query:
+          'mutation($input: CopytradeInput!) { copytrade(input: $input) { order { state source filledSize } ' +
+          'position { size } } }',
         variables: { input: { venue: 'venue_a', traderId: W1, tradeId, size: 2 } },
       },
     });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ data: { copytrade: { order: { state: 'filled', source: 'copytrade', filledSize: 2 }, position: { size: 2 } } } });
+    expect(r.body).toEqual({
+      data: { copytrade: { order: { state: 'filled', source: 'copytrade', filledSize: 2 }, position: { size: 2 } } },
+    });
   });
 });

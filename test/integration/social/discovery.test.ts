@@ -12,7 +12,11 @@ let m2: string;
 beforeAll(async () => {
   app = await startTestApp({ SIM_BACKFILL_TRADES: '2' });
   token = await app.token('discoverer');
-  const markets = await app.services.db.prisma.market.findMany({ where: { venue: 'venue_a' }, take: 2, orderBy: { id: 'asc' } });
+  const markets = await app.services.db.prisma.market.findMany({
+    where: { venue: 'venue_a' },
+    take: 2,
+    orderBy: { id: 'asc' },
+  });
   [m1, m2] = markets.map((m) => m.venueMarketId) as [string, string];
   let n = 0;
   const t = (trader: string, market: string, side: 'buy' | 'sell', size: number): PublicTrade => ({
@@ -26,9 +30,19 @@ beforeAll(async () => {
     size,
     filledAt: new Date(Date.now() - 60_000 + n),
   });
-  await app.services.tradeIngest.ingest([t(W1, m1, 'buy', 5), t(W2, m1, 'buy', 9), t(W2, m2, 'buy', 3), t(W2, m2, 'sell', 3), t(W3, m1, 'buy', 1)]);
+  await app.services.tradeIngest.ingest([
+    t(W1, m1, 'buy', 5),
+    t(W2, m1, 'buy', 9),
+    t(W2, m2, 'buy', 3),
+    t(W2, m2, 'sell', 3),
+    t(W3, m1, 'buy', 1),
+  ]);
   for (const w of [W1, W2]) {
-    await http(`${app.url}/api/follows`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, json: { venue: 'venue_a', traderId: w } });
+    await http(`${app.url}/api/follows`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      json: { venue: 'venue_a', traderId: w },
+    });
   }
 });
 afterAll(async () => {
@@ -37,24 +51,37 @@ afterAll(async () => {
 
 describe('POST /api/social/friends-traded', () => {
   const ask = (json: unknown, bearer = token) =>
-    http(`${app.url}/api/social/friends-traded`, { method: 'POST', json, headers: { authorization: `Bearer ${bearer}` } });
+    http(`${app.url}/api/social/friends-traded`, {
+      method: 'POST',
+      json,
+      headers: { authorization: `Bearer ${bearer}` },
+    });
 
-  it('lists followed traders holding each market, largest first (closed positions and strangers excluded)', async () => {
-    const r = await ask({ markets: [{ venue: 'venue_a', marketId: m1 }, { venue: 'venue_a', marketId: m2 }, { venue: 'venue_b', marketId: 'X' }] });
-    expect(r.status).toBe(200);
-    expect(r.body).toEqual([
-      {
-        venue: 'venue_a',
-        marketId: m1,
-        traders: [
-          { traderId: W2, outcome: 'yes', size: 9, avgPrice: 0.5 },
-          { traderId: W1, outcome: 'yes', size: 5, avgPrice: 0.5 },
+  it(
+    'lists followed traders holding each market, largest first (closed positions and strangers ' + 'excluded)',
+    async () => {
+      const r = await ask({
+        markets: [
+          { venue: 'venue_a', marketId: m1 },
+          { venue: 'venue_a', marketId: m2 },
+          { venue: 'venue_b', marketId: 'X' },
         ],
-      },
-      { venue: 'venue_a', marketId: m2, traders: [] },
-      { venue: 'venue_b', marketId: 'X', traders: [] },
-    ]);
-  });
+      });
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual([
+        {
+          venue: 'venue_a',
+          marketId: m1,
+          traders: [
+            { traderId: W2, outcome: 'yes', size: 9, avgPrice: 0.5 },
+            { traderId: W1, outcome: 'yes', size: 5, avgPrice: 0.5 },
+          ],
+        },
+        { venue: 'venue_a', marketId: m2, traders: [] },
+        { venue: 'venue_b', marketId: 'X', traders: [] },
+      ]);
+    },
+  );
 
   it('400 beyond the bound or malformed; 401 without bearer', async () => {
     const many = Array.from({ length: 51 }, (_, i) => ({ venue: 'venue_a', marketId: `m${i}` }));
@@ -62,7 +89,10 @@ describe('POST /api/social/friends-traded', () => {
     expect((await ask({ markets: [] })).status).toBe(400);
     expect((await ask({ markets: [{ venue: 'nyse', marketId: 'x' }] })).status).toBe(400);
     expect((await ask({})).status).toBe(400);
-    const anon = await http(`${app.url}/api/social/friends-traded`, { method: 'POST', json: { markets: [{ venue: 'venue_a', marketId: m1 }] } });
+    const anon = await http(`${app.url}/api/social/friends-traded`, {
+      method: 'POST',
+      json: { markets: [{ venue: 'venue_a', marketId: m1 }] },
+    });
     expect(anon.status).toBe(401);
   });
 });
@@ -70,11 +100,25 @@ describe('POST /api/social/friends-traded', () => {
 describe('GET /api/social/overview', () => {
   it('serves top traders, hot events and active comments in one response', async () => {
     const slug = app.services.world.coreEvents[0]!.slug;
-    const c = (await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, json: { body: 'hot take' } })).body as { id: string };
-    await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, json: { body: 'reply', parentId: c.id } });
+    const c = (
+      await http(`${app.url}/api/events/${slug}/comments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        json: { body: 'hot take' },
+      })
+    ).body as { id: string };
+    await http(`${app.url}/api/events/${slug}/comments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      json: { body: 'reply', parentId: c.id },
+    });
     const r = await http(`${app.url}/api/social/overview?size=5`);
     expect(r.status).toBe(200);
-    const body = r.body as { topTraders: { rank: number; totalVolume: number }[]; hotEvents: { activityScore: number }[]; activeComments: { id: string; replyCount: number }[] };
+    const body = r.body as {
+      topTraders: { rank: number; totalVolume: number }[];
+      hotEvents: { activityScore: number }[];
+      activeComments: { id: string; replyCount: number }[];
+    };
     expect(body.topTraders).toHaveLength(5);
     expect(body.topTraders.map((t) => t.rank)).toEqual([1, 2, 3, 4, 5]);
     expect(body.hotEvents).toHaveLength(5);

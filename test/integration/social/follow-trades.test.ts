@@ -45,7 +45,15 @@ const NOW_S = Math.floor(PINNED_NOW / 1000);
 const T0 = Math.floor(NOW_S / 3600) * 3600 - 3 * 3600;
 const at = (secondsAfterT0: number) => new Date((T0 + secondsAfterT0) * 1000);
 const wallet = (c: string) => `0x${c.repeat(40)}`;
-const [A, B, C, D, E, F, X] = ['a', 'b', 'c', 'd', 'e', 'f', '9'].map(wallet) as [string, string, string, string, string, string, string];
+const [A, B, C, D, E, F, X] = ['a', 'b', 'c', 'd', 'e', 'f', '9'].map(wallet) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 
 let app: TestApp;
 let fan: string;
@@ -66,13 +74,23 @@ beforeAll(async () => {
   const markets = await prisma.market.findMany({ where: { coreEventId: eventId }, orderBy: { venueMarketId: 'asc' } });
   m1 = markets.find((m) => m.venue === 'venue_a')!.venueMarketId;
   vb = markets.find((m) => m.venue === 'venue_b')!.venueMarketId;
-  elsewhere = (await prisma.market.findFirstOrThrow({ where: { venue: 'venue_a', coreEventId: { not: eventId } } })).venueMarketId;
+  elsewhere = (await prisma.market.findFirstOrThrow({ where: { venue: 'venue_a', coreEventId: { not: eventId } } }))
+    .venueMarketId;
   fan = await app.token('fan');
   stranger = await app.token('stranger');
   for (const traderId of [A, B, C, D, E, F]) await follow(fan, 'venue_a', traderId);
   await follow(fan, 'venue_b', 'handle_b');
 
-  const row = (venue: 'venue_a' | 'venue_b', marketId: string, trader: string | null, side: 'buy' | 'sell', outcome: 'yes' | 'no', size: string, price: string, filledAt: Date) => ({
+  const row = (
+    venue: 'venue_a' | 'venue_b',
+    marketId: string,
+    trader: string | null,
+    side: 'buy' | 'sell',
+    outcome: 'yes' | 'no',
+    size: string,
+    price: string,
+    filledAt: Date,
+  ) => ({
     venue,
     venueTradeId: randomUUID(),
     venueMarketId: marketId,
@@ -115,14 +133,21 @@ afterAll(async () => {
 });
 
 async function follow(token: string, venue: string, traderId: string) {
-  const r = await http(`${app.url}/api/follows`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, json: { venue, traderId } });
+  const r = await http(`${app.url}/api/follows`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    json: { venue, traderId },
+  });
   expect(r.status).toBe(201);
 }
 
 const get = (qs: string, token: string | null = fan, ref = eventId) =>
-  http(`${app.url}/api/events/${ref}/follow-trades${qs ? `?${qs}` : ''}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  http(`${app.url}/api/events/${ref}/follow-trades${qs ? `?${qs}` : ''}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
 const range = `interval=1h&from=${T0 - 3600}&to=${T0 + 3 * 3600 - 1}`;
-const market = (o: Overlay, venue: string, id: string) => o.markets.find((m) => m.venue === venue && m.marketId === id)!;
+const market = (o: Overlay, venue: string, id: string) =>
+  o.markets.find((m) => m.venue === venue && m.marketId === id)!;
 
 describe('GET /api/events/{eventId}/follow-trades', () => {
   it('groups followed traders’ trades by bucket, venue, market, side and outcome (hand-computed)', async () => {
@@ -181,25 +206,38 @@ describe('GET /api/events/{eventId}/follow-trades', () => {
     const o = (await get(range)).body as Overlay;
     const b = market(o, 'venue_b', vb);
     expect(b).toMatchObject({ traderIdentity: false, bubbles: [] });
-    expect(o.markets.filter((m) => m.venue === 'venue_b').every((m) => !m.traderIdentity && m.bubbles.length === 0)).toBe(true);
+    expect(
+      o.markets.filter((m) => m.venue === 'venue_b').every((m) => !m.traderIdentity && m.bubbles.length === 0),
+    ).toBe(true);
   });
 
   it('snaps bubbles exactly as history snaps candles (same defaults, same buckets)', async () => {
     for (const interval of ['1m', '5m', '1h', '1d', '1w']) {
       const qs = `interval=${interval}&from=${T0 - 3600}&to=${T0 + 3 * 3600 - 1}`;
-      const [f, h] = [(await get(qs)).body as Overlay, (await http(`${app.url}/api/events/${eventId}/history?${qs}`)).body as History];
+      const [f, h] = [
+        (await get(qs)).body as Overlay,
+        (await http(`${app.url}/api/events/${eventId}/history?${qs}`)).body as History,
+      ];
       expect([f.interval, f.bucketSeconds, f.from, f.to]).toEqual([h.interval, h.bucketSeconds, h.from, h.to]);
-      const candles = new Set(h.markets.find((m) => m.venue === 'venue_a' && m.marketId === m1)!.candles.map((c) => c.t));
+      const candles = new Set(
+        h.markets.find((m) => m.venue === 'venue_a' && m.marketId === m1)!.candles.map((c) => c.t),
+      );
       const bubbles = market(f, 'venue_a', m1).bubbles;
       expect(bubbles.length).toBeGreaterThan(0);
       for (const b of bubbles) expect(candles).toContain(b.t);
     }
     // Defaults (interval 1h, from = now − 7 d, to = now) are history's.
-    const [f, h] = [(await get('')).body as Overlay, (await http(`${app.url}/api/events/${eventId}/history`)).body as History];
+    const [f, h] = [
+      (await get('')).body as Overlay,
+      (await http(`${app.url}/api/events/${eventId}/history`)).body as History,
+    ];
     expect([f.interval, f.bucketSeconds, f.from, f.to, f.topN]).toEqual([h.interval, h.bucketSeconds, h.from, h.to, 5]);
     expect(f.to).toBe(NOW_S);
     // The default week holds the trade before T0 too: A's bubble at T0 − 3h.
-    expect(market(f, 'venue_a', m1).bubbles[0]).toMatchObject({ t: T0 - 3 * 3600, traders: [{ traderId: A, size: 9 }] });
+    expect(market(f, 'venue_a', m1).bubbles[0]).toMatchObject({
+      t: T0 - 3 * 3600,
+      traders: [{ traderId: A, size: 9 }],
+    });
   });
 
   it('accepts the event slug as well as its id', async () => {
@@ -246,11 +284,21 @@ describe('GET /api/events/{eventId}/follow-trades', () => {
   });
 
   it('answers GraphQL the same way, 400 on a bad topN', async () => {
-    const query = `query($e: String!, $n: Int) { followTrades(eventId: $e, interval: "1h", from: ${T0}, to: ${T0 + 3599}, topN: $n) { markets { venue marketId bubbles { t traders { traderId } } } } }`;
+    const query =
+      `query($e: String!, $n: Int) { followTrades(eventId: $e, interval: "1h", from: ${T0}, to: ` +
+      `${T0 + 3599}, topN: $n) { markets { venue marketId bubbles { t traders { traderId } } } } }`;
     const gql = (n: number) =>
-      http(`${app.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${fan}` }, json: { query, variables: { e: eventId, n } } });
+      http(`${app.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fan}` },
+        json: { query, variables: { e: eventId, n } },
+      });
     const ok = (await gql(2)).body as {
-      data: { followTrades: { markets: { venue: string; marketId: string; bubbles: { t: number; traders: { traderId: string }[] }[] }[] } };
+      data: {
+        followTrades: {
+          markets: { venue: string; marketId: string; bubbles: { t: number; traders: { traderId: string }[] }[] }[];
+        };
+      };
     };
     const yes = ok.data.followTrades.markets.find((m) => m.venue === 'venue_a' && m.marketId === m1)!;
     expect(yes.bubbles[1]!.traders.map((t) => t.traderId)).toEqual([A, B]);
@@ -263,7 +311,10 @@ describe('GET /api/events/{eventId}/follow-trades', () => {
     // The bucket at T0 holds 6 followed-trader trades (A ×3, B ×2, C): 6 is within a bound of 6, not of 5.
     const q = { interval: '1h', from: T0, to: T0 + 3599 };
     const bounded = (maxTrades: number) => new FollowTradesService(s.db.prisma, s.events, s.history, { maxTrades });
-    await expect(bounded(5).overlay('fan', eventId, q)).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/^from: /) });
+    await expect(bounded(5).overlay('fan', eventId, q)).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/^from: /),
+    });
     await expect(bounded(6).overlay('fan', eventId, q)).resolves.toMatchObject({ eventId });
   });
 

@@ -15,15 +15,30 @@ const WALLET = '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01';
 
 describe('follows', () => {
   it('follows (201, idempotent, wallets normalised), lists, and unfollows idempotently', async () => {
-    const first = await http(`${app.url}/api/follows`, { method: 'POST', headers: auth(), json: { venue: 'venue_a', traderId: WALLET } });
+    const first = await http(`${app.url}/api/follows`, {
+      method: 'POST',
+      headers: auth(),
+      json: { venue: 'venue_a', traderId: WALLET },
+    });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ venue: 'venue_a', traderId: WALLET.toLowerCase() });
-    const again = await http(`${app.url}/api/follows`, { method: 'POST', headers: auth(), json: { venue: 'venue_a', traderId: WALLET.toLowerCase() } });
+    const again = await http(`${app.url}/api/follows`, {
+      method: 'POST',
+      headers: auth(),
+      json: { venue: 'venue_a', traderId: WALLET.toLowerCase() },
+    });
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
-    await http(`${app.url}/api/follows`, { method: 'POST', headers: auth(), json: { venue: 'venue_b', traderId: 'kalshi_whale' } });
+    await http(`${app.url}/api/follows`, {
+      method: 'POST',
+      headers: auth(),
+      json: { venue: 'venue_b', traderId: 'kalshi_whale' },
+    });
 
-    const list = (await http(`${app.url}/api/follows`, { headers: auth() })).body as { data: { traderId: string }[]; total: number };
+    const list = (await http(`${app.url}/api/follows`, { headers: auth() })).body as {
+      data: { traderId: string }[];
+      total: number;
+    };
     expect(list.total).toBe(2);
     expect(list.data.map((f) => f.traderId).sort()).toEqual([WALLET.toLowerCase(), 'kalshi_whale'].sort());
 
@@ -48,22 +63,32 @@ describe('follows', () => {
 
   it('401 without a bearer', async () => {
     expect((await http(`${app.url}/api/follows`)).status).toBe(401);
-    expect((await http(`${app.url}/api/follows`, { method: 'POST', json: { venue: 'venue_a', traderId: WALLET } })).status).toBe(401);
+    expect(
+      (await http(`${app.url}/api/follows`, { method: 'POST', json: { venue: 'venue_a', traderId: WALLET } })).status,
+    ).toBe(401);
   });
 
   it('401 on DELETE /api/follows/{venue}/{traderId} without a valid bearer; the follow stays', async () => {
-    await http(`${app.url}/api/follows`, { method: 'POST', headers: auth(), json: { venue: 'venue_b', traderId: 'kept_trader' } });
+    await http(`${app.url}/api/follows`, {
+      method: 'POST',
+      headers: auth(),
+      json: { venue: 'venue_b', traderId: 'kept_trader' },
+    });
     for (const headers of [{}, { authorization: 'Bearer not-a-jwt' }] as Record<string, string>[]) {
       const r = await http(`${app.url}/api/follows/venue_b/kept_trader`, { method: 'DELETE', headers });
       expect([r.status, (r.body as { error: string }).error]).toEqual([401, 'unauthorized']);
     }
-    const follows = await app.services.db.prisma.follow.count({ where: { userId: 'follower-1', venue: 'venue_b', traderId: 'kept_trader' } });
+    const follows = await app.services.db.prisma.follow.count({
+      where: { userId: 'follower-1', venue: 'venue_b', traderId: 'kept_trader' },
+    });
     expect(follows).toBe(1);
   });
 
   it('keeps the follows of each user apart', async () => {
     const other = await app.token('follower-2');
-    const list = (await http(`${app.url}/api/follows`, { headers: { authorization: `Bearer ${other}` } })).body as { total: number };
+    const list = (await http(`${app.url}/api/follows`, { headers: { authorization: `Bearer ${other}` } })).body as {
+      total: number;
+    };
     expect(list.total).toBe(0);
   });
 });

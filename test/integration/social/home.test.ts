@@ -19,7 +19,16 @@ let seq = 0;
 
 interface HomeBody {
   category: string | null;
-  activity: { id: string; traderId: string; marketId: string; category: string | null; eventTitle: string | null; price: number; size: number; filledAt: string }[];
+  activity: {
+    id: string;
+    traderId: string;
+    marketId: string;
+    category: string | null;
+    eventTitle: string | null;
+    price: number;
+    size: number;
+    filledAt: string;
+  }[];
   trending: { id: string; category: string; activityScore: number; markets: unknown[] }[];
   portfolio: { openPositions: number; costBasis: number; currency: string };
 }
@@ -58,20 +67,33 @@ async function positions(userId: string, n: number): Promise<void> {
 }
 
 async function follow(userId: string, traders: string[]): Promise<void> {
-  await app.services.db.prisma.follow.createMany({ data: traders.map((traderId) => ({ userId, venue: 'venue_a' as const, traderId })) });
+  await app.services.db.prisma.follow.createMany({
+    data: traders.map((traderId) => ({ userId, venue: 'venue_a' as const, traderId })),
+  });
 }
 
 const home = async (userId: string | null, query = '') =>
-  http(`${app.url}/api/home${query}`, { headers: userId ? { authorization: `Bearer ${await app.token(userId)}` } : {} });
+  http(`${app.url}/api/home${query}`, {
+    headers: userId ? { authorization: `Bearer ${await app.token(userId)}` } : {},
+  });
 
 beforeAll(async () => {
   // No background SQL inside a measurement: the withdrawal dispatcher's poll is off.
   app = await startTestApp({ WITHDRAWAL_DISPATCH_MS: '0' }, {}, { world: pinned.world, now: pinned.now });
   const prisma = app.services.db.prisma;
-  const markets = await prisma.market.findMany({ where: { venue: 'venue_a' }, include: { coreEvent: true }, orderBy: { id: 'asc' } });
+  const markets = await prisma.market.findMany({
+    where: { venue: 'venue_a' },
+    include: { coreEvent: true },
+    orderBy: { id: 'asc' },
+  });
   const first = markets[0]!;
   const second = markets.find((m) => m.coreEvent.category !== first.coreEvent.category)!;
-  [marketA, catA, marketB, catB] = [first.venueMarketId, first.coreEvent.category, second.venueMarketId, second.coreEvent.category];
+  [marketA, catA, marketB, catB] = [
+    first.venueMarketId,
+    first.coreEvent.category,
+    second.venueMarketId,
+    second.coreEvent.category,
+  ];
 
   // The viewer follows W1 and W2; W3 trades too but is not followed.
   await follow('viewer', [W(1), W(2)]);
@@ -146,9 +168,15 @@ describe('GET /api/home', () => {
     const r = await http(`${app.url}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${await app.token('viewer')}` },
-      json: { query: 'query($c: String) { home(category: $c) { category activity { traderId } portfolio { openPositions } } }', variables: { c: catB } },
+      json: {
+        query:
+          'query($c: String) { home(category: $c) { category activity { traderId } portfolio { openPositions } } }',
+        variables: { c: catB },
+      },
     });
-    expect(r.body).toEqual({ data: { home: { category: catB, activity: [{ traderId: W(2) }], portfolio: { openPositions: 3 } } } });
+    expect(r.body).toEqual({
+      data: { home: { category: catB, activity: [{ traderId: W(2) }], portfolio: { openPositions: 3 } } },
+    });
   });
 
   it('runs the same SQL statements for few and for many follows, trades and positions', async () => {

@@ -37,9 +37,14 @@ const t = (trader: string, side: 'buy' | 'sell', outcome: 'yes' | 'no', size: nu
 
 beforeAll(async () => {
   app = await startTestApp({ ADMIN_TOKEN: 'lb-admin-token' });
-  marketId = (await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_a', status: 'active' } })).venueMarketId;
+  marketId = (await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_a', status: 'active' } }))
+    .venueMarketId;
   // Hand-built history, ingested in two batches (stats are incremental).
-  await app.services.tradeIngest.ingest([t(X, 'buy', 'yes', 10, 0.4), t(X, 'buy', 'yes', 10, 0.5), t(Y, 'buy', 'no', 4, 0.7)]);
+  await app.services.tradeIngest.ingest([
+    t(X, 'buy', 'yes', 10, 0.4),
+    t(X, 'buy', 'yes', 10, 0.5),
+    t(Y, 'buy', 'no', 4, 0.7),
+  ]);
   await app.services.tradeIngest.ingest([
     t(X, 'sell', 'yes', 5, 0.6),
     t(Y, 'sell', 'no', 4, 0.5),
@@ -89,8 +94,22 @@ describe('POST /api/leaderboard/refresh', () => {
   it('needs a bearer and the admin token (401), and recomputes with unrealized PnL at the mark', async () => {
     const user = await app.token('lb-user');
     expect((await http(`${app.url}/api/leaderboard/refresh`, { method: 'POST' })).status).toBe(401);
-    expect((await http(`${app.url}/api/leaderboard/refresh`, { method: 'POST', headers: { authorization: `Bearer ${user}` } })).status).toBe(401);
-    expect((await http(`${app.url}/api/leaderboard/refresh`, { method: 'POST', headers: { 'x-admin-token': 'lb-admin-token' } })).status).toBe(401);
+    expect(
+      (
+        await http(`${app.url}/api/leaderboard/refresh`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${user}` },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await http(`${app.url}/api/leaderboard/refresh`, {
+          method: 'POST',
+          headers: { 'x-admin-token': 'lb-admin-token' },
+        })
+      ).status,
+    ).toBe(401);
     const r = await http(`${app.url}/api/leaderboard/refresh`, {
       method: 'POST',
       headers: { authorization: `Bearer ${user}`, 'x-admin-token': 'lb-admin-token' },
@@ -98,7 +117,9 @@ describe('POST /api/leaderboard/refresh', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ traders: 3, trades: 10 });
 
-    const m = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_a', venueMarketId: marketId } });
+    const m = await app.services.db.prisma.market.findFirstOrThrow({
+      where: { venue: 'venue_a', venueMarketId: marketId },
+    });
     const mid = (Number(m.bestBid) + Number(m.bestAsk)) / 2;
     const x = (await board('total_volume')).find((row) => row.traderId === X)!;
     // 15 YES left at basis 6.75.
@@ -112,7 +133,11 @@ describe('POST /api/leaderboard/refresh', () => {
 describe('traders', () => {
   it('profile with followers and volume rank; 404 for an unknown trader; 400 for a bad id', async () => {
     const fan = await app.token('fan');
-    await http(`${app.url}/api/follows`, { method: 'POST', headers: { authorization: `Bearer ${fan}` }, json: { venue: 'venue_a', traderId: X } });
+    await http(`${app.url}/api/follows`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fan}` },
+      json: { venue: 'venue_a', traderId: X },
+    });
     const p = await http(`${app.url}/api/traders/venue_a/${X.toUpperCase().replace('0X', '0x')}`);
     expect(p.status).toBe(200);
     expect(p.body).toMatchObject({ traderId: X, followers: 1, volumeRank: 1, totalTrades: 3 });
@@ -121,19 +146,24 @@ describe('traders', () => {
     expect((await http(`${app.url}/api/traders/venue_c/${X}`)).status).toBe(400);
   });
 
-  it("volumeRank is the trader's rank on the venue's volume leaderboard, ties ordered by trader id as there", async () => {
-    // Three traders with the same volume (0.3 each), ingested out of id order.
-    const tied = ['0x' + '3'.repeat(40), '0x' + '1'.repeat(40), '0x' + '2'.repeat(40)];
-    await app.services.tradeIngest.ingest(tied.map((w) => t(w, 'buy', 'yes', 1, 0.3)));
-    const rows = ((await http(`${app.url}/api/leaderboard?sort_by=total_volume&venue=venue_a&limit=200`)).body as { data: Row[] }).data;
-    const onBoard = rows.filter((r) => tied.includes(r.traderId));
-    expect(onBoard.map((r) => r.traderId)).toEqual([...tied].sort());
-    expect(new Set(onBoard.map((r) => r.rank)).size).toBe(3);
-    for (const row of rows) {
-      const profile = (await http(`${app.url}/api/traders/venue_a/${row.traderId}`)).body as { volumeRank: number };
-      expect([row.traderId, profile.volumeRank]).toEqual([row.traderId, row.rank]);
-    }
-  });
+  it(
+    "volumeRank is the trader's rank on the venue's volume leaderboard, ties ordered by trader id as " + 'there',
+    async () => {
+      // Three traders with the same volume (0.3 each), ingested out of id order.
+      const tied = ['0x' + '3'.repeat(40), '0x' + '1'.repeat(40), '0x' + '2'.repeat(40)];
+      await app.services.tradeIngest.ingest(tied.map((w) => t(w, 'buy', 'yes', 1, 0.3)));
+      const rows = (
+        (await http(`${app.url}/api/leaderboard?sort_by=total_volume&venue=venue_a&limit=200`)).body as { data: Row[] }
+      ).data;
+      const onBoard = rows.filter((r) => tied.includes(r.traderId));
+      expect(onBoard.map((r) => r.traderId)).toEqual([...tied].sort());
+      expect(new Set(onBoard.map((r) => r.rank)).size).toBe(3);
+      for (const row of rows) {
+        const profile = (await http(`${app.url}/api/traders/venue_a/${row.traderId}`)).body as { volumeRank: number };
+        expect([row.traderId, profile.volumeRank]).toEqual([row.traderId, row.rank]);
+      }
+    },
+  );
 
   it("lists a trader's trades newest first with offset paging", async () => {
     const page = (await http(`${app.url}/api/traders/venue_a/${X}/trades?limit=2`)).body as {
@@ -145,7 +175,9 @@ describe('traders', () => {
       ['sell', 0.6, 5],
       ['buy', 0.5, 10],
     ]);
-    const rest = (await http(`${app.url}/api/traders/venue_a/${X}/trades?limit=2&offset=2`)).body as { data: unknown[] };
+    const rest = (await http(`${app.url}/api/traders/venue_a/${X}/trades?limit=2&offset=2`)).body as {
+      data: unknown[];
+    };
     expect(rest.data).toHaveLength(1);
   });
 });
@@ -154,7 +186,7 @@ describe('backfill', () => {
   it('gives a new embedded database a leaderboard from recent public trades', async () => {
     const filled = await startTestApp({ SIM_BACKFILL_TRADES: '3' });
     try {
-      const rows = ((await http(`${filled.url}/api/leaderboard?limit=5`)).body as { data: Row[]; total: number });
+      const rows = (await http(`${filled.url}/api/leaderboard?limit=5`)).body as { data: Row[]; total: number };
       expect(rows.total).toBeGreaterThan(10);
       expect(rows.data[0]!.totalVolume).toBeGreaterThan(0);
     } finally {

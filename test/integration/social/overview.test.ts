@@ -20,7 +20,10 @@ interface Overview {
 beforeAll(async () => {
   // No background SQL inside a measurement: the withdrawal dispatcher's poll is off; no backfilled traders.
   app = await startTestApp({ SIM_BACKFILL_TRADES: '0', WITHDRAWAL_DISPATCH_MS: '0' });
-  const market = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_a' }, orderBy: { id: 'asc' } });
+  const market = await app.services.db.prisma.market.findFirstOrThrow({
+    where: { venue: 'venue_a' },
+    orderBy: { id: 'asc' },
+  });
   // Few: three traders, one thread with a reply.
   const t = (i: number): PublicTrade => ({
     venue: 'venue_a',
@@ -36,8 +39,14 @@ beforeAll(async () => {
   await app.services.tradeIngest.ingest([t(1), t(2), t(3)]);
   const slug = app.services.world.coreEvents[0]!.slug;
   const headers = { authorization: `Bearer ${await app.token('ov-user')}` };
-  const c = (await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers, json: { body: 'hot take' } })).body as { id: string };
-  await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers, json: { body: 'reply', parentId: c.id } });
+  const c = (
+    await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers, json: { body: 'hot take' } })
+  ).body as { id: string };
+  await http(`${app.url}/api/events/${slug}/comments`, {
+    method: 'POST',
+    headers,
+    json: { body: 'reply', parentId: c.id },
+  });
 });
 afterAll(async () => {
   await app.close();
@@ -74,9 +83,21 @@ async function growData(): Promise<void> {
   }));
   await prisma.comment.createMany({ data: roots });
   await prisma.comment.createMany({
-    data: roots.flatMap((r) => [1, 2, 3].map((k) => ({ id: randomUUID(), eventId: r.eventId, parentId: r.id, authorId: `ov-replier-${k}`, body: 'reply' }))),
+    data: roots.flatMap((r) =>
+      [1, 2, 3].map((k) => ({
+        id: randomUUID(),
+        eventId: r.eventId,
+        parentId: r.id,
+        authorId: `ov-replier-${k}`,
+        body: 'reply',
+      })),
+    ),
   });
-  await prisma.commentLike.createMany({ data: roots.flatMap((r, i) => Array.from({ length: i % 7 }, (_, k) => ({ commentId: r.id, userId: `ov-fan-${k}` }))) });
+  await prisma.commentLike.createMany({
+    data: roots.flatMap((r, i) =>
+      Array.from({ length: i % 7 }, (_, k) => ({ commentId: r.id, userId: `ov-fan-${k}` })),
+    ),
+  });
   await prisma.coreEvent.createMany({
     data: Array.from({ length: 120 }, (_, i) => ({
       id: `ov_evt_${i}`,
@@ -126,7 +147,9 @@ describe('GET /api/social/overview SQL statements', () => {
     expect(many.activeComments.every((c) => c.replyCount === 3)).toBe(true);
     const manyCounts = [await statementsOf(app, cold(1)), await statementsOf(app, cold(50))];
 
-    process.stdout.write(`\noverview SQL statements: ${fewCounts.join(', ')} (few, sizes 1 and 50), ${manyCounts.join(', ')} (many)\n`);
+    process.stdout.write(
+      `\noverview SQL statements: ${fewCounts.join(', ')} (few, sizes 1 and 50), ${manyCounts.join(', ')} (many)\n`,
+    );
     expect(manyCounts).toEqual(fewCounts);
     expect(new Set(fewCounts).size).toBe(1);
     // Top traders (page and count in a transaction: 4 with BEGIN and COMMIT), hot events (the same: 4),

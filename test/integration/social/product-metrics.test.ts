@@ -105,7 +105,8 @@ describe('GET /api/product/metrics', () => {
     expect(r.body).toEqual({
       generatedAt: expect.any(String),
       users: { total: 5, last7d: 2, last30d: 3 },
-      // 7 d: u1 (order), u4 (unfilled order), u5 (comment), u3 (follow); 30 d adds u2 (order) and a commenter who never signed up.
+      // 7 d: u1 (order), u4 (unfilled order), u5 (comment), u3 (follow); 30 d adds u2 (order) and a commenter who never
+      // signed up.
       activeUsers: { last7d: 4, last30d: 6 },
       trades: { total: 3, last7d: 1, last30d: 2 },
       volume: { total: 17, last7d: 10, last30d: 15, live: 5 },

@@ -32,7 +32,14 @@ interface Stats {
 
 const hex = (c: string) => `0x${c.repeat(40)}`;
 // Other traders, and the two wallets ann links (lower-case ids sort P < Q < R < S < W1 < W2).
-const [P, Q, R, S, W1, W2] = ['1', '2', '3', '4', '5', '6'].map(hex) as [string, string, string, string, string, string];
+const [P, Q, R, S, W1, W2] = ['1', '2', '3', '4', '5', '6'].map(hex) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 
 let app: TestApp;
 let ann: string;
@@ -62,9 +69,14 @@ beforeAll(async () => {
   marketId = (await prisma.market.findFirstOrThrow({ where: { venue: 'venue_a' } })).venueMarketId;
   [ann, bob, ghost] = await Promise.all(['ann', 'bob', 'ghost'].map((u) => app.token(u)));
   // ann and bob sign up (a provisioned polygon wallet each, never trading); ann links W1 and W2.
-  for (const tok of [ann, bob]) expect((await http(`${app.url}/auth/setup`, { method: 'POST', headers: auth(tok) })).status).toBe(200);
+  for (const tok of [ann, bob])
+    expect((await http(`${app.url}/auth/setup`, { method: 'POST', headers: auth(tok) })).status).toBe(200);
   for (const address of [W1, W2]) {
-    const r = await http(`${app.url}/api/wallets/import`, { method: 'POST', headers: auth(ann), json: { chain: 'polygon', address } });
+    const r = await http(`${app.url}/api/wallets/import`, {
+      method: 'POST',
+      headers: auth(ann),
+      json: { chain: 'polygon', address },
+    });
     expect(r.status).toBe(201);
   }
   // Volumes (price 0.5): P 60, Q 50, W1 40 + 7, R 30, S 20, W2 5. Trades: W1 5, R 2, the rest 1.
@@ -95,18 +107,30 @@ beforeAll(async () => {
     state: filled > 0n ? ('filled' as const) : ('cancelled' as const),
   });
   await prisma.order.createMany({
-    data: [order('venue_b', 'simulation', 25_000_000n, 12_500_000n), order('venue_a', 'live', 16_000_000n, 8_000_000n), order('venue_a', 'simulation', 0n, 0n)],
+    data: [
+      order('venue_b', 'simulation', 25_000_000n, 12_500_000n),
+      order('venue_a', 'live', 16_000_000n, 8_000_000n),
+      order('venue_a', 'simulation', 0n, 0n),
+    ],
   });
   await http(`${app.url}/api/follows`, { method: 'POST', headers: auth(ann), json: { venue: 'venue_a', traderId: P } });
-  await http(`${app.url}/api/follows`, { method: 'POST', headers: auth(bob), json: { venue: 'venue_a', traderId: W1.toUpperCase().replace('0X', '0x') } });
+  await http(`${app.url}/api/follows`, {
+    method: 'POST',
+    headers: auth(bob),
+    json: { venue: 'venue_a', traderId: W1.toUpperCase().replace('0X', '0x') },
+  });
   const slug = app.services.world.coreEvents[0]!.slug;
-  expect((await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: auth(ann), json: { body: 'gm' } })).status).toBe(201);
+  expect(
+    (await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: auth(ann), json: { body: 'gm' } }))
+      .status,
+  ).toBe(201);
 });
 afterAll(async () => {
   await app.close();
 });
 
-const me = async (token: string, qs = '') => http(`${app.url}/api/leaderboard/me${qs ? `?${qs}` : ''}`, { headers: auth(token) });
+const me = async (token: string, qs = '') =>
+  http(`${app.url}/api/leaderboard/me${qs ? `?${qs}` : ''}`, { headers: auth(token) });
 
 describe('GET /api/leaderboard/me', () => {
   it('ranks the caller by their best-ranked linked wallet, with neighbours on each side', async () => {
@@ -126,15 +150,18 @@ describe('GET /api/leaderboard/me', () => {
     ]);
   });
 
-  it.each(['total_volume', 'total_pnl', 'win_count', 'total_trades'])('agrees with GET /api/leaderboard for sort_by=%s', async (sort) => {
-    const board = ((await http(`${app.url}/api/leaderboard?sort_by=${sort}&limit=200`)).body as { data: Row[] }).data;
-    const body = (await me(ann, `sort_by=${sort}&neighbours=2`)).body as Me;
-    const mine = board.filter((b) => [W1, W2].includes(b.traderId));
-    expect(body.rank).toBe(mine[0]!.rank);
-    expect(body.me!.traderId).toBe(mine[0]!.traderId);
-    const i = body.rank! - 1;
-    expect(body.neighbours).toEqual(board.slice(Math.max(0, i - 2), i + 3));
-  });
+  it.each(['total_volume', 'total_pnl', 'win_count', 'total_trades'])(
+    'agrees with GET /api/leaderboard for sort_by=%s',
+    async (sort) => {
+      const board = ((await http(`${app.url}/api/leaderboard?sort_by=${sort}&limit=200`)).body as { data: Row[] }).data;
+      const body = (await me(ann, `sort_by=${sort}&neighbours=2`)).body as Me;
+      const mine = board.filter((b) => [W1, W2].includes(b.traderId));
+      expect(body.rank).toBe(mine[0]!.rank);
+      expect(body.me!.traderId).toBe(mine[0]!.traderId);
+      const i = body.rank! - 1;
+      expect(body.neighbours).toEqual(board.slice(Math.max(0, i - 2), i + 3));
+    },
+  );
 
   it('ranks by trade count: W1 first, neighbours only below it', async () => {
     const body = (await me(ann, 'sort_by=total_trades')).body as Me;
@@ -144,7 +171,15 @@ describe('GET /api/leaderboard/me', () => {
 
   it('breaks ties as the board does (figure, then venue, then trader id)', async () => {
     const cat = await app.token('cat');
-    expect((await http(`${app.url}/api/wallets/import`, { method: 'POST', headers: auth(cat), json: { chain: 'polygon', address: S } })).status).toBe(201);
+    expect(
+      (
+        await http(`${app.url}/api/wallets/import`, {
+          method: 'POST',
+          headers: auth(cat),
+          json: { chain: 'polygon', address: S },
+        })
+      ).status,
+    ).toBe(201);
     // One trade each for P, Q, S and W2: S comes after P and Q.
     const body = (await me(cat, 'sort_by=total_trades&neighbours=1')).body as Me;
     expect(body.rank).toBe(5);
@@ -164,7 +199,14 @@ describe('GET /api/leaderboard/me', () => {
     const withWallet = (await me(bob)).body as Me;
     expect(withWallet).toMatchObject({ total: 6, rank: null, me: null, neighbours: [] });
     expect(withWallet.traderIds).toHaveLength(1);
-    expect((await me(ghost)).body).toEqual({ sortBy: 'total_volume', total: 6, traderIds: [], rank: null, me: null, neighbours: [] });
+    expect((await me(ghost)).body).toEqual({
+      sortBy: 'total_volume',
+      total: 6,
+      traderIds: [],
+      rank: null,
+      me: null,
+      neighbours: [],
+    });
   });
 
   it('401 without bearer; 400 for a bad sort or neighbours', async () => {
@@ -191,7 +233,14 @@ describe('GET /api/stats and /api/stats/{userId}', () => {
     const s = r.body as Stats;
     expect(s).toMatchObject({ userId: 'ann', wallets: 3, rankedWallets: 2, followers: 1, following: 1, comments: 1 });
     expect(s.joinedAt).toEqual(expect.any(String));
-    expect(s.onChain).toMatchObject({ totalVolume: 52, totalTrades: 6, winCount: 1, lossCount: 0, realizedPnl: 2, totalPnl: 2 });
+    expect(s.onChain).toMatchObject({
+      totalVolume: 52,
+      totalTrades: 6,
+      winCount: 1,
+      lossCount: 0,
+      realizedPnl: 2,
+      totalPnl: 2,
+    });
     expect(s.onChain.firstTradeAt).toEqual(expect.any(String));
     expect(s.orders).toEqual({ filledOrders: 2, volume: 20.5 });
     // The live venue_a order settles from a wallet (the on-chain figures count it once indexed).
@@ -217,7 +266,17 @@ describe('GET /api/stats and /api/stats/{userId}', () => {
       followers: 0,
       following: 0,
       comments: 0,
-      onChain: { totalVolume: 0, totalTrades: 0, winCount: 0, lossCount: 0, realizedPnl: 0, unrealizedPnl: 0, totalPnl: 0, firstTradeAt: null, lastTradeAt: null },
+      onChain: {
+        totalVolume: 0,
+        totalTrades: 0,
+        winCount: 0,
+        lossCount: 0,
+        realizedPnl: 0,
+        unrealizedPnl: 0,
+        totalPnl: 0,
+        firstTradeAt: null,
+        lastTradeAt: null,
+      },
       orders: { filledOrders: 0, volume: 0 },
       totalVolume: 0,
       totalTrades: 0,

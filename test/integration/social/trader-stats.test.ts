@@ -47,7 +47,8 @@ function tradeSequence(prefix: string, n: number, seed: number, sides: 'mixed' |
 async function snapshot(prefix: string) {
   const prisma = app.services.db.prisma;
   const positions = await prisma.$queryRaw<unknown[]>`
-    SELECT "venue"::text, "traderId", "venueMarketId", "outcome"::text, "size"::text, "costBasis"::text, "realizedPnl"::text
+    SELECT "venue"::text, "traderId", "venueMarketId", "outcome"::text, "size"::text, "costBasis"::text,
+    "realizedPnl"::text
     FROM "TraderPosition" WHERE "venueMarketId" LIKE ${`${prefix}-%`} ORDER BY 1, 2, 3, 4`;
   const stats = await prisma.$queryRaw<unknown[]>`
     SELECT "venue"::text, "traderId", "totalVolume"::text, "totalTrades", "winCount", "lossCount",
@@ -92,7 +93,8 @@ describe('TraderStatsService.apply (set-based) against a full rebuild', () => {
 
   it('applies a batch in the same few statements whatever its size', async () => {
     let round = 0;
-    const count = (n: number) => statementsOf(app, () => app.services.traderStats.apply(tradeSequence(`batch${(round += 1)}`, n, round)));
+    const count = (n: number) =>
+      statementsOf(app, () => app.services.traderStats.apply(tradeSequence(`batch${(round += 1)}`, n, round)));
     const one = await count(1);
     const many = await count(1_000);
     expect(many).toBe(one);

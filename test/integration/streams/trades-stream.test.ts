@@ -117,7 +117,13 @@ describe('trades subscription over graphql-sse', () => {
     await done;
     client.dispose();
     expect(received).toEqual([
-      { id: `venue_a:${t.venueTradeId}`, venue: 'venue_a', marketId: market.venueMarketId, price: 0.42, filledAt: t.filledAt.toISOString() },
+      {
+        id: `venue_a:${t.venueTradeId}`,
+        venue: 'venue_a',
+        marketId: market.venueMarketId,
+        price: 0.42,
+        filledAt: t.filledAt.toISOString(),
+      },
     ]);
   });
 });

@@ -11,7 +11,10 @@ interface ChainBody {
   chain: string;
   totalUsdc: number;
   totalUsd: number;
-  wallets: ({ walletId: string; address: string; kind: string; usdc: number; usdValue: number } & Record<string, unknown>)[];
+  wallets: ({ walletId: string; address: string; kind: string; usdc: number; usdValue: number } & Record<
+    string,
+    unknown
+  >)[];
 }
 interface Aggregate {
   currency: string;
@@ -49,7 +52,10 @@ describe('wallets', () => {
       ['GET', '/api/wallets/balance/polygon'],
       ['GET', '/api/wallets/balance/solana'],
     ] as const) {
-      const r = await http(`${app.url}${path}`, { method, json: method === 'POST' ? { chain: 'polygon', address: CHECKSUMMED } : undefined });
+      const r = await http(`${app.url}${path}`, {
+        method,
+        json: method === 'POST' ? { chain: 'polygon', address: CHECKSUMMED } : undefined,
+      });
       expect([path, r.status]).toEqual([path, 401]);
     }
   });
@@ -62,12 +68,21 @@ describe('wallets', () => {
   });
 
   it('imports valid addresses (201), storing EVM addresses in checksum case', async () => {
-    const lower = await as('wa', 'POST', '/api/wallets/import', { chain: 'polygon', address: CHECKSUMMED.toLowerCase() });
+    const lower = await as('wa', 'POST', '/api/wallets/import', {
+      chain: 'polygon',
+      address: CHECKSUMMED.toLowerCase(),
+    });
     expect(lower.status).toBe(201);
     expect(lower.body).toMatchObject({ chain: 'polygon', address: CHECKSUMMED, kind: 'imported' });
-    const mixed = await as('wa', 'POST', '/api/wallets/import', { chain: 'polygon', address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' });
+    const mixed = await as('wa', 'POST', '/api/wallets/import', {
+      chain: 'polygon',
+      address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+    });
     expect(mixed.status).toBe(201);
-    const upper = await as('wa', 'POST', '/api/wallets/import', { chain: 'polygon', address: '0x52908400098527886E0F7030069857D2E4169EE7' });
+    const upper = await as('wa', 'POST', '/api/wallets/import', {
+      chain: 'polygon',
+      address: '0x52908400098527886E0F7030069857D2E4169EE7',
+    });
     expect(upper.status).toBe(201);
     const sol = await as('wa', 'POST', '/api/wallets/import', { chain: 'solana', address: SOLANA });
     expect(sol.status).toBe(201);
@@ -92,12 +107,20 @@ describe('wallets', () => {
   });
 
   it('409 when the address is linked already, by the caller or another user (any case)', async () => {
-    const again = await as('wa', 'POST', '/api/wallets/import', { chain: 'polygon', address: CHECKSUMMED.toUpperCase().replace('0X', '0x') });
+    const again = await as('wa', 'POST', '/api/wallets/import', {
+      chain: 'polygon',
+      address: CHECKSUMMED.toUpperCase().replace('0X', '0x'),
+    });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: 'conflict' });
     expect((await as('wb', 'POST', '/api/wallets/import', { chain: 'solana', address: SOLANA })).status).toBe(409);
-    const provisioned = ((await as('wa', 'GET', '/api/wallets')).body as Wallet[]).find((w) => w.kind === 'provisioned')!;
-    expect((await as('wb', 'POST', '/api/wallets/import', { chain: provisioned.chain, address: provisioned.address })).status).toBe(409);
+    const provisioned = ((await as('wa', 'GET', '/api/wallets')).body as Wallet[]).find(
+      (w) => w.kind === 'provisioned',
+    )!;
+    expect(
+      (await as('wb', 'POST', '/api/wallets/import', { chain: provisioned.chain, address: provisioned.address }))
+        .status,
+    ).toBe(409);
   });
 
   it('DELETE: imported → 200 and gone; provisioned → 400; another user’s or unknown → 404', async () => {
@@ -121,9 +144,18 @@ describe('wallets', () => {
     await as('wc', 'POST', '/auth/setup');
     await app.services.ledger.postAll([
       { userId: 'wc', kind: 'deposit', available: 12_500_000n, held: 0n, reference: 't', idempotencyKey: 'wc:1' },
-      { userId: 'wc', kind: 'withdrawal_hold', available: -2_500_000n, held: 2_500_000n, reference: 't', idempotencyKey: 'wc:2' },
+      {
+        userId: 'wc',
+        kind: 'withdrawal_hold',
+        available: -2_500_000n,
+        held: 2_500_000n,
+        reference: 't',
+        idempotencyKey: 'wc:2',
+      },
     ]);
-    const polygon = (await as('wc', 'GET', '/api/wallets/balance/polygon')).body as ChainBody & { maticUsdPrice: number };
+    const polygon = (await as('wc', 'GET', '/api/wallets/balance/polygon')).body as ChainBody & {
+      maticUsdPrice: number;
+    };
     expect(polygon.chain).toBe('polygon');
     expect(polygon.maticUsdPrice).toBe(0.5);
     expect(polygon.wallets).toHaveLength(1);
@@ -132,7 +164,10 @@ describe('wallets', () => {
     expect(w.usdValue).toBeCloseTo(w.usdc + (w.matic as number) * 0.5, 6);
     const solana = (await as('wc', 'GET', '/api/wallets/balance/solana')).body as ChainBody & { solUsdPrice: number };
     expect(solana.solUsdPrice).toBe(150);
-    expect(solana.wallets[0]!.usdValue).toBeCloseTo(solana.wallets[0]!.usdc + (solana.wallets[0]!.sol as number) * 150, 6);
+    expect(solana.wallets[0]!.usdValue).toBeCloseTo(
+      solana.wallets[0]!.usdc + (solana.wallets[0]!.sol as number) * 150,
+      6,
+    );
     const agg = (await as('wc', 'GET', '/api/wallets/balance')).body as Aggregate;
     expect(agg).toMatchObject({ currency: 'USD', available: 10, held: 2.5 });
     expect(agg.onchain).toBeCloseTo(polygon.totalUsd + solana.totalUsd, 6);
@@ -159,7 +194,11 @@ describe('chain balances over HTTP', () => {
       return {
         body: {
           nativeUsdPrice: chain === 'polygon' ? '0.731234' : 142.5,
-          balances: addresses.map((address, i) => ({ address, usdc: `${10 + i}.25`, native: chain === 'polygon' ? '2.000001' : '0.1' })),
+          balances: addresses.map((address, i) => ({
+            address,
+            usdc: `${10 + i}.25`,
+            native: chain === 'polygon' ? '2.000001' : '0.1',
+          })),
         },
       };
     });

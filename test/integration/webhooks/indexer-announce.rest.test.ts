@@ -12,7 +12,11 @@ let markets: { venueMarketId: string }[];
 const published: TradeEvent[] = [];
 beforeAll(async () => {
   app = await startTestApp({ INDEXER_SHARED_SECRET: SECRET });
-  markets = await app.services.db.prisma.market.findMany({ where: { venue: 'venue_a' }, select: { venueMarketId: true }, take: 3 });
+  markets = await app.services.db.prisma.market.findMany({
+    where: { venue: 'venue_a' },
+    select: { venueMarketId: true },
+    take: 3,
+  });
   await app.services.infra.pubsub.subscribe<TradeEvent>(TRADES_TOPIC, (t) => published.push(t));
   // The periodic sweep is stopped (deliveries still announce): the tests run it by hand.
   await app.services.indexerWebhook.stop();
@@ -26,7 +30,11 @@ afterEach(() => {
 
 const fill = fillFactory(() => markets, 900_000);
 const send = (fills: unknown) =>
-  http(`${app.url}/webhooks/chain-indexer/venue_a`, { method: 'POST', headers: { 'x-indexer-secret': SECRET }, json: { fills } });
+  http(`${app.url}/webhooks/chain-indexer/venue_a`, {
+    method: 'POST',
+    headers: { 'x-indexer-secret': SECRET },
+    json: { fills },
+  });
 
 /** A trader the fan follows, and `n` fills of theirs. */
 async function followedBatch(traderNo: number, n: number) {
@@ -52,7 +60,8 @@ async function effects(maker: string) {
  * asynchronously), then a moment longer to see that nothing more comes.
  */
 async function expectEffects(maker: string, expected: Awaited<ReturnType<typeof effects>>): Promise<void> {
-  for (let i = 0; i < 200 && JSON.stringify(await effects(maker)) !== JSON.stringify(expected); i += 1) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 200 && JSON.stringify(await effects(maker)) !== JSON.stringify(expected); i += 1)
+    await new Promise((r) => setTimeout(r, 25));
   await new Promise((r) => setTimeout(r, 100));
   expect(await effects(maker)).toEqual(expected);
 }
@@ -118,7 +127,9 @@ describe('announcing indexed trades is durable', () => {
     await settle();
     await expectEffects(maker, { published: 0, notified: 0, counted: 0 });
     // The lease passes (the owner is gone): the next sweep, or a redelivery, runs the whole announcement once.
-    await app.services.db.prisma.$executeRaw`UPDATE "TradeAnnouncement" SET "leaseUntil" = now() - interval '1 second' WHERE "id" = ${stored.announcementId}`;
+    await app.services.db.prisma
+      .$executeRaw`UPDATE "TradeAnnouncement" SET "leaseUntil" = now() - interval '1 second' WHERE "id" =
+        ${stored.announcementId}`;
     expect((await send(batch)).body).toEqual({ received: 6, skipped: 6 });
     await settle();
     await expectEffects(maker, { published: 6, notified: 6, counted: 6 });
@@ -131,7 +142,17 @@ describe('announcing indexed trades is durable', () => {
     const maker = `0x${hex(0xa5, 40)}`;
     await app.services.db.prisma.follow.create({ data: { userId: FAN, venue: 'venue_a', traderId: maker } });
     jest.spyOn(app.services.traderStats, 'apply').mockRejectedValueOnce(new Error('stats store down'));
-    const t = { venue: 'venue_a' as const, venueTradeId: 'live-1', venueMarketId: markets[0]!.venueMarketId, venueTraderId: maker, side: 'buy' as const, outcome: 'yes' as const, price: 0.5, size: 2, filledAt: new Date(1_760_000_000_000) };
+    const t = {
+      venue: 'venue_a' as const,
+      venueTradeId: 'live-1',
+      venueMarketId: markets[0]!.venueMarketId,
+      venueTraderId: maker,
+      side: 'buy' as const,
+      outcome: 'yes' as const,
+      price: 0.5,
+      size: 2,
+      filledAt: new Date(1_760_000_000_000),
+    };
     expect(await app.services.tradeIngest.ingest([t])).toHaveLength(1);
     await expectEffects(maker, { published: 1, notified: 1, counted: 0 });
   });

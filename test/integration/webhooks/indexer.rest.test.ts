@@ -11,7 +11,11 @@ let markets: { venueMarketId: string; coreEventId: string }[];
 const published: TradeEvent[] = [];
 beforeAll(async () => {
   app = await startTestApp({ INDEXER_SHARED_SECRET: SECRET });
-  markets = await app.services.db.prisma.market.findMany({ where: { venue: 'venue_a' }, select: { venueMarketId: true, coreEventId: true }, take: 5 });
+  markets = await app.services.db.prisma.market.findMany({
+    where: { venue: 'venue_a' },
+    select: { venueMarketId: true, coreEventId: true },
+    take: 5,
+  });
   await app.services.infra.pubsub.subscribe<TradeEvent>(TRADES_TOPIC, (t) => published.push(t));
 });
 afterAll(async () => {
@@ -21,7 +25,11 @@ afterAll(async () => {
 const fill = fillFactory(() => markets);
 
 const send = (fills: unknown, secret: string | null = SECRET) =>
-  http(`${app.url}${URL_PATH}`, { method: 'POST', headers: secret === null ? {} : { 'x-indexer-secret': secret }, json: { fills } });
+  http(`${app.url}${URL_PATH}`, {
+    method: 'POST',
+    headers: secret === null ? {} : { 'x-indexer-secret': secret },
+    json: { fills },
+  });
 
 /**
  * Runs the sends at once. On PostgreSQL their inserts are first held back by a
@@ -38,7 +46,9 @@ async function atOnce<T>(sends: (() => Promise<T>)[]): Promise<T[]> {
       await tx.$executeRaw`LOCK TABLE "Trade" IN SHARE MODE`;
       results = Promise.all(sends.map((s) => s()));
       for (let i = 0; i < 1000; i += 1) {
-        const [w] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_locks WHERE relation = '"Trade"'::regclass AND NOT granted`;
+        const [w] = await tx.$queryRaw<
+          { n: number }[]
+        >`SELECT count(*)::int AS n FROM pg_locks WHERE relation = '"Trade"'::regclass AND NOT granted`;
         if (w!.n >= sends.length) break;
         await new Promise((r) => setTimeout(r, 10));
       }
@@ -68,7 +78,11 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     ['a non-hex maker', { maker: '0xnothex' }, 'fills.1.maker'],
     ['both sides tokens', { makerAssetId: '5', takerAssetId: '6' }, 'fills.1.makerAssetId'],
     ['both sides USDC', { makerAssetId: '0', takerAssetId: '0' }, 'fills.1.makerAssetId'],
-    ['a price above 1', { makerAssetId: '0', makerAmountFilled: '2000001', takerAmountFilled: '2000000' }, 'fills.1.makerAmountFilled'],
+    [
+      'a price above 1',
+      { makerAssetId: '0', makerAmountFilled: '2000001', takerAmountFilled: '2000000' },
+      'fills.1.makerAmountFilled',
+    ],
     ['zero tokens', { makerAssetId: '0', takerAmountFilled: '0' }, 'fills.1.takerAmountFilled'],
     ['a future timestamp', { timestamp: String(Math.floor(Date.now() / 1000) + 86_400) }, 'fills.1.timestamp'],
     ['a fractional amount', { fee: '1.5' }, 'fills.1.fee'],
@@ -87,14 +101,25 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     const ok = { ...fill({ m: 0, side: 'buy' }), makerAmountFilled: largest, takerAmountFilled: largest };
     expect((await send([ok])).body).toEqual({ received: 1, skipped: 0 });
     const [row] = await app.services.db.prisma.trade.findMany({ where: { venueTradeId: { startsWith: 'fill_' } } });
-    expect([row!.price.toString(), row!.size.lessThan(1e14), row!.size.greaterThan(99_999_999_999_998)]).toEqual(['1', true, true]);
+    expect([row!.price.toString(), row!.size.lessThan(1e14), row!.size.greaterThan(99_999_999_999_998)]).toEqual([
+      '1',
+      true,
+      true,
+    ]);
     await waitFor(() => published.length === 1);
     published.length = 0;
     await app.services.db.prisma.trade.deleteMany({ where: { venueTradeId: { startsWith: 'fill_' } } });
 
-    const over = { ...fill({ m: 0, side: 'buy' }), makerAmountFilled: MAX_TOKENS.toString(), takerAmountFilled: MAX_TOKENS.toString() };
+    const over = {
+      ...fill({ m: 0, side: 'buy' }),
+      makerAmountFilled: MAX_TOKENS.toString(),
+      takerAmountFilled: MAX_TOKENS.toString(),
+    };
     const r = await send([over]);
-    expect([r.status, (r.body as { message: string }).message]).toEqual([400, `fills.0.takerAmountFilled: outcome tokens must be positive and below ${MAX_TOKENS} base units`]);
+    expect([r.status, (r.body as { message: string }).message]).toEqual([
+      400,
+      `fills.0.takerAmountFilled: outcome tokens must be positive and below ${MAX_TOKENS} base units`,
+    ]);
     expect(await fillTrades()).toBe(0);
   });
 
@@ -113,10 +138,42 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     const r = await send(batch);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ received: 2, skipped: 0 });
-    const rows = await app.services.db.prisma.trade.findMany({ where: { venueTradeId: { startsWith: 'fill_' } }, orderBy: { side: 'asc' } });
-    expect(rows.map((t) => [t.venue, t.venueMarketId, t.venueTraderId, t.side, t.outcome, t.price.toString(), t.size.toString(), t.filledAt.toISOString()])).toEqual([
-      ['venue_a', markets[0]!.venueMarketId, maker.toLowerCase(), 'buy', 'yes', '0.425', '1', '2025-10-09T08:53:20.000Z'],
-      ['venue_a', markets[0]!.venueMarketId, maker.toLowerCase(), 'sell', 'no', '0.617284', '2', '2025-10-09T08:53:20.000Z'],
+    const rows = await app.services.db.prisma.trade.findMany({
+      where: { venueTradeId: { startsWith: 'fill_' } },
+      orderBy: { side: 'asc' },
+    });
+    expect(
+      rows.map((t) => [
+        t.venue,
+        t.venueMarketId,
+        t.venueTraderId,
+        t.side,
+        t.outcome,
+        t.price.toString(),
+        t.size.toString(),
+        t.filledAt.toISOString(),
+      ]),
+    ).toEqual([
+      [
+        'venue_a',
+        markets[0]!.venueMarketId,
+        maker.toLowerCase(),
+        'buy',
+        'yes',
+        '0.425',
+        '1',
+        '2025-10-09T08:53:20.000Z',
+      ],
+      [
+        'venue_a',
+        markets[0]!.venueMarketId,
+        maker.toLowerCase(),
+        'sell',
+        'no',
+        '0.617284',
+        '2',
+        '2025-10-09T08:53:20.000Z',
+      ],
     ]);
     await waitFor(() => published.length === 2);
     expect(published.map((t) => [t.venue, t.marketId, t.eventId, t.side, t.price])).toEqual([
@@ -125,28 +182,42 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     ]);
   });
 
-  it('the same batch delivered 3 times, reordered and concurrently, leaves one trade per fill and publishes each once', async () => {
-    const before = await fillTrades();
-    const published0 = published.length;
-    const batch = Array.from({ length: 30 }, (_, i) => fill({ m: i % markets.length, side: i % 3 === 0 ? 'sell' : 'buy', outcome: i % 2 ? 'yes' : 'no', maker: `0x${hex(1000 + (i % 4), 40)}` }));
-    const reversed = [...batch].reverse();
-    const shuffled = batch.map((f, i) => [((i * 7919) % 31) / 31, f] as const).sort((a, b) => a[0] - b[0]).map(([, f]) => f);
-    const rs = await Promise.all([send(batch), send(reversed), send(shuffled)]);
-    expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
-    const acks = rs.map((r) => r.body as { received: number; skipped: number });
-    expect(acks.every((a) => a.received === 30)).toBe(true);
-    expect(acks.reduce((s, a) => s + (a.received - a.skipped), 0)).toBe(30);
-    expect(await fillTrades()).toBe(before + 30);
-    const again = await send(shuffled);
-    expect(again.body).toEqual({ received: 30, skipped: 30 });
-    expect(await fillTrades()).toBe(before + 30);
-    // A fresh fill after the redeliveries: once it arrives, every earlier message has (publish order).
-    const marker = fill({ m: 0, side: 'buy', maker: `0x${hex(999_999, 40)}` });
-    expect((await send([marker])).body).toEqual({ received: 1, skipped: 0 });
-    await waitFor(() => published.some((t) => t.traderId === marker.maker.toLowerCase()));
-    expect(published.length - published0).toBe(31);
-    expect(new Set(published.map((t) => t.id)).size).toBe(published.length);
-  });
+  it(
+    'the same batch delivered 3 times, reordered and concurrently, leaves one trade per fill and publishes each ' +
+      'once',
+    async () => {
+      const before = await fillTrades();
+      const published0 = published.length;
+      const batch = Array.from({ length: 30 }, (_, i) =>
+        fill({
+          m: i % markets.length,
+          side: i % 3 === 0 ? 'sell' : 'buy',
+          outcome: i % 2 ? 'yes' : 'no',
+          maker: `0x${hex(1000 + (i % 4), 40)}`,
+        }),
+      );
+      const reversed = [...batch].reverse();
+      const shuffled = batch
+        .map((f, i) => [((i * 7919) % 31) / 31, f] as const)
+        .sort((a, b) => a[0] - b[0])
+        .map(([, f]) => f);
+      const rs = await Promise.all([send(batch), send(reversed), send(shuffled)]);
+      expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
+      const acks = rs.map((r) => r.body as { received: number; skipped: number });
+      expect(acks.every((a) => a.received === 30)).toBe(true);
+      expect(acks.reduce((s, a) => s + (a.received - a.skipped), 0)).toBe(30);
+      expect(await fillTrades()).toBe(before + 30);
+      const again = await send(shuffled);
+      expect(again.body).toEqual({ received: 30, skipped: 30 });
+      expect(await fillTrades()).toBe(before + 30);
+      // A fresh fill after the redeliveries: once it arrives, every earlier message has (publish order).
+      const marker = fill({ m: 0, side: 'buy', maker: `0x${hex(999_999, 40)}` });
+      expect((await send([marker])).body).toEqual({ received: 1, skipped: 0 });
+      await waitFor(() => published.some((t) => t.traderId === marker.maker.toLowerCase()));
+      expect(published.length - published0).toBe(31);
+      expect(new Set(published.map((t) => t.id)).size).toBe(published.length);
+    },
+  );
 
   it('large batches delivered 3 times at once in different orders never deadlock (several rounds)', async () => {
     // On PostgreSQL, inserts of the same keys in different orders used to deadlock ("deadlock
@@ -156,9 +227,18 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     const ROUNDS = 4;
     for (let round = 0; round < ROUNDS; round += 1) {
       const batch = Array.from({ length: SIZE }, (_, i) =>
-        fill({ m: i % markets.length, side: i % 3 === 0 ? 'sell' : 'buy', outcome: i % 2 ? 'yes' : 'no', maker: `0x${hex(50_000 + round * SIZE + i, 40)}` }),
+        fill({
+          m: i % markets.length,
+          side: i % 3 === 0 ? 'sell' : 'buy',
+          outcome: i % 2 ? 'yes' : 'no',
+          maker: `0x${hex(50_000 + round * SIZE + i, 40)}`,
+        }),
       );
-      const rs = await atOnce([() => send(batch), () => send([...batch].reverse()), () => send(shuffled(batch, round + 1))]);
+      const rs = await atOnce([
+        () => send(batch),
+        () => send([...batch].reverse()),
+        () => send(shuffled(batch, round + 1)),
+      ]);
       expect(rs.map((r) => [r.status, (r.body as { error?: string }).error])).toEqual([
         [200, undefined],
         [200, undefined],
@@ -172,14 +252,17 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     expect(await app.services.indexerWebhook.pendingAnnouncements()).toBe(0);
   });
 
-  it('the fill identity decides: a repeat inside a batch and another record of the same identity are skipped', async () => {
-    const before = await fillTrades();
-    const a = fill({ m: 3, side: 'buy', ts: 1_760_100_000 });
-    const sameIdentity = { ...fill({ m: 3, side: 'buy', ts: 1_760_100_000 }), takerAmountFilled: '5000000' };
-    const r = await send([a, a, sameIdentity]);
-    expect(r.body).toEqual({ received: 3, skipped: 2 });
-    expect(await fillTrades()).toBe(before + 1);
-  });
+  it(
+    'the fill identity decides: a repeat inside a batch and another record of the same identity are ' + 'skipped',
+    async () => {
+      const before = await fillTrades();
+      const a = fill({ m: 3, side: 'buy', ts: 1_760_100_000 });
+      const sameIdentity = { ...fill({ m: 3, side: 'buy', ts: 1_760_100_000 }), takerAmountFilled: '5000000' };
+      const r = await send([a, a, sameIdentity]);
+      expect(r.body).toEqual({ received: 3, skipped: 2 });
+      expect(await fillTrades()).toBe(before + 1);
+    },
+  );
 
   it('skips fills on assets no known market has', async () => {
     const unknown = { ...fill({ m: 0, side: 'buy' }), takerAssetId: '12345678901234567890' };
@@ -196,7 +279,10 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     const r = await http(`${app.url}/graphql`, {
       method: 'POST',
       headers: { 'x-indexer-secret': SECRET },
-      json: { query: 'mutation($f: OrderFilledBatch!) { ingestVenueAFills(fills: $f) { received skipped } }', variables: { f: [g, g] } },
+      json: {
+        query: 'mutation($f: OrderFilledBatch!) { ingestVenueAFills(fills: $f) { received skipped } }',
+        variables: { f: [g, g] },
+      },
     });
     expect(r.body).toEqual({ data: { ingestVenueAFills: { received: 2, skipped: 1 } } });
   });
@@ -204,7 +290,11 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
   it.each([
     ['a record that is not an object', () => [null], 'fills.0: must be an OrderFilled object'],
     ['a missing field', () => [{ id: 'x' }], 'fills.0.transactionHash: is required'],
-    ['a field of the wrong type', () => [{ ...fill({ m: 2, side: 'buy', ts: 1_760_200_002 }), maker: 42 }], 'fills.0.maker: must be a string'],
+    [
+      'a field of the wrong type',
+      () => [{ ...fill({ m: 2, side: 'buy', ts: 1_760_200_002 }), maker: 42 }],
+      'fills.0.maker: must be a string',
+    ],
     ['a value that is not a list', () => ({ not: 'a list' }), 'fills: must be a list of OrderFilled records'],
   ])('GraphQL: %s is a 400 naming the field, nothing written', async (_what, batch, message) => {
     const f = batch();
@@ -212,7 +302,10 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     const r = await http(`${app.url}/graphql`, {
       method: 'POST',
       headers: { 'x-indexer-secret': SECRET },
-      json: { query: 'mutation($f: OrderFilledBatch!) { ingestVenueAFills(fills: $f) { received skipped } }', variables: { f } },
+      json: {
+        query: 'mutation($f: OrderFilledBatch!) { ingestVenueAFills(fills: $f) { received skipped } }',
+        variables: { f },
+      },
     });
     const body = r.body as { errors: { message: string; extensions: { code: string } }[] };
     expect(body.errors[0]!.extensions.code).toBe('bad_request');

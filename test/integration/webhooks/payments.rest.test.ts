@@ -31,7 +31,7 @@ async function onramp(sub: string, amount = 100) {
     headers: { authorization: `Bearer ${await app.token(sub)}` },
     json: { amount, currency: 'usd' },
   });
-  return (r.body as { id: string; processorId: string });
+  return r.body as { id: string; processorId: string };
 }
 
 const available = async (userId: string) => (await app.services.ledger.balance(userId)).available;
@@ -48,13 +48,28 @@ describe('Payment-Signature', () => {
   it('accepts several v1 values when one matches (secret rotation)', async () => {
     const t = now();
     const other = paymentSignature('old-secret', t, body);
-    const r = await post(body.replace('evt_sig', 'evt_sig2'), `t=${t},v1=${other},v1=${paymentSignature(SECRET, t, body.replace('evt_sig', 'evt_sig2'))},v0=ignored`);
+    const r = await post(
+      body.replace('evt_sig', 'evt_sig2'),
+      `t=${t},v1=${other},v1=${paymentSignature(SECRET, t, body.replace('evt_sig', 'evt_sig2'))},v0=ignored`,
+    );
     expect(r.status).toBe(200);
   });
 
   it.each([
-    ['stale (301 s old)', (b: string) => { const t = now() - 301; return `t=${t},v1=${paymentSignature(SECRET, t, b)}`; }],
-    ['from the future (301 s ahead)', (b: string) => { const t = now() + 301; return `t=${t},v1=${paymentSignature(SECRET, t, b)}`; }],
+    [
+      'stale (301 s old)',
+      (b: string) => {
+        const t = now() - 301;
+        return `t=${t},v1=${paymentSignature(SECRET, t, b)}`;
+      },
+    ],
+    [
+      'from the future (301 s ahead)',
+      (b: string) => {
+        const t = now() + 301;
+        return `t=${t},v1=${paymentSignature(SECRET, t, b)}`;
+      },
+    ],
     ['signed with another secret', (b: string) => signPaymentPayload('wrong-secret', b)],
     ['signed over another body (tampered)', () => signPaymentPayload(SECRET, body.replace('something', 'somethinG'))],
     ['no v1', () => `t=${now()}`],
@@ -94,7 +109,12 @@ describe('Payment-Signature', () => {
 describe('events', () => {
   it('the same success event delivered 3 times credits once', async () => {
     const s = await onramp('pa');
-    const event = { id: 'evt_once', type: 'onramp.completed', created: now(), data: { id: s.processorId, amountReceived: '99.25', currency: 'usdc' } };
+    const event = {
+      id: 'evt_once',
+      type: 'onramp.completed',
+      created: now(),
+      data: { id: s.processorId, amountReceived: '99.25', currency: 'usdc' },
+    };
     const acks = [];
     for (let i = 0; i < 3; i += 1) acks.push((await deliver(event)).body);
     expect(acks).toEqual([
@@ -103,7 +123,9 @@ describe('events', () => {
       { received: true, eventId: 'evt_once', duplicate: true, outcome: 'applied' },
     ]);
     expect(await available('pa')).toBe(99_250_000n);
-    const f = await app.services.db.prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId: s.processorId } });
+    const f = await app.services.db.prisma.fundingTransaction.findUniqueOrThrow({
+      where: { processorId: s.processorId },
+    });
     expect(f).toMatchObject({ status: 'succeeded', creditedMicros: 99_250_000n });
   });
 
@@ -125,15 +147,25 @@ describe('events', () => {
       json: { amount: 20, currency: 'usd' },
     });
     const pi = r.body as { processorId: string };
-    await deliver({ id: 'evt_pi', type: 'payment_intent.succeeded', data: { id: pi.processorId, amountReceived: '20.00', currency: 'usd' } });
+    await deliver({
+      id: 'evt_pi',
+      type: 'payment_intent.succeeded',
+      data: { id: pi.processorId, amountReceived: '20.00', currency: 'usd' },
+    });
     expect(await available('pc')).toBe(20_000_000n);
   });
 
   it('failures are recorded without moving money; a late failure never undoes a success', async () => {
     const s = await onramp('pd');
-    const ack = await deliver({ id: 'evt_fail', type: 'onramp.failed', data: { id: s.processorId, failureReason: 'card declined' } });
+    const ack = await deliver({
+      id: 'evt_fail',
+      type: 'onramp.failed',
+      data: { id: s.processorId, failureReason: 'card declined' },
+    });
     expect(ack.body).toMatchObject({ outcome: 'recorded', duplicate: false });
-    expect(await app.services.db.prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId: s.processorId } })).toMatchObject({
+    expect(
+      await app.services.db.prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId: s.processorId } }),
+    ).toMatchObject({
       status: 'failed',
       failureReason: 'card declined',
     });
@@ -144,43 +176,91 @@ describe('events', () => {
     const t = await onramp('pe');
     await deliver({ id: 'evt_ok', type: 'onramp.completed', data: { id: t.processorId, amountReceived: 10 } });
     await deliver({ id: 'evt_late_fail', type: 'onramp.failed', data: { id: t.processorId } });
-    expect(await app.services.db.prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId: t.processorId } })).toMatchObject({
+    expect(
+      await app.services.db.prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId: t.processorId } }),
+    ).toMatchObject({
       status: 'succeeded',
     });
     expect(await available('pe')).toBe(10_000_000n);
   });
 
   it('acknowledges unknown kinds and unknown objects (200) without effect', async () => {
-    expect((await deliver({ id: 'evt_unknown', type: 'customer.updated', data: { id: 'cus_1' } })).body).toMatchObject({ outcome: 'ignored' });
-    expect((await deliver({ id: 'evt_nomatch', type: 'onramp.completed', data: { id: 'os_nope', amountReceived: 5 } })).body).toMatchObject({
+    expect((await deliver({ id: 'evt_unknown', type: 'customer.updated', data: { id: 'cus_1' } })).body).toMatchObject({
+      outcome: 'ignored',
+    });
+    expect(
+      (await deliver({ id: 'evt_nomatch', type: 'onramp.completed', data: { id: 'os_nope', amountReceived: 5 } })).body,
+    ).toMatchObject({
       outcome: 'unmatched',
     });
   });
 
-  it('unmatched is not final: a success that overtook its deposit is credited on redelivery, exactly once', async () => {
-    const prisma = app.services.db.prisma;
-    const event = { id: 'evt_early', type: 'onramp.completed', data: { id: 'os_late', amountReceived: '40', currency: 'usd' } };
-    expect((await deliver(event)).body).toEqual({ received: true, eventId: 'evt_early', duplicate: false, outcome: 'unmatched' });
-    // Still nothing to match: nothing done again.
-    expect((await deliver(event)).body).toEqual({ received: true, eventId: 'evt_early', duplicate: true, outcome: 'unmatched' });
-    // The deposit's record commits after the processor's event.
-    await prisma.fundingTransaction.create({ data: { userId: 'pl', kind: 'onramp', processorId: 'os_late', amountMicros: 40_000_000n, currency: 'usd' } });
-    const rs = await Promise.all([1, 2, 3].map(() => deliver(event)));
-    expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(rs.map((r) => r.body).filter((b) => !(b as { duplicate: boolean }).duplicate)).toEqual([
-      { received: true, eventId: 'evt_early', duplicate: false, outcome: 'applied' },
-    ]);
-    expect((await deliver(event)).body).toEqual({ received: true, eventId: 'evt_early', duplicate: true, outcome: 'applied' });
-    expect(await available('pl')).toBe(40_000_000n);
-    expect(await prisma.ledgerEntry.count({ where: { userId: 'pl' } })).toBe(1);
-    expect(await prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId: 'os_late' } })).toMatchObject({ status: 'succeeded', creditedMicros: 40_000_000n });
-    expect(await prisma.paymentEvent.findUniqueOrThrow({ where: { id: 'evt_early' } })).toMatchObject({ outcome: 'applied' });
-  });
+  it(
+    'unmatched is not final: a success that overtook its deposit is credited on redelivery, exactly ' + 'once',
+    async () => {
+      const prisma = app.services.db.prisma;
+      const event = {
+        id: 'evt_early',
+        type: 'onramp.completed',
+        data: { id: 'os_late', amountReceived: '40', currency: 'usd' },
+      };
+      expect((await deliver(event)).body).toEqual({
+        received: true,
+        eventId: 'evt_early',
+        duplicate: false,
+        outcome: 'unmatched',
+      });
+      // Still nothing to match: nothing done again.
+      expect((await deliver(event)).body).toEqual({
+        received: true,
+        eventId: 'evt_early',
+        duplicate: true,
+        outcome: 'unmatched',
+      });
+      // The deposit's record commits after the processor's event.
+      await prisma.fundingTransaction.create({
+        data: { userId: 'pl', kind: 'onramp', processorId: 'os_late', amountMicros: 40_000_000n, currency: 'usd' },
+      });
+      const rs = await Promise.all([1, 2, 3].map(() => deliver(event)));
+      expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(rs.map((r) => r.body).filter((b) => !(b as { duplicate: boolean }).duplicate)).toEqual([
+        { received: true, eventId: 'evt_early', duplicate: false, outcome: 'applied' },
+      ]);
+      expect((await deliver(event)).body).toEqual({
+        received: true,
+        eventId: 'evt_early',
+        duplicate: true,
+        outcome: 'applied',
+      });
+      expect(await available('pl')).toBe(40_000_000n);
+      expect(await prisma.ledgerEntry.count({ where: { userId: 'pl' } })).toBe(1);
+      expect(await prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId: 'os_late' } })).toMatchObject({
+        status: 'succeeded',
+        creditedMicros: 40_000_000n,
+      });
+      expect(await prisma.paymentEvent.findUniqueOrThrow({ where: { id: 'evt_early' } })).toMatchObject({
+        outcome: 'applied',
+      });
+    },
+  );
 
   it('a payout event before its payout id is committed is unmatched, then applied on redelivery', async () => {
     const prisma = app.services.db.prisma;
-    await app.services.ledger.postAll([{ userId: 'pw', kind: 'deposit', available: 30_000_000n, held: 0n, reference: 'test', idempotencyKey: 'pw:credit' }]);
-    const w = await app.services.withdrawals.request('pw', { amount: 30, chain: 'polygon', destination: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' });
+    await app.services.ledger.postAll([
+      {
+        userId: 'pw',
+        kind: 'deposit',
+        available: 30_000_000n,
+        held: 0n,
+        reference: 'test',
+        idempotencyKey: 'pw:credit',
+      },
+    ]);
+    const w = await app.services.withdrawals.request('pw', {
+      amount: 30,
+      chain: 'polygon',
+      destination: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    });
     const event = { id: 'evt_payout_early', type: 'payout.paid', data: { id: 'po_early' } };
     expect((await deliver(event)).body).toMatchObject({ duplicate: false, outcome: 'unmatched' });
     expect(await app.services.ledger.balance('pw')).toMatchObject({ available: 0n, held: 30_000_000n });
@@ -191,7 +271,9 @@ describe('events', () => {
     expect(await prisma.withdrawal.findUniqueOrThrow({ where: { id: w.id } })).toMatchObject({ status: 'completed' });
     expect(await app.services.ledger.balance('pw')).toMatchObject({ available: 0n, held: 0n });
     // An event for a withdrawal that has ended is recorded, not unmatched (and final).
-    expect((await deliver({ id: 'evt_payout_late', type: 'payout.failed', data: { reference: w.id } })).body).toMatchObject({ outcome: 'recorded' });
+    expect(
+      (await deliver({ id: 'evt_payout_late', type: 'payout.failed', data: { reference: w.id } })).body,
+    ).toMatchObject({ outcome: 'recorded' });
     expect(await app.services.ledger.audit()).toEqual([]);
   });
 
@@ -202,7 +284,11 @@ describe('events', () => {
     ['zero', '0'],
   ])('400 naming data.amountReceived for %s; nothing stored', async (_name, amount) => {
     const s = await onramp('po');
-    const r = await deliver({ id: `evt_big_${String(amount)}`, type: 'onramp.completed', data: { id: s.processorId, amountReceived: amount } });
+    const r = await deliver({
+      id: `evt_big_${String(amount)}`,
+      type: 'onramp.completed',
+      data: { id: s.processorId, amountReceived: amount },
+    });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ error: 'bad_request' });
     expect((r.body as { message: string }).message).toMatch(/^data\.amountReceived: /);
@@ -210,25 +296,35 @@ describe('events', () => {
     expect(await available('po')).toBe(0n);
   });
 
-  it('credits what the processor received, up to twice the requested amount; more is refused and not stored', async () => {
-    const s = await onramp('pq', 100);
-    const event = { id: 'evt_over', type: 'onramp.completed', data: { id: s.processorId, amountReceived: '200.000001', currency: 'usd' } };
-    const refused = await deliver(event);
-    expect(refused.status).toBe(400);
-    expect((refused.body as { message: string }).message).toMatch(/^data\.amountReceived: must be at most 2 times/);
-    expect(await app.services.db.prisma.paymentEvent.count({ where: { id: 'evt_over' } })).toBe(0);
-    // The processor corrects the event: more than requested (conversion), within the bound, is credited.
-    const corrected = await deliver({ ...event, data: { ...event.data, amountReceived: '200' } });
-    expect(corrected.body).toMatchObject({ duplicate: false, outcome: 'applied' });
-    expect(await available('pq')).toBe(200_000_000n);
-  });
+  it(
+    'credits what the processor received, up to twice the requested amount; more is refused and not ' + 'stored',
+    async () => {
+      const s = await onramp('pq', 100);
+      const event = {
+        id: 'evt_over',
+        type: 'onramp.completed',
+        data: { id: s.processorId, amountReceived: '200.000001', currency: 'usd' },
+      };
+      const refused = await deliver(event);
+      expect(refused.status).toBe(400);
+      expect((refused.body as { message: string }).message).toMatch(/^data\.amountReceived: must be at most 2 times/);
+      expect(await app.services.db.prisma.paymentEvent.count({ where: { id: 'evt_over' } })).toBe(0);
+      // The processor corrects the event: more than requested (conversion), within the bound, is credited.
+      const corrected = await deliver({ ...event, data: { ...event.data, amountReceived: '200' } });
+      expect(corrected.body).toMatchObject({ duplicate: false, outcome: 'applied' });
+      expect(await available('pq')).toBe(200_000_000n);
+    },
+  );
 
   it('is reachable on GraphQL with the payload as an argument', async () => {
     const payload = JSON.stringify({ id: 'evt_gql', type: 'noop', data: {} });
     const r = await http(`${app.url}/graphql`, {
       method: 'POST',
       headers: { 'payment-signature': signPaymentPayload(SECRET, payload) },
-      json: { query: 'mutation($p: String!) { receivePaymentEvent(payload: $p) { eventId outcome } }', variables: { p: payload } },
+      json: {
+        query: 'mutation($p: String!) { receivePaymentEvent(payload: $p) { eventId outcome } }',
+        variables: { p: payload },
+      },
     });
     expect(r.body).toEqual({ data: { receivePaymentEvent: { eventId: 'evt_gql', outcome: 'ignored' } } });
   });

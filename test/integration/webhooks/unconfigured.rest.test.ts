@@ -36,7 +36,11 @@ it('POST /webhooks/chain-indexer/venue_a → 500 when INDEXER_SHARED_SECRET is u
     takerAmountFilled: '1000000',
     fee: '0',
   };
-  const r = await http(`${app.url}/webhooks/chain-indexer/venue_a`, { method: 'POST', headers: { 'x-indexer-secret': 'x' }, json: { fills: [fill] } });
+  const r = await http(`${app.url}/webhooks/chain-indexer/venue_a`, {
+    method: 'POST',
+    headers: { 'x-indexer-secret': 'x' },
+    json: { fills: [fill] },
+  });
   expect(r.status).toBe(500);
   expect(r.body).toMatchObject({ error: 'internal', message: 'INDEXER_SHARED_SECRET is not configured' });
 });

@@ -41,7 +41,9 @@ describe('HS256 with a shared secret', () => {
     await expect(v.verify(await signToken({ ...strict, issuer: 'https://evil.example' }, 'u'))).rejects.toMatchObject({
       code: 'unauthorized',
     });
-    await expect(v.verify(await signToken({ ...strict, audience: 'other' }, 'u'))).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(v.verify(await signToken({ ...strict, audience: 'other' }, 'u'))).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
   });
 
   it('refuses HS256 when the allowlist excludes it', async () => {
@@ -71,13 +73,20 @@ describe('ES256 through a JWKS URL and RS256 through a PEM key', () => {
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   const sign = (key: KeyPair['privateKey'], alg: string, kid?: string) =>
-    new SignJWT({}).setProtectedHeader({ alg, ...(kid && { kid }) }).setSubject('u-es').setIssuedAt().setExpirationTime('5m').sign(key);
+    new SignJWT({})
+      .setProtectedHeader({ alg, ...(kid && { kid }) })
+      .setSubject('u-es')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(key);
 
   it('verifies ES256 tokens against the JWKS', async () => {
     const v = createJwtVerifier({ jwksUrl, algorithms: ALL }, 'user');
     await expect(v.verify(await sign(es.privateKey, 'ES256', 'k1'))).resolves.toMatchObject({ subject: 'u-es' });
     const stranger = await generateKeyPair('ES256');
-    await expect(v.verify(await sign(stranger.privateKey, 'ES256', 'k1'))).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(v.verify(await sign(stranger.privateKey, 'ES256', 'k1'))).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
   });
 
   it('verifies RS256 tokens against a PEM public key, and refuses HS256 signed with that key text', async () => {

@@ -9,7 +9,11 @@ const tokens = { admin: 'admin-token', rewardsAdmin: 'rewards-token', feedIngest
 
 function auth(headers: Record<string, string>) {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-  return new RequestAuth({ authorization: lower.authorization, header: (n) => lower[n.toLowerCase()] }, verifiers, tokens);
+  return new RequestAuth(
+    { authorization: lower.authorization, header: (n) => lower[n.toLowerCase()] },
+    verifiers,
+    tokens,
+  );
 }
 
 describe('RequestAuth', () => {
@@ -26,23 +30,40 @@ describe('RequestAuth', () => {
 
   it('refuses an invalid credential even where one is optional, and malformed headers', async () => {
     await expect(auth({ Authorization: 'Bearer nope' }).optionalUser()).rejects.toMatchObject({ code: 'unauthorized' });
-    await expect(auth({ Authorization: 'Basic dXNlcjpwYXNz' }).optionalUser()).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(auth({ Authorization: 'Basic dXNlcjpwYXNz' }).optionalUser()).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
   });
 
   it('keeps user and wallet-auth tokens apart', async () => {
     const walletToken = await signToken(wallet, 'u-2');
-    await expect(auth({ Authorization: `Bearer ${walletToken}` }).requireWallet()).resolves.toMatchObject({ userId: 'u-2' });
-    await expect(auth({ Authorization: `Bearer ${walletToken}` }).requireUser()).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(auth({ Authorization: `Bearer ${walletToken}` }).requireWallet()).resolves.toMatchObject({
+      userId: 'u-2',
+    });
+    await expect(auth({ Authorization: `Bearer ${walletToken}` }).requireUser()).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
     const userToken = await signToken(user, 'u-2');
-    await expect(auth({ Authorization: `Bearer ${userToken}` }).requireWallet()).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(auth({ Authorization: `Bearer ${userToken}` }).requireWallet()).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
     await expect(auth({}).requireWallet()).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
   it('requireAnyBearer takes either kind of token and refuses anything else with the user 401', async () => {
-    await expect(auth({ Authorization: `Bearer ${await signToken(user, 'u-3')}` }).requireAnyBearer()).resolves.toBeUndefined();
-    await expect(auth({ Authorization: `Bearer ${await signToken(wallet, 'u-3')}` }).requireAnyBearer()).resolves.toBeUndefined();
-    await expect(auth({}).requireAnyBearer()).rejects.toMatchObject({ code: 'unauthorized', message: 'a bearer token is required' });
-    await expect(auth({ Authorization: 'Bearer nope' }).requireAnyBearer()).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(
+      auth({ Authorization: `Bearer ${await signToken(user, 'u-3')}` }).requireAnyBearer(),
+    ).resolves.toBeUndefined();
+    await expect(
+      auth({ Authorization: `Bearer ${await signToken(wallet, 'u-3')}` }).requireAnyBearer(),
+    ).resolves.toBeUndefined();
+    await expect(auth({}).requireAnyBearer()).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: 'a bearer token is required',
+    });
+    await expect(auth({ Authorization: 'Bearer nope' }).requireAnyBearer()).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
   });
 
   it('checks each header token against its own value', () => {

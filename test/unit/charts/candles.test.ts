@@ -33,14 +33,39 @@ describe('bucketize', () => {
   });
 
   it('keeps volume null only when every merged row lacks it', () => {
-    expect(bucketize([{ t: 60, o: 1, h: 1, l: 1, c: 1, v: null }, { t: 90, o: 1, h: 1, l: 1, c: 1, v: null }], '1m')[0]!.v).toBeNull();
-    expect(bucketize([{ t: 60, o: 1, h: 1, l: 1, c: 1, v: null }, { t: 90, o: 1, h: 1, l: 1, c: 1, v: 2 }], '1m')[0]!.v).toBe(2);
+    expect(
+      bucketize(
+        [
+          { t: 60, o: 1, h: 1, l: 1, c: 1, v: null },
+          { t: 90, o: 1, h: 1, l: 1, c: 1, v: null },
+        ],
+        '1m',
+      )[0]!.v,
+    ).toBeNull();
+    expect(
+      bucketize(
+        [
+          { t: 60, o: 1, h: 1, l: 1, c: 1, v: null },
+          { t: 90, o: 1, h: 1, l: 1, c: 1, v: 2 },
+        ],
+        '1m',
+      )[0]!.v,
+    ).toBe(2);
   });
 });
 
 describe('normalizeHistory', () => {
   it('turns venue_a points into rows with o = h = l = c and no volume', () => {
-    const n = normalizeHistory({ kind: 'points', points: [{ t: 120, p: 0.4 }, { t: 60, p: 0.3 }] }, '1m');
+    const n = normalizeHistory(
+      {
+        kind: 'points',
+        points: [
+          { t: 120, p: 0.4 },
+          { t: 60, p: 0.3 },
+        ],
+      },
+      '1m',
+    );
     expect(n).toEqual({
       kind: 'points',
       candles: [

@@ -33,7 +33,16 @@ function setup() {
     (['venue_a', 'venue_b'] as const).flatMap((venue) => {
       const marketId = cm.venueMarketIds[venue];
       return marketId
-        ? [{ id: `${venue}:${marketId}`, marketId, venue, eventId: e.id, title: cm.label, endDate: e.closeTime } as MarketView]
+        ? [
+            {
+              id: `${venue}:${marketId}`,
+              marketId,
+              venue,
+              eventId: e.id,
+              title: cm.label,
+              endDate: e.closeTime,
+            } as MarketView,
+          ]
         : [];
     }),
   );
@@ -50,17 +59,20 @@ describe('history cache TTL table', () => {
     expect(HISTORY_CACHE_TTL_SECONDS).toEqual({ '1m': 30, '5m': 120, '1h': 600, '1d': 3600, '1w': 21600 });
   });
 
-  it.each(HISTORY_INTERVALS.map((i) => [i]))('caches each venue series of %s with its TTL, per venue, market, interval and range', async (interval) => {
-    const { service, cache, e, markets } = setup();
-    await service.eventHistory(e.id, markets, { interval });
-    expect(cache.fills).toHaveLength(markets.length);
-    for (const f of cache.fills) {
-      expect(f.ttlMs).toBe(HISTORY_CACHE_TTL_SECONDS[interval as HistoryInterval] * 1000);
-      expect(f.key).toMatch(new RegExp(`^history:v1:venue_[ab]:[^:]+:${interval}:\\d+:\\d+$`));
-    }
-    await service.eventHistory(e.id, markets, { interval });
-    expect(cache.fills).toHaveLength(markets.length);
-  });
+  it.each(HISTORY_INTERVALS.map((i) => [i]))(
+    'caches each venue series of %s with its TTL, per venue, market, interval and range',
+    async (interval) => {
+      const { service, cache, e, markets } = setup();
+      await service.eventHistory(e.id, markets, { interval });
+      expect(cache.fills).toHaveLength(markets.length);
+      for (const f of cache.fills) {
+        expect(f.ttlMs).toBe(HISTORY_CACHE_TTL_SECONDS[interval as HistoryInterval] * 1000);
+        expect(f.key).toMatch(new RegExp(`^history:v1:venue_[ab]:[^:]+:${interval}:\\d+:\\d+$`));
+      }
+      await service.eventHistory(e.id, markets, { interval });
+      expect(cache.fills).toHaveLength(markets.length);
+    },
+  );
 
   it('expires an entry after its TTL', async () => {
     const { service, cache, e, markets, clock } = setup();
@@ -80,7 +92,11 @@ describe('HistoryService.range', () => {
 
   it.each(HISTORY_INTERVALS.map((i) => [i]))('defaults %s to now minus its lookback window', (interval) => {
     const r = service.range({ interval });
-    expect(r).toMatchObject({ interval, to: NOW_S, from: NOW_S - HISTORY_LOOKBACK_SECONDS[interval as HistoryInterval] });
+    expect(r).toMatchObject({
+      interval,
+      to: NOW_S,
+      from: NOW_S - HISTORY_LOOKBACK_SECONDS[interval as HistoryInterval],
+    });
     expect(r.lastBucket).toBe(Math.floor(NOW_S / r.bucketSeconds) * r.bucketSeconds);
   });
 
@@ -110,6 +126,8 @@ describe('venue failures', () => {
     const bKeys = cache.fills.filter((f) => f.key.includes(':venue_b:'));
     for (const f of bKeys) expect(await cache.get(f.key)).toBeUndefined();
     world.setVenueDown('venue_a', true);
-    await expect(service.eventHistory(e.id, markets, { interval: '1d' })).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(service.eventHistory(e.id, markets, { interval: '1d' })).rejects.toMatchObject({
+      code: 'unavailable',
+    });
   });
 });

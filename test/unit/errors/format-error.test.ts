@@ -40,14 +40,17 @@ describe('classifyGraphQLError', () => {
   });
 
   it('treats request errors (parse, validation, variables) as bad_request', () => {
-    expect(classifyGraphQLError(new GraphQLError('Syntax Error', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })).code).toBe(
-      'bad_request',
-    );
+    expect(
+      classifyGraphQLError(new GraphQLError('Syntax Error', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })).code,
+    ).toBe('bad_request');
     expect(classifyGraphQLError(new GraphQLError('Variable "$x" got invalid value')).code).toBe('bad_request');
   });
 
   it('translates Prisma unique violations to conflict', () => {
-    const prismaErr = Object.assign(new Error('Unique constraint failed'), { name: 'PrismaClientKnownRequestError', code: 'P2002' });
+    const prismaErr = Object.assign(new Error('Unique constraint failed'), {
+      name: 'PrismaClientKnownRequestError',
+      code: 'P2002',
+    });
     expect(classifyGraphQLError(prismaErr).code).toBe('conflict');
   });
 });

@@ -71,8 +71,24 @@ describe('eventsFromOrder (an order found by its Idempotency-Key)', () => {
     createdAt: at,
     updatedAt: at,
     fills: [
-      { id: 'f1', orderId: 'o1', seq: 1, priceMicros: 400_000n, sizeMicros: 1_000_000n, feeMicros: 10_000n, filledAt: at },
-      { id: 'f2', orderId: 'o1', seq: 2, priceMicros: 415_000n, sizeMicros: 2_000_000n, feeMicros: 10_000n, filledAt: at },
+      {
+        id: 'f1',
+        orderId: 'o1',
+        seq: 1,
+        priceMicros: 400_000n,
+        sizeMicros: 1_000_000n,
+        feeMicros: 10_000n,
+        filledAt: at,
+      },
+      {
+        id: 'f2',
+        orderId: 'o1',
+        seq: 2,
+        priceMicros: 415_000n,
+        sizeMicros: 2_000_000n,
+        feeMicros: 10_000n,
+        filledAt: at,
+      },
     ],
   };
 

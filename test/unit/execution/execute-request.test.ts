@@ -18,7 +18,10 @@ describe('checkExecuteRequest', () => {
   it('defaults to a simulated market order; a limit price alone makes a limit order', () => {
     expect(checkExecuteRequest(base)).toMatchObject({ orderType: 'market', mode: 'simulation', limitPrice: undefined });
     expect(checkExecuteRequest({ ...base, limitPrice: 0.4 })).toMatchObject({ orderType: 'limit', limitPrice: 0.4 });
-    expect(checkExecuteRequest({ ...base, limitPrice: 0.4, orderType: 'limit' })).toMatchObject({ orderType: 'limit', limitPrice: 0.4 });
+    expect(checkExecuteRequest({ ...base, limitPrice: 0.4, orderType: 'limit' })).toMatchObject({
+      orderType: 'limit',
+      limitPrice: 0.4,
+    });
     expect(checkExecuteRequest({ ...base, size: 0 })).toMatchObject({ size: 0 });
   });
 
@@ -46,10 +49,17 @@ describe('checkExecuteRequest', () => {
 
 describe('checkSellRequest', () => {
   it('takes an empty body, and checks what is given', () => {
-    expect(checkSellRequest({})).toEqual({ size: undefined, limitPrice: undefined, orderType: 'market', mode: 'simulation' });
+    expect(checkSellRequest({})).toEqual({
+      size: undefined,
+      limitPrice: undefined,
+      orderType: 'market',
+      mode: 'simulation',
+    });
     expect(problem(() => checkSellRequest({ size: 0 }))).toMatch(/^size: /);
     expect(problem(() => checkSellRequest({ orderType: 'limit' }))).toMatch(/^limitPrice: /);
-    expect(problem(() => checkSellRequest({ orderType: 'market', limitPrice: 0.5 }))).toMatch(/^limitPrice: is not allowed with orderType market/);
+    expect(problem(() => checkSellRequest({ orderType: 'market', limitPrice: 0.5 }))).toMatch(
+      /^limitPrice: is not allowed with orderType market/,
+    );
     expect(checkSellRequest({ limitPrice: 0.5 })).toMatchObject({ orderType: 'limit', limitPrice: 0.5 });
   });
 });

@@ -19,7 +19,10 @@ describe('generated files clients consume', () => {
   it('the OpenAPI document covers every route of the table with its statuses', () => {
     const doc = JSON.parse(readFileSync(path.join(ROOT, 'schema/openapi.json'), 'utf8')) as {
       openapi: string;
-      paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; parameters: { name: string }[] }>>;
+      paths: Record<
+        string,
+        Record<string, { operationId: string; responses: Record<string, unknown>; parameters: { name: string }[] }>
+      >;
     };
     expect(doc.openapi).toBe('3.1.0');
     for (const r of ROUTES) {
@@ -27,7 +30,8 @@ describe('generated files clients consume', () => {
       const op = doc.paths[full]?.[r.method.toLowerCase()];
       expect(op?.operationId).toBe(r.id);
       expect(Object.keys(op!.responses).sort()).toEqual([String(r.status ?? 200), ...r.errors.map(String)].sort());
-      for (const name of Object.keys(r.params?.query?.shape ?? {})) expect(op!.parameters.map((p) => p.name)).toContain(name);
+      for (const name of Object.keys(r.params?.query?.shape ?? {}))
+        expect(op!.parameters.map((p) => p.name)).toContain(name);
     }
     const list = doc.paths['/api/events']!.get!;
     const page = (list.parameters as unknown as { name: string; schema: { minimum: number; maximum: number } }[]).find(

@@ -22,6 +22,7 @@ describe('money in micro-units', () => {
     const rule = { min: 1, max: 100, decimals: 2 };
     expect(amountToMicros(10.1, rule)).toBe(10_100_000n);
     expect(amountToMicros(99.99, rule)).toBe(99_990_000n);
-    for (const bad of [0.99, 100.01, 1.001, Number.NaN, 1e-7, Infinity]) expect(() => amountToMicros(bad, rule)).toThrow(AppError);
+    for (const bad of [0.99, 100.01, 1.001, Number.NaN, 1e-7, Infinity])
+      expect(() => amountToMicros(bad, rule)).toThrow(AppError);
   });
 });

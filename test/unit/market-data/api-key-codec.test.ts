@@ -1,4 +1,12 @@
-import { base62, generateApiKey, hashApiKey, isApiKeyShaped, KEY_BODY_LENGTH, newKeyId, previewOf } from '../../../src/modules/api-keys/api-key.codec';
+import {
+  base62,
+  generateApiKey,
+  hashApiKey,
+  isApiKeyShaped,
+  KEY_BODY_LENGTH,
+  newKeyId,
+  previewOf,
+} from '../../../src/modules/api-keys/api-key.codec';
 import { LookupCache } from '../../../src/modules/api-keys/lookup-cache';
 
 describe('API key codec', () => {
@@ -30,7 +38,14 @@ describe('API key codec', () => {
   });
 
   it('recognizes only well-formed keys', () => {
-    for (const bad of ['', 'mk_live_', `mk_test_${'a'.repeat(33)}`, `mk_live_${'a'.repeat(32)}`, `mk_live_${'a'.repeat(32)}!`, `mk_live_${'a'.repeat(34)}`]) {
+    for (const bad of [
+      '',
+      'mk_live_',
+      `mk_test_${'a'.repeat(33)}`,
+      `mk_live_${'a'.repeat(32)}`,
+      `mk_live_${'a'.repeat(32)}!`,
+      `mk_live_${'a'.repeat(34)}`,
+    ]) {
       expect(isApiKeyShaped(bad)).toBe(false);
     }
   });

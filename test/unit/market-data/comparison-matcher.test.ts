@@ -5,11 +5,17 @@ import { createSimulatedWorld, type VenueEvent } from '../../../src/venues';
 /** Matched pairs of a world with the simulator's ground truth (used here only to grade the matcher). */
 async function pairs(seed: number, anchor: number) {
   const world = createSimulatedWorld({ seed, anchor });
-  const index = async (v: 'venue_a' | 'venue_b') => new Map((await world.clients[v].listEvents()).map((e) => [e.venueEventId, e]));
+  const index = async (v: 'venue_a' | 'venue_b') =>
+    new Map((await world.clients[v].listEvents()).map((e) => [e.venueEventId, e]));
   const [a, b] = await Promise.all([index('venue_a'), index('venue_b')]);
   return world.coreEvents
     .filter((ce) => ce.venueEventIds.venue_a && ce.venueEventIds.venue_b)
-    .map((ce) => ({ truth: ce.matchKind, category: ce.category, a: a.get(ce.venueEventIds.venue_a!)!, b: b.get(ce.venueEventIds.venue_b!)! }));
+    .map((ce) => ({
+      truth: ce.matchKind,
+      category: ce.category,
+      a: a.get(ce.venueEventIds.venue_a!)!,
+      b: b.get(ce.venueEventIds.venue_b!)!,
+    }));
 }
 
 const WORLDS = [
@@ -50,7 +56,15 @@ describe('matchVenueEvents against the simulated worlds', () => {
       set.add(v.subtag!);
       subtags.set(v.bucket!, set);
     }
-    expect([...subtags.keys()].sort()).toEqual(['crypto', 'culture', 'economics', 'politics', 'science', 'sports', 'tech']);
+    expect([...subtags.keys()].sort()).toEqual([
+      'crypto',
+      'culture',
+      'economics',
+      'politics',
+      'science',
+      'sports',
+      'tech',
+    ]);
     for (const [, set] of subtags) {
       expect(set.has('other')).toBe(false);
       expect(set.size).toBeGreaterThan(1);
@@ -61,7 +75,8 @@ describe('matchVenueEvents against the simulated worlds', () => {
     const p = all.find((x) => x.truth === 'similar')!;
     const first = matchVenueEvents(p.a, p.b);
     // Only what a venue publishes goes in: a plain copy of the venue events gives the same verdict.
-    const copy = (e: VenueEvent): MatchSide => JSON.parse(JSON.stringify(e), (k, v) => (k === 'closeTime' && v ? new Date(v as string) : v)) as MatchSide;
+    const copy = (e: VenueEvent): MatchSide =>
+      JSON.parse(JSON.stringify(e), (k, v) => (k === 'closeTime' && v ? new Date(v as string) : v)) as MatchSide;
     expect(matchVenueEvents(copy(p.a), copy(p.b))).toEqual(first);
   });
 });
@@ -77,16 +92,32 @@ const side = (o: Partial<MatchSide> & { title: string; description: string }): M
 describe('matchVenueEvents rules', () => {
   it('calls paraphrases of one condition an exact match with high confidence', () => {
     const v = matchVenueEvents(
-      side({ title: 'Will a spot Cardano ETF begin trading in the U.S. by January 31, 2027?', description: 'Resolves Yes if shares of a spot Cardano ETF trade on a U.S. exchange by January 31, 2027. SEC approval alone is not sufficient.' }),
-      side({ title: 'Spot Cardano ETF trading in the US by Jan 31, 2027?', description: 'If shares of a spot Cardano ETF trade on a US exchange before Jan 31, 2027, then the market resolves to Yes.' }),
+      side({
+        title: 'Will a spot Cardano ETF begin trading in the U.S. by January 31, 2027?',
+        description:
+          'Resolves Yes if shares of a spot Cardano ETF trade on a U.S. exchange by January 31, 2027. SEC ' +
+          'approval alone is not sufficient.',
+      }),
+      side({
+        title: 'Spot Cardano ETF trading in the US by Jan 31, 2027?',
+        description:
+          'If shares of a spot Cardano ETF trade on a US exchange before Jan 31, 2027, then the market ' +
+          'resolves to Yes.',
+      }),
     );
     expect(v).toMatchObject({ relationshipType: 'exact_match', confidence: 'high', bucket: 'crypto', subtag: 'etf' });
   });
 
   it('flags a criterion one venue rules out and the other counts', () => {
     const v = matchVenueEvents(
-      side({ title: 'Will a spot Cardano ETF begin trading by January 31, 2027?', description: 'Shares must trade. SEC approval alone is not sufficient.' }),
-      side({ title: 'SEC approves a spot Cardano ETF by Jan 31, 2027?', description: 'If the SEC approves a spot Cardano ETF, the market resolves to Yes. Trading need not have begun.' }),
+      side({
+        title: 'Will a spot Cardano ETF begin trading by January 31, 2027?',
+        description: 'Shares must trade. SEC approval alone is not sufficient.',
+      }),
+      side({
+        title: 'SEC approves a spot Cardano ETF by Jan 31, 2027?',
+        description: 'If the SEC approves a spot Cardano ETF, the market resolves to Yes. Trading need not have begun.',
+      }),
     );
     expect(v.relationshipType).toBe('similar');
     expect(v.reasoning).toMatch(/venue_a rules out .*"approval"/);
@@ -94,42 +125,103 @@ describe('matchVenueEvents rules', () => {
   });
 
   it('reads "X, not Y, do not count" as excluding X only', () => {
-    const a = side({ title: 'Snap election held by Jan 31, 2027?', description: 'Resolves Yes if voting takes place. Elections merely called, not held, do not count.' });
-    const held = matchVenueEvents(a, side({ title: 'Snap election by Jan 31, 2027?', description: 'If an early election is held, the market resolves to Yes.' }));
-    const called = matchVenueEvents(a, side({ title: 'Snap election called by Jan 31, 2027?', description: 'If an early election is formally called, the market resolves to Yes.' }));
+    const a = side({
+      title: 'Snap election held by Jan 31, 2027?',
+      description: 'Resolves Yes if voting takes place. Elections merely called, not held, do not count.',
+    });
+    const held = matchVenueEvents(
+      a,
+      side({
+        title: 'Snap election by Jan 31, 2027?',
+        description: 'If an early election is held, the market resolves to Yes.',
+      }),
+    );
+    const called = matchVenueEvents(
+      a,
+      side({
+        title: 'Snap election called by Jan 31, 2027?',
+        description: 'If an early election is formally called, the market resolves to Yes.',
+      }),
+    );
     expect(held.relationshipType).toBe('exact_match');
     expect(called.relationshipType).toBe('similar');
   });
 
   it('flags timeframes: other close times, deadline versus date', () => {
-    const a = side({ title: 'Will OpenAI release GPT-6 by January 31, 2027?', description: 'GPT-6 generally available by January 31, 2027.' });
-    const later = matchVenueEvents(a, side({ title: 'GPT-6 out before Apr 30, 2027?', description: 'GPT-6 generally available before Apr 30, 2027.', closeTime: new Date('2027-04-30T23:59:00Z') }));
+    const a = side({
+      title: 'Will OpenAI release GPT-6 by January 31, 2027?',
+      description: 'GPT-6 generally available by January 31, 2027.',
+    });
+    const later = matchVenueEvents(
+      a,
+      side({
+        title: 'GPT-6 out before Apr 30, 2027?',
+        description: 'GPT-6 generally available before Apr 30, 2027.',
+        closeTime: new Date('2027-04-30T23:59:00Z'),
+      }),
+    );
     expect(later.relationshipType).toBe('similar');
     expect(later.reasoning).toMatch(/89 days apart/);
-    const onDate = matchVenueEvents(a, side({ title: 'GPT-6 available on Jan 31, 2027?', description: 'GPT-6 generally available on Jan 31, 2027.' }));
+    const onDate = matchVenueEvents(
+      a,
+      side({ title: 'GPT-6 available on Jan 31, 2027?', description: 'GPT-6 generally available on Jan 31, 2027.' }),
+    );
     expect(onDate.reasoning).toMatch(/by a deadline while venue_b asks on a given date/);
   });
 
   it('flags different measures and sources', () => {
     const core = matchVenueEvents(
-      side({ title: 'US annual inflation in January?', description: 'Headline CPI-U 12-month change, per the BLS.', category: 'economics' }),
-      side({ title: 'Core CPI year-over-year in Jan 2027', description: 'Core CPI (all items less food and energy), per the BLS.', category: 'economics' }),
+      side({
+        title: 'US annual inflation in January?',
+        description: 'Headline CPI-U 12-month change, per the BLS.',
+        category: 'economics',
+      }),
+      side({
+        title: 'Core CPI year-over-year in Jan 2027',
+        description: 'Core CPI (all items less food and energy), per the BLS.',
+        category: 'economics',
+      }),
     );
     expect(core).toMatchObject({ relationshipType: 'similar', subtag: 'inflation' });
     expect(core.reasoning).toMatch(/headline or core figure differs/);
     const rcp = matchVenueEvents(
-      side({ title: 'Presidential approval rating on January 31?', description: 'Markets on the Silver Bulletin average of approval.', category: 'politics' }),
-      side({ title: 'Approval rating (RCP average) on Jan 31, 2027', description: 'Resolves on the RealClearPolitics average.', category: 'politics' }),
+      side({
+        title: 'Presidential approval rating on January 31?',
+        description: 'Markets on the Silver Bulletin average of approval.',
+        category: 'politics',
+      }),
+      side({
+        title: 'Approval rating (RCP average) on Jan 31, 2027',
+        description: 'Resolves on the RealClearPolitics average.',
+        category: 'politics',
+      }),
     );
     expect(rcp.relationshipType).toBe('similar');
     expect(rcp.reasoning).toMatch(/"rcp" where venue_a cites "silver"/);
   });
 
   it('lowers confidence when the structure or the categories differ', () => {
-    const a = side({ title: 'Bitcoin above $100,000 on Jan 31?', description: 'Binance close.', markets: [{ title: 'Above $100,000?', description: null }, { title: 'Above $110,000?', description: null }] });
-    const b = side({ title: 'Bitcoin above $100k on Jan 31?', description: 'Binance close.', markets: [{ title: 'Above $100k?', description: null }, { title: 'Above $120k?', description: null }] });
+    const a = side({
+      title: 'Bitcoin above $100,000 on Jan 31?',
+      description: 'Binance close.',
+      markets: [
+        { title: 'Above $100,000?', description: null },
+        { title: 'Above $110,000?', description: null },
+      ],
+    });
+    const b = side({
+      title: 'Bitcoin above $100k on Jan 31?',
+      description: 'Binance close.',
+      markets: [
+        { title: 'Above $100k?', description: null },
+        { title: 'Above $120k?', description: null },
+      ],
+    });
     expect(matchVenueEvents(a, b)).toMatchObject({ relationshipType: 'exact_match', confidence: 'medium' });
-    expect(matchVenueEvents(a, { ...a, category: 'Finance' })).toMatchObject({ confidence: 'medium', bucket: 'crypto' });
+    expect(matchVenueEvents(a, { ...a, category: 'Finance' })).toMatchObject({
+      confidence: 'medium',
+      bucket: 'crypto',
+    });
   });
 });
 

@@ -5,14 +5,22 @@ import { keysetPage, type KeysetQuery } from '../../../src/modules/market-data/c
 const ROWS = Array.from({ length: 45 }, (_, i) => ({ id: `row-${String(i).padStart(3, '0')}`, even: i % 2 === 0 }));
 const cursors = new SignedCursor('unit-test-cursor-secret');
 
-function query(limit: number, cursor?: string, even?: boolean, list = 'rows'): KeysetQuery<(typeof ROWS)[number], string> {
+function query(
+  limit: number,
+  cursor?: string,
+  even?: boolean,
+  list = 'rows',
+): KeysetQuery<(typeof ROWS)[number], string> {
   const matching = ROWS.filter((r) => even === undefined || r.even === even);
   return {
     list,
     filters: { even: even === undefined ? null : String(even) },
     cursor,
     limit,
-    fetch: async (after, take) => [matching.filter((r) => after === undefined || r.id > after).slice(0, take), matching.length],
+    fetch: async (after, take) => [
+      matching.filter((r) => after === undefined || r.id > after).slice(0, take),
+      matching.length,
+    ],
     keyOf: (r) => r.id,
   };
 }
@@ -67,7 +75,9 @@ describe('keysetPage', () => {
       expect(err).toMatchObject({ code: 'bad_request', message });
     };
     const [body, sig] = nextCursor!.split('.') as [string, string];
-    const edited = Buffer.from(Buffer.from(body, 'base64url').toString().replace('row-008', 'row-030')).toString('base64url');
+    const edited = Buffer.from(Buffer.from(body, 'base64url').toString().replace('row-008', 'row-030')).toString(
+      'base64url',
+    );
     await expect400(query(5, `${edited}.${sig}`, true), 'cursor: is not a valid cursor');
     await expect400(query(5, `${body}.${sig.slice(1)}`, true), 'cursor: is not a valid cursor');
     await expect400(query(5, 'not-a-cursor', true), 'cursor: is not a valid cursor');
@@ -76,6 +86,9 @@ describe('keysetPage', () => {
     await expect400(query(5, nextCursor!, true, 'other-list'), 'cursor: was issued for other filters');
     // Signed with another secret.
     const other = new SignedCursor('another-secret');
-    await expect400(query(5, other.encode({ after: 'row-001' }, { list: 'rows', even: 'true' }), true), 'cursor: is not a valid cursor');
+    await expect400(
+      query(5, other.encode({ after: 'row-001' }, { list: 'rows', even: 'true' }), true),
+      'cursor: is not a valid cursor',
+    );
   });
 });

@@ -7,7 +7,9 @@ const headersOf = (h: Record<string, string>) => (name: string) => h[name];
 
 describe('credentialFrom', () => {
   it('prefers the bearer over X-API-Key', () => {
-    expect(credentialFrom(headersOf({ authorization: 'Bearer mk_live_a', 'x-api-key': 'mk_live_b' }))).toBe('mk_live_a');
+    expect(credentialFrom(headersOf({ authorization: 'Bearer mk_live_a', 'x-api-key': 'mk_live_b' }))).toBe(
+      'mk_live_a',
+    );
     expect(credentialFrom(headersOf({ 'x-api-key': ' mk_live_b ' }))).toBe('mk_live_b');
     expect(credentialFrom(headersOf({ authorization: 'Basic abc', 'x-api-key': 'mk_live_b' }))).toBe('mk_live_b');
     expect(credentialFrom(headersOf({}))).toBeUndefined();
@@ -15,8 +17,12 @@ describe('credentialFrom', () => {
 
   it('on GraphQL, lets a non-key bearer (a user token) fall through to X-API-Key', () => {
     const opts = { bearerOnlyIfKey: true, keyPrefix: 'mk_live_' };
-    expect(credentialFrom(headersOf({ authorization: 'Bearer eyJhbGciOi', 'x-api-key': 'mk_live_b' }), opts)).toBe('mk_live_b');
-    expect(credentialFrom(headersOf({ authorization: 'Bearer mk_live_a', 'x-api-key': 'mk_live_b' }), opts)).toBe('mk_live_a');
+    expect(credentialFrom(headersOf({ authorization: 'Bearer eyJhbGciOi', 'x-api-key': 'mk_live_b' }), opts)).toBe(
+      'mk_live_b',
+    );
+    expect(credentialFrom(headersOf({ authorization: 'Bearer mk_live_a', 'x-api-key': 'mk_live_b' }), opts)).toBe(
+      'mk_live_a',
+    );
     expect(credentialFrom(headersOf({ authorization: 'Bearer eyJhbGciOi' }), opts)).toBeUndefined();
   });
 });
@@ -24,7 +30,11 @@ describe('credentialFrom', () => {
 describe('rateLimitHeaders', () => {
   it('writes X-RateLimit-* and the IETF RateLimit-Policy / RateLimit fields', () => {
     const now = 1_800_000_000_000;
-    const h = rateLimitHeaders('free', { allowed: true, limit: 60, remaining: 42, resetAt: now + 30_500, retryAfterMs: 0 }, now);
+    const h = rateLimitHeaders(
+      'free',
+      { allowed: true, limit: 60, remaining: 42, resetAt: now + 30_500, retryAfterMs: 0 },
+      now,
+    );
     expect(h).toEqual({
       'x-ratelimit-limit': '60',
       'x-ratelimit-remaining': '42',

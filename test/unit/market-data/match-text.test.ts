@@ -1,4 +1,11 @@
-import { clauseTerms, mentions, properNames, stem, thresholds, titleAcronyms } from '../../../src/modules/comparisons/match-text';
+import {
+  clauseTerms,
+  mentions,
+  properNames,
+  stem,
+  thresholds,
+  titleAcronyms,
+} from '../../../src/modules/comparisons/match-text';
 
 describe('match text features', () => {
   it('stems related forms together', () => {
@@ -9,7 +16,10 @@ describe('match text features', () => {
   });
 
   it('separates what a text counts from what it rules out', () => {
-    const t = clauseTerms('Resolves on the highest price, not on a closing price. Intraday highs do not count; SEC approval alone is not sufficient.');
+    const t = clauseTerms(
+      'Resolves on the highest price, not on a closing price. Intraday highs do not count; SEC approval alone ' +
+        'is not sufficient.',
+    );
     expect([...t.excluded].sort()).toEqual(['approv', 'clos', 'high', 'intraday', 'sec'].sort());
     expect(t.affirmed.has('highest')).toBe(true);
     expect(t.affirmed.has('clos')).toBe(false);
@@ -41,6 +51,10 @@ describe('match text features', () => {
     expect(mentions('Grand Theft Auto VI from Rockstar', 'gta')).toBe(true);
     expect(mentions('Manchester City host Arsenal', 'man')).toBe(true);
     expect(mentions('the Silver Bulletin average', 'rcp')).toBe(false);
-    expect(properNames('Markets on the Silver Bulletin average. Approval per the BLS.')).toEqual(['silver', 'bulletin', 'bls']);
+    expect(properNames('Markets on the Silver Bulletin average. Approval per the BLS.')).toEqual([
+      'silver',
+      'bulletin',
+      'bls',
+    ]);
   });
 });

@@ -11,7 +11,14 @@ async function matchedEvents() {
     .map((e) => {
       const markets: MarketView[] = listings
         .filter((l) => l.venueEventId === e.venueEventIds[l.venue])
-        .flatMap((l) => l.markets.map(({ venueMarketId, ...m }) => ({ ...m, id: `${m.venue}:${venueMarketId}`, marketId: venueMarketId, eventId: e.id })));
+        .flatMap((l) =>
+          l.markets.map(({ venueMarketId, ...m }) => ({
+            ...m,
+            id: `${m.venue}:${venueMarketId}`,
+            marketId: venueMarketId,
+            eventId: e.id,
+          })),
+        );
       return { e, markets };
     });
 }
@@ -26,7 +33,8 @@ describe('cross-venue market matching', () => {
         const b = markets.find((m) => m.venue === 'venue_b' && m.marketId === cm.venueMarketIds.venue_b);
         if (!a || !b) continue;
         total += 1;
-        if (findCounterpart(a, markets)?.market.id === b.id && findCounterpart(b, markets)?.market.id === a.id) right += 1;
+        if (findCounterpart(a, markets)?.market.id === b.id && findCounterpart(b, markets)?.market.id === a.id)
+          right += 1;
       }
     }
     process.stdout.write(`\ncounterparts matching the world's ground truth: ${right}/${total}\n`);
@@ -39,9 +47,11 @@ describe('cross-venue market matching', () => {
       const pairs = pairMarkets(markets, 'venue_a', 'venue_b');
       expect(new Set(pairs.map((p) => p.a.id)).size).toBe(pairs.length);
       expect(new Set(pairs.map((p) => p.b.id)).size).toBe(pairs.length);
-      expect(pairMarkets([...markets].reverse(), 'venue_a', 'venue_b').map((p) => [p.a.id, p.b.id]).sort()).toEqual(
-        pairs.map((p) => [p.a.id, p.b.id]).sort(),
-      );
+      expect(
+        pairMarkets([...markets].reverse(), 'venue_a', 'venue_b')
+          .map((p) => [p.a.id, p.b.id])
+          .sort(),
+      ).toEqual(pairs.map((p) => [p.a.id, p.b.id]).sort());
     }
   });
 

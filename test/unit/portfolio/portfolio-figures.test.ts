@@ -36,20 +36,27 @@ describe('marks', () => {
     expect(outcomeMark(M('0.521500'), 'no')).toBe(M('0.478500'));
   });
 
-  it('mid of the best levels rounds half up to the micro-dollar; one side alone is its price; an empty book has none', () => {
-    expect(bookMid({ bids: [{ price: 0.52, size: 1 }], asks: [{ price: 0.55, size: 1 }] })).toBe(M('0.535'));
-    expect(bookMid({ bids: [{ price: 0.521, size: 1 }], asks: [{ price: 0.522, size: 1 }] })).toBe(M('0.5215'));
-    // 0.000001 and 0.000002: the exact mid 0.0000015 rounds up to 0.000002.
-    expect(bookMid({ bids: [{ price: 0.000001, size: 1 }], asks: [{ price: 0.000002, size: 1 }] })).toBe(2n);
-    expect(bookMid({ bids: [{ price: 0.4, size: 1 }], asks: [] })).toBe(M('0.4'));
-    expect(bookMid({ bids: [], asks: [{ price: 0.61, size: 1 }] })).toBe(M('0.61'));
-    expect(bookMid({ bids: [], asks: [] })).toBeNull();
-  });
+  it(
+    'mid of the best levels rounds half up to the micro-dollar; one side alone is its price; an empty book has ' +
+      'none',
+    () => {
+      expect(bookMid({ bids: [{ price: 0.52, size: 1 }], asks: [{ price: 0.55, size: 1 }] })).toBe(M('0.535'));
+      expect(bookMid({ bids: [{ price: 0.521, size: 1 }], asks: [{ price: 0.522, size: 1 }] })).toBe(M('0.5215'));
+      // 0.000001 and 0.000002: the exact mid 0.0000015 rounds up to 0.000002.
+      expect(bookMid({ bids: [{ price: 0.000001, size: 1 }], asks: [{ price: 0.000002, size: 1 }] })).toBe(2n);
+      expect(bookMid({ bids: [{ price: 0.4, size: 1 }], asks: [] })).toBe(M('0.4'));
+      expect(bookMid({ bids: [], asks: [{ price: 0.61, size: 1 }] })).toBe(M('0.61'));
+      expect(bookMid({ bids: [], asks: [] })).toBeNull();
+    },
+  );
 });
 
 describe('valuation', () => {
   it('values 10 contracts bought for 3.00 at a 0.45 mark: 4.50, +1.50', () => {
-    expect(valuation({ size: M('10'), costBasis: M('3'), mark: M('0.45') })).toEqual({ marketValue: M('4.5'), unrealized: M('1.5') });
+    expect(valuation({ size: M('10'), costBasis: M('3'), mark: M('0.45') })).toEqual({
+      marketValue: M('4.5'),
+      unrealized: M('1.5'),
+    });
   });
 
   it('a NO position bought at 0.70 with YES at 0.45 (NO 0.55) loses 1.50 on 10 contracts', () => {
@@ -75,7 +82,14 @@ describe('summary', () => {
   //   P6 service pending (a live order's first fill not yet in)
   const positions = [
     position({ size: M('100'), costBasis: M('40'), fees: M('1.68'), mark: M('0.55') }),
-    position({ venue: 'venue_b', category: 'sports', size: M('50'), costBasis: M('30'), fees: M('0.5'), mark: outcomeMark(M('0.48'), 'no') }),
+    position({
+      venue: 'venue_b',
+      category: 'sports',
+      size: M('50'),
+      costBasis: M('30'),
+      fees: M('0.5'),
+      mark: outcomeMark(M('0.48'), 'no'),
+    }),
     position({ venue: 'venue_b', category: 'sports', status: 'closed', realizedPnl: M('4.73'), fees: M('0.27') }),
     position({ source: 'wallet', size: M('20'), costBasis: M('10'), realizedPnl: M('2'), fees: null, mark: M('0.4') }),
     position({ category: 'crypto', size: M('10'), costBasis: M('5') }),
@@ -95,13 +109,48 @@ describe('summary', () => {
   it('splits exposure by venue and category, largest first, shares of 94.00 in millionths', () => {
     const s = summarize(positions);
     expect(s.byVenue).toEqual([
-      { key: 'venue_a', positions: 3, costBasis: M('55'), marketValue: M('68'), unrealizedPnl: M('13'), shareMillionths: 723404n },
-      { key: 'venue_b', positions: 1, costBasis: M('30'), marketValue: M('26'), unrealizedPnl: M('-4'), shareMillionths: 276596n },
+      {
+        key: 'venue_a',
+        positions: 3,
+        costBasis: M('55'),
+        marketValue: M('68'),
+        unrealizedPnl: M('13'),
+        shareMillionths: 723404n,
+      },
+      {
+        key: 'venue_b',
+        positions: 1,
+        costBasis: M('30'),
+        marketValue: M('26'),
+        unrealizedPnl: M('-4'),
+        shareMillionths: 276596n,
+      },
     ]);
     expect(s.byCategory).toEqual([
-      { key: 'politics', positions: 2, costBasis: M('50'), marketValue: M('63'), unrealizedPnl: M('13'), shareMillionths: 670213n },
-      { key: 'sports', positions: 1, costBasis: M('30'), marketValue: M('26'), unrealizedPnl: M('-4'), shareMillionths: 276596n },
-      { key: 'crypto', positions: 1, costBasis: M('5'), marketValue: M('5'), unrealizedPnl: 0n, shareMillionths: 53191n },
+      {
+        key: 'politics',
+        positions: 2,
+        costBasis: M('50'),
+        marketValue: M('63'),
+        unrealizedPnl: M('13'),
+        shareMillionths: 670213n,
+      },
+      {
+        key: 'sports',
+        positions: 1,
+        costBasis: M('30'),
+        marketValue: M('26'),
+        unrealizedPnl: M('-4'),
+        shareMillionths: 276596n,
+      },
+      {
+        key: 'crypto',
+        positions: 1,
+        costBasis: M('5'),
+        marketValue: M('5'),
+        unrealizedPnl: 0n,
+        shareMillionths: 53191n,
+      },
     ]);
   });
 
@@ -118,7 +167,16 @@ describe('summary', () => {
         realizedPnl: M('4.73'),
         fees: M('2.45'),
       },
-      { key: 'wallet', positions: 1, costBasis: M('10'), marketValue: M('8'), unrealizedPnl: M('-2'), shareMillionths: 85106n, realizedPnl: M('2'), fees: 0n },
+      {
+        key: 'wallet',
+        positions: 1,
+        costBasis: M('10'),
+        marketValue: M('8'),
+        unrealizedPnl: M('-2'),
+        shareMillionths: 85106n,
+        realizedPnl: M('2'),
+        fees: 0n,
+      },
     ]);
   });
 
@@ -178,7 +236,9 @@ describe('category figures', () => {
   });
 
   it('has no win rate before a decided close', () => {
-    expect(categoryFigures([position({ size: M('1'), costBasis: M('0.5'), mark: M('0.5') })])[0]!.winRateMillionths).toBeNull();
+    expect(
+      categoryFigures([position({ size: M('1'), costBasis: M('0.5'), mark: M('0.5') })])[0]!.winRateMillionths,
+    ).toBeNull();
   });
 });
 

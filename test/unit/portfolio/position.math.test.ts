@@ -11,8 +11,18 @@ import {
 } from '../../../src/modules/portfolio/position.math';
 
 const M = (usd: number) => BigInt(Math.round(usd * 1e6));
-const buy = (contracts: number, price: number, fee = 0) => ({ side: 'buy' as const, size: M(contracts), notional: M(contracts * price), fee: M(fee) });
-const sell = (contracts: number, price: number, fee = 0) => ({ side: 'sell' as const, size: M(contracts), notional: M(contracts * price), fee: M(fee) });
+const buy = (contracts: number, price: number, fee = 0) => ({
+  side: 'buy' as const,
+  size: M(contracts),
+  notional: M(contracts * price),
+  fee: M(fee),
+});
+const sell = (contracts: number, price: number, fee = 0) => ({
+  side: 'sell' as const,
+  size: M(contracts),
+  notional: M(contracts * price),
+  fee: M(fee),
+});
 const pos = (size: number, costBasis: number, realizedPnl: number, fees: number): PositionState => ({
   size: M(size),
   costBasis: M(costBasis),

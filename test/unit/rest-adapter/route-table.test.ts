@@ -30,16 +30,21 @@ describe('route table against the documented endpoints', () => {
 
   it('routes nothing outside the documents', () => {
     const documentedKeys = new Set(DOCS.map((d) => key(d.surface, d.method, d.path)));
-    const extra = ROUTES.filter((r) => !documentedKeys.has(key(r.surface, r.method, r.path)) && !UNDOCUMENTED_BUT_ROUTED.has(r.id));
+    const extra = ROUTES.filter(
+      (r) => !documentedKeys.has(key(r.surface, r.method, r.path)) && !UNDOCUMENTED_BUT_ROUTED.has(r.id),
+    );
     expect(extra.map((r) => `${r.method} ${r.path}`)).toEqual([]);
   });
 
   const routedDocs = DOCS.filter((d) => routed.has(key(d.surface, d.method, d.path)));
-  it.each(routedDocs.map((d) => [d.method, d.path, d] as const))('%s %s declares every documented status', (_m, _p, d) => {
-    const r = routed.get(key(d.surface, d.method, d.path))!;
-    const declared = new Set([r.status ?? 200, ...r.errors]);
-    for (const s of d.statuses) expect(declared).toContain(s);
-  });
+  it.each(routedDocs.map((d) => [d.method, d.path, d] as const))(
+    '%s %s declares every documented status',
+    (_m, _p, d) => {
+      const r = routed.get(key(d.surface, d.method, d.path))!;
+      const declared = new Set([r.status ?? 200, ...r.errors]);
+      for (const s of d.statuses) expect(declared).toContain(s);
+    },
+  );
 
   it.each(routedDocs.map((d) => [d.method, d.path, d] as const))('%s %s has the documented auth', (_m, _p, d) => {
     const r = routed.get(key(d.surface, d.method, d.path))!;

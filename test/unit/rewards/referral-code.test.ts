@@ -16,7 +16,10 @@ describe('referral codes', () => {
     expect(normalizeReferralCode(' K7QX M3PD ')).toBe('K7QXM3PD');
   });
 
-  it.each(['', 'K7QXM3P', 'K7QXM3PDX', 'K7QXM3P0', 'K7QXM3PI', 'K7QX_M3PD'])('refuse %j with a 400 naming code', (input) => {
-    expect(() => normalizeReferralCode(input)).toThrow(/^code: /);
-  });
+  it.each(['', 'K7QXM3P', 'K7QXM3PDX', 'K7QXM3P0', 'K7QXM3PI', 'K7QX_M3PD'])(
+    'refuse %j with a 400 naming code',
+    (input) => {
+      expect(() => normalizeReferralCode(input)).toThrow(/^code: /);
+    },
+  );
 });

@@ -1,4 +1,12 @@
-import { accrualsFor, amountAt, bpsShare, feeOfEntry, pointsFor, uplineAt, type RewardRates } from '../../../src/modules/rewards/rewards.math';
+import {
+  accrualsFor,
+  amountAt,
+  bpsShare,
+  feeOfEntry,
+  pointsFor,
+  uplineAt,
+  type RewardRates,
+} from '../../../src/modules/rewards/rewards.math';
 
 const RATES: RewardRates = { cashbackBps: 1000, tier1Bps: 2000, tier2Bps: 500, pointsPerUsd: 100 };
 const T = new Date('2026-03-01T12:00:00.000Z');
@@ -44,7 +52,10 @@ describe('uplineAt: a referral earns on fees charged strictly after it', () => {
 
   it('no tier 2 when the referrer was referred at or after the fee', () => {
     expect(uplineAt(payer, { ...parent, referredAt: T }, T)).toEqual({ tier1: 'b', tier2: null });
-    expect(uplineAt(payer, { ...parent, referredAt: new Date(T.getTime() + 1) }, T)).toEqual({ tier1: 'b', tier2: null });
+    expect(uplineAt(payer, { ...parent, referredAt: new Date(T.getTime() + 1) }, T)).toEqual({
+      tier1: 'b',
+      tier2: null,
+    });
   });
 
   it('nobody when the payer was referred at or after the fee, or never', () => {

@@ -1,4 +1,14 @@
-import { depthOf, feeOf, feesFor, levelsFor, priceBook, quote, toMicros, walkBook, type FeeSchedule } from '../../../src/modules/routing/order-book.math';
+import {
+  depthOf,
+  feeOf,
+  feesFor,
+  levelsFor,
+  priceBook,
+  quote,
+  toMicros,
+  walkBook,
+  type FeeSchedule,
+} from '../../../src/modules/routing/order-book.math';
 import { betterQuote } from '../../../src/modules/routing/routing.models';
 
 // Hand-computed cases on one YES book: bids 0.40×100, 0.38×50; asks 0.42×30, 0.45×100 (mid 0.41).
@@ -116,7 +126,14 @@ describe('book walks: more hand-computed cases', () => {
   it('a NO limit buy stops at the flipped levels (NO asks 0.60, 0.62)', () => {
     const q = quote('venue_b', book, 'buy', 'no', { contracts: 150 }, { limitPrice: 0.61 });
     // Only the 0.60 level is within 0.61: 100 contracts, fee ceil(0.07 × 100 × 0.6 × 0.4 = 1.68).
-    expect(q).toMatchObject({ contracts: 100, complete: false, notionalUsd: 60, feesUsd: 1.68, allInUsd: 61.68, fillableContracts: 100 });
+    expect(q).toMatchObject({
+      contracts: 100,
+      complete: false,
+      notionalUsd: 60,
+      feesUsd: 1.68,
+      allInUsd: 61.68,
+      fillableContracts: 100,
+    });
   });
 
   it('reports the depth under a limit (the fillable size)', () => {
@@ -125,7 +142,7 @@ describe('book walks: more hand-computed cases', () => {
     expect(depthOf(levelsFor(book, 'sell', 'no'), 'sell', 0.56)).toBe(toMicros(30)); // NO bids 0.58, 0.55
   });
 
-  it('keeps each fill\'s fee (what execution records per fill)', () => {
+  it("keeps each fill's fee (what execution records per fill)", () => {
     const q = priceBook('venue_b', book, 'buy', 'yes', { contracts: 50 });
     expect(q.fills).toEqual([
       { price: toMicros(0.42), size: toMicros(30) },
@@ -167,7 +184,10 @@ describe('venue_a fee: rate × C × (p(1 − p))^exponent, rounded up to the mic
 });
 
 describe('betterQuote (the best venue for the trader)', () => {
-  const q = (venue: 'venue_a' | 'venue_b', over: Partial<ReturnType<typeof quote>>) => ({ ...quote(venue, book, 'buy', 'yes', { contracts: 10 }), ...over });
+  const q = (venue: 'venue_a' | 'venue_b', over: Partial<ReturnType<typeof quote>>) => ({
+    ...quote(venue, book, 'buy', 'yes', { contracts: 10 }),
+    ...over,
+  });
   it('prefers a complete fill, then the lower all-in price for buys (higher for sells), then more contracts', () => {
     const a = q('venue_a', { allInPrice: 0.45, complete: true });
     const b = q('venue_b', { allInPrice: 0.44, complete: true });

@@ -2,7 +2,13 @@ import { bucketStart } from '../../../src/modules/charts';
 import { groupBubbles, notionalMicros, type BubbleTrade } from '../../../src/modules/social/bubbles';
 
 const T = 1_763_200_800; // a multiple of 3600 and of 86400
-const trade = (traderId: string, size: string, price: string, at: number, over: Partial<BubbleTrade> = {}): BubbleTrade => ({
+const trade = (
+  traderId: string,
+  size: string,
+  price: string,
+  at: number,
+  over: Partial<BubbleTrade> = {},
+): BubbleTrade => ({
   venue: 'venue_a',
   marketId: 'm1',
   traderId,
@@ -51,7 +57,11 @@ describe('groupBubbles', () => {
         ],
       },
     ]);
-    const ties = groupBubbles([trade('z', '8', '0.5', T * 1000), trade('y', '8', '0.6', T * 1000), trade('x', '8', '0.6', T * 1000)], '1h', 3);
+    const ties = groupBubbles(
+      [trade('z', '8', '0.5', T * 1000), trade('y', '8', '0.6', T * 1000), trade('x', '8', '0.6', T * 1000)],
+      '1h',
+      3,
+    );
     expect(ties[0]!.traders.map((t) => t.traderId)).toEqual(['x', 'y', 'z']);
   });
 
@@ -81,7 +91,11 @@ describe('groupBubbles', () => {
 
   it.each(['1m', '5m', '1h', '1d', '1w'] as const)('snaps %s bubbles with the history bucketing', (interval) => {
     const times = [0, 59_999, 60_000, 299_999, 3_599_999, 86_399_999, 7 * 86_400_000 - 1].map((d) => T * 1000 + d);
-    const bubbles = groupBubbles(times.map((ms, i) => trade(`t${i}`, '1', '0.5', ms)), interval, 20);
+    const bubbles = groupBubbles(
+      times.map((ms, i) => trade(`t${i}`, '1', '0.5', ms)),
+      interval,
+      20,
+    );
     const expected = [...new Set(times.map((ms) => bucketStart(Math.floor(ms / 1000), interval)))];
     expect(bubbles.map((b) => b.t)).toEqual(expected);
   });

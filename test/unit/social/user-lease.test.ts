@@ -34,7 +34,9 @@ describe('UserLease', () => {
   it("runs one user's work one at a time, in one process and across two sharing the database", async () => {
     expect(await overlap([new UserLease(db.prisma, 'test.lease')], 'u1', 5)).toBe(1);
     // Two instances stand for two processes: only the row keeps them apart.
-    expect(await overlap([new UserLease(db.prisma, 'test.lease'), new UserLease(db.prisma, 'test.lease')], 'u2', 6)).toBe(1);
+    expect(
+      await overlap([new UserLease(db.prisma, 'test.lease'), new UserLease(db.prisma, 'test.lease')], 'u2', 6),
+    ).toBe(1);
     expect(await db.prisma.idempotentRequest.count({ where: { operation: 'test.lease' } })).toBe(0);
   });
 
@@ -56,7 +58,13 @@ describe('UserLease', () => {
 
   it('takes over a lease its holder stopped renewing (a process that died)', async () => {
     await db.prisma.idempotentRequest.create({
-      data: { userId: 'u4', operation: 'test.lease', key: 'lease', requestHash: 'dead-holder', createdAt: new Date(Date.now() - 60_000) },
+      data: {
+        userId: 'u4',
+        operation: 'test.lease',
+        key: 'lease',
+        requestHash: 'dead-holder',
+        createdAt: new Date(Date.now() - 60_000),
+      },
     });
     const lease = new UserLease(db.prisma, 'test.lease', { leaseMs: 1_000, waitMs: 500 });
     await expect(lease.run('u4', async () => 'mine')).resolves.toBe('mine');

@@ -12,7 +12,9 @@ describe('order books', () => {
     const b = world(3);
     for (const v of VENUES) {
       const m = await activeMarket(a, v, 5);
-      expect(await b.clients[v].getOrderBook(m.venueMarketId)).toEqual(await a.clients[v].getOrderBook(m.venueMarketId));
+      expect(await b.clients[v].getOrderBook(m.venueMarketId)).toEqual(
+        await a.clients[v].getOrderBook(m.venueMarketId),
+      );
     }
   });
 
@@ -35,7 +37,11 @@ describe('order books', () => {
       book.bids.forEach((l, i) => check(i === 0 || l.price < book.bids[i - 1]!.price, 'bids descending', id));
       book.asks.forEach((l, i) => check(i === 0 || l.price > book.asks[i - 1]!.price, 'asks ascending', id));
       check(book.bids[0]!.price < book.asks[0]!.price, 'best bid < best ask', id);
-      check(m.bestBid === book.bids[0]!.price && m.bestAsk === book.asks[0]!.price, 'listing quotes match the book', id);
+      check(
+        m.bestBid === book.bids[0]!.price && m.bestAsk === book.asks[0]!.price,
+        'listing quotes match the book',
+        id,
+      );
       for (const l of [...book.bids, ...book.asks]) {
         check(l.price > 0 && l.price < 1, 'price in (0, 1)', id);
         check(decimals(l.price) <= (venue === 'venue_a' ? 3 : 2), `price ${l.price} has too many decimals`, id);
@@ -64,7 +70,8 @@ describe('order books', () => {
     const catalog = buildCatalog(7, monthStart(NOW), NOW);
     const m = [...catalog.markets.venue_b.values()].find((x) => x.status === 'active')!;
     const native = nativeBinaryBookAt(m, NOW / 1000);
-    for (let i = 1; i < native.noBids.length; i++) expect(native.noBids[i]!.price).toBeLessThan(native.noBids[i - 1]!.price);
+    for (let i = 1; i < native.noBids.length; i++)
+      expect(native.noBids[i]!.price).toBeLessThan(native.noBids[i - 1]!.price);
     // Crossing would mean a YES bid plus a NO bid pay more than the $1 payout.
     expect(native.yesBids[0]!.price + native.noBids[0]!.price).toBeLessThan(1);
     const yes = yesBookAt(m, NOW / 1000);
@@ -88,7 +95,12 @@ describe('noBidsToYesAsks', () => {
   });
 
   it('rounds to the tick and sorts unsorted input', () => {
-    expect(noBidsToYesAsks([{ price: 0.07, size: 1 }, { price: 0.93, size: 2 }])).toEqual([
+    expect(
+      noBidsToYesAsks([
+        { price: 0.07, size: 1 },
+        { price: 0.93, size: 2 },
+      ]),
+    ).toEqual([
       { price: 0.07, size: 2 },
       { price: 0.93, size: 1 },
     ]);

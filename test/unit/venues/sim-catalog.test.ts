@@ -36,9 +36,12 @@ describe('simulated catalog', () => {
         expect(e.description.length).toBeGreaterThan(30);
       }
 
-      const listings = Object.fromEntries(await Promise.all(VENUES.map(async (v) => [v, await w.clients[v].listEvents()] as const)));
+      const listings = Object.fromEntries(
+        await Promise.all(VENUES.map(async (v) => [v, await w.clients[v].listEvents()] as const)),
+      );
       for (const e of events) {
-        const expected = e.sourceType === 'matched' ? VENUES : e.sourceType === 'venue_a_only' ? ['venue_a'] : ['venue_b'];
+        const expected =
+          e.sourceType === 'matched' ? VENUES : e.sourceType === 'venue_a_only' ? ['venue_a'] : ['venue_b'];
         expect(Object.keys(e.venueEventIds).sort()).toEqual([...expected].sort());
         for (const v of VENUES) {
           const id = e.venueEventIds[v];
@@ -99,7 +102,9 @@ describe('simulated catalog', () => {
 
   it('links every core market to venue markets that exist', async () => {
     const w = world();
-    const ids = new Set([...(await allMarkets(w, 'venue_a')), ...(await allMarkets(w, 'venue_b'))].map((m) => m.venueMarketId));
+    const ids = new Set(
+      [...(await allMarkets(w, 'venue_a')), ...(await allMarkets(w, 'venue_b'))].map((m) => m.venueMarketId),
+    );
     for (const e of w.coreEvents) {
       expect(e.markets.length).toBeGreaterThan(0);
       for (const cm of e.markets) for (const id of Object.values(cm.venueMarketIds)) expect(ids.has(id)).toBe(true);

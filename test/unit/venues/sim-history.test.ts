@@ -83,6 +83,8 @@ describe('price history', () => {
   it('rejects unknown intervals', async () => {
     const w = world();
     const m = await activeMarket(w, 'venue_a');
-    await expect(w.clients.venue_a.getPriceHistory(m.venueMarketId, { interval: '2h' as '1h', from: 0, to: nowS })).rejects.toThrow(RangeError);
+    await expect(
+      w.clients.venue_a.getPriceHistory(m.venueMarketId, { interval: '2h' as '1h', from: 0, to: nowS }),
+    ).rejects.toThrow(RangeError);
   });
 });

@@ -42,10 +42,14 @@ describe('placeOrder', () => {
     expect(buy.fills.reduce((s, f) => s + f.size, 0)).toBe(book.asks[0]!.size + book.asks[1]!.size);
 
     const sellLimit = book.bids[0]!.price;
-    const sell = await client.placeOrder(order(id, { side: 'sell', orderType: 'limit', limitPrice: sellLimit, size: big }));
+    const sell = await client.placeOrder(
+      order(id, { side: 'sell', orderType: 'limit', limitPrice: sellLimit, size: big }),
+    );
     expect(sell.fills).toEqual([expect.objectContaining({ price: sellLimit, size: book.bids[0]!.size })]);
 
-    const resting = await client.placeOrder(order(id, { orderType: 'limit', limitPrice: book.bids[0]!.price, size: 5 }));
+    const resting = await client.placeOrder(
+      order(id, { orderType: 'limit', limitPrice: book.bids[0]!.price, size: 5 }),
+    );
     expect(resting.status).toBe('rejected');
     expect(resting.fills).toEqual([]);
   });
@@ -55,7 +59,9 @@ describe('placeOrder', () => {
     const book = await w.clients.venue_b.getOrderBook(id);
     const res = await w.clients.venue_b.placeOrder(order(id, { outcome: 'no', size: 1 }));
     expect(res.fills[0]!.price).toBeCloseTo(1 - book.bids[0]!.price, 10);
-    const limited = await w.clients.venue_b.placeOrder(order(id, { outcome: 'no', size: 1, orderType: 'limit', limitPrice: 1 - book.bids[0]!.price - 0.01 }));
+    const limited = await w.clients.venue_b.placeOrder(
+      order(id, { outcome: 'no', size: 1, orderType: 'limit', limitPrice: 1 - book.bids[0]!.price - 0.01 }),
+    );
     expect(limited.status).toBe('rejected');
   });
 

@@ -8,7 +8,8 @@ describe('public trades', () => {
     const client = w.clients[venue];
     const page = await client.getPublicTrades(m.venueMarketId, { limit: 50, offset: 0 });
     expect(page.length).toBe(50);
-    for (let i = 1; i < page.length; i++) expect(page[i]!.filledAt.getTime()).toBeLessThanOrEqual(page[i - 1]!.filledAt.getTime());
+    for (let i = 1; i < page.length; i++)
+      expect(page[i]!.filledAt.getTime()).toBeLessThanOrEqual(page[i - 1]!.filledAt.getTime());
     expect(page[0]!.filledAt.getTime()).toBeLessThanOrEqual(NOW);
     expect(new Set(page.map((t) => t.venueTradeId)).size).toBe(page.length);
     expect(await world().clients[venue].getPublicTrades(m.venueMarketId, { limit: 50, offset: 0 })).toEqual(page);
@@ -53,7 +54,9 @@ describe('public trades', () => {
     for (const t of trades) expect(t.filledAt.getTime()).toBeLessThan(done.endDate!.getTime());
     const m = await activeMarket(w, 'venue_a');
     expect(await w.clients.venue_a.getPublicTrades(m.venueMarketId, { limit: -3, offset: -1 })).toEqual([]);
-    expect((await w.clients.venue_a.getPublicTrades(m.venueMarketId, { limit: 1e9, offset: 0 })).length).toBeLessThanOrEqual(1000);
+    expect(
+      (await w.clients.venue_a.getPublicTrades(m.venueMarketId, { limit: 1e9, offset: 0 })).length,
+    ).toBeLessThanOrEqual(1000);
   });
 });
 
@@ -64,7 +67,8 @@ describe('holders', () => {
     const res = await w.clients.venue_a.getHolders(m.venueMarketId, 10);
     expect(res.supported).toBe(true);
     expect(res.holders.length).toBe(10);
-    for (let i = 1; i < res.holders.length; i++) expect(res.holders[i]!.size).toBeLessThanOrEqual(res.holders[i - 1]!.size);
+    for (let i = 1; i < res.holders.length; i++)
+      expect(res.holders[i]!.size).toBeLessThanOrEqual(res.holders[i - 1]!.size);
     for (const h of res.holders) {
       expect(h.wallet).toMatch(/^0x[0-9a-f]{40}$/);
       expect(['yes', 'no']).toContain(h.outcome);

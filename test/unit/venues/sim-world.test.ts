@@ -1,4 +1,11 @@
-import { createSimulatedWorld, DEFAULT_WORLD_SEED, type PublicTrade, VenueMarketNotFoundError, VenueUnavailableError, VENUES } from '../../../src/venues';
+import {
+  createSimulatedWorld,
+  DEFAULT_WORLD_SEED,
+  type PublicTrade,
+  VenueMarketNotFoundError,
+  VenueUnavailableError,
+  VENUES,
+} from '../../../src/venues';
 import { activeMarket, NOW, world } from './world-fixture';
 
 describe('simulated world', () => {
@@ -15,7 +22,9 @@ describe('simulated world', () => {
     for (const v of VENUES) {
       const c = w.clients[v];
       await expect(c.getOrderBook('nope')).rejects.toBeInstanceOf(VenueMarketNotFoundError);
-      await expect(c.getPriceHistory('nope', { interval: '1h', from: 0, to: 1 })).rejects.toBeInstanceOf(VenueMarketNotFoundError);
+      await expect(c.getPriceHistory('nope', { interval: '1h', from: 0, to: 1 })).rejects.toBeInstanceOf(
+        VenueMarketNotFoundError,
+      );
       await expect(c.getPublicTrades('nope', { limit: 1, offset: 0 })).rejects.toBeInstanceOf(VenueMarketNotFoundError);
       await expect(c.getHolders('nope', 1)).rejects.toBeInstanceOf(VenueMarketNotFoundError);
       await expect(c.getOrderBook('nope')).rejects.toMatchObject({ venue: v, venueMarketId: 'nope' });
@@ -33,7 +42,14 @@ describe('simulated world', () => {
       c.getPriceHistory(m.venueMarketId, { interval: '1h', from: 0, to: NOW / 1000 }),
       c.getPublicTrades(m.venueMarketId, { limit: 1, offset: 0 }),
       c.getHolders(m.venueMarketId, 1),
-      c.placeOrder({ venueMarketId: m.venueMarketId, side: 'buy', outcome: 'yes', size: 1, orderType: 'market', clientOrderId: 'd1' }),
+      c.placeOrder({
+        venueMarketId: m.venueMarketId,
+        side: 'buy',
+        outcome: 'yes',
+        size: 1,
+        orderType: 'market',
+        clientOrderId: 'd1',
+      }),
       c.getOrderBook('unknown-too'),
     ];
     for (const call of calls) await expect(call).rejects.toBeInstanceOf(VenueUnavailableError);

@@ -1,4 +1,10 @@
-import { createSimulatedWorld, type SimulatedWorld, type Venue, type VenueEvent, type VenueMarket } from '../../../src/venues';
+import {
+  createSimulatedWorld,
+  type SimulatedWorld,
+  type Venue,
+  type VenueEvent,
+  type VenueMarket,
+} from '../../../src/venues';
 
 /** A fixed instant so every test sees the same world. */
 export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);

@@ -39,8 +39,12 @@ describe('EIP-55', () => {
     expect(addressProblem('polygon', '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beae')).toMatch(/40 hex/);
     expect(addressProblem('polygon', '5aaeb6053f3e94c9b9a09f33669435e7ef1beaed')).toMatch(/40 hex/);
     // The EIP's "all lower" examples are their own checksum form.
-    expect(canonicalAddress('polygon', '0xde709f2102306220921060314715629080e2fb77')).toBe('0xde709f2102306220921060314715629080e2fb77');
-    expect(canonicalAddress('polygon', ' 0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed ')).toBe('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
+    expect(canonicalAddress('polygon', '0xde709f2102306220921060314715629080e2fb77')).toBe(
+      '0xde709f2102306220921060314715629080e2fb77',
+    );
+    expect(canonicalAddress('polygon', ' 0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed ')).toBe(
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    );
   });
 });
 

@@ -20,14 +20,31 @@ const NOW = 1_800_000_000;
 describe('OrderFilled → trade', () => {
   it('makerAssetId 0: the maker bought tokens with USDC', () => {
     const c = checkFill(base, 0, NOW);
-    expect(c).toMatchObject({ trader: `0x${'c'.repeat(40)}`, side: 'buy', tokenId: '77', usdc: 333_333n, tokens: 1_000_000n });
+    expect(c).toMatchObject({
+      trader: `0x${'c'.repeat(40)}`,
+      side: 'buy',
+      tokenId: '77',
+      usdc: 333_333n,
+      tokens: 1_000_000n,
+    });
     const t = fillToTrade(c, { venueMarketId: 'm1', outcome: 'no' });
-    expect(t).toMatchObject({ venue: 'venue_a', venueMarketId: 'm1', side: 'buy', outcome: 'no', price: 0.333333, size: 1 });
+    expect(t).toMatchObject({
+      venue: 'venue_a',
+      venueMarketId: 'm1',
+      side: 'buy',
+      outcome: 'no',
+      price: 0.333333,
+      size: 1,
+    });
     expect(t.filledAt.toISOString()).toBe('2023-11-14T22:13:20.000Z');
   });
 
   it('takerAssetId 0: the maker sold tokens for USDC; the price rounds half up to micro-units', () => {
-    const c = checkFill({ ...base, makerAssetId: '77', takerAssetId: '0', makerAmountFilled: '3000000', takerAmountFilled: '2000000' }, 0, NOW);
+    const c = checkFill(
+      { ...base, makerAssetId: '77', takerAssetId: '0', makerAmountFilled: '3000000', takerAmountFilled: '2000000' },
+      0,
+      NOW,
+    );
     expect(c).toMatchObject({ side: 'sell', usdc: 2_000_000n, tokens: 3_000_000n });
     expect(fillToTrade(c, { venueMarketId: 'm1', outcome: 'yes' })).toMatchObject({ price: 0.666667, size: 3 });
   });
@@ -44,7 +61,11 @@ describe('OrderFilled → trade', () => {
     ]);
     expect(ids.size).toBe(5);
     const c1 = checkFill(base, 0, NOW);
-    const c2 = checkFill({ ...base, id: 'other', takerAmountFilled: '2000000', orderHash: `0x${'e'.repeat(64)}` }, 0, NOW);
+    const c2 = checkFill(
+      { ...base, id: 'other', takerAmountFilled: '2000000', orderHash: `0x${'e'.repeat(64)}` },
+      0,
+      NOW,
+    );
     const token = { venueMarketId: 'm1', outcome: 'yes' as const };
     expect(fillToTrade(c1, token).venueTradeId).toBe(fillToTrade(c2, token).venueTradeId);
   });
@@ -71,7 +92,9 @@ describe('OrderFilled → trade', () => {
       }
     })();
     expect(ahead).toBeInstanceOf(AppError);
-    expect((ahead as AppError).message).toBe('fills.2.timestamp: must not be more than 1 hour ahead of the server clock');
+    expect((ahead as AppError).message).toBe(
+      'fills.2.timestamp: must not be more than 1 hour ahead of the server clock',
+    );
     expect(() => checkFill({ ...base, timestamp: '0' }, 0, NOW)).toThrow('fills.0.timestamp: must be unix seconds');
   });
 

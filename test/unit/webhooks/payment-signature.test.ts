@@ -1,5 +1,9 @@
 import { AppError } from '../../../src/errors/app-error';
-import { paymentSignature, signPaymentPayload, verifyPaymentSignature } from '../../../src/modules/webhooks/payment-signature';
+import {
+  paymentSignature,
+  signPaymentPayload,
+  verifyPaymentSignature,
+} from '../../../src/modules/webhooks/payment-signature';
 
 const SECRET = 'whsec_unit';
 const BODY = '{"id":"evt_1","type":"x","data":{}}';

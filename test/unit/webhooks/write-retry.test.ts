@@ -4,7 +4,12 @@ import { isRetryableWriteConflict, withWriteRetry } from '../../../src/modules/i
 const rawError = (sqlState: string) =>
   Object.assign(new Error(`Raw query failed. Code: \`${sqlState}\``), {
     code: 'P2010',
-    meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode: sqlState, kind: 'TransactionWriteConflict' } } },
+    meta: {
+      driverAdapterError: {
+        name: 'DriverAdapterError',
+        cause: { originalCode: sqlState, kind: 'TransactionWriteConflict' },
+      },
+    },
   });
 
 describe('write conflicts', () => {
