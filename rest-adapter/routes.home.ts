@@ -1,5 +1,5 @@
 import { HomeDocument } from '../schema/generated/operations';
-import { HOME_LIMITS } from '../src/modules/social/home.service';
+import { HOME_LIMITS } from '../src/modules/social/home/home.limits';
 import { str } from './params';
 import { route } from './route.types';
 import { z } from 'zod';

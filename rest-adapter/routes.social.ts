@@ -16,15 +16,14 @@ import {
   UserStatsDocument,
   type LeaderboardSort,
 } from '../schema/generated/operations';
-import { LEADERBOARD_LIMITS as LL } from '../src/modules/social/leaderboard.resolver';
-import { LEADERBOARD_SORTS } from '../src/modules/social/leaderboard.service';
-import { FRIENDS_TRADED_MAX_MARKETS } from '../src/modules/social/social.service';
-import { FOLLOW_LIMITS as L } from '../src/modules/social/follows.resolver';
+import { FOLLOW_LIMITS as L } from '../src/modules/social/follows/follows.limits';
+import { FRIENDS_TRADED_MAX_MARKETS, USER_STATS_LIMITS as US } from '../src/modules/social/home/home.limits';
 import {
   FOLLOW_TRADES_LIMITS as FT,
+  LEADERBOARD_LIMITS as LL,
   LEADERBOARD_ME_LIMITS as LM,
-  USER_STATS_LIMITS as US,
-} from '../src/modules/social/social.limits';
+  LEADERBOARD_SORTS,
+} from '../src/modules/social/traders/traders.limits';
 import { HISTORY_INTERVALS, HISTORY_LIMITS } from '../src/modules/charts/charts.limits';
 import { VENUES } from '../src/venues/venue.types';
 import { int, oneOf, requiredStr } from './params';

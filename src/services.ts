@@ -53,17 +53,10 @@ import { MarketBooks, RoutingService } from './modules/routing';
 import { ExecutionService, ExecutionServiceClient, TradeRecorder } from './modules/execution';
 import { WalletsService, createChainBalancesClient, createWalletProvider } from './modules/wallets';
 import { ANNOUNCE_SWEEP_MS, IndexerWebhookService, OutcomeTokenIndex, PaymentWebhookService } from './modules/webhooks';
-import {
-  FollowTradesService,
-  FollowsService,
-  LeaderboardService,
-  ProductMetricsService,
-  SocialService,
-  TraderStatsService,
-  UserStatsService,
-} from './modules/social';
-import { CopytradeService } from './modules/social/copytrade.service';
-import { HomeService } from './modules/social/home.service';
+import { CopytradeService } from './modules/social/copytrade';
+import { FollowsService } from './modules/social/follows';
+import { DiscoveryService, HomeService, ProductMetricsService, UserStatsService } from './modules/social/home';
+import { FollowTradesService, LeaderboardService, TraderStatsService } from './modules/social/traders';
 import { MarksService, PortfolioService, PortfolioValuationService, TradeHistoryService } from './modules/portfolio';
 import type { SimulatedWorld } from './venues';
 import { VERSION } from './version';
@@ -114,7 +107,7 @@ export interface AppServices {
   follows: FollowsService;
   traderStats: TraderStatsService;
   leaderboard: LeaderboardService;
-  social: SocialService;
+  social: DiscoveryService;
   /** The follow-trade bubbles of an event's chart. */
   followTrades: FollowTradesService;
   userStats: UserStatsService;
@@ -354,7 +347,7 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     follows,
     traderStats,
     leaderboard: new LeaderboardService(db.prisma),
-    social: new SocialService(db.prisma),
+    social: new DiscoveryService(db.prisma),
     followTrades: new FollowTradesService(db.prisma, events, history),
     userStats: new UserStatsService(db.prisma),
     productMetrics: new ProductMetricsService(db.prisma, o.now),

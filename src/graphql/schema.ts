@@ -19,15 +19,13 @@ import { WebhooksResolver } from '../modules/webhooks';
 import { NotificationsResolver } from '../modules/notifications';
 import { IngestionResolver } from '../modules/ingestion';
 import { OpsResolver } from '../modules/ops';
-import {
-  FollowTradesResolver,
-  FollowsResolver,
-  LeaderboardResolver,
-  SocialResolver,
-  UserStatsResolver,
-} from '../modules/social';
-import { CopytradeResolver } from '../modules/social/copytrade.resolver';
-import { HomeResolver } from '../modules/social/home.resolver';
+import { CopytradeResolver } from '../modules/social/copytrade/copytrade.resolver';
+import { FollowsResolver } from '../modules/social/follows/follows.resolver';
+import { DiscoveryResolver } from '../modules/social/home/discovery.resolver';
+import { HomeResolver } from '../modules/social/home/home.resolver';
+import { UserStatsResolver } from '../modules/social/home/user-stats.resolver';
+import { FollowTradesResolver } from '../modules/social/traders/follow-trades.resolver';
+import { LeaderboardResolver } from '../modules/social/traders/leaderboard.resolver';
 import { TradesResolver } from '../modules/trades';
 import { ApiKeysResolver } from '../modules/api-keys';
 import { ComparisonsResolver } from '../modules/comparisons';
@@ -65,7 +63,7 @@ const RESOLVERS: NonEmptyArray<Function> = [
   CommentsResolver,
   FollowsResolver,
   LeaderboardResolver,
-  SocialResolver,
+  DiscoveryResolver,
   FollowTradesResolver,
   UserStatsResolver,
   HomeResolver,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { FollowTradesService } from '../../../src/modules/social';
+import { FollowTradesService } from '../../../src/modules/social/traders';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { activeMatchedEvent, pinnedWorld, PINNED_NOW } from '../../utils/pinned-world';
 import { statementsOf } from './statements';

@@ -1,5 +1,5 @@
 import { bucketStart } from '../../../src/modules/charts';
-import { groupBubbles, notionalMicros, type BubbleTrade } from '../../../src/modules/social/bubbles';
+import { groupBubbles, notionalMicros, type BubbleTrade } from '../../../src/modules/social/traders/bubbles';
 
 const T = 1_763_200_800; // a multiple of 3600 and of 86400
 const trade = (

@@ -1,5 +1,5 @@
 import type { Database } from '../../../src/db/database';
-import { UserLease } from '../../../src/modules/social/user-lease';
+import { UserLease } from '../../../src/modules/social/copytrade/user-lease';
 import { openTestDatabase } from '../../utils/db';
 
 /** The per-user lease copytrading runs under, over a real database (PGlite, or PostgreSQL with DATABASE_URL). */

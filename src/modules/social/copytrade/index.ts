@@ -1,0 +1,2 @@
+export { CopytradeService } from './copytrade.service';
+export * from './copytrade.limits';

@@ -1,0 +1,35 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import { VenueEnum } from '../../../graphql/enums';
+import type { FollowPage, FollowView, UnfollowResult } from './follows.service';
+
+@ObjectType('Follow', { description: 'A trader the caller follows.' })
+export class FollowType implements FollowView {
+  @Field(() => VenueEnum)
+  venue: FollowView['venue'];
+  @Field({ description: 'A wallet on venue_a (lower case); a handle on venue_b.' })
+  traderId: string;
+  @Field()
+  createdAt: Date;
+}
+
+@ObjectType('FollowPage')
+export class FollowPageType implements FollowPage {
+  @Field(() => [FollowType])
+  data: FollowView[];
+  @Field(() => Int)
+  limit: number;
+  @Field(() => Int)
+  offset: number;
+  @Field(() => Int)
+  total: number;
+}
+
+@ObjectType('UnfollowResult')
+export class UnfollowResultType implements UnfollowResult {
+  @Field(() => VenueEnum)
+  venue: UnfollowResult['venue'];
+  @Field()
+  traderId: string;
+  @Field({ description: 'False when the trader was not followed.' })
+  removed: boolean;
+}

@@ -1,0 +1,2 @@
+export { FollowsService, type FollowView, type FollowPage } from './follows.service';
+export * from './follows.limits';

@@ -1,0 +1,46 @@
+import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../../context';
+import {
+  LeaderboardMeType,
+  LeaderboardPageType,
+  LeaderboardRefreshType,
+  TraderProfileType,
+  TraderTradePageType,
+} from './leaderboard.types';
+import { LeaderboardArgs, LeaderboardMeArgs, TraderArgs, TraderTradesArgs } from './traders.inputs';
+
+@Resolver()
+export class LeaderboardResolver {
+  @Query(() => LeaderboardPageType, { description: 'Traders ranked by a figure, optionally on one venue.' })
+  leaderboard(@Args() a: LeaderboardArgs, @Ctx() ctx: GraphQLContext) {
+    return ctx.services.leaderboard.leaderboard(a.sortBy, a.limit, a.offset, a.venue);
+  }
+
+  @Query(() => LeaderboardMeType, {
+    description: "The caller's rank and neighbours (their traders: linked polygon wallets on venue_a).",
+  })
+  async leaderboardMe(@Args() a: LeaderboardMeArgs, @Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    return ctx.services.leaderboard.me(userId, a.sortBy, a.neighbours);
+  }
+
+  @Query(() => TraderProfileType)
+  trader(@Args() a: TraderArgs, @Ctx() ctx: GraphQLContext) {
+    return ctx.services.leaderboard.profile(a.venue, a.traderId);
+  }
+
+  @Query(() => TraderTradePageType, { description: "A trader's public trades, newest first." })
+  traderTrades(@Args() a: TraderTradesArgs, @Ctx() ctx: GraphQLContext) {
+    return ctx.services.leaderboard.trades(a.venue, a.traderId, a.limit, a.offset);
+  }
+
+  @Mutation(() => LeaderboardRefreshType, {
+    description: 'Recomputes every trader from the trades (bearer + X-Admin-Token).',
+  })
+  async refreshLeaderboard(@Ctx() ctx: GraphQLContext) {
+    await ctx.auth.requireUser();
+    ctx.auth.requireHeaderToken('admin');
+    const r = await ctx.services.traderStats.rebuild();
+    return { ...r, refreshedAt: new Date() };
+  }
+}

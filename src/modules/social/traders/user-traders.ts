@@ -1,0 +1,14 @@
+import type { PrismaClient } from '../../../db/generated/client';
+
+/**
+ * A user's venue_a trader ids: the addresses of their polygon wallets
+ * (provisioned and imported), in the lower case trader ids are stored in.
+ */
+export async function userTraderIds(prisma: PrismaClient, userId: string): Promise<string[]> {
+  const wallets = await prisma.wallet.findMany({
+    where: { userId, chain: 'polygon' },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { address: true },
+  });
+  return [...new Set(wallets.map((w) => w.address.toLowerCase()))];
+}
