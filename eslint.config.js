@@ -1,8 +1,22 @@
-// Lint: typescript-eslint's recommended rules over the TypeScript sources, and lines of at most
-// 120 characters outside data files (Prettier wraps code; this catches long strings and comments).
+// Lint: typescript-eslint's recommended rules over the TypeScript sources, lines of at most 120
+// characters outside data files (Prettier wraps code; this catches long strings and comments), and
+// the layer boundaries of the house (import cycles are refused by dependency-cruiser, which sees
+// type-only imports too: .dependency-cruiser.cjs).
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 const stylistic = require('@stylistic/eslint-plugin');
+
+/** Resolvers are named only by their module's manifest (the schema reads the registry). */
+const RESOLVERS_ONLY_IN_MANIFESTS = {
+  regex: '\\.resolver$',
+  message: "A resolver is listed in its module's manifest (<domain>.module.ts) and imported nowhere else.",
+};
+/** Central files name no domain's resolver or loader: they read the registry. */
+const NO_DOMAIN_INTERNALS = {
+  regex: '\\.(resolver|loaders)$',
+  message: 'Central files read the module registry; they name no resolver or loader of a domain.',
+};
+const restricted = (...patterns) => ['error', { patterns }];
 
 module.exports = tseslint.config(
   { ignores: ['node_modules/', 'src/db/generated/', 'schema/generated/', '.data/', 'coverage/', 'dist/'] },
@@ -20,6 +34,43 @@ module.exports = tseslint.config(
     ignores: ['**/*.data.ts'],
     plugins: { '@stylistic': stylistic },
     rules: { '@stylistic/max-len': ['error', { code: 120, ignoreUrls: true }] },
+  },
+  {
+    files: ['**/*.ts'],
+    ignores: ['src/modules/**/*.module.ts'],
+    rules: { 'no-restricted-imports': restricted(RESOLVERS_ONLY_IN_MANIFESTS) },
+  },
+  {
+    files: ['src/modules/**/index.ts'],
+    rules: {
+      'no-restricted-imports': restricted({
+        regex: '\\.(resolver|loaders|module)$',
+        message: 'A barrel hands on services, models and limits; never resolvers, loaders or the manifest.',
+      }),
+    },
+  },
+  {
+    files: ['rest-adapter/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restricted({
+        regex: '^\\.\\./src/(?!modules/.+\\.(limits|models)$|http/|errors/|venues/venue\\.types$)',
+        message:
+          'The REST adapter runs GraphQL documents: from src/ it reads only *.limits, *.models, src/http and src/errors.',
+      }),
+    },
+  },
+  {
+    files: ['src/context.ts', 'src/services.ts', 'src/server.ts', 'src/main.ts', 'src/graphql/**', 'src/http/**'],
+    rules: { 'no-restricted-imports': restricted(NO_DOMAIN_INTERNALS) },
+  },
+  {
+    files: ['src/kernel/**'],
+    rules: {
+      'no-restricted-imports': restricted(NO_DOMAIN_INTERNALS, {
+        regex: '^\\.\\./(modules|services|server)(/|$)',
+        message: 'The kernel is the contract modules build on: it imports no module and not the composition root.',
+      }),
+    },
   },
   {
     files: ['**/*.js'],

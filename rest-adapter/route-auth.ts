@@ -1,4 +1,6 @@
 import type { GraphQLContext } from '../src/context';
+import { PaymentWebhookService } from '../src/modules/webhooks/payment-webhook.service';
+import { IndexerWebhookService } from '../src/modules/webhooks/indexer.service';
 import type { RouteAuth } from './route.types';
 
 /**
@@ -37,10 +39,10 @@ export async function authenticateRoute(auth: RouteAuth, ctx: GraphQLContext): P
       ctx.auth.requireHeaderToken('feedIngest');
       return;
     case 'indexer-secret':
-      ctx.services.indexerWebhook.authenticate(ctx.header('x-indexer-secret'));
+      ctx.services.get(IndexerWebhookService).authenticate(ctx.header('x-indexer-secret'));
       return;
     case 'payment-signature':
-      ctx.services.paymentWebhook.assertConfigured();
+      ctx.services.get(PaymentWebhookService).assertConfigured();
       return;
     default: {
       const unhandled: never = auth;

@@ -1,26 +1,11 @@
 import type { RequestAuth } from './auth/request-auth';
-import type { AppServices } from './services';
-import { createCommentsLoaders, type CommentsLoaders } from './modules/comments';
+import type { AppServices, LoaderLocator } from './kernel';
 import { ApiKeyAccess } from './modules/api-keys/api-key.access';
-import { createComparisonsLoaders, type ComparisonsLoaders } from './modules/comparisons/comparisons.loaders';
-import { createEventsLoaders, type EventsLoaders } from './modules/events';
-import { createWalletsLoaders, type WalletsLoaders } from './modules/wallets';
-import { createMarketsLoaders, type MarketsLoaders } from './modules/markets';
-import { createPortfolioLoaders, type PortfolioLoaders } from './modules/portfolio';
-
-/** Per-request DataLoaders of every domain, built once per request. */
-export type Loaders = {
-  events: EventsLoaders;
-  comments: CommentsLoaders;
-  comparisons: ComparisonsLoaders;
-  wallets: WalletsLoaders;
-  markets: MarketsLoaders;
-  portfolio: PortfolioLoaders;
-};
 
 /**
  * What every resolver receives. A `type` alias (not an interface): graphql-sse's
- * generics require it.
+ * generics require it. It names no domain: resolvers ask for their services
+ * (`ctx.services.get(EventsService)`) and loaders (`ctx.loaders.get(eventsLoaders)`).
  */
 export type GraphQLContext = {
   requestId: string;
@@ -35,20 +20,9 @@ export type GraphQLContext = {
    */
   header: (name: string) => string | undefined;
   services: AppServices;
-  loaders: Loaders;
+  /** This request's DataLoaders, each set built on first use. */
+  loaders: LoaderLocator;
 };
-
-export function createLoaders(services: AppServices): Loaders {
-  const markets = createMarketsLoaders(services.markets);
-  return {
-    events: createEventsLoaders(services.events),
-    comments: createCommentsLoaders(services.comments),
-    comparisons: createComparisonsLoaders(services.comparisons),
-    wallets: createWalletsLoaders(services.wallets),
-    markets,
-    portfolio: createPortfolioLoaders(services.portfolio, services.marks, markets),
-  };
-}
 
 /** The context factory shared by /graphql, /graphql/stream and the REST adapter. */
 export function createContext(
@@ -66,6 +40,6 @@ export function createContext(
     ...req,
     apiKey: req.apiKey ?? ApiKeyAccess.none(),
     services,
-    loaders: createLoaders(services),
+    loaders: services.requestLoaders(),
   };
 }

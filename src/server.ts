@@ -15,7 +15,8 @@ import { createRestRouter } from '../rest-adapter/express-router';
 import { ROUTES } from '../rest-adapter/routes';
 import { routeTemplateMatcher } from '../rest-adapter/route-matcher';
 import { apiKeyGateMiddleware } from './modules/api-keys/api-key.middleware';
-import type { AppServices } from './services';
+import type { AppServices } from './kernel';
+import { ApiKeyGate } from './modules/api-keys/api-key.gate';
 
 export interface AppOptions {
   /** SSE heartbeat interval (tests shorten it). */
@@ -69,7 +70,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
   });
   // The market-data surface's one gate (key, plan limit, usage, rate-limit headers) runs before
   // anything else there, so every answer of the surface carries the headers, body errors included.
-  app.use('/market-data', apiKeyGateMiddleware(services.apiKeyGate, routeTemplateMatcher(ROUTES, 'market-data')));
+  app.use('/market-data', apiKeyGateMiddleware(services.get(ApiKeyGate), routeTemplateMatcher(ROUTES, 'market-data')));
   // `verify` keeps the raw bytes beside the parsed body (signed webhooks check them). A body that
   // cannot be read is answered by the handler, after the credential check a REST route makes first.
   const json = express.json({ limit: '1mb', verify: keepRawBody });

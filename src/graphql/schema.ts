@@ -1,79 +1,8 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
-import { EventsResolver, MarketFieldsResolver } from '../modules/events';
-import { EventHistoryResolver } from '../modules/charts';
-import { MarketScreensResolver, TradeMarketResolver } from '../modules/markets';
-import { SearchResolver } from '../modules/search';
-import { CommentsResolver } from '../modules/comments';
-import { FeedResolver } from '../modules/feed';
-import { RoutingResolver } from '../modules/routing';
-import { ExecutionResolver } from '../modules/execution';
-import { RewardsAdminResolver, RewardsResolver } from '../modules/rewards';
-import { LinkProofResolver } from '../modules/linkproof';
-import { AdminResolver } from '../modules/admin';
-import { AccountsResolver } from '../modules/accounts';
-import { FundingResolver } from '../modules/funding';
-import { WalletsResolver } from '../modules/wallets';
-import { WebhooksResolver } from '../modules/webhooks';
-import { NotificationsResolver } from '../modules/notifications';
-import { IngestionResolver } from '../modules/ingestion';
-import { OpsResolver } from '../modules/ops';
-import { CopytradeResolver } from '../modules/social/copytrade/copytrade.resolver';
-import { FollowsResolver } from '../modules/social/follows/follows.resolver';
-import { DiscoveryResolver } from '../modules/social/home/discovery.resolver';
-import { HomeResolver } from '../modules/social/home/home.resolver';
-import { UserStatsResolver } from '../modules/social/home/user-stats.resolver';
-import { FollowTradesResolver } from '../modules/social/traders/follow-trades.resolver';
-import { LeaderboardResolver } from '../modules/social/traders/leaderboard.resolver';
-import { TradesResolver } from '../modules/trades';
-import { ApiKeysResolver } from '../modules/api-keys';
-import { ComparisonsResolver } from '../modules/comparisons';
-import { MarketDataResolver } from '../modules/market-data';
-import { UsageResolver } from '../modules/usage';
-import { OrdersResolver, PortfolioResolver, PortfolioTradeResolver, PositionsResolver } from '../modules/portfolio';
+import { MODULES } from '../modules/registry';
 import { validateArgs } from './validate-args';
-
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-const RESOLVERS: NonEmptyArray<Function> = [
-  AccountsResolver,
-  ApiKeysResolver,
-  UsageResolver,
-  MarketDataResolver,
-  ComparisonsResolver,
-  WalletsResolver,
-  FundingResolver,
-  WebhooksResolver,
-  EventsResolver,
-  MarketFieldsResolver,
-  EventHistoryResolver,
-  MarketScreensResolver,
-  TradeMarketResolver,
-  SearchResolver,
-  TradesResolver,
-  OpsResolver,
-  IngestionResolver,
-  FeedResolver,
-  RoutingResolver,
-  ExecutionResolver,
-  RewardsResolver,
-  RewardsAdminResolver,
-  LinkProofResolver,
-  AdminResolver,
-  CommentsResolver,
-  FollowsResolver,
-  LeaderboardResolver,
-  DiscoveryResolver,
-  FollowTradesResolver,
-  UserStatsResolver,
-  HomeResolver,
-  CopytradeResolver,
-  NotificationsResolver,
-  PortfolioResolver,
-  PositionsResolver,
-  OrdersResolver,
-  PortfolioTradeResolver,
-];
 
 let built: Promise<GraphQLSchema> | undefined;
 
@@ -94,8 +23,11 @@ const contextOnlyPubSub = {
 
 /** The one executable schema (built once per process; type-graphql metadata is global). */
 export function getSchema(): Promise<GraphQLSchema> {
+  // Every module's resolvers: the registry is the one list.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  const resolvers = MODULES.flatMap((m) => m.resolvers ?? []) as unknown as NonEmptyArray<Function>;
   built ??= buildSchema({
-    resolvers: RESOLVERS,
+    resolvers,
     validateFn: validateArgs,
     pubSub: contextOnlyPubSub,
   });

@@ -4,7 +4,8 @@ import { RequestAuth, type AuthVerifiers, type HeaderTokens } from '../auth/requ
 import { createContext, type GraphQLContext } from '../context';
 import { apiKeyAccessFor } from '../modules/api-keys/api-key.access';
 import type { ApiKeyPrincipal } from '../modules/api-keys/api-keys.models';
-import type { AppServices } from '../services';
+import type { AppServices } from '../kernel';
+import { ApiKeyGate } from '../modules/api-keys/api-key.gate';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -39,7 +40,7 @@ export function contextFromHttp(
   const auth = new RequestAuth({ authorization: header('authorization'), header }, deps.verifiers, deps.tokens);
   const clientId = req.ip ?? req.socket.remoteAddress ?? 'unknown';
   const res = req.res;
-  const apiKey = apiKeyAccessFor(deps.services.apiKeyGate, {
+  const apiKey = apiKeyAccessFor(deps.services.get(ApiKeyGate), {
     header,
     clientId,
     admitted: res?.locals?.apiKey as ApiKeyPrincipal | undefined,

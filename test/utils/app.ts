@@ -11,6 +11,7 @@ import {
   type ServiceOverrides,
 } from '../../src/services';
 import { openTestDatabase } from './db';
+import { SearchService } from '../../src/modules/search/search.service';
 
 export interface TestApp {
   url: string;
@@ -59,7 +60,7 @@ export async function startTestApp(
   });
   await startBackground(services);
   // Quiescent before the first request: the search index is built in the background.
-  await services.search.whenIdle();
+  await services.get(SearchService).whenIdle();
   const running = await startServer(services, { port: 0, host: '127.0.0.1' }, opts);
   return {
     url: running.url,

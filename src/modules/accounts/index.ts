@@ -1,2 +1,1 @@
 export { AccountsService, type AccountView } from './accounts.service';
-export { AccountsResolver } from './accounts.resolver';

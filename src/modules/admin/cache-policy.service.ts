@@ -1,3 +1,4 @@
+import { ServiceToken } from '../../kernel';
 import { API_KEY_REVOKED_TOPIC } from '../api-keys/api-keys.limits';
 import { LOOKUP_MAX_ENTRIES, LOOKUP_TTL_MS } from '../api-keys/api-keys.service';
 import { HISTORY_CACHE_TTL_SECONDS, HISTORY_INTERVALS } from '../charts/charts.limits';
@@ -19,16 +20,25 @@ export interface PolicyMemo {
   invalidatedBy: string;
 }
 
+/** The REST adapter's caching, as the composition root hands it to the policy (the route table is data). */
+export interface HttpCacheRoutes {
+  /** The REST route table. */
+  routes(): readonly PolicyRoute[];
+  /** The Cache-Control header the REST adapter sends with an ETag. */
+  etagCacheControl(maxAgeSeconds: number): string;
+}
+
+/** Provided by the composition root, which owns both the route table and the services. */
+export const HTTP_CACHE_ROUTES = new ServiceToken<HttpCacheRoutes>('admin.httpCacheRoutes');
+
 /** Where the policy reads each lifetime: the objects and tables that enforce them, never copies. */
 export interface CachePolicySources {
   /** Where the shared cache lives (`redis` or in-process `memory`). */
   store: 'redis' | 'memory';
   etagMaxAgeSeconds: number;
-  /** The Cache-Control header the REST adapter sends with an ETag. */
-  etagCacheControl(maxAgeSeconds: number): string;
-  /** The REST route table (read when asked: it is built after the services). */
-  routes(): readonly PolicyRoute[];
-  memos: readonly PolicyMemo[];
+  http: HttpCacheRoutes;
+  /** The per-process memos in use (read when asked: modules make them as they are built). */
+  memos(): readonly PolicyMemo[];
 }
 
 export interface CachePolicyView {
@@ -55,7 +65,7 @@ export class CachePolicyService {
   constructor(private readonly s: CachePolicySources) {}
 
   policy(): CachePolicyView {
-    const routes = this.s.routes();
+    const routes = this.s.http.routes();
     return {
       store: this.s.store,
       history: {
@@ -65,7 +75,7 @@ export class CachePolicyService {
       },
       etag: {
         maxAgeSeconds: this.s.etagMaxAgeSeconds,
-        cacheControl: this.s.etagCacheControl(this.s.etagMaxAgeSeconds),
+        cacheControl: this.s.http.etagCacheControl(this.s.etagMaxAgeSeconds),
         routes: routes.filter((r) => r.etag).map((r) => ({ surface: r.surface, method: r.method, path: r.path })),
       },
       responseCaches: routes.flatMap((r) =>
@@ -83,7 +93,7 @@ export class CachePolicyService {
             ]
           : [],
       ),
-      memos: this.s.memos.map((m) => ({
+      memos: this.s.memos().map((m) => ({
         name: m.name,
         ttlSeconds: seconds(m.memo.ttlMs),
         scope: 'process',

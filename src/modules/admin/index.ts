@@ -1,8 +1,9 @@
 export {
   CachePolicyService,
+  HTTP_CACHE_ROUTES,
+  type HttpCacheRoutes,
   type CachePolicySources,
   type CachePolicyView,
   type PolicyMemo,
   type PolicyRoute,
 } from './cache-policy.service';
-export { AdminResolver } from './admin.resolver';

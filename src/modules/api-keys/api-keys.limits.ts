@@ -37,3 +37,8 @@ export const QUOTA_FREE_ENDPOINTS: ReadonlySet<string> = new Set(['GET /api/user
 
 /** Announces a revocation to every process so cached lookups of that key are dropped at once. */
 export const API_KEY_REVOKED_TOPIC = 'apikeys.revoked';
+
+/** What {@link API_KEY_REVOKED_TOPIC} carries. */
+export interface RevokedMessage {
+  keyHash: string;
+}

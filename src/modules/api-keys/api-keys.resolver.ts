@@ -2,25 +2,29 @@ import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
 import { CreateApiKeyArgs, IssueApiKeyArgs, RevokeApiKeyArgs } from './api-keys.inputs';
 import { ApiKeyType, CreatedApiKeyType, RateLimitStatusType, RevokedApiKeyType } from './api-keys.types';
+import { ApiKeyGate } from './api-key.gate';
+import { ApiKeysService } from './api-keys.service';
 
 @Resolver()
 export class ApiKeysResolver {
   @Query(() => [ApiKeyType], { description: "The calling key owner's active keys (API key with `read`)." })
   async apiKeys(@Ctx() ctx: GraphQLContext) {
     const me = await ctx.apiKey.require('read');
-    return ctx.services.apiKeys.list(me.owner);
+    return ctx.services.get(ApiKeysService).list(me.owner);
   }
 
   @Query(() => RateLimitStatusType, { description: "The calling key's plan and quota (API key with `read`)." })
   async apiRateLimit(@Ctx() ctx: GraphQLContext) {
     const me = await ctx.apiKey.require('read');
-    return ctx.services.apiKeyGate.status(me);
+    return ctx.services.get(ApiKeyGate).status(me);
   }
 
   @Mutation(() => CreatedApiKeyType, { description: 'A new key for the caller, on its plan (API key with `write`).' })
   async createApiKey(@Args() args: CreateApiKeyArgs, @Ctx() ctx: GraphQLContext) {
     const me = await ctx.apiKey.require('write');
-    return ctx.services.apiKeys.create({ owner: me.owner, name: args.name, scopes: args.scopes, plan: me.plan });
+    return ctx.services
+      .get(ApiKeysService)
+      .create({ owner: me.owner, name: args.name, scopes: args.scopes, plan: me.plan });
   }
 
   @Mutation(() => RevokedApiKeyType, {
@@ -28,7 +32,7 @@ export class ApiKeysResolver {
   })
   async revokeApiKey(@Args() { keyId }: RevokeApiKeyArgs, @Ctx() ctx: GraphQLContext) {
     const me = await ctx.apiKey.require('write');
-    return ctx.services.apiKeys.revoke(me.owner, keyId);
+    return ctx.services.get(ApiKeysService).revoke(me.owner, keyId);
   }
 
   @Mutation(() => CreatedApiKeyType, {
@@ -36,6 +40,8 @@ export class ApiKeysResolver {
   })
   async issueApiKey(@Args() args: IssueApiKeyArgs, @Ctx() ctx: GraphQLContext) {
     ctx.auth.requireHeaderToken('admin');
-    return ctx.services.apiKeys.create({ owner: args.owner, name: args.name, scopes: args.scopes, plan: args.plan });
+    return ctx.services
+      .get(ApiKeysService)
+      .create({ owner: args.owner, name: args.name, scopes: args.scopes, plan: args.plan });
   }
 }

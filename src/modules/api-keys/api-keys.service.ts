@@ -2,7 +2,7 @@ import type { PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { PubSub } from '../../infra';
 import { generateApiKey, hashApiKey, isApiKeyShaped, newKeyId, previewOf } from './api-key.codec';
-import { API_KEY_REVOKED_TOPIC, type ApiPlan, type ApiScope } from './api-keys.limits';
+import { API_KEY_REVOKED_TOPIC, RevokedMessage, type ApiPlan, type ApiScope } from './api-keys.limits';
 import {
   toApiKeyView,
   toPrincipal,
@@ -18,10 +18,6 @@ export interface NewApiKey {
   name: string;
   scopes: readonly ApiScope[];
   plan: ApiPlan;
-}
-
-interface RevokedMessage {
-  keyHash: string;
 }
 
 /**
@@ -74,11 +70,6 @@ export class ApiKeysService {
     this.cache = new LookupCache(LOOKUP_MAX_ENTRIES, now);
   }
 
-  /** Listens for revocations published by any process. */
-  async start(): Promise<void> {
-    await this.pubsub.subscribe<RevokedMessage>(API_KEY_REVOKED_TOPIC, (m) => this.forget(m.keyHash));
-  }
-
   create(input: NewApiKey): Promise<CreatedApiKeyView> {
     return createApiKey(this.prisma, input);
   }
@@ -122,7 +113,8 @@ export class ApiKeysService {
     return principal;
   }
 
-  private forget(keyHash: string): void {
+  /** Drops a revoked key's cached lookup (this process's revocation, or another's through the pub/sub). */
+  forget(keyHash: string): void {
     this.revocations += 1;
     this.cache.delete(keyHash);
   }

@@ -9,7 +9,6 @@ export {
 } from './api-key.gate';
 export { ApiKeyAccess, apiKeyAccessFor, type HttpKeySource } from './api-key.access';
 export { apiKeyGateMiddleware, type EndpointOf } from './api-key.middleware';
-export { ApiKeysResolver } from './api-keys.resolver';
 export * from './api-keys.limits';
 export * from './api-keys.models';
 export * from './api-key.codec';

@@ -5,6 +5,8 @@ import { EventType } from '../events/events.types';
 import { HistoryArgs } from './charts.inputs';
 import type { EventHistoryView } from './charts.models';
 import { EventHistoryType } from './charts.types';
+import { eventsLoaders } from '../events/events.loaders';
+import { HistoryService } from './charts.service';
 
 @Resolver(() => EventType)
 export class EventHistoryResolver {
@@ -18,7 +20,7 @@ export class EventHistoryResolver {
     @Args() args: HistoryArgs,
     @Ctx() ctx: GraphQLContext,
   ): Promise<EventHistoryView> {
-    const markets = await ctx.loaders.events.marketsByEventId.load(event.id);
-    return ctx.services.history.eventHistory(event.id, markets, args);
+    const markets = await ctx.loaders.get(eventsLoaders).marketsByEventId.load(event.id);
+    return ctx.services.get(HistoryService).eventHistory(event.id, markets, args);
   }
 }

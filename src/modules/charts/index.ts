@@ -1,5 +1,4 @@
 export { HistoryService, type HistoryServiceOptions } from './charts.service';
-export { EventHistoryResolver } from './charts.resolver';
 export { bucketStart, bucketize, normalizeHistory, type CandleRow, type SeriesKind } from './candles';
 export * from './charts.limits';
 export * from './charts.models';

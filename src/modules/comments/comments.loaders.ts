@@ -1,8 +1,10 @@
+import { defineLoaders, type LoadersOf } from '../../kernel';
 import DataLoader from 'dataloader';
-import type { CommentsService } from './comments.service';
+import { CommentsService } from './comments.service';
 
 /** Per-request loaders of the comments domain (for the request's viewer). */
-export function createCommentsLoaders(comments: CommentsService) {
+export const commentsLoaders = defineLoaders('comments', (services) => {
+  const comments = services.get(CommentsService);
   const byViewer = new Map<string, DataLoader<string, boolean>>();
   return {
     /** Whether `viewerId` likes each comment, batched per viewer. */
@@ -15,6 +17,6 @@ export function createCommentsLoaders(comments: CommentsService) {
       return l;
     },
   };
-}
+});
 
-export type CommentsLoaders = ReturnType<typeof createCommentsLoaders>;
+export type CommentsLoaders = LoadersOf<typeof commentsLoaders>;

@@ -4,8 +4,6 @@ export {
   type ComparisonListQuery,
   type ComparisonPair,
 } from './comparisons.service';
-export { createComparisonsLoaders, type ComparisonsLoaders } from './comparisons.loaders';
-export { ComparisonsResolver } from './comparisons.resolver';
 export {
   matchVenueEvents,
   type MatchSide,

@@ -1,12 +1,14 @@
+import { defineLoaders, type LoadersOf } from '../../kernel';
 import DataLoader from 'dataloader';
 import type { MarketView } from './events.models';
-import type { EventsService } from './events.service';
+import { EventsService } from './events.service';
 
 /** Per-request loaders of the events domain; batches return in key order. */
-export function createEventsLoaders(events: EventsService) {
+export const eventsLoaders = defineLoaders('events', (services) => {
+  const events = services.get(EventsService);
   return {
     marketsByEventId: new DataLoader<string, MarketView[]>((ids) => events.marketsByEventIds(ids)),
   };
-}
+});
 
-export type EventsLoaders = ReturnType<typeof createEventsLoaders>;
+export type EventsLoaders = LoadersOf<typeof eventsLoaders>;

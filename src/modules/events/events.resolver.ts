@@ -2,36 +2,37 @@ import { Arg, Args, Ctx, FieldResolver, Float, Query, Resolver, Root } from 'typ
 import type { GraphQLContext } from '../../context';
 import { DiscoverEventsArgs, EventMarketsArgs, ListEventsArgs, MarketFilterArgs } from './events.inputs';
 import { yesPrice, type EventView, type MarketView } from './events.models';
-import { filterMarkets } from './events.service';
+import { EventsService, filterMarkets } from './events.service';
 import { EventPageType, EventType, MarketType } from './events.types';
+import { eventsLoaders } from './events.loaders';
 
 @Resolver(() => EventType)
 export class EventsResolver {
   @Query(() => EventPageType, { description: 'Core events, most active first.' })
   events(@Args() args: ListEventsArgs, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.events.list(args);
+    return ctx.services.get(EventsService).list(args);
   }
 
   @Query(() => EventType, { description: 'One core event by id or slug.' })
   event(@Arg('ref', { description: 'Event id or slug.' }) ref: string, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.events.get(ref);
+    return ctx.services.get(EventsService).get(ref);
   }
 
   @Query(() => EventPageType, { description: 'Search, filter and sort events (rate limited per client).' })
   async discoverEvents(@Args() args: DiscoverEventsArgs, @Ctx() ctx: GraphQLContext) {
-    await ctx.services.clientLimits.consume('discover', ctx.clientId);
-    return ctx.services.events.discover(args);
+    await ctx.services.rateLimits.consume('discover', ctx.clientId);
+    return ctx.services.get(EventsService).discover(args);
   }
 
   @Query(() => [MarketType], { description: "An event's markets." })
   eventMarkets(@Args() args: EventMarketsArgs, @Ctx() ctx: GraphQLContext) {
     const { eventId, ...filter } = args;
-    return ctx.services.events.marketsOf(eventId, filter);
+    return ctx.services.get(EventsService).marketsOf(eventId, filter);
   }
 
   @FieldResolver(() => [MarketType])
   async markets(@Root() event: EventView, @Args() filter: MarketFilterArgs, @Ctx() ctx: GraphQLContext) {
-    return filterMarkets(await ctx.loaders.events.marketsByEventId.load(event.id), filter);
+    return filterMarkets(await ctx.loaders.get(eventsLoaders).marketsByEventId.load(event.id), filter);
   }
 }
 

@@ -265,3 +265,31 @@ export function eventsFromOrder(o: Order & { fills: Fill[] }, now: Date): Execut
   }
   return events;
 }
+
+/** What an order row is made of before anything happened to it. */
+export interface OrderDraft {
+  id: string;
+  userId: string;
+  venue: Venue;
+  /** The catalog's market id (`venue:marketId`). */
+  marketKey: string;
+  venueMarketId: string;
+  coreEventId: string | null;
+  outcome: OutcomeSide;
+  side: Side;
+  orderType: OrderKind;
+  mode: ExecutionMode;
+  limitPriceMicros: bigint | null;
+  requestedSizeMicros: bigint;
+  source: OrderSource;
+  positionId: string | null;
+  idempotencyKey: string | null;
+}
+
+/** One fill in micro-units. */
+export interface RecordedFill {
+  price: bigint;
+  size: bigint;
+  fee: bigint;
+  filledAt: Date;
+}

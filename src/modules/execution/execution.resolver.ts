@@ -4,6 +4,7 @@ import { checkExecuteRequest, checkSellRequest } from './execute-request';
 import { ExecuteInput, SellPositionInput } from './execution.inputs';
 import type { ExecuteRequest, ExecutionEvent, ExecutionPrincipal, SellRequest } from './execution.models';
 import { ExecutionEventType } from './execution.types';
+import { ExecutionService } from './execution.service';
 
 /** GraphQL passes explicit nulls for absent optional fields: the service speaks undefined. */
 function withoutNulls<T extends object>(value: T): T {
@@ -35,7 +36,7 @@ async function subscribeExecute({ args, context }: ExecuteData): Promise<AsyncIt
   const request = withoutNulls(args.input) as ExecuteRequest;
   checkExecuteRequest(request); // a bad body is a 400 before credentials are looked at
   const principal = await principalFor(context, request.mode === 'live' ? 'live' : 'optional');
-  const stream = await context.services.execution.run(request, principal, {
+  const stream = await context.services.get(ExecutionService).run(request, principal, {
     idempotencyKey: context.header('idempotency-key'),
   });
   return stream.events();
@@ -45,7 +46,7 @@ async function subscribeSell({ args, context }: SellData): Promise<AsyncIterable
   const body = withoutNulls(args.input ?? {}) as SellRequest;
   checkSellRequest(body);
   const principal = (await principalFor(context, body.mode === 'live' ? 'live' : 'user'))!;
-  const stream = await context.services.execution.sell(args.positionId, body, principal, {
+  const stream = await context.services.get(ExecutionService).sell(args.positionId, body, principal, {
     idempotencyKey: context.header('idempotency-key'),
   });
   return stream.events();

@@ -3,7 +3,7 @@ import type { PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../http/logger';
 import { PeriodicTask } from '../../infra';
-import { IdempotencyService } from '../funding/idempotency.service';
+import { IdempotencyService } from '../idempotency/idempotency.service';
 import { InsufficientFundsError } from '../ledger';
 import { microsToNumber } from '../ledger/money';
 import { CENT, MICRO, feeOf, toMicros } from '../routing/order-book.math';
@@ -23,7 +23,7 @@ import { resolveMarket, type Catalog } from './market-resolver';
 import { OrderReconciler } from './order-reconciler';
 import { OrderRun, type LiveStart, type OrderPlan, type RunnerDeps } from './order-runner';
 import { submitRequestOf } from './service-outcome';
-import type { OrderDraft } from './trade-recorder';
+import type { OrderDraft } from './execution.models';
 
 /** A running (or replayed) execution. */
 export interface ExecutionStream {

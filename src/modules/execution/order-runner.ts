@@ -17,7 +17,8 @@ import {
 import { fillNotification, verdictOf } from './service-outcome';
 import type { EventLog } from './event-log';
 import type { Order } from '../../db/generated/client';
-import type { OrderDraft, RecordedFill, TradeRecorder } from './trade-recorder';
+import type { OrderDraft, RecordedFill } from './execution.models';
+import type { TradeRecorder } from './trade-recorder';
 
 /** Everything decided about an order before its stream opens. */
 export interface OrderPlan {

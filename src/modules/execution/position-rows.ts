@@ -1,7 +1,7 @@
 import type { Position, Prisma } from '../../db/generated/client';
 import { applyFill, OversellError, type PositionState } from '../portfolio/position.math';
 import { notionalOf } from '../routing/order-book.math';
-import type { OrderDraft, RecordedFill } from './trade-recorder';
+import type { OrderDraft, RecordedFill } from './execution.models';
 
 /**
  * The position row an order moves, inside the recorder's transactions: one

@@ -3,7 +3,7 @@ import { feeOf, toMicros, type FeeSchedule } from '../routing/order-book.math';
 import type { FailureCode } from './execution.limits';
 import type { ExecuteRequest, OrderView } from './execution.models';
 import type { ExecutionServiceOrder, ExecutionServiceOrderRequest } from './execution-service.client';
-import type { OrderDraft, RecordedFill } from './trade-recorder';
+import type { OrderDraft, RecordedFill } from './execution.models';
 
 /** What a final answer of the execution service does to its order: settle its fills, or end it without. */
 export type ServiceVerdict =

@@ -1,5 +1,4 @@
 import type { Fill, Order, Position, Prisma, PrismaClient } from '../../db/generated/client';
-import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
 import {
   InsufficientFundsError,
   TRADING_FEE_KIND,
@@ -11,41 +10,8 @@ import { MICROS_PER_UNIT } from '../ledger/money';
 import { OversellError } from '../portfolio/position.math';
 import { notionalOf } from '../routing/order-book.math';
 import { applyToPosition, markPending, undoPending } from './position-rows';
-import {
-  EXECUTION_LEDGER_KINDS as K,
-  type ExecutionMode,
-  type OrderKind,
-  type OrderSource,
-  type OrderState,
-} from './execution.limits';
-
-/** What an order row is made of before anything happened to it. */
-export interface OrderDraft {
-  id: string;
-  userId: string;
-  venue: Venue;
-  /** The catalog's market id (`venue:marketId`). */
-  marketKey: string;
-  venueMarketId: string;
-  coreEventId: string | null;
-  outcome: OutcomeSide;
-  side: Side;
-  orderType: OrderKind;
-  mode: ExecutionMode;
-  limitPriceMicros: bigint | null;
-  requestedSizeMicros: bigint;
-  source: OrderSource;
-  positionId: string | null;
-  idempotencyKey: string | null;
-}
-
-/** One fill in micro-units. */
-export interface RecordedFill {
-  price: bigint;
-  size: bigint;
-  fee: bigint;
-  filledAt: Date;
-}
+import { EXECUTION_LEDGER_KINDS as K, type OrderSource, type OrderState } from './execution.limits';
+import { RecordedFill, OrderDraft } from './execution.models';
 
 export type Settled =
   | { ok: true; order: Order; position: Position; balance: Balance }
@@ -106,7 +72,7 @@ export class TradeRecorder {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly ledger: LedgerService,
-    private readonly feeListeners: readonly FeeListener[],
+    private readonly feeListeners: Iterable<FeeListener>,
   ) {}
 
   /**

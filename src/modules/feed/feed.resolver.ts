@@ -6,6 +6,7 @@ import { AppError } from '../../errors/app-error';
 import { parseFeedId, type FeedItemView } from './feed.models';
 import { FeedFilterArgs, FeedListArgs, IngestFeedArgs } from './feed.inputs';
 import { FeedIngestReportType, FeedItemType, FeedPageType, FeedQualityType } from './feed.types';
+import { FeedService } from './feed.service';
 
 @ArgsType()
 export class FeedItemArgs {
@@ -22,7 +23,7 @@ async function subscribeFeed({ args, context }: FeedSubscribeData): Promise<Asyn
   const after = raw ? parseFeedId(raw) : undefined;
   if (after === null)
     throw AppError.badRequest('Last-Event-ID', 'must be a feed item id (a non-negative 64-bit integer)');
-  return context.services.feed.stream(args, after);
+  return context.services.get(FeedService).stream(args, after);
 }
 
 @Resolver(() => FeedItemType)
@@ -30,23 +31,23 @@ export class FeedResolver {
   @Query(() => FeedPageType, { description: 'Feed items, newest first (cursor pages).' })
   feed(@Args() args: FeedListArgs, @Ctx() ctx: GraphQLContext) {
     const { limit, cursor, ...filters } = args;
-    return ctx.services.feed.list(filters, limit, cursor);
+    return ctx.services.get(FeedService).list(filters, limit, cursor);
   }
 
   @Query(() => FeedItemType)
   feedItem(@Args() { id }: FeedItemArgs, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.feed.get(id);
+    return ctx.services.get(FeedService).get(id);
   }
 
   @Query(() => FeedQualityType, { description: 'Mapping rate, per-source counts, duplicates rejected, freshness.' })
   feedQuality(@Ctx() ctx: GraphQLContext) {
-    return ctx.services.feed.quality();
+    return ctx.services.get(FeedService).quality();
   }
 
   @Mutation(() => FeedIngestReportType, { description: 'The ingest worker delivers a batch (X-Feed-Ingest-Token).' })
   ingestFeed(@Args() { items }: IngestFeedArgs, @Ctx() ctx: GraphQLContext) {
     ctx.auth.requireHeaderToken('feedIngest');
-    return ctx.services.feed.ingest(items);
+    return ctx.services.get(FeedService).ingest(items);
   }
 
   @Subscription(() => FeedItemType, {

@@ -2,6 +2,8 @@ import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
 import { FundingAmountArgs, FundingPageArgs, WithdrawArgs } from './funding.inputs';
 import { FundingPageType, FundingTransactionType, WithdrawalPageType, WithdrawalType } from './funding.types';
+import { FundingService } from './funding.service';
+import { WithdrawalsService } from './withdrawals.service';
 
 /** The `Idempotency-Key` request header money-moving mutations honour. */
 const idempotencyKey = (ctx: GraphQLContext) => ctx.header('idempotency-key');
@@ -15,20 +17,20 @@ export class FundingResolver {
   async createOnrampSession(@Args() a: FundingAmountArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
     // The limit is spent only when the request runs: a replay of its Idempotency-Key is free.
-    const admit = () => ctx.services.clientLimits.consume('onramp', userId);
-    return ctx.services.funding.onramp(userId, a.amount, a.currency, idempotencyKey(ctx), admit);
+    const admit = () => ctx.services.rateLimits.consume('onramp', userId);
+    return ctx.services.get(FundingService).onramp(userId, a.amount, a.currency, idempotencyKey(ctx), admit);
   }
 
   @Mutation(() => FundingTransactionType, { description: 'Legacy: a fiat payment intent (Idempotency-Key honoured).' })
   async createPaymentIntent(@Args() a: FundingAmountArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.funding.paymentIntent(userId, a.amount, a.currency, idempotencyKey(ctx));
+    return ctx.services.get(FundingService).paymentIntent(userId, a.amount, a.currency, idempotencyKey(ctx));
   }
 
   @Query(() => FundingPageType, { description: "The caller's deposits, newest first." })
   async fundingHistory(@Args() a: FundingPageArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.funding.history(userId, a.limit, a.offset);
+    return ctx.services.get(FundingService).history(userId, a.limit, a.offset);
   }
 
   @Mutation(() => WithdrawalType, {
@@ -36,16 +38,14 @@ export class FundingResolver {
   })
   async requestWithdrawal(@Args() a: WithdrawArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.withdrawals.request(
-      userId,
-      { amount: a.amount, chain: a.chain, destination: a.destination },
-      idempotencyKey(ctx),
-    );
+    return ctx.services
+      .get(WithdrawalsService)
+      .request(userId, { amount: a.amount, chain: a.chain, destination: a.destination }, idempotencyKey(ctx));
   }
 
   @Query(() => WithdrawalPageType, { description: "The caller's withdrawals, newest first." })
   async withdrawals(@Args() a: FundingPageArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.withdrawals.list(userId, a.limit, a.offset);
+    return ctx.services.get(WithdrawalsService).list(userId, a.limit, a.offset);
   }
 }

@@ -4,7 +4,7 @@ import { AppError } from '../../errors/app-error';
 import { amountToMicros, MICROS_PER_UNIT } from '../ledger/money';
 import { FUNDING_LIMITS, type FiatCurrency } from './funding.limits';
 import { toFundingView, type FundingKind, type FundingView, type OffsetPage } from './funding.models';
-import type { IdempotencyService } from './idempotency.service';
+import type { IdempotencyService } from '../idempotency/idempotency.service';
 import type { PaymentsClient } from './payments.client';
 
 /** Fiat micro-units as the processor's decimal text, to the cent ("25.50"). */

@@ -6,8 +6,6 @@ export {
   type PayoutRef,
   type WithdrawalRequest,
 } from './withdrawals.service';
-export { IdempotencyService, type IdempotentCall } from './idempotency.service';
-export { FundingResolver } from './funding.resolver';
 export { createPaymentsClient, type PaymentsClient } from './payments.client';
 export * from './funding.limits';
 export * from './funding.models';

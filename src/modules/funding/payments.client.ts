@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppConfig } from '../../config';
 import { JsonHttpClient } from '../../upstreams/json-http';
 import type { Chain } from '../wallets';
+import { ServiceToken } from '../../kernel';
 
 export interface FundingRequest {
   userId: string;
@@ -39,6 +40,9 @@ const id = z.string().min(1).max(200);
  * `POST /v1/onramp/sessions` → `{ id, url }`, `POST /v1/payment_intents` →
  * `{ id, client_secret }`, `POST /v1/payouts` → `{ id, status, failure_reason? }`.
  */
+/** The payment processor client funding and withdrawals share. */
+export const PAYMENTS_CLIENT = new ServiceToken<PaymentsClient>('funding.payments');
+
 export class HttpPaymentsClient implements PaymentsClient {
   constructor(private readonly http: JsonHttpClient) {}
 

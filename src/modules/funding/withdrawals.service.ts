@@ -6,7 +6,7 @@ import { InsufficientFundsError, LEDGER_KINDS, amountToMicros, microsToDecimal, 
 import { canonicalAddress, type Chain } from '../wallets';
 import { FUNDING_LIMITS } from './funding.limits';
 import { toWithdrawalView, type OffsetPage, type WithdrawalView } from './funding.models';
-import type { IdempotencyService } from './idempotency.service';
+import type { IdempotencyService } from '../idempotency/idempotency.service';
 import type { PaymentsClient } from './payments.client';
 import type { NewNotification } from '../notifications';
 

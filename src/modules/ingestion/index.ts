@@ -1,6 +1,5 @@
 export { CatalogService, marketKey, type CatalogSource, type SyncReport } from './catalog.service';
 export { openSimulatedWorld } from './world-anchor';
-export { IngestionResolver } from './ingestion.resolver';
 export {
   ANNOUNCE_STEPS,
   TradeIngestService,

@@ -1,6 +1,7 @@
 import { Ctx, Field, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
-import type { SyncReport } from './catalog.service';
+import { CatalogService, type SyncReport } from './catalog.service';
+import { MarketIndex } from './market-index';
 
 @ObjectType('CatalogSyncReport')
 export class CatalogSyncReportType implements SyncReport {
@@ -17,8 +18,8 @@ export class IngestionResolver {
   })
   async syncCatalog(@Ctx() ctx: GraphQLContext): Promise<SyncReport> {
     ctx.auth.requireHeaderToken('admin');
-    const report = await ctx.services.catalog.sync(ctx.services.world);
-    await ctx.services.refreshMarketIndex();
+    const report = await ctx.services.get(CatalogService).sync(ctx.services.world);
+    await ctx.services.get(MarketIndex).refresh();
     return report;
   }
 }

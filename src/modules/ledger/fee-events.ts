@@ -26,3 +26,19 @@ export interface FeeCharged {
 export interface FeeListener {
   onFeeCharged(db: LedgerDb, fee: FeeCharged): Promise<void>;
 }
+
+/**
+ * The fee listeners execution tells, filled by the modules that listen (rewards
+ * adds its accrual when it is built): execution names no listener.
+ */
+export class FeeListeners implements Iterable<FeeListener> {
+  private readonly listeners: FeeListener[] = [];
+
+  add(listener: FeeListener): void {
+    this.listeners.push(listener);
+  }
+
+  [Symbol.iterator](): Iterator<FeeListener> {
+    return this.listeners[Symbol.iterator]();
+  }
+}

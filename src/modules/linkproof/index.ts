@@ -1,5 +1,4 @@
 export { LinkProofService } from './linkproof.service';
-export { LinkProofResolver } from './linkproof.resolver';
 export {
   createIdentityProvider,
   HttpIdentityProvider,

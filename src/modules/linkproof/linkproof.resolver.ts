@@ -2,6 +2,7 @@ import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
 import { VerifyWalletArgs } from './linkproof.inputs';
 import { ProofLinkObject, WalletProofObject } from './linkproof.types';
+import { LinkProofService } from './linkproof.service';
 
 @Resolver()
 export class LinkProofResolver {
@@ -12,19 +13,19 @@ export class LinkProofResolver {
   })
   async createProofLink(@Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.linkProof.proofLink(userId);
+    return ctx.services.get(LinkProofService).proofLink(userId);
   }
 
   @Query(() => WalletProofObject, {
     description: "A Solana wallet's proof status (public; 502 when the provider fails).",
   })
   walletProof(@Args() a: VerifyWalletArgs, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.linkProof.verify(a.wallet);
+    return ctx.services.get(LinkProofService).verify(a.wallet);
   }
 
   @Query(() => WalletProofObject, { description: "The proof status of the caller's primary Solana wallet." })
   async myWalletProof(@Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.linkProof.status(userId);
+    return ctx.services.get(LinkProofService).status(userId);
   }
 }

@@ -1,5 +1,4 @@
 export { MarketDataService, type EventListQuery, type MarketListQuery } from './market-data.service';
-export { MarketDataResolver, definedOnly } from './market-data.resolver';
 export { keysetPage, mapPage, type CursorPage, type KeysetQuery } from './cursor-page';
 export * from './market-data.models';
 export * from './market-data.limits';

@@ -7,13 +7,8 @@ import {
   MarketDataMarketPageType,
   MarketDataMarketType,
 } from './market-data.types';
-
-/** GraphQL passes explicit nulls for omitted filters; the services take absent ones. */
-export function definedOnly<T extends object>(args: T): { [K in keyof T]: Exclude<T[K], null> } {
-  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined)) as {
-    [K in keyof T]: Exclude<T[K], null>;
-  };
-}
+import { MarketDataService } from './market-data.service';
+import { definedOnly } from '../../graphql/defined-only';
 
 @Resolver()
 export class MarketDataResolver {
@@ -22,24 +17,24 @@ export class MarketDataResolver {
   })
   async marketDataMarkets(@Args() args: MarketListArgs, @Ctx() ctx: GraphQLContext) {
     await ctx.apiKey.require('read');
-    return ctx.services.marketData.markets(definedOnly(args));
+    return ctx.services.get(MarketDataService).markets(definedOnly(args));
   }
 
   @Query(() => MarketDataMarketType, { description: 'One venue market by venue and native id (API key with `read`).' })
   async venueMarket(@Args() { venue, marketId }: VenueMarketArgs, @Ctx() ctx: GraphQLContext) {
     await ctx.apiKey.require('read');
-    return ctx.services.marketData.market(venue, marketId);
+    return ctx.services.get(MarketDataService).market(venue, marketId);
   }
 
   @Query(() => MarketDataEventPageType, { description: 'Core events, by identifier (API key with `read`).' })
   async marketDataEvents(@Args() args: EventListArgs, @Ctx() ctx: GraphQLContext) {
     await ctx.apiKey.require('read');
-    return ctx.services.marketData.events(definedOnly(args));
+    return ctx.services.get(MarketDataService).events(definedOnly(args));
   }
 
   @Query(() => [EventCategoryType], { description: 'Event counts per category (API key with `read`).' })
   async eventCategories(@Ctx() ctx: GraphQLContext) {
     await ctx.apiKey.require('read');
-    return ctx.services.marketData.categories();
+    return ctx.services.get(MarketDataService).categories();
   }
 }

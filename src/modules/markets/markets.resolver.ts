@@ -16,6 +16,10 @@ import {
   MarketTradePageType,
   OrderBookType,
 } from './markets.types';
+import { HistoryService } from '../charts/charts.service';
+import { eventsLoaders } from '../events/events.loaders';
+import { marketsLoaders } from './markets.loaders';
+import { MarketsService } from './markets.service';
 
 /**
  * The market screens as fields of `Market`, so one query composes a whole
@@ -25,14 +29,14 @@ import {
 export class MarketScreensResolver {
   @Query(() => MarketType, { description: 'One venue market of the catalog (404 when the catalog does not hold it).' })
   async market(@Args() { venue, marketId }: MarketRefArgs, @Ctx() ctx: GraphQLContext): Promise<MarketView> {
-    const market = await ctx.loaders.markets.marketById.load(`${venue}:${marketId}`);
+    const market = await ctx.loaders.get(marketsLoaders).marketById.load(`${venue}:${marketId}`);
     if (!market) throw AppError.notFound(`market ${venue}:${marketId}`);
     return market;
   }
 
   @FieldResolver(() => EventType, { description: 'The core event.' })
   async event(@Root() market: MarketView, @Ctx() ctx: GraphQLContext): Promise<EventView> {
-    const event = await ctx.loaders.markets.eventById.load(market.eventId);
+    const event = await ctx.loaders.get(marketsLoaders).eventById.load(market.eventId);
     if (!event) throw AppError.notFound(`event ${market.eventId}`);
     return event;
   }
@@ -43,7 +47,7 @@ export class MarketScreensResolver {
     @Args() { depth }: OrderBookArgs,
     @Ctx() ctx: GraphQLContext,
   ): Promise<OrderBookView> {
-    return ctx.services.markets.orderBook(market, depth);
+    return ctx.services.get(MarketsService).orderBook(market, depth);
   }
 
   @FieldResolver(() => MarketTradePageType, { description: 'Public trades on the venue, newest first.' })
@@ -52,7 +56,7 @@ export class MarketScreensResolver {
     @Args() { limit, offset }: MarketTradesArgs,
     @Ctx() ctx: GraphQLContext,
   ): Promise<TradePageView> {
-    return ctx.services.markets.trades(market, limit, offset);
+    return ctx.services.get(MarketsService).trades(market, limit, offset);
   }
 
   @FieldResolver(() => MarketHoldersType, {
@@ -63,12 +67,12 @@ export class MarketScreensResolver {
     @Args() { limit }: HoldersArgs,
     @Ctx() ctx: GraphQLContext,
   ): Promise<HoldersView> {
-    return ctx.services.markets.holders(market, limit);
+    return ctx.services.get(MarketsService).holders(market, limit);
   }
 
   @FieldResolver(() => HolderSummaryType)
   holderSummary(@Root() market: MarketView, @Ctx() ctx: GraphQLContext): Promise<HolderSummaryView> {
-    return ctx.services.markets.holderSummary(market);
+    return ctx.services.get(MarketsService).holderSummary(market);
   }
 
   @FieldResolver(() => MarketChartType, {
@@ -79,7 +83,7 @@ export class MarketScreensResolver {
     @Args() { points, interval }: ChartArgs,
     @Ctx() ctx: GraphQLContext,
   ): Promise<MarketChartView> {
-    return ctx.services.history.marketChart(market, points, interval);
+    return ctx.services.get(HistoryService).marketChart(market, points, interval);
   }
 
   @FieldResolver(() => MarketCounterpartType, {
@@ -88,8 +92,8 @@ export class MarketScreensResolver {
       'The matching market on the other venue (same core event, most similar question); null when there is none.',
   })
   async counterpart(@Root() market: MarketView, @Ctx() ctx: GraphQLContext): Promise<CounterpartView | null> {
-    const siblings = await ctx.loaders.events.marketsByEventId.load(market.eventId);
-    return ctx.services.markets.counterpart(market, siblings);
+    const siblings = await ctx.loaders.get(eventsLoaders).marketsByEventId.load(market.eventId);
+    return ctx.services.get(MarketsService).counterpart(market, siblings);
   }
 }
 
@@ -97,6 +101,6 @@ export class MarketScreensResolver {
 export class TradeMarketResolver {
   @FieldResolver(() => MarketType, { nullable: true, description: 'The market traded, when the catalog holds it.' })
   market(@Root() trade: TradeType, @Ctx() ctx: GraphQLContext): Promise<MarketView | null> {
-    return ctx.loaders.markets.marketById.load(`${trade.venue}:${trade.marketId}`);
+    return ctx.loaders.get(marketsLoaders).marketById.load(`${trade.venue}:${trade.marketId}`);
   }
 }

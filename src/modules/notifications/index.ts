@@ -5,6 +5,6 @@ export {
   type NewNotification,
   type NotificationKind,
 } from './notifications.service';
-export { NotificationsResolver, NOTIFICATION_LIMITS } from './notifications.resolver';
+export { NOTIFICATION_LIMITS } from './notifications.resolver';
 export { HttpPushClient, SimulatedPushClient, type PushClient, type PushDelivery } from './push.client';
 export { PREFERENCES, PREFERENCE_KEYS } from './preferences.spec';

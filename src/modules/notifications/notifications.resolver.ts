@@ -2,7 +2,7 @@ import { ArrayMaxSize, IsIn, IsOptional, Matches, Max, MaxLength, Min, MinLength
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Ctx, Field, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
-import { PUSH_PLATFORMS, type PushPlatform } from './notifications.service';
+import { NotificationsService, PUSH_PLATFORMS, type PushPlatform } from './notifications.service';
 import { MarkReadResultType, NotificationPageType, PushTokenRemovalType, PushTokenType } from './notifications.types';
 import type { Preferences } from './preferences.spec';
 
@@ -63,7 +63,7 @@ export class NotificationsResolver {
   @Query(() => NotificationPageType, { description: "The caller's notifications, newest first." })
   async notifications(@Args() a: NotificationsArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.notifications.list(userId, a.limit, a.offset, a.unreadOnly);
+    return ctx.services.get(NotificationsService).list(userId, a.limit, a.offset, a.unreadOnly);
   }
 
   @Mutation(() => MarkReadResultType, {
@@ -71,25 +71,25 @@ export class NotificationsResolver {
   })
   async markNotificationsRead(@Args() a: MarkReadArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.notifications.markRead(userId, a.ids);
+    return ctx.services.get(NotificationsService).markRead(userId, a.ids);
   }
 
   @Mutation(() => PushTokenType, { description: 'Registers a device for push notifications (idempotent).' })
   async registerPushToken(@Args() a: PushTokenArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.notifications.registerPushToken(userId, a.token, a.platform);
+    return ctx.services.get(NotificationsService).registerPushToken(userId, a.token, a.platform);
   }
 
   @Mutation(() => PushTokenRemovalType)
   async removePushToken(@Args() a: PushTokenRemovalArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.notifications.removePushToken(userId, a.token);
+    return ctx.services.get(NotificationsService).removePushToken(userId, a.token);
   }
 
   @Query(() => GraphQLJSONObject, { description: 'Every preference key with its stored or default value.' })
   async preferences(@Ctx() ctx: GraphQLContext): Promise<Preferences> {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.notifications.preferences(userId);
+    return ctx.services.get(NotificationsService).preferences(userId);
   }
 
   @Mutation(() => GraphQLJSONObject, {
@@ -100,6 +100,6 @@ export class NotificationsResolver {
     @Ctx() ctx: GraphQLContext,
   ) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.notifications.updatePreferences(userId, values);
+    return ctx.services.get(NotificationsService).updatePreferences(userId, values);
   }
 }

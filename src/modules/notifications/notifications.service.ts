@@ -10,6 +10,7 @@ import {
   type PreferenceValue,
 } from './preferences.spec';
 import type { PushClient, PushDelivery } from './push.client';
+import { ServiceToken } from '../../kernel';
 
 /** Kinds of notification, each gated by its push preference. */
 export const NOTIFICATION_KINDS = {
@@ -94,6 +95,12 @@ function toView(n: {
  * when the user's preference for that kind allows. Pushing happens after the
  * write and never fails the operation that caused it.
  */
+/** Stores notifications (and pushes them) without failing the caller's write: errors are logged. */
+export type Notify = (items: NewNotification[]) => Promise<void>;
+
+/** The {@link Notify} the notifications module provides to the modules that notify. */
+export const NOTIFY = new ServiceToken<Notify>('notifications.notify');
+
 export class NotificationsService {
   private inflight = new Set<Promise<void>>();
 

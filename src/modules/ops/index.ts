@@ -1,2 +1,1 @@
 export { OpsService, type RuntimeSnapshot, type HealthView, type PipelineView } from './ops.service';
-export { OpsResolver } from './ops.resolver';

@@ -1,8 +1,9 @@
 import DataLoader from 'dataloader';
-import type { MarketsLoaders } from '../markets/markets.loaders';
-import type { MarksService, YesMark } from './marks.service';
+import { defineLoaders, type LoadersOf } from '../../kernel';
+import { marketsLoaders } from '../markets/markets.loaders';
+import { MarksService, type YesMark } from './marks.service';
 import type { FillView, OrderView, PositionView } from './portfolio.models';
-import type { PortfolioService } from './portfolio.service';
+import { PortfolioService } from './portfolio.service';
 
 /**
  * Per-request loaders of the portfolio; batches return in key order. Marks
@@ -10,7 +11,10 @@ import type { PortfolioService } from './portfolio.service';
  * top-of-book request per market, venues in parallel), so a position's `mark`,
  * the summary and the balances share what was fetched.
  */
-export function createPortfolioLoaders(portfolio: PortfolioService, marks: MarksService, markets: MarketsLoaders) {
+export const portfolioLoaders = defineLoaders('portfolio', (services, loaders) => {
+  const portfolio = services.get(PortfolioService);
+  const marks = services.get(MarksService);
+  const markets = loaders.get(marketsLoaders);
   const catalog = async (keys: readonly string[]) =>
     (await markets.marketById.loadMany(keys)).map((m) => (m instanceof Error ? null : m));
   return {
@@ -28,6 +32,6 @@ export function createPortfolioLoaders(portfolio: PortfolioService, marks: Marks
     marketById: markets.marketById,
     eventById: markets.eventById,
   };
-}
+});
 
-export type PortfolioLoaders = ReturnType<typeof createPortfolioLoaders>;
+export type PortfolioLoaders = LoadersOf<typeof portfolioLoaders>;

@@ -17,6 +17,9 @@ import type {
   SummaryView,
 } from './portfolio-valuation.models';
 import { PortfolioTradePageType, PortfolioTradeType } from './portfolio.types';
+import { PortfolioValuationService } from './portfolio-valuation.service';
+import { portfolioLoaders } from './portfolio.loaders';
+import { TradeHistoryService } from './trade-history.service';
 
 /**
  * The caller's portfolio as one object whose fields are the parts of the
@@ -37,28 +40,28 @@ export class PortfolioResolver {
     description: 'Ledger balance, on-chain wallet value and open positions value.',
   })
   balances(@Root() root: PortfolioRoot, @Ctx() ctx: GraphQLContext): Promise<BalancesView> {
-    return ctx.services.portfolioValuation.balances(root.userId, ctx.loaders.portfolio);
+    return ctx.services.get(PortfolioValuationService).balances(root.userId, ctx.loaders.get(portfolioLoaders));
   }
 
   @FieldResolver(() => PortfolioPositionsType, {
     description: 'Open positions across the service and linked wallets, with marks.',
   })
   positions(@Root() root: PortfolioRoot, @Ctx() ctx: GraphQLContext): Promise<OpenPositionsView> {
-    return ctx.services.portfolioValuation.openPositions(root.userId, ctx.loaders.portfolio);
+    return ctx.services.get(PortfolioValuationService).openPositions(root.userId, ctx.loaders.get(portfolioLoaders));
   }
 
   @FieldResolver(() => PortfolioSummaryType, {
     description: 'Realized and unrealized PnL, fees, exposure by venue and category.',
   })
   summary(@Root() root: PortfolioRoot, @Ctx() ctx: GraphQLContext): Promise<SummaryView> {
-    return ctx.services.portfolioValuation.summary(root.userId, ctx.loaders.portfolio);
+    return ctx.services.get(PortfolioValuationService).summary(root.userId, ctx.loaders.get(portfolioLoaders));
   }
 
   @FieldResolver(() => PortfolioAnalyticsType, {
     description: 'Category win rates, exposure and the weekly volume rank.',
   })
   analytics(@Root() root: PortfolioRoot, @Ctx() ctx: GraphQLContext): Promise<AnalyticsView> {
-    return ctx.services.portfolioValuation.analytics(root.userId, ctx.loaders.portfolio);
+    return ctx.services.get(PortfolioValuationService).analytics(root.userId, ctx.loaders.get(portfolioLoaders));
   }
 
   @FieldResolver(() => PortfolioTradePageType, {
@@ -69,7 +72,7 @@ export class PortfolioResolver {
     @Args() { limit, offset }: PortfolioPageArgs,
     @Ctx() ctx: GraphQLContext,
   ): Promise<OffsetPage<TradeView>> {
-    return ctx.services.tradeHistory.history(root.userId, limit, offset);
+    return ctx.services.get(TradeHistoryService).history(root.userId, limit, offset);
   }
 
   @FieldResolver(() => [PortfolioTradeType], { description: 'The newest trades (the history without a total).' })
@@ -78,6 +81,6 @@ export class PortfolioResolver {
     @Args() { limit }: ActivityArgs,
     @Ctx() ctx: GraphQLContext,
   ): Promise<TradeView[]> {
-    return ctx.services.tradeHistory.trades(root.userId, limit);
+    return ctx.services.get(TradeHistoryService).trades(root.userId, limit);
   }
 }

@@ -14,9 +14,13 @@ import {
   PositionPageType,
   PositionType,
 } from './portfolio.types';
+import { marketsLoaders } from '../markets/markets.loaders';
+import { PortfolioValuationService } from './portfolio-valuation.service';
+import { portfolioLoaders } from './portfolio.loaders';
+import { PortfolioService } from './portfolio.service';
 
 const marketOf = (ctx: GraphQLContext, r: { venue: string; marketId: string }) =>
-  ctx.loaders.markets.marketById.load(`${r.venue}:${r.marketId}`);
+  ctx.loaders.get(marketsLoaders).marketById.load(`${r.venue}:${r.marketId}`);
 
 /** The caller's positions, with marks, market and linked orders as loader-backed fields. */
 @Resolver(() => PositionType)
@@ -24,13 +28,13 @@ export class PositionsResolver {
   @Query(() => PositionPageType, { description: "The caller's service positions, most recently changed first." })
   async positions(@Args() a: PositionsArgs, @Ctx() ctx: GraphQLContext): Promise<OffsetPage<PositionView>> {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.portfolio.positionsPage(userId, a.status, a.limit, a.offset);
+    return ctx.services.get(PortfolioService).positionsPage(userId, a.status, a.limit, a.offset);
   }
 
   @Query(() => PositionType, { description: "One of the caller's positions (404 when unknown or someone else's)." })
   async position(@Args() a: PositionIdArgs, @Ctx() ctx: GraphQLContext): Promise<PositionView> {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.portfolio.position(userId, a.positionId);
+    return ctx.services.get(PortfolioService).position(userId, a.positionId);
   }
 
   @Query(() => MarketPositionsType, { description: "The caller's positions in one venue market." })
@@ -39,7 +43,7 @@ export class PositionsResolver {
     return {
       venue: a.venue,
       marketId: a.marketId,
-      data: await ctx.services.portfolio.positionsInMarket(userId, a.venue, a.marketId),
+      data: await ctx.services.get(PortfolioService).positionsInMarket(userId, a.venue, a.marketId),
     };
   }
 
@@ -47,17 +51,19 @@ export class PositionsResolver {
     description: "The outcome's mark (live mid, or the last known price when the venue cannot quote).",
   })
   mark(@Root() p: PositionView, @Ctx() ctx: GraphQLContext): Promise<MarkView> {
-    return ctx.services.portfolioValuation.markOf(p, ctx.loaders.portfolio);
+    return ctx.services.get(PortfolioValuationService).markOf(p, ctx.loaders.get(portfolioLoaders));
   }
 
   @FieldResolver(() => Float, { nullable: true, description: 'size × mark; null when no price is known.' })
   async marketValue(@Root() p: PositionView, @Ctx() ctx: GraphQLContext): Promise<number | null> {
-    return (await ctx.services.portfolioValuation.valueOf(p, ctx.loaders.portfolio)).marketValue;
+    return (await ctx.services.get(PortfolioValuationService).valueOf(p, ctx.loaders.get(portfolioLoaders)))
+      .marketValue;
   }
 
   @FieldResolver(() => Float, { nullable: true, description: 'marketValue − costBasis; null when no price is known.' })
   async unrealizedPnl(@Root() p: PositionView, @Ctx() ctx: GraphQLContext): Promise<number | null> {
-    return (await ctx.services.portfolioValuation.valueOf(p, ctx.loaders.portfolio)).unrealizedPnl;
+    return (await ctx.services.get(PortfolioValuationService).valueOf(p, ctx.loaders.get(portfolioLoaders)))
+      .unrealizedPnl;
   }
 
   @FieldResolver(() => MarketType, { nullable: true, description: 'The market, when the catalog holds it.' })
@@ -69,7 +75,7 @@ export class PositionsResolver {
     description: 'Orders on this market outcome, newest first (none for wallet positions).',
   })
   orders(@Root() p: PositionView, @Ctx() ctx: GraphQLContext): Promise<OrderView[]> {
-    return ctx.loaders.portfolio.ordersOfPosition.load(p);
+    return ctx.loaders.get(portfolioLoaders).ordersOfPosition.load(p);
   }
 }
 
@@ -78,12 +84,12 @@ export class OrdersResolver {
   @Query(() => OrderPageType, { description: "The caller's orders, newest first, optionally in one state." })
   async orders(@Args() a: OrdersArgs, @Ctx() ctx: GraphQLContext): Promise<OffsetPage<OrderView>> {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.portfolio.ordersPage(userId, a.state, a.limit, a.offset);
+    return ctx.services.get(PortfolioService).ordersPage(userId, a.state, a.limit, a.offset);
   }
 
   @FieldResolver(() => [OrderFillType], { description: 'Fills in sequence.' })
   fills(@Root() o: OrderView, @Ctx() ctx: GraphQLContext): Promise<FillView[]> {
-    return ctx.loaders.portfolio.fillsOfOrder.load(o.id);
+    return ctx.loaders.get(portfolioLoaders).fillsOfOrder.load(o.id);
   }
 
   @FieldResolver(() => MarketType, { nullable: true })

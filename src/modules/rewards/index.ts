@@ -3,8 +3,6 @@ export { RewardClaimsService } from './reward-claims.service';
 export { ReferralsService } from './referrals.service';
 export { RewardsAccrual, feeKey } from './rewards-accrual.service';
 export { RewardsReconciliation } from './reconciliation.service';
-export { RewardsResolver } from './rewards.resolver';
-export { RewardsAdminResolver } from './rewards-admin.resolver';
 export * from './rewards.limits';
 export * from './rewards.math';
 export type * from './rewards.models';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
-import type { IdempotencyService } from '../funding/idempotency.service';
+import type { IdempotencyService } from '../idempotency/idempotency.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import { microsToNumber } from '../ledger/money';
 import type { NewNotification } from '../notifications';

@@ -2,6 +2,7 @@ import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
 import { instant, ReplayRewardsArgs, RewardsWindowArgs } from './rewards.inputs';
 import { RewardExportRowObject, RewardsReconciliationObject, RewardsReplayReportObject } from './reconciliation.types';
+import { RewardsReconciliation } from './reconciliation.service';
 
 /** Reconciliation of the rewards ledger against the fees (X-Rewards-Admin-Token). */
 @Resolver()
@@ -11,7 +12,7 @@ export class RewardsAdminResolver {
   })
   rewardsReconciliation(@Args() a: RewardsWindowArgs, @Ctx() ctx: GraphQLContext) {
     ctx.auth.requireHeaderToken('rewardsAdmin');
-    const s = ctx.services.rewardsReconciliation;
+    const s = ctx.services.get(RewardsReconciliation);
     return s.summary(s.window(instant(a.from), instant(a.to)));
   }
 
@@ -20,7 +21,7 @@ export class RewardsAdminResolver {
   })
   rewardsExport(@Args() a: RewardsWindowArgs, @Ctx() ctx: GraphQLContext) {
     ctx.auth.requireHeaderToken('rewardsAdmin');
-    const s = ctx.services.rewardsReconciliation;
+    const s = ctx.services.get(RewardsReconciliation);
     return s.exportRows(s.window(instant(a.from), instant(a.to)));
   }
 
@@ -31,7 +32,7 @@ export class RewardsAdminResolver {
   })
   replayRewards(@Args() a: ReplayRewardsArgs, @Ctx() ctx: GraphQLContext) {
     ctx.auth.requireHeaderToken('rewardsAdmin');
-    const s = ctx.services.rewardsReconciliation;
+    const s = ctx.services.get(RewardsReconciliation);
     return s.replay(s.window(instant(a.from), instant(a.to)));
   }
 }

@@ -9,6 +9,9 @@ import {
   RewardPageObject,
   RewardsSummaryObject,
 } from './rewards.types';
+import { ReferralsService } from './referrals.service';
+import { RewardClaimsService } from './reward-claims.service';
+import { RewardsService } from './rewards.service';
 
 @Resolver()
 export class RewardsResolver {
@@ -17,31 +20,31 @@ export class RewardsResolver {
   })
   async rewardsSummary(@Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.rewards.summary(userId);
+    return ctx.services.get(RewardsService).summary(userId);
   }
 
   @Query(() => RewardPageObject, { description: "The caller's rewards ledger, newest first." })
   async rewardsHistory(@Args() a: RewardsPageArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.rewards.history(userId, a.limit, a.offset);
+    return ctx.services.get(RewardsService).history(userId, a.limit, a.offset);
   }
 
   @Query(() => RewardEventPageObject, { description: "Every change of the caller's rewards, newest first." })
   async rewardsAudit(@Args() a: RewardsPageArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.rewards.audit(userId, a.limit, a.offset);
+    return ctx.services.get(RewardsService).audit(userId, a.limit, a.offset);
   }
 
   @Query(() => ReferralStatusObject, { description: "The caller's referral code and the referral they applied." })
   async referralStatus(@Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.referrals.status(userId);
+    return ctx.services.get(ReferralsService).status(userId);
   }
 
   @Mutation(() => ReferralCodeObject, { description: "Get or create the caller's referral code." })
   async referralCode(@Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.referrals.code(userId);
+    return ctx.services.get(ReferralsService).code(userId);
   }
 
   @Mutation(() => ReferralStatusObject, {
@@ -51,7 +54,7 @@ export class RewardsResolver {
   })
   async applyReferralCode(@Args() a: ApplyReferralArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.referrals.apply(userId, a.code);
+    return ctx.services.get(ReferralsService).apply(userId, a.code);
   }
 
   @Mutation(() => RewardClaimObject, {
@@ -62,7 +65,7 @@ export class RewardsResolver {
   async claimRewards(@Args() a: ClaimRewardsArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
     // The limit is spent only when the claim runs: a replay of its Idempotency-Key is free.
-    const admit = () => ctx.services.clientLimits.consume('rewardsClaim', userId);
-    return ctx.services.rewardClaims.claim(userId, a.walletId, ctx.header('idempotency-key'), admit);
+    const admit = () => ctx.services.rateLimits.consume('rewardsClaim', userId);
+    return ctx.services.get(RewardClaimsService).claim(userId, a.walletId, ctx.header('idempotency-key'), admit);
   }
 }

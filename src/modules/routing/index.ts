@@ -1,5 +1,4 @@
 export { RoutingService, type CostRundownQuery, type RouteRequest, type RoutingOptions } from './routing.service';
-export { RoutingResolver } from './routing.resolver';
 export { MarketBooks, type BookRef } from './market-books';
 export * from './order-book.math';
 export * from './routing.models';

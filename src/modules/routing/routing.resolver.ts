@@ -3,6 +3,7 @@ import type { GraphQLContext } from '../../context';
 import { CostRundownArgs, RouteInput } from './routing.inputs';
 import type { CostRundownView, RouteIntentView } from './routing.models';
 import { CostRundownType, RouteIntentType } from './routing.types';
+import { RoutingService } from './routing.service';
 
 @Resolver()
 export class RoutingResolver {
@@ -12,7 +13,7 @@ export class RoutingResolver {
       'per question.',
   })
   costRundown(@Args() a: CostRundownArgs, @Ctx() ctx: GraphQLContext): Promise<CostRundownView> {
-    return ctx.services.routing.costRundown({
+    return ctx.services.get(RoutingService).costRundown({
       coreId: a.coreId,
       size: a.size ?? undefined,
       amountUsd: a.amountUsd ?? undefined,
@@ -24,7 +25,7 @@ export class RoutingResolver {
     description: 'Pick the venue with the best all-in price (or the given venue/market) and store a quoted intent.',
   })
   createRoute(@Arg('input', () => RouteInput) input: RouteInput, @Ctx() ctx: GraphQLContext): Promise<RouteIntentView> {
-    return ctx.services.routing.route({
+    return ctx.services.get(RoutingService).route({
       coreId: input.coreId,
       userId: input.userId,
       accountId: input.accountId,

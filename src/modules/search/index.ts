@@ -1,5 +1,4 @@
 export { SearchService, type SearchServiceOptions } from './search.service';
-export { SearchResolver } from './search.resolver';
 export { EmbeddingStore, type VectorSpace } from './embedding-store';
 export { createEmbedder } from './embedder.factory';
 export type { Embedder, EmbeddingProvider } from './embedder.types';
@@ -8,6 +7,3 @@ export { RemoteEmbedder, type RemoteEmbedderOptions } from './remote-embedder';
 export { cosine, l2Normalize } from './vector-math';
 export * from './search.models';
 export * from './search.limits';
-
-/** Published after a refresh wrote vectors: every process drops its exact-scan cache. */
-export const SEARCH_INDEX_CHANGED_TOPIC = 'search.index.changed';

@@ -37,3 +37,6 @@ export interface IndexReport {
   /** Events whose vector was (re)computed: new, changed text, or another embedder. */
   embedded: number;
 }
+
+/** Published after a refresh wrote vectors: every process drops its exact-scan cache. */
+export const SEARCH_INDEX_CHANGED_TOPIC = 'search.index.changed';

@@ -3,6 +3,7 @@ import type { GraphQLContext } from '../../context';
 import { SearchEventsArgs } from './search.inputs';
 import type { SearchResultView } from './search.models';
 import { EventSearchResultType } from './search.types';
+import { SearchService } from './search.service';
 
 @Resolver()
 export class SearchResolver {
@@ -12,6 +13,6 @@ export class SearchResolver {
       'provider), 502 when the embedding service fails.',
   })
   searchEvents(@Args() args: SearchEventsArgs, @Ctx() ctx: GraphQLContext): Promise<SearchResultView> {
-    return ctx.services.search.search(args);
+    return ctx.services.get(SearchService).search(args);
   }
 }

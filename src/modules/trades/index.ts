@@ -1,3 +1,2 @@
 export { TRADES_TOPIC, type TradeEvent } from './trades.models';
-export { TradesResolver } from './trades.resolver';
 export { TradeType } from './trades.types';

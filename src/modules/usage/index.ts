@@ -1,5 +1,4 @@
 export { UsageRecorder, utcDay, type UsageCount, type UsageRecorderOptions } from './usage.recorder';
 export { UsageService, summarize } from './usage.service';
-export { UsageResolver } from './usage.resolver';
 export * from './usage.limits';
 export * from './usage.models';

@@ -2,6 +2,7 @@ import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
 import { UsageArgs } from './usage.inputs';
 import { UsageStatsType } from './usage.types';
+import { UsageService } from './usage.service';
 
 @Resolver()
 export class UsageResolver {
@@ -10,6 +11,6 @@ export class UsageResolver {
   })
   async apiUsage(@Args() { days }: UsageArgs, @Ctx() ctx: GraphQLContext) {
     const me = await ctx.apiKey.require('read');
-    return ctx.services.usage.report(me.owner, days);
+    return ctx.services.get(UsageService).report(me.owner, days);
   }
 }

@@ -1,12 +1,14 @@
+import { defineLoaders, type LoadersOf } from '../../kernel';
 import DataLoader from 'dataloader';
 import type { WalletView } from './wallets.models';
-import type { WalletsService } from './wallets.service';
+import { WalletsService } from './wallets.service';
 
 /** Per-request loaders of the wallets domain; batches return in key order. */
-export function createWalletsLoaders(wallets: WalletsService) {
+export const walletsLoaders = defineLoaders('wallets', (services) => {
+  const wallets = services.get(WalletsService);
   return {
     byUserId: new DataLoader<string, WalletView[]>((ids) => wallets.byUserIds(ids)),
   };
-}
+});
 
-export type WalletsLoaders = ReturnType<typeof createWalletsLoaders>;
+export type WalletsLoaders = LoadersOf<typeof walletsLoaders>;

@@ -10,5 +10,4 @@ export {
 export { OutcomeTokenIndex, outcomeTokenId } from './outcome-tokens';
 export { signPaymentPayload, verifyPaymentSignature, SIGNATURE_TOLERANCE_SECONDS } from './payment-signature';
 export { PAYMENT_EVENT_KINDS } from './payment-events';
-export { WebhooksResolver } from './webhooks.resolver';
 export type { OrderFilled } from './order-filled';

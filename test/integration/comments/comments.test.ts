@@ -1,3 +1,4 @@
+import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 
 interface Comment {
@@ -149,7 +150,7 @@ describe('deleting', () => {
 describe('trade comments', () => {
   it('attach to a trade seen on a venue (venue:venueTradeId); 404 otherwise', async () => {
     const market = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_a' } });
-    await app.services.tradeIngest.ingest([
+    await app.services.get(TradeIngestService).ingest([
       {
         venue: 'venue_a',
         venueTradeId: 'comment-trade-1',
@@ -195,7 +196,7 @@ describe('documented statuses', () => {
       size: 1,
       filledAt: new Date(),
     });
-    await app.services.tradeIngest.ingest([trade('status-trade-1'), trade('status-trade-2')]);
+    await app.services.get(TradeIngestService).ingest([trade('status-trade-1'), trade('status-trade-2')]);
     const onTrade = (await post('/api/trades/venue_a:status-trade-1/comments', alice, { body: 'on a trade' }))
       .body as Comment;
     expect(

@@ -1,4 +1,5 @@
 import { CATALOG_CHANGED_TOPIC } from '../../../src/modules/events';
+import { CatalogService } from '../../../src/modules/ingestion/catalog.service';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 
 interface EventBody {
@@ -213,7 +214,7 @@ describe('memoized catalog reads', () => {
     await app.services.infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() });
     expect(await titleEventually(ce.slug, 'Renamed by an operator')).toBe('Renamed by an operator');
     // A sync restores the venue's title and announces the change itself.
-    await app.services.catalog.sync(app.services.world);
+    await app.services.get(CatalogService).sync(app.services.world);
     expect(await titleEventually(ce.slug, ce.title)).toBe(ce.title);
   });
 });

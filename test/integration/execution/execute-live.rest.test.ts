@@ -1,3 +1,5 @@
+import { LedgerService } from '../../../src/modules/ledger/ledger.service';
+import { ExecutionService } from '../../../src/modules/execution/execution.service';
 import { startTestApp, type TestApp } from '../../utils/app';
 import {
   startFakeUpstream,
@@ -38,7 +40,7 @@ const orderCall = (r: UpstreamRequest) => r.method === 'POST' && r.path === '/or
 const serve = (handler: (r: UpstreamRequest) => UpstreamReply | Promise<UpstreamReply>) => exec.handle(handler);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const prisma = () => app.services.db.prisma;
-const reconcile = () => app.services.execution.reconcile();
+const reconcile = () => app.services.get(ExecutionService).reconcile();
 const ledgerKinds = async (orderId: string) => (await orderRows(app, orderId)).entries.map((e) => e.kind);
 
 describe('venue_a live: the execution service', () => {
@@ -105,8 +107,11 @@ describe('venue_a live: the execution service', () => {
     // The most the order could cost was held, then released against the actual cost.
     expect(entries.map((e) => e.kind)).toEqual(['order_hold', 'order_release', 'trade_buy']);
     expect(entries[0]!.heldDelta).toBe(M(5.0005)); // 5 × $1, no fee by default, + a micro-dollar per hundredth
-    expect(await app.services.ledger.balance('alice')).toMatchObject({ available: M(100 - 2.77), held: 0n });
-    expect(await app.services.ledger.audit()).toEqual([]);
+    expect(await app.services.get(LedgerService).balance('alice')).toMatchObject({
+      available: M(100 - 2.77),
+      held: 0n,
+    });
+    expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });
 
   it('follows a pending order until the service reports its fills', async () => {
@@ -123,7 +128,7 @@ describe('venue_a live: the execution service', () => {
     expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'fill', 'completed']);
     expect(exec.requests.filter((q) => q.path === '/orders/ex-2').length).toBe(3);
     expect(last(r).order).toMatchObject({ state: 'partially_filled', filledSize: 1.5, limitPrice: 0.6 });
-    expect(await app.services.ledger.balance('bob')).toMatchObject({ available: M(100 - 0.9), held: 0n });
+    expect(await app.services.get(LedgerService).balance('bob')).toMatchObject({ available: M(100 - 0.9), held: 0n });
   });
 
   it('502 before streaming when the service fails at submit; the order is failed and the hold released', async () => {
@@ -135,7 +140,7 @@ describe('venue_a live: the execution service', () => {
     expect(r.body).toMatchObject({ error: 'upstream_error', message: 'execution service answered 503' });
     const order = await app.services.db.prisma.order.findFirstOrThrow({ where: { userId: 'carol' } });
     expect(order).toMatchObject({ state: 'failed', failureReason: 'execution service answered 503' });
-    expect(await app.services.ledger.balance('carol')).toMatchObject({ available: M(20), held: 0n });
+    expect(await app.services.get(LedgerService).balance('carol')).toMatchObject({ available: M(20), held: 0n });
   });
 
   it(
@@ -151,7 +156,10 @@ describe('venue_a live: the execution service', () => {
       expect(last(r).error!.message).toMatch(/execution service answered 500/);
       expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: 'ex-4' });
       expect(last(r).balance).toEqual({ available: 17.9998, held: 2.0002 });
-      expect(await app.services.ledger.balance('dave')).toMatchObject({ available: M(20 - 2.0002), held: M(2.0002) });
+      expect(await app.services.get(LedgerService).balance('dave')).toMatchObject({
+        available: M(20 - 2.0002),
+        held: M(2.0002),
+      });
       // Later the service says what became of it: failed there, so the hold is released, once.
       serve((q) =>
         q.path === '/orders/ex-4'
@@ -164,7 +172,7 @@ describe('venue_a live: the execution service', () => {
         state: 'failed',
         failureReason: 'the execution service failed the order: venue halted',
       });
-      expect(await app.services.ledger.balance('dave')).toMatchObject({ available: M(20), held: 0n });
+      expect(await app.services.get(LedgerService).balance('dave')).toMatchObject({ available: M(20), held: 0n });
       expect(await prisma().position.count({ where: { userId: 'dave' } })).toBe(0);
       await reconcile();
       expect(await ledgerKinds(order!.id)).toEqual(['order_hold', 'order_release']);
@@ -216,15 +224,18 @@ describe('venue_a live: the execution service', () => {
       expect(seen.map((m) => m.event)).toEqual(['accepted', 'quote', 'submitted']);
       reader.close(); // gone while the order is still working at the service
       release();
-      await app.services.execution.drain();
+      await app.services.get(ExecutionService).drain();
       const orderId = (JSON.parse(seen[0]!.data) as { orderId: string }).orderId;
       const { order, fills } = await orderRows(app, orderId);
       expect(order).toMatchObject({ state: 'filled', filledSizeMicros: M(4) });
       expect(fills).toHaveLength(1);
       const { size, fromFills } = await positionMatchesFills(app, order!.positionId!);
       expect(size).toBe(fromFills);
-      expect(await app.services.ledger.balance('gina')).toMatchObject({ available: M(100 - 2.04), held: 0n });
-      expect(await app.services.ledger.audit()).toEqual([]);
+      expect(await app.services.get(LedgerService).balance('gina')).toMatchObject({
+        available: M(100 - 2.04),
+        held: 0n,
+      });
+      expect(await app.services.get(LedgerService).audit()).toEqual([]);
     },
   );
 });
@@ -260,7 +271,7 @@ describe('venue_a live: Idempotency-Key after a 502', () => {
       expect(again.events.every((e) => e.data.replayed)).toBe(true);
       expect(last(again).orderId).toBe(last(retry).orderId);
       expect(posts).toBe(2);
-      expect(await app.services.ledger.balance('kim')).toMatchObject({ available: M(19), held: 0n });
+      expect(await app.services.get(LedgerService).balance('kim')).toMatchObject({ available: M(19), held: 0n });
     },
   );
 });
@@ -296,7 +307,7 @@ describe('venue_a live: an outcome not known yet', () => {
       expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: 'ex-u1', filledSize: 0 });
       const orderId = last(r).orderId;
       const held = M(3.0003);
-      expect(await app.services.ledger.balance('ivan')).toMatchObject({ available: M(50) - held, held });
+      expect(await app.services.get(LedgerService).balance('ivan')).toMatchObject({ available: M(50) - held, held });
       expect(await ledgerKinds(orderId)).toEqual(['order_hold']);
       // Still open at the service: the reconciler leaves it as it is.
       await reconcile();
@@ -315,7 +326,10 @@ describe('venue_a live: an outcome not known yet', () => {
       const position = await prisma().position.findUniqueOrThrow({ where: { id: order!.positionId! } });
       expect(position).toMatchObject({ status: 'open', sizeMicros: M(3), costBasisMicros: M(1.52) });
       expect(await ledgerKinds(orderId)).toEqual(['order_hold', 'order_release', 'trade_buy']);
-      expect(await app.services.ledger.balance('ivan')).toMatchObject({ available: M(50 - 1.52), held: 0n });
+      expect(await app.services.get(LedgerService).balance('ivan')).toMatchObject({
+        available: M(50 - 1.52),
+        held: 0n,
+      });
       // Twice changes nothing.
       await reconcile();
       expect(await ledgerKinds(orderId)).toEqual(['order_hold', 'order_release', 'trade_buy']);
@@ -323,7 +337,7 @@ describe('venue_a live: an outcome not known yet', () => {
       expect(await prisma().position.findUniqueOrThrow({ where: { id: position.id } })).toMatchObject({
         sizeMicros: M(3),
       });
-      expect(await app.services.ledger.audit()).toEqual([]);
+      expect(await app.services.get(LedgerService).audit()).toEqual([]);
       const notes = await prisma().notification.findMany({ where: { userId: 'ivan', kind: 'order_fill' } });
       expect(notes).toHaveLength(1);
       // A retry with the key replays the first run, then what became of the order, the ids going on.
@@ -352,7 +366,7 @@ describe('venue_a live: an outcome not known yet', () => {
     expect(posts.map((p) => p.headers['idempotency-key'])).toEqual([`order:${orderId}`, `order:${orderId}`]);
     expect(posts[1]!.body).toEqual(posts[0]!.body);
     expect((await orderRows(app, orderId)).order).toMatchObject({ state: 'filled', externalOrderId: 'ex-j' });
-    expect(await app.services.ledger.balance('jade')).toMatchObject({ available: M(19), held: 0n });
+    expect(await app.services.get(LedgerService).balance('jade')).toMatchObject({ available: M(19), held: 0n });
   });
 
   it(
@@ -378,7 +392,7 @@ describe('venue_a live: an outcome not known yet', () => {
       expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
       expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: null });
       const orderId = last(r).orderId;
-      expect(await app.services.ledger.balance('liam')).toMatchObject({ held: M(1.2002) });
+      expect(await app.services.get(LedgerService).balance('liam')).toMatchObject({ held: M(1.2002) });
       serve((q) =>
         orderCall(q)
           ? (posts.push(q), { body: { id: 'ex-l', status: 'partially_filled', fills: [{ price: 0.58, size: 1 }] } })
@@ -394,7 +408,10 @@ describe('venue_a live: an outcome not known yet', () => {
         externalOrderId: 'ex-l',
         filledSizeMicros: M(1),
       });
-      expect(await app.services.ledger.balance('liam')).toMatchObject({ available: M(20 - 0.58), held: 0n });
+      expect(await app.services.get(LedgerService).balance('liam')).toMatchObject({
+        available: M(20 - 0.58),
+        held: 0n,
+      });
       await reconcile();
       expect(posts.length).toBe(before + 1);
     },
@@ -452,7 +469,7 @@ describe('venue_b live: inside the service, through its venue client', () => {
     expect(order!.externalOrderId).toMatch(/^[0-9a-f-]{36}$/);
     expect(fills[0]!.feeMicros).toBeGreaterThan(0n);
     expect(entries.map((e) => e.kind)).toEqual(['order_hold', 'order_release', 'trade_buy', 'trading_fee']);
-    expect((await app.services.ledger.balance('hank')).held).toBe(0n);
-    expect(await app.services.ledger.audit()).toEqual([]);
+    expect((await app.services.get(LedgerService).balance('hank')).held).toBe(0n);
+    expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });
 });

@@ -5,6 +5,8 @@ import { http, startTestApp, type TestApp } from '../../utils/app';
 import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
 import { openSse } from '../../utils/sse';
 import { fund, names, orderRows, positionMatchesFills, postStream, type StreamResult } from './trading-helpers';
+import { ExecutionService } from '../../../src/modules/execution/execution.service';
+import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 
 let app: TestApp;
 const pinned = pinnedWorld();
@@ -172,7 +174,7 @@ describe('POST /execute: an authenticated simulation', () => {
       ['trade_buy', -notional, `trade:${orderId}`],
       ...fills.map((f) => ['trading_fee', -f.feeMicros, `fee:${orderId}:${f.seq}`]),
     ]);
-    const balance = await app.services.ledger.balance('buyer');
+    const balance = await app.services.get(LedgerService).balance('buyer');
     expect(balance.available).toBe(M(100) - notional - fees);
     expect(last(r).balance).toEqual({ available: Number(balance.available) / 1e6, held: 0 });
     const position = await prisma().position.findUniqueOrThrow({ where: { id: order!.positionId! } });
@@ -184,7 +186,7 @@ describe('POST /execute: an authenticated simulation', () => {
       feesMicros: fees,
       marketId: `venue_b:${marketB}`,
     });
-    expect(await app.services.ledger.audit()).toEqual([]);
+    expect(await app.services.get(LedgerService).audit()).toEqual([]);
     const note = await prisma().notification.findFirst({ where: { userId: 'buyer', kind: 'order_fill' } });
     expect(note?.data).toMatchObject({ orderId, state: 'filled' });
   });
@@ -233,7 +235,7 @@ describe('POST /execute: an authenticated simulation', () => {
       ]);
       expect(row.closedAt).not.toBeNull();
       // Cash: the deposit, minus what the buy cost, plus what the sells brought: realized PnL exactly.
-      expect((await app.services.ledger.balance('trader')).available).toBe(M(100) + row.realizedPnlMicros);
+      expect((await app.services.get(LedgerService).balance('trader')).available).toBe(M(100) + row.realizedPnlMicros);
       const again = await sellPosition(positionId, {}, await bearer('trader'));
       expect(again.status).toBe(400);
       expect(again.body!.message).toMatch(/^positionId: the position is closed/);
@@ -270,7 +272,7 @@ describe('POST /execute: an authenticated simulation', () => {
       expect(order).toMatchObject({ state: 'rejected', filledSizeMicros: 0n });
       expect([fills, entries]).toEqual([[], []]);
       expect(await prisma().position.count({ where: { userId: 'poor' } })).toBe(0);
-      expect((await app.services.ledger.balance('poor')).available).toBe(M(1));
+      expect((await app.services.get(LedgerService).balance('poor')).available).toBe(M(1));
     },
   );
 
@@ -336,7 +338,9 @@ describe('Idempotency-Key and disconnects', () => {
       expect(other.status).toBe(409);
       expect(other.body).toMatchObject({ error: 'conflict' });
       expect((await execute(order, { ...headers, 'idempotency-key': 'bad key' })).status).toBe(400);
-      expect((await app.services.ledger.balance('retrier')).available).toBe(M(100) - M(last(first).order.total));
+      expect((await app.services.get(LedgerService).balance('retrier')).available).toBe(
+        M(100) - M(last(first).order.total),
+      );
     },
   );
 
@@ -375,7 +379,7 @@ describe('Idempotency-Key and disconnects', () => {
     for (const r of results) expect([200, 409]).toContain(r.status);
     expect(results.filter((r) => r.status === 200 && !r.events[0]!.data.replayed)).toHaveLength(1);
     expect(await prisma().order.count({ where: { userId: 'racer' } })).toBe(1);
-    expect(await app.services.ledger.audit()).toEqual([]);
+    expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });
 
   it('a client leaving mid-stream leaves consistent rows: the order commits whole', async () => {
@@ -388,14 +392,14 @@ describe('Idempotency-Key and disconnects', () => {
     expect(reader.status).toBe(200);
     const [accepted] = await reader.take(1);
     reader.close();
-    await app.services.execution.drain();
+    await app.services.get(ExecutionService).drain();
     const orderId = (JSON.parse(accepted!.data) as { orderId: string }).orderId;
     const { order, fills } = await orderRows(app, orderId);
     expect(order!.state).toBe('filled');
     expect(fills.reduce((s, f) => s + f.sizeMicros, 0n)).toBe(M(30));
     const { size, fromFills } = await positionMatchesFills(app, order!.positionId!);
     expect(size).toBe(fromFills);
-    expect(await app.services.ledger.audit()).toEqual([]);
+    expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });
 });
 

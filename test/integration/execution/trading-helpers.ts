@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { TestApp } from '../../utils/app';
+import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 
 /** An execution stream's message, its JSON data parsed. */
 export interface StreamEvent {
@@ -93,7 +94,7 @@ export async function fund(
   usd: number,
   key = `test-deposit:${userId}:${usd}:${Math.random()}`,
 ): Promise<void> {
-  await app.services.ledger.postAll([
+  await app.services.get(LedgerService).postAll([
     {
       userId,
       kind: 'deposit',

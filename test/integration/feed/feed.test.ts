@@ -2,6 +2,7 @@ import { createClient } from 'graphql-sse';
 import { EventMatcher, significantWords, type MatchableEvent } from '../../../src/modules/feed/feed-event-matcher';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { openSse } from '../../utils/sse';
+import { FeedService } from '../../../src/modules/feed/feed.service';
 
 interface Item {
   id: string;
@@ -131,7 +132,7 @@ describe('mapping a batch to events', () => {
     // significantWords() normalises each text once: count the texts tokenised.
     const normalize = jest.spyOn(String.prototype, 'normalize');
     try {
-      await app.services.feed.ingest(batch.map((b) => ({ ...b, publishedAt: new Date(b.publishedAt) })));
+      await app.services.get(FeedService).ingest(batch.map((b) => ({ ...b, publishedAt: new Date(b.publishedAt) })));
       expect(normalize.mock.calls.length).toBeLessThanOrEqual(batch.length + events + 10);
     } finally {
       normalize.mockRestore();

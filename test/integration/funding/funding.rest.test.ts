@@ -1,3 +1,6 @@
+import { NotificationsService } from '../../../src/modules/notifications/notifications.service';
+import { LedgerService } from '../../../src/modules/ledger/ledger.service';
+import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
 import { signPaymentPayload } from '../../../src/modules/webhooks';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
@@ -65,9 +68,9 @@ async function deliver(event: unknown, base = app) {
 }
 
 async function credit(userId: string, micros: bigint, key: string) {
-  await app.services.ledger.postAll([
-    { userId, kind: 'deposit', available: micros, held: 0n, reference: 'test', idempotencyKey: key },
-  ]);
+  await app.services
+    .get(LedgerService)
+    .postAll([{ userId, kind: 'deposit', available: micros, held: 0n, reference: 'test', idempotencyKey: key }]);
 }
 
 async function balance(sub: string) {
@@ -248,12 +251,12 @@ describe('withdrawals', () => {
   });
 
   it('the simulated processor pays at once: queued → completed, hold settled', async () => {
-    expect(await app.services.withdrawals.dispatch()).toBeGreaterThanOrEqual(1);
+    expect(await app.services.get(WithdrawalsService).dispatch()).toBeGreaterThanOrEqual(1);
     const list = (await as('wd', 'GET', '/api/funding/withdrawals')).body as Page<Withdrawal>;
     expect(list).toMatchObject({ limit: 20, offset: 0, total: 1 });
     expect(list.data[0]).toMatchObject({ status: 'completed', payoutId: expect.stringMatching(/^po_/) });
     expect(await balance('wd')).toEqual(expect.objectContaining({ available: 69.876544, held: 0 }));
-    expect(await app.services.ledger.audit()).toEqual([]);
+    expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });
 
   it('end to end: onramp, signed webhook credit, withdraw', async () => {
@@ -342,9 +345,11 @@ describe('payment processor over HTTP', () => {
       upstream.handle((req) => ({
         body: { id: `po_${(req.body as { reference: string }).reference}`, status: payoutStatus },
       }));
-      await remote.services.ledger.postAll([
-        { userId: 'hq', kind: 'deposit', available: 50_000_000n, held: 0n, reference: 't', idempotencyKey: 'hq' },
-      ]);
+      await remote.services
+        .get(LedgerService)
+        .postAll([
+          { userId: 'hq', kind: 'deposit', available: 50_000_000n, held: 0n, reference: 't', idempotencyKey: 'hq' },
+        ]);
       const a = (
         await as('hq', 'POST', '/api/funding/withdraw', { amount: 20, chain: 'polygon', destination: EVM }, {}, remote)
       ).body as Withdrawal;
@@ -352,11 +357,11 @@ describe('payment processor over HTTP', () => {
         await as('hq', 'POST', '/api/funding/withdraw', { amount: 10, chain: 'polygon', destination: EVM }, {}, remote)
       ).body as Withdrawal;
       upstream.handle(() => ({ status: 503 }));
-      expect(await remote.services.withdrawals.dispatch()).toBe(0); // stays queued, retried later
+      expect(await remote.services.get(WithdrawalsService).dispatch()).toBe(0); // stays queued, retried later
       upstream.handle((req) => ({
         body: { id: `po_${(req.body as { reference: string }).reference}`, status: payoutStatus },
       }));
-      expect(await remote.services.withdrawals.dispatch()).toBe(2);
+      expect(await remote.services.get(WithdrawalsService).dispatch()).toBe(2);
       const payout = upstream.requests.filter((r) => r.path === '/v1/payouts').at(-1)!;
       expect(payout.headers['idempotency-key']).toMatch(/^payout:/);
       let list = ((await as('hq', 'GET', '/api/funding/withdrawals', undefined, {}, remote)).body as Page<Withdrawal>)
@@ -379,9 +384,9 @@ describe('payment processor over HTTP', () => {
         held: number;
       };
       expect(bal).toMatchObject({ available: 30, held: 0 });
-      expect(await remote.services.ledger.audit()).toEqual([]);
+      expect(await remote.services.get(LedgerService).audit()).toEqual([]);
       // Each state change the dispatcher or a processor event made is notified once; the late event none.
-      await remote.services.notifications.settled();
+      await remote.services.get(NotificationsService).settled();
       const notes = (
         (await as('hq', 'GET', '/api/notifications?limit=100', undefined, {}, remote)).body as {
           data: { kind: string; data: Record<string, string> }[];

@@ -1,5 +1,6 @@
 import { serverAudits } from 'graphql-http';
 import { http, startTestApp, type TestApp } from '../../utils/app';
+import { EventsService } from '../../../src/modules/events/events.service';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -68,11 +69,11 @@ describe('GraphQL errors', () => {
 
   it('loads markets of a page of events in one batched query (DataLoader)', async () => {
     const q = '{ events(pageSize: 50) { data { id markets { marketId } } } }';
-    app.services.events.invalidate(); // measure the database path, not the memo
+    app.services.get(EventsService).invalidate(); // measure the database path, not the memo
     const before = app.services.db.queryCount();
     await http(`${app.url}/graphql`, { method: 'POST', json: { query: q } });
     const fifty = app.services.db.queryCount() - before;
-    app.services.events.invalidate();
+    app.services.get(EventsService).invalidate();
     const before2 = app.services.db.queryCount();
     await http(`${app.url}/graphql`, { method: 'POST', json: { query: q.replace('50', '5') } });
     const five = app.services.db.queryCount() - before2;

@@ -13,6 +13,8 @@ import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream'
 import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
 import { postStream, type StreamResult } from '../execution/trading-helpers';
 import { prng } from '../../utils/prng';
+import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
+import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 
 const SECRET = 'whsec_ledger_e2e';
 const SEED = 20261124;
@@ -191,7 +193,9 @@ describe('the ledger under a random sequence of API operations', () => {
       dispatch: async () => {
         payoutMode = pick(['pending', 'pending', 'paid', 'failed', 'down'] as const);
         const queued = withdrawals.filter((w) => w.state === 'queued');
-        expect(await app.services.withdrawals.dispatch(100)).toBe(payoutMode === 'down' ? 0 : queued.length);
+        expect(await app.services.get(WithdrawalsService).dispatch(100)).toBe(
+          payoutMode === 'down' ? 0 : queued.length,
+        );
         if (payoutMode === 'down') return;
         for (const w of queued)
           settle(w, payoutMode === 'pending' ? 'processing' : payoutMode === 'paid' ? 'completed' : 'failed');
@@ -283,7 +287,7 @@ describe('the ledger under a random sequence of API operations', () => {
     const total = weights.reduce((s, [, w]) => s + w, 0);
     const check = async () => {
       for (const [u, m] of model)
-        expect([u, await app.services.ledger.balance(u)]).toEqual([
+        expect([u, await app.services.get(LedgerService).balance(u)]).toEqual([
           u,
           { userId: u, currency: 'USD', available: m.available, held: m.held },
         ]);
@@ -328,6 +332,6 @@ describe('the ledger under a random sequence of API operations', () => {
       const shown = (await as(u, 'GET', '/api/wallets/balance')).body as { available: number; held: number };
       expect([M(shown.available), M(shown.held)]).toEqual([m.available, m.held]);
     }
-    expect(await app.services.ledger.audit()).toEqual([]);
+    expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });
 });

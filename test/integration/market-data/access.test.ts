@@ -1,4 +1,6 @@
 import { PLAN_LIMITS } from '../../../src/modules/api-keys';
+import { UsageService } from '../../../src/modules/usage/usage.service';
+import { UsageRecorder } from '../../../src/modules/usage/usage.recorder';
 import { startTestApp, type TestApp } from '../../utils/app';
 import { gql, issueKey, md, rateHeaders } from './md-helpers';
 
@@ -169,7 +171,7 @@ describe('API keys', () => {
     expect(key.key.endsWith(key.key_preview.slice(-4))).toBe(true);
 
     expect((await md(app, '/api/events/categories', key.key)).status).toBe(200);
-    await app.services.usageRecorder.flush();
+    await app.services.get(UsageRecorder).flush();
     const list = await md(app, '/api/keys', admin.key);
     expect(list.status).toBe(200);
     const listed = list.body as Record<string, unknown>[];
@@ -219,7 +221,7 @@ describe('usage', () => {
     for (let i = 0; i < 3; i += 1) await md(app, '/api/events/categories', key);
     await md(app, '/api/markets/venue_a/nope', key);
     await md(app, '/api/markets/venue_b/nope-either', key);
-    await app.services.usageRecorder.flush();
+    await app.services.get(UsageRecorder).flush();
     await md(app, '/api/markets?limit=1', key);
     const r = await md(app, '/api/users/me/usage?days=7', key);
     expect(r.status).toBe(200);
@@ -267,7 +269,7 @@ describe('GraphQL with an API key', () => {
     // Two market-data fields, one request counted.
     expect(data.apiRateLimit.remaining).toBe(599);
     expect(rateHeaders(r.headers).remaining).toBe(599);
-    const usage = await app.services.usage.report(owner, 1);
+    const usage = await app.services.get(UsageService).report(owner, 1);
     expect(usage.byEndpoint).toEqual({ '/graphql': 1 });
 
     const anonymous = await gql(app, QUERY);

@@ -1,4 +1,5 @@
 import { CATALOG_CHANGED_TOPIC } from '../../../src/modules/events';
+import { CatalogService } from '../../../src/modules/ingestion/catalog.service';
 import { startTestApp, type TestApp } from '../../utils/app';
 import { issueKey, md } from './md-helpers';
 
@@ -341,7 +342,7 @@ describe('comparisons', () => {
         },
       });
     const before = await rows();
-    await app.services.catalog.sync(app.services.world);
+    await app.services.get(CatalogService).sync(app.services.world);
     expect(await rows()).toEqual(before);
     expect((await walk<Comparison>('/api/comparisons', 200)).items.map((c) => c.id)).toEqual(before.map((r) => r.id));
   });

@@ -1,4 +1,5 @@
 import type { ApiPlan, ApiScope } from '../../../src/modules/api-keys';
+import { ApiKeysService } from '../../../src/modules/api-keys/api-keys.service';
 import { http, type TestApp } from '../../utils/app';
 
 /** A key created in-process (as the apikey CLI does), with its full value. */
@@ -7,7 +8,7 @@ export async function issueKey(
   o: { owner?: string; name?: string; scopes?: ApiScope[]; plan?: ApiPlan } = {},
 ): Promise<{ id: string; key: string; owner: string }> {
   const owner = o.owner ?? `owner-${Math.random().toString(36).slice(2, 10)}`;
-  const created = await app.services.apiKeys.create({
+  const created = await app.services.get(ApiKeysService).create({
     owner,
     name: o.name ?? 'test key',
     scopes: o.scopes ?? ['read', 'write'],

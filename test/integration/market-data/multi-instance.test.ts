@@ -1,3 +1,4 @@
+import { UsageRecorder } from '../../../src/modules/usage/usage.recorder';
 import { startTestApp, type TestApp } from '../../utils/app';
 import { issueKey, md, rateHeaders } from './md-helpers';
 
@@ -51,7 +52,7 @@ import { issueKey, md, rateHeaders } from './md-helpers';
     await md(a, '/api/events/categories', key);
     await md(b, '/api/events/categories', key);
     await md(b, '/api/events/categories', key);
-    await Promise.all([a.services.usageRecorder.flush(), b.services.usageRecorder.flush()]);
+    await Promise.all([a.services.get(UsageRecorder).flush(), b.services.get(UsageRecorder).flush()]);
     const r = await md(a, '/api/users/me/usage?days=1', key);
     expect(r.body).toMatchObject({
       total_requests: 4,

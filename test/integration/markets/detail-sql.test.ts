@@ -2,6 +2,9 @@ import { print } from 'graphql';
 import { MarketDetailDocument } from '../../../schema/generated/operations';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
+import { EventsService } from '../../../src/modules/events/events.service';
+import { MarketsService } from '../../../src/modules/markets/markets.service';
+import { SearchService } from '../../../src/modules/search/search.service';
 
 /**
  * The detail screen, plus each trade's market and that market's event: the
@@ -18,7 +21,7 @@ beforeAll(async () => {
   const p = pinnedWorld();
   app = await startTestApp({}, {}, { world: p.world, now: p.now });
   marketId = activeMatchedEvent(p.world).markets[0]!.venueMarketIds.venue_a!;
-  await app.services.search.whenIdle();
+  await app.services.get(SearchService).whenIdle();
 });
 afterAll(async () => {
   await app.close();
@@ -26,8 +29,8 @@ afterAll(async () => {
 
 /** SQL statements one cold detail query runs (the per-process catalog memos dropped first). */
 async function statementsFor(tradesLimit: number): Promise<number> {
-  app.services.events.invalidate();
-  app.services.markets.invalidate();
+  app.services.get(EventsService).invalidate();
+  app.services.get(MarketsService).invalidate();
   const before = app.services.db.queryCount();
   const r = await http(`${app.url}/graphql`, {
     method: 'POST',

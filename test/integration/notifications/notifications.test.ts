@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { http as request, startTestApp, type TestApp } from '../../utils/app';
+import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
+import { NotificationsService } from '../../../src/modules/notifications/notifications.service';
 
 interface Note {
   id: string;
@@ -76,7 +78,7 @@ describe('notifications from domain events', () => {
     const page = await list(alice);
     expect(page.data.map((n) => n.kind)).toEqual(['comment_reply']);
     expect(page.data[0]!.data).toMatchObject({ parentId: c.id });
-    await app.services.notifications.settled();
+    await app.services.get(NotificationsService).settled();
     expect(pushed).toEqual([
       {
         tokens: [TOKEN],
@@ -99,7 +101,7 @@ describe('notifications from domain events', () => {
     await request(`${app.url}/api/comments/${c.id}/like`, { method: 'POST', headers: as(bob) });
     const likes = (await list(alice)).data.filter((n) => n.kind === 'comment_like');
     expect(likes).toHaveLength(1);
-    await app.services.notifications.settled();
+    await app.services.get(NotificationsService).settled();
     expect(pushed.filter((p) => p.data.kind === 'comment_like')).toHaveLength(0);
   });
 
@@ -131,14 +133,14 @@ describe('notifications from domain events', () => {
     const unlike = (token: string) =>
       request(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: as(token) });
     for (const step of [like, unlike, like, unlike, like]) expect((await step(dan)).status).toBe(200);
-    await app.services.notifications.settled();
+    await app.services.get(NotificationsService).settled();
     const fromDan = (await list(carol)).data.filter((n) => n.kind === 'comment_like');
     expect(fromDan).toHaveLength(1);
     expect(fromDan[0]!.data).toEqual({ commentId: c.id });
     expect(pushed.filter((p) => p.tokens.includes(device) && p.data.kind === 'comment_like')).toHaveLength(1);
     // Another user's first like is news again; the count is exact.
     expect((await like(erin)).body).toMatchObject({ likeCount: 2 });
-    await app.services.notifications.settled();
+    await app.services.get(NotificationsService).settled();
     expect((await list(carol)).data.filter((n) => n.kind === 'comment_like')).toHaveLength(2);
     expect(pushed.filter((p) => p.tokens.includes(device) && p.data.kind === 'comment_like')).toHaveLength(2);
   });
@@ -151,7 +153,7 @@ describe('notifications from domain events', () => {
       json: { venue: 'venue_a', traderId: wallet },
     });
     const market = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_a' } });
-    await app.services.tradeIngest.ingest([
+    await app.services.get(TradeIngestService).ingest([
       {
         venue: 'venue_a',
         venueTradeId: 'n-1',
@@ -247,7 +249,7 @@ describe('preferences', () => {
       headers: as(bob),
       json: { body: 'psst', parentId: c.id },
     });
-    await app.services.notifications.settled();
+    await app.services.get(NotificationsService).settled();
     expect(pushed.length).toBe(before); // stored, not pushed
     expect((await list(alice, '?unread=true')).data[0]!.kind).toBe('comment_reply');
   });

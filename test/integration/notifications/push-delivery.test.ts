@@ -8,6 +8,7 @@ import {
   type UpstreamReply,
 } from '../../utils/fake-upstream';
 import { fund, postStream } from '../execution/trading-helpers';
+import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
 
 /**
  * Push delivery to a push provider on port 0, for every kind of domain event
@@ -72,7 +73,7 @@ function callsFor(sub: string): { request: UpstreamRequest; push: SentPush }[] {
 /** Waits (notifications are stored, then pushed, after the write that caused them) until `sub` was pushed `kind`. */
 async function pushedTo(sub: string, kind: string): Promise<SentPush> {
   for (let i = 0; i < 300; i += 1) {
-    await app.services.notifications.settled();
+    await app.services.get(NotificationsService).settled();
     const hit = callsFor(sub).find((c) => c.push.data.kind === kind);
     if (hit) return hit.push;
     await new Promise((r) => setTimeout(r, 20));
@@ -175,7 +176,7 @@ describe('push delivery of each kind of notification', () => {
     });
     expect(w.status).toBe(201);
     const id = (w.body as { id: string }).id;
-    expect(await app.services.withdrawals.dispatch()).toBeGreaterThanOrEqual(1);
+    expect(await app.services.get(WithdrawalsService).dispatch()).toBeGreaterThanOrEqual(1);
     const push = await pushedTo('withdrawer', 'withdrawal');
     // The simulated processor pays at once: the change announced is to `completed`.
     expect(push).toMatchObject({
@@ -208,7 +209,7 @@ describe('one failed push does not stop the others', () => {
       let a: ReturnType<typeof callsFor> = [];
       let b: ReturnType<typeof callsFor> = [];
       for (let i = 0; i < 300 && a.length + b.length < 2; i += 1) {
-        await app.services.notifications.settled();
+        await app.services.get(NotificationsService).settled();
         [a, b] = [callsFor('batch-a'), callsFor('batch-b')];
         if (a.length + b.length < 2) await new Promise((r) => setTimeout(r, 20));
       }

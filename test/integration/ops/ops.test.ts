@@ -1,3 +1,4 @@
+import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 
 let app: TestApp;
@@ -34,7 +35,7 @@ describe('GET /health/pipeline', () => {
     expect(idle.events).toBe(app.services.world.coreEvents.length);
     const market = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_b' } });
     const filledAt = new Date(Date.now() - 5000);
-    await app.services.tradeIngest.ingest([
+    await app.services.get(TradeIngestService).ingest([
       {
         venue: 'venue_b',
         venueTradeId: `pipe-${Date.now()}`,

@@ -1,3 +1,4 @@
+import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { startTestApp, type TestApp } from '../../utils/app';
 import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
 import { pinnedWorld } from '../../utils/pinned-world';
@@ -24,7 +25,7 @@ beforeAll(async () => {
   });
   await deposit(app, 'pf-ivy', '250.5');
   // A withdrawal hold of 50.25 moves that much from available to held.
-  await app.services.ledger.postAll([
+  await app.services.get(LedgerService).postAll([
     {
       userId: 'pf-ivy',
       kind: 'withdrawal_hold',

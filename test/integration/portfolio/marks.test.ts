@@ -1,3 +1,4 @@
+import { MarketsService } from '../../../src/modules/markets/markets.service';
 import { startTestApp, type TestApp } from '../../utils/app';
 import { pinnedWorld, PINNED_NOW, type PinnedWorld } from '../../utils/pinned-world';
 import { get, insertPosition, pinnedMarkets, type MarketRef } from './portfolio-fixtures';
@@ -111,7 +112,7 @@ describe('a venue that is down', () => {
       where: { id: `venue_b:${mk.B2.marketId}` },
       data: { bestBid: '0.3', bestAsk: '0.4' },
     });
-    app.services.markets.invalidate();
+    app.services.get(MarketsService).invalidate();
     const row = await app.services.db.prisma.market.findUniqueOrThrow({ where: { id: `venue_b:${mk.B2.marketId}` } });
     p.world.setVenueDown('venue_b', true);
     try {

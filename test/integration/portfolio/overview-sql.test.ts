@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../utils/app';
 import { pinnedWorld } from '../../utils/pinned-world';
 import { deposit, get } from './portfolio-fixtures';
+import { EventsService } from '../../../src/modules/events/events.service';
+import { MarketsService } from '../../../src/modules/markets/markets.service';
 
 /**
  * The overview is one GraphQL query whose related rows load through
@@ -101,8 +103,8 @@ afterAll(async () => {
 
 /** SQL statements of one cold overview (the per-process catalog memos dropped first). */
 async function statementsFor(userId: string, positions: number): Promise<number> {
-  app.services.events.invalidate();
-  app.services.markets.invalidate();
+  app.services.get(EventsService).invalidate();
+  app.services.get(MarketsService).invalidate();
   const before = app.services.db.queryCount();
   const r = await get(app, userId, '/api/portfolio/overview');
   const used = app.services.db.queryCount() - before;

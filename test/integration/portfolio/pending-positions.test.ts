@@ -1,3 +1,4 @@
+import { ExecutionService } from '../../../src/modules/execution/execution.service';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import {
   startFakeUpstream,
@@ -97,7 +98,7 @@ describe('GET /api/positions?status=pending', () => {
     });
     expect((await positions('pam', 'open')).total).toBe(0);
     release();
-    await app.services.execution.drain();
+    await app.services.get(ExecutionService).drain();
     reader.close();
     expect((await positions('pam', 'pending')).total).toBe(0);
     const open = await positions('pam', 'open');
@@ -115,7 +116,7 @@ describe('GET /api/positions?status=pending', () => {
       expect.objectContaining({ status: 'pending', outcome: 'no' }),
     ]);
     release();
-    await app.services.execution.drain();
+    await app.services.get(ExecutionService).drain();
     reader.close();
     expect((await positions('quin')).total).toBe(0);
   });
@@ -143,7 +144,7 @@ describe('GET /api/positions?status=pending', () => {
         expect.objectContaining({ id: positionId, status: 'pending', size: 0 }),
       ]);
       release();
-      await app.services.execution.drain();
+      await app.services.get(ExecutionService).drain();
       reader.close();
       expect((await positions('rory')).data).toEqual([
         expect.objectContaining({ id: positionId, status: 'closed', realizedPnl: closed.realizedPnl }),
@@ -163,7 +164,7 @@ describe('GET /api/positions?status=pending', () => {
     expect((await positions('sage', 'pending')).total).toBe(0);
     expect((await positions('sage', 'open')).data).toEqual([expect.objectContaining({ status: 'open', size: 2 })]);
     release();
-    await app.services.execution.drain();
+    await app.services.get(ExecutionService).drain();
     reader.close();
     expect((await positions('sage', 'open')).data).toEqual([expect.objectContaining({ status: 'open', size: 3 })]);
   });

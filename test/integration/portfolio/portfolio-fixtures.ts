@@ -4,6 +4,7 @@ import type { OutcomeSide, Side, Venue } from '../../../src/venues/venue.types';
 import type { SimulatedWorld } from '../../../src/venues';
 import { activeMatchedEvent, PINNED_NOW } from '../../utils/pinned-world';
 import { http, type TestApp } from '../../utils/app';
+import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 
 /** Exact micro-units of a decimal string ("40.5" → 40500000n). */
 export function M(usd: string): bigint {
@@ -153,7 +154,7 @@ export async function insertOrder(prisma: PrismaClient, o: OrderRow): Promise<st
 
 /** Credits a user's ledger balance (a deposit). */
 export async function deposit(app: TestApp, userId: string, usd: string): Promise<void> {
-  await app.services.ledger.postAll([
+  await app.services.get(LedgerService).postAll([
     {
       userId,
       kind: 'deposit',

@@ -1,4 +1,6 @@
 import { TRADING_FEE_KIND } from '../../../src/modules/ledger';
+import { RewardsAccrual } from '../../../src/modules/rewards/rewards-accrual.service';
+import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { http, type TestApp } from '../../utils/app';
 
 export interface Reward {
@@ -54,7 +56,9 @@ export async function chargeFee(
   orders += 1;
   const orderId = o.orderId ?? `ord-${process.pid}-${orders}`;
   const seq = o.seq ?? 1;
-  const { ledger, rewardsAccrual, db } = app.services;
+  const { db } = app.services;
+  const ledger = app.services.get(LedgerService);
+  const rewardsAccrual = app.services.get(RewardsAccrual);
   await ledger.postAll([
     {
       userId,

@@ -1,4 +1,7 @@
 import { TRADING_FEE_KIND } from '../../../src/modules/ledger';
+import { RewardsService } from '../../../src/modules/rewards/rewards.service';
+import { RewardsAccrual } from '../../../src/modules/rewards/rewards-accrual.service';
+import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { as, chargeFee, refer, rowsOf, type Page, type Reward } from './rewards-helpers';
 
@@ -125,7 +128,7 @@ describe('accrual from fees (the fee listener)', () => {
     const { orderId, seq } = await chargeFee(app, 'rw-idem', 500_000n);
     const before = await app.services.db.prisma.rewardEvent.count();
     await app.services.db.prisma.$transaction((tx) =>
-      app.services.rewardsAccrual.onFeeCharged(tx, {
+      app.services.get(RewardsAccrual).onFeeCharged(tx, {
         userId: 'rw-idem',
         orderId,
         seq,
@@ -144,7 +147,7 @@ describe('accrual from fees (the fee listener)', () => {
   it('rolls back with the fee: a failed fill transaction leaves no reward', async () => {
     await expect(
       app.services.db.prisma.$transaction(async (tx) => {
-        await app.services.rewardsAccrual.onFeeCharged(tx, {
+        await app.services.get(RewardsAccrual).onFeeCharged(tx, {
           userId: 'rw-rollback',
           orderId: 'o-rb',
           seq: 1,
@@ -256,7 +259,7 @@ describe('release, claims and notifications', () => {
     expect(rewards).toHaveLength(1);
     expect(rewards[0]).toMatchObject({ title: 'Rewards available', data: { event: 'available', usd: '0.461728' } });
     // Releasing again moves nothing.
-    expect(await app.services.rewards.release('rw-a')).toBe(0);
+    expect(await app.services.get(RewardsService).release('rw-a')).toBe(0);
   });
 
   it('400 for a missing, unknown or foreign wallet', async () => {
@@ -275,7 +278,7 @@ describe('release, claims and notifications', () => {
 
   it('concurrent claims pay out exactly once: one 200, the rest 400, one ledger credit', async () => {
     const walletId = await walletOf('rw-a');
-    const before = await app.services.ledger.balance('rw-a');
+    const before = await app.services.get(LedgerService).balance('rw-a');
     const rs = await Promise.all(
       [1, 2, 3, 4, 5, 6].map(() => as(app, 'rw-a', 'POST', '/api/rewards/claim', { walletId })),
     );
@@ -287,7 +290,7 @@ describe('release, claims and notifications', () => {
       entries: 2,
       ledgerReference: `reward_claim:${claim.id}`,
     });
-    const after = await app.services.ledger.balance('rw-a');
+    const after = await app.services.get(LedgerService).balance('rw-a');
     expect(after.available - before.available).toBe(461_728n);
     const credits = await app.services.db.prisma.ledgerEntry.findMany({
       where: { userId: 'rw-a', kind: 'reward_claim' },
@@ -312,7 +315,7 @@ describe('release, claims and notifications', () => {
       data: Record<string, string>;
     }>;
     expect(notes.data.filter((n) => n.title === 'Rewards claimed').map((n) => n.data.claimId)).toEqual([claim.id]);
-    expect(await app.services.ledger.audit()).toEqual([]);
+    expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });
 
   it('points are a score: a claim pays the USD rewards and leaves points available', async () => {
@@ -352,7 +355,7 @@ describe('release, claims and notifications', () => {
   it('the fees in the balance ledger are untouched by rewards (separate movements)', async () => {
     const fees = await app.services.db.prisma.ledgerEntry.count({ where: { kind: TRADING_FEE_KIND } });
     expect(fees).toBeGreaterThan(0);
-    expect(await app.services.ledger.audit()).toEqual([]);
+    expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });
 });
 

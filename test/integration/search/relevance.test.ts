@@ -1,3 +1,4 @@
+import { SearchService } from '../../../src/modules/search/search.service';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { pinnedWorld } from '../../utils/pinned-world';
 import { RELEVANCE_QUERIES } from './relevance.queries';
@@ -10,7 +11,7 @@ beforeAll(async () => {
   // The demo world pinned to one calendar month, so the expected slugs exist whatever today is.
   const p = pinnedWorld();
   app = await startTestApp({}, {}, { world: p.world, now: p.now });
-  await app.services.search.whenIdle();
+  await app.services.get(SearchService).whenIdle();
 });
 afterAll(async () => {
   await app.close();

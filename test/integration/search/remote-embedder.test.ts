@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { cosine, LocalEmbedder, RemoteEmbedder } from '../../../src/modules/search';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { pinnedWorld } from '../../utils/pinned-world';
+import { SearchService } from '../../../src/modules/search/search.service';
 
 /**
  * A stand-in for an OpenAI-style embeddings API on port 0. It embeds with the
@@ -83,7 +84,7 @@ describe('remote embeddings provider', () => {
     api.mode = 'ok';
     const p = pinnedWorld();
     app = await startTestApp(remoteEnv({ EMBEDDINGS_API_KEY: 'sk-test-key' }), {}, { world: p.world, now: p.now });
-    await app.services.search.whenIdle();
+    await app.services.get(SearchService).whenIdle();
   });
   afterAll(async () => {
     await app.close();
@@ -157,7 +158,7 @@ describe('remote provider without a key', () => {
     const p = pinnedWorld();
     const app = await startTestApp(remoteEnv(), {}, { world: p.world, now: p.now });
     try {
-      await app.services.search.whenIdle();
+      await app.services.get(SearchService).whenIdle();
       const r = await http(`${app.url}/api/events/search?q=bitcoin`);
       expect(r.status).toBe(503);
       expect(r.body).toEqual({ error: 'unavailable', message: expect.stringContaining('EMBEDDINGS_API_KEY') });

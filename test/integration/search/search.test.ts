@@ -1,4 +1,6 @@
+import { CatalogService } from '../../../src/modules/ingestion/catalog.service';
 import { SEARCH_LIMITS } from '../../../src/modules/search';
+import { SearchService } from '../../../src/modules/search/search.service';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { pinnedWorld } from '../../utils/pinned-world';
 
@@ -20,7 +22,7 @@ let app: TestApp;
 beforeAll(async () => {
   const p = pinnedWorld();
   app = await startTestApp({}, {}, { world: p.world, now: p.now });
-  await app.services.search.whenIdle();
+  await app.services.get(SearchService).whenIdle();
 });
 afterAll(async () => {
   await app.close();
@@ -114,7 +116,7 @@ describe('the vector index', () => {
         (r) => r.provider === 'local' && r.model === 'local-hash-v1' && r.dimension === 384 && r.values.length === 384,
       ),
     ).toBe(true);
-    expect(await app.services.search.refreshIndex()).toEqual({ events: rows.length, embedded: 0 });
+    expect(await app.services.get(SearchService).refreshIndex()).toEqual({ events: rows.length, embedded: 0 });
   });
 
   it('refreshes the vector of an event whose text changed, and the catalog sync does it by itself', async () => {
@@ -125,15 +127,15 @@ describe('the vector index', () => {
       where: { id: target.id },
       data: { title: 'Zorblax quantum teleportation contest', description: '' },
     });
-    expect(await app.services.search.refreshIndex()).toMatchObject({ embedded: 1 });
+    expect(await app.services.get(SearchService).refreshIndex()).toMatchObject({ embedded: 1 });
     const after = await prisma.eventEmbedding.findUniqueOrThrow({ where: { eventId: target.id } });
     expect(after.contentHash).not.toBe(before.contentHash);
     const found = (await search('q=zorblax%20teleportation')).body as Result;
     expect(found.data[0]!.event.id).toBe(target.id);
 
     // A catalog sync writes the venue's wording back and schedules the refresh.
-    await app.services.catalog.sync(app.services.world);
-    await app.services.search.whenIdle();
+    await app.services.get(CatalogService).sync(app.services.world);
+    await app.services.get(SearchService).whenIdle();
     const restored = await prisma.eventEmbedding.findUniqueOrThrow({ where: { eventId: target.id } });
     expect(restored.contentHash).toBe(before.contentHash);
     const again = (await search(`q=${encodeURIComponent('how much snow will boston get in december')}`)).body as Result;

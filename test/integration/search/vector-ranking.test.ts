@@ -1,4 +1,5 @@
 import { LocalEmbedder } from '../../../src/modules/search';
+import { SearchService } from '../../../src/modules/search/search.service';
 import { startTestApp, type TestApp } from '../../utils/app';
 import { pinnedWorld } from '../../utils/pinned-world';
 import { RELEVANCE_QUERIES } from './relevance.queries';
@@ -7,7 +8,7 @@ let app: TestApp;
 beforeAll(async () => {
   const p = pinnedWorld();
   app = await startTestApp({}, {}, { world: p.world, now: p.now });
-  await app.services.search.whenIdle();
+  await app.services.get(SearchService).whenIdle();
 });
 afterAll(async () => {
   await app.close();
@@ -17,7 +18,8 @@ const QUERIES = [...RELEVANCE_QUERIES.map(([q]) => q), 'election', 'price', 'wil
 
 describe('pgvector and the exact fallback', () => {
   it('rank identically (same events, same order, same scores) for every query, limit and threshold', async () => {
-    const { search, db } = app.services;
+    const { db } = app.services;
+    const search = app.services.get(SearchService);
     const vectors = await new LocalEmbedder().embed(QUERIES);
     if (!db.hasVector) {
       // PostgreSQL without pgvector: the column does not exist and search takes the exact path.

@@ -1,3 +1,4 @@
+import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
 import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
@@ -302,7 +303,7 @@ describe('POST /api/social/copytrade', () => {
     expect(body(r).error).toBe('upstream_error');
     const order = await app.services.db.prisma.order.findFirstOrThrow({ where: { userId: 'lea' } });
     expect(order).toMatchObject({ source: 'copytrade', state: 'failed', mode: 'live' });
-    expect(await app.services.ledger.balance('lea')).toMatchObject({ available: 100_000_000n, held: 0n });
+    expect(await app.services.get(LedgerService).balance('lea')).toMatchObject({ available: 100_000_000n, held: 0n });
   });
 
   it(

@@ -1,3 +1,4 @@
+import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 
@@ -30,13 +31,9 @@ beforeAll(async () => {
     size,
     filledAt: new Date(Date.now() - 60_000 + n),
   });
-  await app.services.tradeIngest.ingest([
-    t(W1, m1, 'buy', 5),
-    t(W2, m1, 'buy', 9),
-    t(W2, m2, 'buy', 3),
-    t(W2, m2, 'sell', 3),
-    t(W3, m1, 'buy', 1),
-  ]);
+  await app.services
+    .get(TradeIngestService)
+    .ingest([t(W1, m1, 'buy', 5), t(W2, m1, 'buy', 9), t(W2, m2, 'buy', 3), t(W2, m2, 'sell', 3), t(W3, m1, 'buy', 1)]);
   for (const w of [W1, W2]) {
     await http(`${app.url}/api/follows`, {
       method: 'POST',

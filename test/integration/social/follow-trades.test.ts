@@ -3,6 +3,8 @@ import { FollowTradesService } from '../../../src/modules/social/traders';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { activeMatchedEvent, pinnedWorld, PINNED_NOW } from '../../utils/pinned-world';
 import { statementsOf } from './statements';
+import { HistoryService } from '../../../src/modules/charts/charts.service';
+import { EventsService } from '../../../src/modules/events/events.service';
 
 interface Trader {
   traderId: string;
@@ -310,7 +312,8 @@ describe('GET /api/events/{eventId}/follow-trades', () => {
     const s = app.services;
     // The bucket at T0 holds 6 followed-trader trades (A ×3, B ×2, C): 6 is within a bound of 6, not of 5.
     const q = { interval: '1h', from: T0, to: T0 + 3599 };
-    const bounded = (maxTrades: number) => new FollowTradesService(s.db.prisma, s.events, s.history, { maxTrades });
+    const bounded = (maxTrades: number) =>
+      new FollowTradesService(s.db.prisma, s.get(EventsService), s.get(HistoryService), { maxTrades });
     await expect(bounded(5).overlay('fan', eventId, q)).rejects.toMatchObject({
       code: 'bad_request',
       message: expect.stringMatching(/^from: /),

@@ -1,3 +1,5 @@
+import { MarketsService } from '../../../src/modules/markets/markets.service';
+import { EventsService } from '../../../src/modules/events/events.service';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { pinnedWorld } from '../../utils/pinned-world';
 import { statementsOf } from './statements';
@@ -181,8 +183,8 @@ describe('GET /api/home', () => {
 
   it('runs the same SQL statements for few and for many follows, trades and positions', async () => {
     const cold = (userId: string) => async () => {
-      app.services.events.invalidate();
-      app.services.markets.invalidate();
+      app.services.get(EventsService).invalidate();
+      app.services.get(MarketsService).invalidate();
       const r = await home(userId);
       expect(r.status).toBe(200);
       return r.body as HomeBody;

@@ -1,3 +1,4 @@
+import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 
@@ -40,16 +41,16 @@ beforeAll(async () => {
   marketId = (await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_a', status: 'active' } }))
     .venueMarketId;
   // Hand-built history, ingested in two batches (stats are incremental).
-  await app.services.tradeIngest.ingest([
-    t(X, 'buy', 'yes', 10, 0.4),
-    t(X, 'buy', 'yes', 10, 0.5),
-    t(Y, 'buy', 'no', 4, 0.7),
-  ]);
-  await app.services.tradeIngest.ingest([
-    t(X, 'sell', 'yes', 5, 0.6),
-    t(Y, 'sell', 'no', 4, 0.5),
-    ...Array.from({ length: 5 }, () => t(Z, 'buy', 'yes', 1, 0.1)),
-  ]);
+  await app.services
+    .get(TradeIngestService)
+    .ingest([t(X, 'buy', 'yes', 10, 0.4), t(X, 'buy', 'yes', 10, 0.5), t(Y, 'buy', 'no', 4, 0.7)]);
+  await app.services
+    .get(TradeIngestService)
+    .ingest([
+      t(X, 'sell', 'yes', 5, 0.6),
+      t(Y, 'sell', 'no', 4, 0.5),
+      ...Array.from({ length: 5 }, () => t(Z, 'buy', 'yes', 1, 0.1)),
+    ]);
 });
 afterAll(async () => {
   await app.close();
@@ -151,7 +152,7 @@ describe('traders', () => {
     async () => {
       // Three traders with the same volume (0.3 each), ingested out of id order.
       const tied = ['0x' + '3'.repeat(40), '0x' + '1'.repeat(40), '0x' + '2'.repeat(40)];
-      await app.services.tradeIngest.ingest(tied.map((w) => t(w, 'buy', 'yes', 1, 0.3)));
+      await app.services.get(TradeIngestService).ingest(tied.map((w) => t(w, 'buy', 'yes', 1, 0.3)));
       const rows = (
         (await http(`${app.url}/api/leaderboard?sort_by=total_volume&venue=venue_a&limit=200`)).body as { data: Row[] }
       ).data;

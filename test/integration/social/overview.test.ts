@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { statementsOf } from './statements';
+import { EventsService } from '../../../src/modules/events/events.service';
+import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
+import { MarketsService } from '../../../src/modules/markets/markets.service';
 
 /**
  * GET /api/social/overview runs the same, bounded number of SQL statements
@@ -36,7 +39,7 @@ beforeAll(async () => {
     size: i,
     filledAt: new Date(Date.now() - 60_000 + i),
   });
-  await app.services.tradeIngest.ingest([t(1), t(2), t(3)]);
+  await app.services.get(TradeIngestService).ingest([t(1), t(2), t(3)]);
   const slug = app.services.world.coreEvents[0]!.slug;
   const headers = { authorization: `Bearer ${await app.token('ov-user')}` };
   const c = (
@@ -127,8 +130,8 @@ async function growData(): Promise<void> {
 
 /** One cold read (the catalog memo dropped): its status checked, its body returned. */
 const cold = (size: number) => async () => {
-  app.services.events.invalidate();
-  app.services.markets.invalidate();
+  app.services.get(EventsService).invalidate();
+  app.services.get(MarketsService).invalidate();
   const r = await http(`${app.url}/api/social/overview?size=${size}`);
   expect(r.status).toBe(200);
   return r.body as Overview;

@@ -1,3 +1,4 @@
+import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { statementsOf } from './statements';
 
@@ -48,7 +49,7 @@ async function seed(prefix: string): Promise<void> {
     ],
   });
   // Funded: u2 (a credited deposit).
-  await app.services.ledger.post(prisma, {
+  await app.services.get(LedgerService).post(prisma, {
     userId: id(2),
     kind: 'deposit',
     available: 25_000_000n,

@@ -1,3 +1,4 @@
+import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { statementsOf } from './statements';
@@ -80,17 +81,19 @@ beforeAll(async () => {
     expect(r.status).toBe(201);
   }
   // Volumes (price 0.5): P 60, Q 50, W1 40 + 7, R 30, S 20, W2 5. Trades: W1 5, R 2, the rest 1.
-  await app.services.tradeIngest.ingest([
-    t(P, 'buy', 120),
-    t(Q, 'buy', 100),
-    ...Array.from({ length: 4 }, () => t(W1, 'buy', 20)),
-    t(R, 'buy', 30),
-    t(R, 'buy', 30),
-    t(S, 'buy', 40),
-    t(W2, 'buy', 10),
-  ]);
+  await app.services
+    .get(TradeIngestService)
+    .ingest([
+      t(P, 'buy', 120),
+      t(Q, 'buy', 100),
+      ...Array.from({ length: 4 }, () => t(W1, 'buy', 20)),
+      t(R, 'buy', 30),
+      t(R, 'buy', 30),
+      t(S, 'buy', 40),
+      t(W2, 'buy', 10),
+    ]);
   // W1 sells 10 of 80 held at 0.50 for 0.70: +2.00 realized, one win.
-  await app.services.tradeIngest.ingest([t(W1, 'sell', 10, 0.7)]);
+  await app.services.get(TradeIngestService).ingest([t(W1, 'sell', 10, 0.7)]);
   // ann's orders placed here: a filled simulation order, a filled live venue_a order, an unfilled one.
   const order = (venue: 'venue_a' | 'venue_b', mode: 'simulation' | 'live', filled: bigint, notional: bigint) => ({
     userId: 'ann',

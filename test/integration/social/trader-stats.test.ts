@@ -1,3 +1,5 @@
+import { TraderStatsService } from '../../../src/modules/social/traders/trader-stats.service';
+import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { startTestApp, type TestApp } from '../../utils/app';
 import { statementsOf } from './statements';
@@ -72,29 +74,32 @@ describe('TraderStatsService.apply (set-based) against a full rebuild', () => {
     const trades = tradeSequence('inc', 1_500, 7);
     // Batches of uneven sizes, including one trade alone and one of 1,000.
     const cuts = [0, 1, 40, 41, 300, 1_300, 1_500];
-    for (let i = 1; i < cuts.length; i += 1) await app.services.tradeIngest.ingest(trades.slice(cuts[i - 1], cuts[i]));
+    for (let i = 1; i < cuts.length; i += 1)
+      await app.services.get(TradeIngestService).ingest(trades.slice(cuts[i - 1], cuts[i]));
     const incremental = await snapshot('inc');
     expect(incremental.positions.length).toBeGreaterThan(20);
     expect(incremental.stats).toHaveLength(TRADERS.length);
 
-    const r = await app.services.traderStats.rebuild();
+    const r = await app.services.get(TraderStatsService).rebuild();
     expect(r).toEqual({ traders: TRADERS.length, trades: 1_500 });
     expect(await snapshot('inc')).toEqual(incremental);
   });
 
   it('matches a rebuild when buys arrive out of order across batches (first and last trade widened)', async () => {
     const trades = tradeSequence('ooo', 400, 11, 'buys');
-    await app.services.tradeIngest.ingest(trades.slice(200));
-    await app.services.tradeIngest.ingest(trades.slice(0, 200));
+    await app.services.get(TradeIngestService).ingest(trades.slice(200));
+    await app.services.get(TradeIngestService).ingest(trades.slice(0, 200));
     const incremental = await snapshot('ooo');
-    await app.services.traderStats.rebuild();
+    await app.services.get(TraderStatsService).rebuild();
     expect(await snapshot('ooo')).toEqual(incremental);
   });
 
   it('applies a batch in the same few statements whatever its size', async () => {
     let round = 0;
     const count = (n: number) =>
-      statementsOf(app, () => app.services.traderStats.apply(tradeSequence(`batch${(round += 1)}`, n, round)));
+      statementsOf(app, () =>
+        app.services.get(TraderStatsService).apply(tradeSequence(`batch${(round += 1)}`, n, round)),
+      );
     const one = await count(1);
     const many = await count(1_000);
     expect(many).toBe(one);

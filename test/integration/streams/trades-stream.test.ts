@@ -2,6 +2,7 @@ import { createClient } from 'graphql-sse';
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { openSse } from '../../utils/sse';
+import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -40,7 +41,7 @@ describe('GET /stream/trades (REST SSE)', () => {
     expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/);
     await new Promise((r) => setTimeout(r, 100));
     const t = trade('venue_a', market.venueMarketId);
-    await app.services.tradeIngest.ingest([t]);
+    await app.services.get(TradeIngestService).ingest([t]);
     const [msg] = await sse.take(1);
     expect(msg!.event).toBe('trade');
     expect(msg!.id).toBe(`venue_a:${t.venueTradeId}`);
@@ -65,10 +66,10 @@ describe('GET /stream/trades (REST SSE)', () => {
     const sse = await openSse(`${app.url}/stream/trades?venue=venue_b`);
     await new Promise((r) => setTimeout(r, 100));
     const tb = trade('venue_b', b.venueMarketId);
-    await app.services.tradeIngest.ingest([trade('venue_a', a.venueMarketId), tb]);
-    await app.services.tradeIngest.ingest([tb]);
+    await app.services.get(TradeIngestService).ingest([trade('venue_a', a.venueMarketId), tb]);
+    await app.services.get(TradeIngestService).ingest([tb]);
     const tb2 = trade('venue_b', b.venueMarketId);
-    await app.services.tradeIngest.ingest([tb2]);
+    await app.services.get(TradeIngestService).ingest([tb2]);
     const msgs = await sse.take(2);
     expect(msgs.map((m) => m.id)).toEqual([`venue_b:${tb.venueTradeId}`, `venue_b:${tb2.venueTradeId}`]);
     expect(JSON.parse(msgs[0]!.data).traderId).toBeNull();
@@ -113,7 +114,7 @@ describe('trades subscription over graphql-sse', () => {
     });
     await new Promise((r) => setTimeout(r, 300));
     const t = trade('venue_a', market.venueMarketId);
-    await app.services.tradeIngest.ingest([t]);
+    await app.services.get(TradeIngestService).ingest([t]);
     await done;
     client.dispose();
     expect(received).toEqual([

@@ -1,3 +1,4 @@
+import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
 
@@ -142,7 +143,7 @@ describe('wallets', () => {
 
   it('balances with the simulated chain data: USDC 1:1, MATIC $0.50, SOL $150, plus the ledger', async () => {
     await as('wc', 'POST', '/auth/setup');
-    await app.services.ledger.postAll([
+    await app.services.get(LedgerService).postAll([
       { userId: 'wc', kind: 'deposit', available: 12_500_000n, held: 0n, reference: 't', idempotencyKey: 'wc:1' },
       {
         userId: 'wc',

@@ -1,5 +1,9 @@
+import { TraderStatsService } from '../../../src/modules/social/traders/trader-stats.service';
+import { FollowsService } from '../../../src/modules/social/follows/follows.service';
+import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import { TRADES_TOPIC, type TradeEvent } from '../../../src/modules/trades';
 import { insertTrades } from '../../../src/modules/webhooks/fill-store';
+import { IndexerWebhookService } from '../../../src/modules/webhooks/indexer.service';
 import { checkFill, fillToTrade } from '../../../src/modules/webhooks/order-filled';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { fillFactory, hex } from './fill-fixtures';
@@ -19,7 +23,7 @@ beforeAll(async () => {
   });
   await app.services.infra.pubsub.subscribe<TradeEvent>(TRADES_TOPIC, (t) => published.push(t));
   // The periodic sweep is stopped (deliveries still announce): the tests run it by hand.
-  await app.services.indexerWebhook.stop();
+  await app.services.get(IndexerWebhookService).stop();
 });
 afterAll(async () => {
   await app.close();
@@ -66,13 +70,13 @@ async function expectEffects(maker: string, expected: Awaited<ReturnType<typeof 
   expect(await effects(maker)).toEqual(expected);
 }
 
-const settle = () => app.services.indexerWebhook.drain();
-const pending = () => app.services.indexerWebhook.pendingAnnouncements();
+const settle = () => app.services.get(IndexerWebhookService).drain();
+const pending = () => app.services.get(IndexerWebhookService).pendingAnnouncements();
 
 describe('announcing indexed trades is durable', () => {
   it('a failing step does not stop the others; the redelivery runs it, exactly once', async () => {
     const { maker, batch } = await followedBatch(0xa1, 5);
-    jest.spyOn(app.services.traderStats, 'apply').mockRejectedValueOnce(new Error('stats store down'));
+    jest.spyOn(app.services.get(TraderStatsService), 'apply').mockRejectedValueOnce(new Error('stats store down'));
     expect((await send(batch)).body).toEqual({ received: 5, skipped: 0 });
     await settle();
     // Publication and notifications ran although the stats failed.
@@ -92,13 +96,15 @@ describe('announcing indexed trades is durable', () => {
 
   it('the sweep runs a failed step without any redelivery, by hand and on its schedule', async () => {
     const { maker, batch } = await followedBatch(0xa2, 4);
-    jest.spyOn(app.services.follows, 'tradeNotifications').mockRejectedValueOnce(new Error('followers unavailable'));
+    jest
+      .spyOn(app.services.get(FollowsService), 'tradeNotifications')
+      .mockRejectedValueOnce(new Error('followers unavailable'));
     await send(batch);
     await settle();
     await expectEffects(maker, { published: 4, notified: 0, counted: 4 });
-    expect(await app.services.indexerWebhook.sweepSoon()).toBe(1);
+    expect(await app.services.get(IndexerWebhookService).sweepSoon()).toBe(1);
     await expectEffects(maker, { published: 4, notified: 4, counted: 4 });
-    expect(await app.services.indexerWebhook.sweepSoon()).toBe(0);
+    expect(await app.services.get(IndexerWebhookService).sweepSoon()).toBe(0);
 
     const other = await followedBatch(0xa3, 3);
     jest.spyOn(app.services.infra.pubsub, 'publishMany').mockRejectedValueOnce(new Error('pub/sub down'));
@@ -106,9 +112,9 @@ describe('announcing indexed trades is durable', () => {
     await settle();
     await expectEffects(other.maker, { published: 0, notified: 3, counted: 3 });
     // This time the schedule runs the sweep.
-    app.services.indexerWebhook.start(25);
+    app.services.get(IndexerWebhookService).start(25);
     await expectEffects(other.maker, { published: 3, notified: 3, counted: 3 });
-    await app.services.indexerWebhook.stop();
+    await app.services.get(IndexerWebhookService).stop();
     expect(await pending()).toBe(0);
   });
 
@@ -133,7 +139,7 @@ describe('announcing indexed trades is durable', () => {
     expect((await send(batch)).body).toEqual({ received: 6, skipped: 6 });
     await settle();
     await expectEffects(maker, { published: 6, notified: 6, counted: 6 });
-    expect(await app.services.indexerWebhook.sweepSoon()).toBe(0);
+    expect(await app.services.get(IndexerWebhookService).sweepSoon()).toBe(0);
     await expectEffects(maker, { published: 6, notified: 6, counted: 6 });
     expect(await pending()).toBe(0);
   });
@@ -141,7 +147,7 @@ describe('announcing indexed trades is durable', () => {
   it('live trade ingestion runs every step too when one fails', async () => {
     const maker = `0x${hex(0xa5, 40)}`;
     await app.services.db.prisma.follow.create({ data: { userId: FAN, venue: 'venue_a', traderId: maker } });
-    jest.spyOn(app.services.traderStats, 'apply').mockRejectedValueOnce(new Error('stats store down'));
+    jest.spyOn(app.services.get(TraderStatsService), 'apply').mockRejectedValueOnce(new Error('stats store down'));
     const t = {
       venue: 'venue_a' as const,
       venueTradeId: 'live-1',
@@ -153,7 +159,7 @@ describe('announcing indexed trades is durable', () => {
       size: 2,
       filledAt: new Date(1_760_000_000_000),
     };
-    expect(await app.services.tradeIngest.ingest([t])).toHaveLength(1);
+    expect(await app.services.get(TradeIngestService).ingest([t])).toHaveLength(1);
     await expectEffects(maker, { published: 1, notified: 1, counted: 0 });
   });
 });

@@ -1,4 +1,5 @@
 import { TRADES_TOPIC, type TradeEvent } from '../../../src/modules/trades';
+import { IndexerWebhookService } from '../../../src/modules/webhooks/indexer.service';
 import { MAX_TOKENS } from '../../../src/modules/webhooks/order-filled';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { fillFactory, hex, shuffled } from './fill-fixtures';
@@ -248,8 +249,8 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
       expect(acks.reduce((s, a) => s + (a.received - a.skipped), 0)).toBe(SIZE);
     }
     expect(await fillTrades()).toBe(before + SIZE * ROUNDS);
-    await app.services.indexerWebhook.drain();
-    expect(await app.services.indexerWebhook.pendingAnnouncements()).toBe(0);
+    await app.services.get(IndexerWebhookService).drain();
+    expect(await app.services.get(IndexerWebhookService).pendingAnnouncements()).toBe(0);
   });
 
   it(

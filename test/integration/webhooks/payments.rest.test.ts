@@ -1,6 +1,8 @@
 import { paymentSignature } from '../../../src/modules/webhooks/payment-signature';
 import { signPaymentPayload } from '../../../src/modules/webhooks';
 import { http, startTestApp, type TestApp } from '../../utils/app';
+import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
+import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 
 const SECRET = 'whsec_payments_test';
 
@@ -34,7 +36,7 @@ async function onramp(sub: string, amount = 100) {
   return r.body as { id: string; processorId: string };
 }
 
-const available = async (userId: string) => (await app.services.ledger.balance(userId)).available;
+const available = async (userId: string) => (await app.services.get(LedgerService).balance(userId)).available;
 
 describe('Payment-Signature', () => {
   const body = JSON.stringify({ id: 'evt_sig', type: 'something.else', data: {} });
@@ -246,7 +248,7 @@ describe('events', () => {
 
   it('a payout event before its payout id is committed is unmatched, then applied on redelivery', async () => {
     const prisma = app.services.db.prisma;
-    await app.services.ledger.postAll([
+    await app.services.get(LedgerService).postAll([
       {
         userId: 'pw',
         kind: 'deposit',
@@ -256,25 +258,25 @@ describe('events', () => {
         idempotencyKey: 'pw:credit',
       },
     ]);
-    const w = await app.services.withdrawals.request('pw', {
+    const w = await app.services.get(WithdrawalsService).request('pw', {
       amount: 30,
       chain: 'polygon',
       destination: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
     });
     const event = { id: 'evt_payout_early', type: 'payout.paid', data: { id: 'po_early' } };
     expect((await deliver(event)).body).toMatchObject({ duplicate: false, outcome: 'unmatched' });
-    expect(await app.services.ledger.balance('pw')).toMatchObject({ available: 0n, held: 30_000_000n });
+    expect(await app.services.get(LedgerService).balance('pw')).toMatchObject({ available: 0n, held: 30_000_000n });
     // The dispatcher's transaction commits the payout id.
     await prisma.withdrawal.update({ where: { id: w.id }, data: { status: 'processing', payoutId: 'po_early' } });
     expect((await deliver(event)).body).toMatchObject({ duplicate: false, outcome: 'applied' });
     expect((await deliver(event)).body).toMatchObject({ duplicate: true, outcome: 'applied' });
     expect(await prisma.withdrawal.findUniqueOrThrow({ where: { id: w.id } })).toMatchObject({ status: 'completed' });
-    expect(await app.services.ledger.balance('pw')).toMatchObject({ available: 0n, held: 0n });
+    expect(await app.services.get(LedgerService).balance('pw')).toMatchObject({ available: 0n, held: 0n });
     // An event for a withdrawal that has ended is recorded, not unmatched (and final).
     expect(
       (await deliver({ id: 'evt_payout_late', type: 'payout.failed', data: { reference: w.id } })).body,
     ).toMatchObject({ outcome: 'recorded' });
-    expect(await app.services.ledger.audit()).toEqual([]);
+    expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });
 
   it.each([

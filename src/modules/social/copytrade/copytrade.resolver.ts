@@ -3,6 +3,7 @@ import type { GraphQLContext } from '../../../context';
 import type { ExecutionPrincipal } from '../../execution/execution.models';
 import { CopytradeInput, checkCopytradeRequest } from './copytrade.inputs';
 import { CopytradeResultType } from './copytrade.types';
+import { CopytradeService } from './copytrade.service';
 
 @Resolver()
 export class CopytradeResolver {
@@ -21,7 +22,9 @@ export class CopytradeResolver {
       principal = { userId: (await ctx.auth.requireUser()).userId, live: false };
     }
     // The limit is spent only when the copy runs: a replay of its Idempotency-Key is free.
-    const admit = () => ctx.services.clientLimits.consume('copytrade', principal.userId);
-    return ctx.services.copytrade.copy(principal.userId, body, principal, ctx.header('idempotency-key'), admit);
+    const admit = () => ctx.services.rateLimits.consume('copytrade', principal.userId);
+    return ctx.services
+      .get(CopytradeService)
+      .copy(principal.userId, body, principal, ctx.header('idempotency-key'), admit);
   }
 }

@@ -5,7 +5,7 @@ import type { EventsService } from '../../events/events.service';
 import { sizeMicrosFor } from '../../execution/execute-request';
 import type { ExecutionService } from '../../execution/execution.service';
 import type { BalanceView, ExecutionPrincipal, OrderView, PositionSummaryView } from '../../execution/execution.models';
-import { IdempotencyService } from '../../funding/idempotency.service';
+import { IdempotencyService } from '../../idempotency/idempotency.service';
 import { MICROS_PER_UNIT, microsToNumber } from '../../ledger/money';
 import type { MarketsService } from '../../markets/markets.service';
 import type { MarketBooks } from '../../routing/market-books';

@@ -5,6 +5,9 @@ import { PortfolioSummaryType } from '../../portfolio/portfolio-summary.types';
 import { HOME_LIMITS } from './home.limits';
 import { HomeActivityType, HomeType } from './home.types';
 import { HomeArgs } from './home.inputs';
+import { PortfolioValuationService } from '../../portfolio/portfolio-valuation.service';
+import { portfolioLoaders } from '../../portfolio/portfolio.loaders';
+import { HomeService } from './home.service';
 
 @Resolver(() => HomeType)
 export class HomeResolver {
@@ -18,18 +21,18 @@ export class HomeResolver {
     description: `Newest trades of the followed traders (${HOME_LIMITS.activity}).`,
   })
   activity(@Root() h: HomeType, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.home.activity(h.userId, h.category ?? undefined);
+    return ctx.services.get(HomeService).activity(h.userId, h.category ?? undefined);
   }
 
   @FieldResolver(() => [EventType], {
     description: `The most active events (${HOME_LIMITS.trending}, 24 h volume order).`,
   })
   trending(@Root() h: HomeType, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.home.trending(h.category ?? undefined);
+    return ctx.services.get(HomeService).trending(h.category ?? undefined);
   }
 
   @FieldResolver(() => PortfolioSummaryType, { description: "The caller's positions summary (the portfolio's)." })
   portfolio(@Root() h: HomeType, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.portfolioValuation.summary(h.userId, ctx.loaders.portfolio);
+    return ctx.services.get(PortfolioValuationService).summary(h.userId, ctx.loaders.get(portfolioLoaders));
   }
 }

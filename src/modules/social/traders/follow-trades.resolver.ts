@@ -2,6 +2,7 @@ import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../../context';
 import { FollowTradesType } from './follow-trades.types';
 import { FollowTradesArgs } from './traders.inputs';
+import { FollowTradesService } from './follow-trades.service';
 
 @Resolver()
 export class FollowTradesResolver {
@@ -13,6 +14,6 @@ export class FollowTradesResolver {
   })
   async followTrades(@Args() a: FollowTradesArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.followTrades.overlay(userId, a.eventId, a);
+    return ctx.services.get(FollowTradesService).overlay(userId, a.eventId, a);
   }
 }

@@ -8,12 +8,14 @@ import {
   TraderTradePageType,
 } from './leaderboard.types';
 import { LeaderboardArgs, LeaderboardMeArgs, TraderArgs, TraderTradesArgs } from './traders.inputs';
+import { LeaderboardService } from './leaderboard.service';
+import { TraderStatsService } from './trader-stats.service';
 
 @Resolver()
 export class LeaderboardResolver {
   @Query(() => LeaderboardPageType, { description: 'Traders ranked by a figure, optionally on one venue.' })
   leaderboard(@Args() a: LeaderboardArgs, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.leaderboard.leaderboard(a.sortBy, a.limit, a.offset, a.venue);
+    return ctx.services.get(LeaderboardService).leaderboard(a.sortBy, a.limit, a.offset, a.venue);
   }
 
   @Query(() => LeaderboardMeType, {
@@ -21,17 +23,17 @@ export class LeaderboardResolver {
   })
   async leaderboardMe(@Args() a: LeaderboardMeArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.leaderboard.me(userId, a.sortBy, a.neighbours);
+    return ctx.services.get(LeaderboardService).me(userId, a.sortBy, a.neighbours);
   }
 
   @Query(() => TraderProfileType)
   trader(@Args() a: TraderArgs, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.leaderboard.profile(a.venue, a.traderId);
+    return ctx.services.get(LeaderboardService).profile(a.venue, a.traderId);
   }
 
   @Query(() => TraderTradePageType, { description: "A trader's public trades, newest first." })
   traderTrades(@Args() a: TraderTradesArgs, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.leaderboard.trades(a.venue, a.traderId, a.limit, a.offset);
+    return ctx.services.get(LeaderboardService).trades(a.venue, a.traderId, a.limit, a.offset);
   }
 
   @Mutation(() => LeaderboardRefreshType, {
@@ -40,7 +42,7 @@ export class LeaderboardResolver {
   async refreshLeaderboard(@Ctx() ctx: GraphQLContext) {
     await ctx.auth.requireUser();
     ctx.auth.requireHeaderToken('admin');
-    const r = await ctx.services.traderStats.rebuild();
+    const r = await ctx.services.get(TraderStatsService).rebuild();
     return { ...r, refreshedAt: new Date() };
   }
 }

@@ -1,0 +1,45 @@
+import type { ClientRateLimits } from '../auth/rate-limits';
+import type { AppConfig } from '../config';
+import type { Database } from '../db';
+import type { Logger } from '../http/logger';
+import type { Metrics } from '../http/metrics';
+import type { Infra, ReadMemo } from '../infra';
+import type { SimulatedWorld } from '../venues';
+import type { Venue, VenueClient } from '../venues/venue.types';
+
+/** A per-process memo a module made, as the admin cache policy reports it. */
+export interface MemoEntry {
+  name: string;
+  memo: ReadMemo;
+  /** The pub/sub topic that clears it in every process. */
+  invalidatedBy: string;
+}
+
+/**
+ * What every module is built from: the process's shared resources, opened by the
+ * composition root before any module and closed after the last one stops.
+ */
+export interface Platform {
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly db: Database;
+  /** Cache, pub/sub and rate limiter: Redis when configured, in-process otherwise. */
+  readonly infra: Infra;
+  /** The simulated venues' world (the demo catalog, books and live trades). */
+  readonly world: SimulatedWorld;
+  readonly venues: Record<Venue, VenueClient>;
+  /** Per-client limits: the policies the modules declare (`rateLimits`), shared across processes. */
+  readonly rateLimits: ClientRateLimits;
+  /** The services' clock (tests pin it). */
+  readonly now: () => number;
+  /**
+   * A per-process read memo, cleared in every process when `invalidatedBy` is
+   * published (the composition root subscribes it) and listed by the admin cache policy.
+   */
+  memo(name: string, invalidatedBy: string, ttlMs?: number): ReadMemo;
+  /** The memos made so far, in the order they were made. */
+  memos(): readonly MemoEntry[];
+  /** True once the process began to stop (health reports it; new work is refused). */
+  shuttingDown(): boolean;
+}

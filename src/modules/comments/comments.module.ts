@@ -1,0 +1,12 @@
+import { defineModule, provide } from '../../kernel';
+import { NOTIFY } from '../notifications/notifications.service';
+import { commentsLoaders } from './comments.loaders';
+import { CommentsResolver } from './comments.resolver';
+import { CommentsService } from './comments.service';
+
+export const commentsModule = defineModule({
+  name: 'comments',
+  resolvers: [CommentsResolver],
+  services: [provide(CommentsService, ({ db, get }) => new CommentsService(db.prisma, get(NOTIFY)))],
+  loaders: [commentsLoaders],
+});

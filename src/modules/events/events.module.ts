@@ -1,0 +1,14 @@
+import { defineModule, provide } from '../../kernel';
+import { eventsLoaders } from './events.loaders';
+import { EventsResolver, MarketFieldsResolver } from './events.resolver';
+import { EventsService, CATALOG_CHANGED_TOPIC } from './events.service';
+
+export const eventsModule = defineModule({
+  name: 'events',
+  resolvers: [EventsResolver, MarketFieldsResolver],
+  services: [
+    provide(EventsService, ({ db, memo }) => new EventsService(db.prisma, memo('events', CATALOG_CHANGED_TOPIC))),
+  ],
+  loaders: [eventsLoaders],
+  rateLimits: (config) => ({ discover: { limit: config.limits.discoverPerMinute, windowMs: 60_000 } }),
+});

@@ -1,0 +1,48 @@
+import { defineModule, provide } from '../../kernel';
+import { EventsService } from '../events/events.service';
+import { IdempotencyService } from '../idempotency/idempotency.service';
+import { FeeListeners } from '../ledger/fee-events';
+import { LedgerService } from '../ledger/ledger.service';
+import { MarketsService } from '../markets/markets.service';
+import { NOTIFY } from '../notifications/notifications.service';
+import { MarketBooks } from '../routing/market-books';
+import { ExecutionServiceClient } from './execution-service.client';
+import { ExecutionResolver } from './execution.resolver';
+import { ExecutionService } from './execution.service';
+import { TradeRecorder } from './trade-recorder';
+
+export const executionModule = defineModule({
+  name: 'execution',
+  resolvers: [ExecutionResolver],
+  services: [
+    provide(ExecutionService, ({ db, config, venues, now, logger, get }) => {
+      const { trading } = config;
+      return new ExecutionService({
+        prisma: db.prisma,
+        markets: get(MarketsService),
+        events: get(EventsService),
+        books: get(MarketBooks),
+        venues,
+        recorder: new TradeRecorder(db.prisma, get(LedgerService), get(FeeListeners)),
+        idempotency: get(IdempotencyService),
+        client: config.executionServiceUrl
+          ? new ExecutionServiceClient(config.executionServiceUrl, config.upstreams.timeoutMs)
+          : null,
+        fees: trading.fees,
+        pollMs: trading.execution.pollMs,
+        waitMs: trading.execution.waitMs,
+        notify: get(NOTIFY),
+        now,
+        logger,
+      });
+    }),
+  ],
+  tasks: [
+    {
+      // Orders in flight finish (and commit) on stop, before the database closes.
+      name: 'order reconciler',
+      start: ({ get, config }) => get(ExecutionService).startReconciler(config.trading.execution.reconcileMs),
+      stop: ({ get }) => get(ExecutionService).stop(),
+    },
+  ],
+});

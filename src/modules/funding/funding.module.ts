@@ -1,0 +1,39 @@
+import { defineModule, provide } from '../../kernel';
+import { IdempotencyService } from '../idempotency/idempotency.service';
+import { LedgerService } from '../ledger/ledger.service';
+import { NOTIFY } from '../notifications/notifications.service';
+import { FundingResolver } from './funding.resolver';
+import { FundingService } from './funding.service';
+import { PAYMENTS_CLIENT, createPaymentsClient } from './payments.client';
+import { WithdrawalsService, withdrawalNotification } from './withdrawals.service';
+
+export const fundingModule = defineModule({
+  name: 'funding',
+  resolvers: [FundingResolver],
+  services: [
+    provide(PAYMENTS_CLIENT, ({ config }) => createPaymentsClient(config)),
+    provide(
+      FundingService,
+      ({ db, get }) => new FundingService(db.prisma, get(PAYMENTS_CLIENT), get(IdempotencyService)),
+    ),
+    provide(WithdrawalsService, ({ db, get, logger }) => {
+      const notify = get(NOTIFY);
+      return new WithdrawalsService(
+        db.prisma,
+        get(LedgerService),
+        get(IdempotencyService),
+        get(PAYMENTS_CLIENT),
+        logger,
+        (userId, w) => void notify([withdrawalNotification(userId, w)]),
+      );
+    }),
+  ],
+  tasks: [
+    {
+      name: 'withdrawal dispatch',
+      start: ({ get, config }) => get(WithdrawalsService).start(config.withdrawals.dispatchMs),
+      stop: ({ get }) => get(WithdrawalsService).stop(),
+    },
+  ],
+  rateLimits: (config) => ({ onramp: { limit: config.limits.onrampPerMinute, windowMs: 60_000 } }),
+});

@@ -1,0 +1,1 @@
+export { IdempotencyService, type IdempotentCall } from './idempotency.service';

@@ -1,0 +1,15 @@
+import { defineModule, provide } from '../../kernel';
+import { createIdentityProvider } from './identity.client';
+import { LinkProofResolver } from './linkproof.resolver';
+import { LinkProofService } from './linkproof.service';
+
+export const linkProofModule = defineModule({
+  name: 'linkproof',
+  resolvers: [LinkProofResolver],
+  services: [
+    provide(
+      LinkProofService,
+      ({ db, config, now }) => new LinkProofService(db.prisma, createIdentityProvider(config, now), now),
+    ),
+  ],
+});

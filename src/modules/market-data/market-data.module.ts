@@ -1,0 +1,33 @@
+import { SignedCursor } from '../../http/signed-cursor';
+import { defineModule, provide } from '../../kernel';
+import { ApiKeyGate } from '../api-keys/api-key.gate';
+import { ApiKeysService } from '../api-keys/api-keys.service';
+import { CATALOG_CHANGED_TOPIC } from '../events/events.service';
+import { UsageRecorder } from '../usage/usage.recorder';
+import { MarketDataResolver } from './market-data.resolver';
+import { MarketDataService } from './market-data.service';
+
+/** The market-data surface: its access gate (key, plan limit, usage, headers) and its catalog reads. */
+export const marketDataModule = defineModule({
+  name: 'market-data',
+  resolvers: [MarketDataResolver],
+  services: [
+    provide(
+      ApiKeyGate,
+      ({ infra, config, now, get }) =>
+        new ApiKeyGate(get(ApiKeysService), infra.rateLimiter, get(UsageRecorder), {
+          rateLimit: config.marketData.rateLimit,
+          now,
+        }),
+    ),
+    provide(
+      MarketDataService,
+      ({ db, config, memo }) =>
+        new MarketDataService(
+          db.prisma,
+          new SignedCursor(config.cursorSecret),
+          memo('marketData', CATALOG_CHANGED_TOPIC),
+        ),
+    ),
+  ],
+});

@@ -1,0 +1,23 @@
+import { defineModule, provide } from '../../kernel';
+import { NotificationsResolver } from './notifications.resolver';
+import { NotificationsService, NOTIFY, Notify } from './notifications.service';
+import { HttpPushClient, SimulatedPushClient } from './push.client';
+
+export const notificationsModule = defineModule({
+  name: 'notifications',
+  resolvers: [NotificationsResolver],
+  services: [
+    provide(NotificationsService, ({ db, config, logger }) => {
+      const push = config.push.url
+        ? new HttpPushClient(config.push.url, config.push.apiKey)
+        : new SimulatedPushClient();
+      return new NotificationsService(db.prisma, push, (err) => logger.warn({ err }, 'push delivery failed'));
+    }),
+    // Notifying never fails the write that caused it.
+    provide(NOTIFY, ({ get, logger }): Notify => {
+      const notifications = get(NotificationsService);
+      return (items) =>
+        notifications.notify(items).catch((err: unknown) => logger.error({ err }, 'storing notifications failed'));
+    }),
+  ],
+});

@@ -1,0 +1,29 @@
+import { defineModule, onTopic, provide } from '../../kernel';
+import { createEmbedder } from './embedder.factory';
+import { EmbeddingStore } from './embedding-store';
+import { SEARCH_INDEX_CHANGED_TOPIC } from './search.models';
+import { SearchResolver } from './search.resolver';
+import { SearchService } from './search.service';
+
+export const searchModule = defineModule({
+  name: 'search',
+  resolvers: [SearchResolver],
+  services: [
+    provide(
+      SearchService,
+      ({ db, config, infra, logger, now }) =>
+        new SearchService(db.prisma, new EmbeddingStore(db.prisma, db.hasVector), createEmbedder(config.embeddings), {
+          onIndexChanged: () => infra.pubsub.publish(SEARCH_INDEX_CHANGED_TOPIC, { at: Date.now() }),
+          onError: (err) => logger.warn({ err }, 'search index refresh failed'),
+          now,
+        }),
+    ),
+  ],
+  topics: {
+    publishes: [SEARCH_INDEX_CHANGED_TOPIC],
+    // Every process drops its exact-scan cache when any process wrote vectors.
+    subscribes: [onTopic(SEARCH_INDEX_CHANGED_TOPIC, ({ get }) => get(SearchService).invalidate())],
+  },
+  // Refreshes run in the background (the catalog schedules them); a stop waits for the one running.
+  tasks: [{ name: 'search index', stop: ({ get }) => get(SearchService).whenIdle() }],
+});
