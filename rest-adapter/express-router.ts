@@ -8,22 +8,33 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { GraphQLContext } from '../src/context';
 import { AppError } from '../src/errors/app-error';
-import { ReadMemo } from '../src/infra/read-memo';
-import { classifyGraphQLError } from '../src/graphql/format-error';
+import { classifyGraphQLError } from '../src/errors/classify-error';
 import type { Logger } from '../src/http/logger';
 import { sendError } from '../src/http/send-error';
 import { SseStream } from '../src/http/sse';
 import { parseInputs } from './inputs';
-import { authenticateRoute } from './route-auth';
-import type { AnyRouteDef, Surface } from './route.types';
+import type { AnyRouteDef, RouteAuth, Surface } from './route.types';
 
-export interface RestRouterDeps {
+/** A per-process response memo (a cached route keeps one): read-through per key, dropped at once. */
+export interface ResponseMemo {
+  get<T>(key: string, load: () => Promise<T>): Promise<T>;
+  invalidate(): void;
+}
+
+/** What the router needs from the server; `C` is the server's GraphQL context, opaque here. */
+export interface RestRouterDeps<C> {
   schema: GraphQLSchema;
   logger: Logger;
   /** The shared context factory (same as /graphql). */
-  context: (req: Request) => GraphQLContext;
+  context: (req: Request) => C;
+  /**
+   * Checks the credential a route's `auth` names, before its inputs are read
+   * (route-auth.ts's `authenticateRoute` over the context's credentials).
+   */
+  authenticate: (auth: RouteAuth, ctx: C) => Promise<void>;
+  /** A response memo of the given TTL for each cached route. */
+  memo: (ttlMs: number) => ResponseMemo;
   etagMaxAgeSeconds: number;
   heartbeatMs?: number;
   streams?: { opened(kind: string): void; closed(kind: string): void };
@@ -105,22 +116,22 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 /** Builds the express router of one surface from the route table. */
-export function createRestRouter(
+export function createRestRouter<C>(
   routes: readonly AnyRouteDef[],
   surface: Surface,
-  deps: RestRouterDeps,
+  deps: RestRouterDeps<C>,
 ): express.Router {
   const router = express.Router();
   const mine = routes.filter((r) => r.surface === surface).sort(bySpecificity);
   for (const route of mine) {
     assertRouteValid(deps.schema, route);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    const memo = route.cache ? new ReadMemo(route.cache.ttlMs) : undefined;
+    const memo = route.cache ? deps.memo(route.cache.ttlMs) : undefined;
     if (route.cache && memo) void deps.subscribe?.(route.cache.invalidatedBy, () => memo.invalidate());
     router[method](expressPath(route.path), (req, res) => {
       res.locals.route = route.path;
       // One context per request, made only when something needs it (a cache hit does not).
-      let ctx: GraphQLContext | undefined;
+      let ctx: C | undefined;
       const context = () => (ctx ??= deps.context(req));
       const run = route.stream
         ? runStream(route, req, res, deps, context)
@@ -139,21 +150,22 @@ function fail(res: Response, err: unknown, logger: Logger, req: Request): void {
 }
 
 /** The route's credential first, then its inputs: the operation's variables. */
-async function variablesFor(
+async function variablesFor<C>(
   route: AnyRouteDef,
   req: Request,
-  context: () => GraphQLContext,
+  deps: RestRouterDeps<C>,
+  context: () => C,
 ): Promise<Record<string, unknown>> {
-  if (route.auth !== 'none') await authenticateRoute(route.auth, context());
+  if (route.auth !== 'none') await deps.authenticate(route.auth, context());
   const input = parseInputs(route, req);
   const vars = route.variables ? route.variables(input) : input;
   return Object.fromEntries(Object.entries(vars as Record<string, unknown>).filter(([, v]) => v !== undefined));
 }
 
-async function execute1(
+async function execute1<C>(
   route: AnyRouteDef,
-  deps: RestRouterDeps,
-  context: () => GraphQLContext,
+  deps: RestRouterDeps<C>,
+  context: () => C,
   variableValues: Record<string, unknown>,
 ) {
   const result = await execute({
@@ -168,15 +180,15 @@ async function execute1(
   return { body, etag: etagOf(body) };
 }
 
-async function runOperation(
+async function runOperation<C>(
   route: AnyRouteDef,
   req: Request,
   res: Response,
-  deps: RestRouterDeps,
-  context: () => GraphQLContext,
-  memo: ReadMemo | undefined,
+  deps: RestRouterDeps<C>,
+  context: () => C,
+  memo: ResponseMemo | undefined,
 ): Promise<void> {
-  const variableValues = await variablesFor(route, req, context);
+  const variableValues = await variablesFor(route, req, deps, context);
   const { body, etag } = memo
     ? await memo.get<CachedResponse>(JSON.stringify(variableValues), () =>
         execute1(route, deps, context, variableValues),
@@ -202,15 +214,15 @@ async function runOperation(
     .send(body);
 }
 
-async function runStream(
+async function runStream<C>(
   route: AnyRouteDef,
   req: Request,
   res: Response,
-  deps: RestRouterDeps,
-  context: () => GraphQLContext,
+  deps: RestRouterDeps<C>,
+  context: () => C,
 ): Promise<void> {
   const stream = route.stream!;
-  const variableValues = await variablesFor(route, req, context);
+  const variableValues = await variablesFor(route, req, deps, context);
   const result = await subscribe({
     schema: deps.schema,
     document: route.document as DocumentNode,

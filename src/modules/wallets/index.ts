@@ -4,5 +4,5 @@ export { WalletType, ChainEnum } from './wallets.types';
 export { createWalletsLoaders, type WalletsLoaders } from './wallets.loaders';
 export { createWalletProvider, type WalletProvider } from './wallet-provider.client';
 export { createChainBalancesClient, type ChainBalancesClient } from './chain-balances.client';
-export { CHAINS, canonicalAddress, addressProblem, toChecksumAddress, type Chain } from './chain-address';
+export { canonicalAddress, addressProblem, toChecksumAddress } from './chain-address';
 export * from './wallets.models';

@@ -3,7 +3,6 @@ export {
   ANNOUNCE_LEASE_MS,
   ANNOUNCE_SWEEP_MS,
   IndexerWebhookService,
-  MAX_FILL_BATCH,
   type FillBatchAck,
   type IndexerWebhookOptions,
 } from './indexer.service';
@@ -12,3 +11,4 @@ export { signPaymentPayload, verifyPaymentSignature, SIGNATURE_TOLERANCE_SECONDS
 export { PAYMENT_EVENT_KINDS } from './payment-events';
 export { WebhooksResolver } from './webhooks.resolver';
 export type { OrderFilled } from './order-filled';
+export * from './webhooks.limits';

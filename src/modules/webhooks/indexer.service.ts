@@ -10,9 +10,7 @@ import { AnnouncementOutbox } from './announcement-outbox';
 import { insertTrades } from './fill-store';
 import { checkFill, fillToTrade, readFill } from './order-filled';
 import type { OutcomeTokenIndex } from './outcome-tokens';
-
-/** Most fills one delivery may carry (about 0.6 MB of JSON, inside the 1 MB body limit). */
-export const MAX_FILL_BATCH = 1000;
+import { MAX_FILL_BATCH } from './webhooks.limits';
 
 /**
  * Stored trades whose announcement (derived stats, publication) may lag behind
