@@ -55,7 +55,7 @@ module.exports = tseslint.config(
       'no-restricted-imports': restricted({
         regex: '^\\.\\./src/(?!modules/.+\\.(limits|models)$|http/|errors/|venues/venue\\.types$)',
         message:
-          'The REST adapter runs GraphQL documents: from src/ it reads only *.limits, *.models, src/http and src/errors.',
+          'The REST adapter runs GraphQL documents: from src/ it reads *.limits, *.models, src/http, src/errors.',
       }),
     },
   },
@@ -73,7 +73,7 @@ module.exports = tseslint.config(
     },
   },
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
       globals: {

@@ -2,28 +2,45 @@ import { createHash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import {
   execute,
+  getNamedType,
+  isInputObjectType,
+  isNonNullType,
   subscribe,
+  typeFromAST,
   validate,
   type DocumentNode,
+  type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { GraphQLContext } from '../src/context';
+import type { z } from 'zod';
 import { AppError } from '../src/errors/app-error';
-import { ReadMemo } from '../src/infra/read-memo';
-import { classifyGraphQLError } from '../src/graphql/format-error';
+import { classifyGraphQLError } from '../src/errors/classify-error';
 import type { Logger } from '../src/http/logger';
 import { sendError } from '../src/http/send-error';
 import { SseStream } from '../src/http/sse';
 import { parseInputs } from './inputs';
-import { authenticateRoute } from './route-auth';
-import type { AnyRouteDef, Surface } from './route.types';
+import type { AnyRouteDef, RouteAuth, Surface } from './route.types';
 
-export interface RestRouterDeps {
+/** A per-process response memo (a cached route keeps one): read-through per key, dropped at once. */
+export interface ResponseMemo {
+  get<T>(key: string, load: () => Promise<T>): Promise<T>;
+  invalidate(): void;
+}
+
+/** What the router needs from the server; `C` is the server's GraphQL context, opaque here. */
+export interface RestRouterDeps<C> {
   schema: GraphQLSchema;
   logger: Logger;
   /** The shared context factory (same as /graphql). */
-  context: (req: Request) => GraphQLContext;
+  context: (req: Request) => C;
+  /**
+   * Checks the credential a route's `auth` names, before its inputs are read
+   * (route-auth.ts's `authenticateRoute` over the context's credentials).
+   */
+  authenticate: (auth: RouteAuth, ctx: C) => Promise<void>;
+  /** A response memo of the given TTL for each cached route. */
+  memo: (ttlMs: number) => ResponseMemo;
   etagMaxAgeSeconds: number;
   heartbeatMs?: number;
   streams?: { opened(kind: string): void; closed(kind: string): void };
@@ -80,6 +97,103 @@ export function assertRouteValid(schema: GraphQLSchema, route: AnyRouteDef): voi
     (s) => s.kind === 'Field' && (s.alias?.value ?? s.name.value) === root,
   );
   if (!hasRoot) throw new Error(`route ${route.id}: result path ${route.result} is not selected`);
+  const problem = variableProblem(schema, route, op);
+  if (problem) throw new Error(`route ${route.id}: ${problem}`);
+}
+
+/** Stands for a parameter's value when a route's `variables` mapping is run on a sample at start. */
+const SAMPLE = 'sample';
+
+/**
+ * The parameters a route reads (path, query, body keys and the raw-body
+ * variable), each with whether every accepted request carries it: a key whose
+ * schema refuses or defaults an absent value always arrives.
+ */
+function routeParameters(route: AnyRouteDef): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  if (route.rawBody) out.set(route.rawBody.variable, true);
+  for (const where of ['body', 'query', 'path'] as const) {
+    const shape = (route.params?.[where]?.shape ?? {}) as Record<string, z.ZodType>;
+    for (const [name, schema] of Object.entries(shape)) {
+      const absent = schema.safeParse(undefined);
+      out.set(name, where === 'path' || !absent.success || absent.data !== undefined);
+    }
+  }
+  return out;
+}
+
+/** What the route hands the operation (as `variablesFor` does), run on a sample request with these parameters. */
+function sampleVariables(route: AnyRouteDef, names: readonly string[]): Record<string, unknown> {
+  const input = Object.fromEntries(names.map((n) => [n, SAMPLE]));
+  let vars: Record<string, unknown>;
+  try {
+    vars = (route.variables ? route.variables(input) : input) as Record<string, unknown>;
+  } catch (err) {
+    throw new Error(`route ${route.id}: its variables mapping fails on a sample request: ${String(err)}`);
+  }
+  return Object.fromEntries(Object.entries(vars).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * Checks what a route sends against its operation's variables. Every name it
+ * sends must be declared: graphql-js ignores an undeclared variable, so a
+ * renamed one would drop the parameter without a word (and an unknown input
+ * field would fail every request). Every required variable (non-null, no
+ * default) must be sent by every request the route accepts. Input-object
+ * variables (`{ input }`) are checked the same way one level down.
+ */
+function variableProblem(schema: GraphQLSchema, route: AnyRouteDef, op: OperationDefinitionNode): string | undefined {
+  const params = routeParameters(route);
+  const all = sampleVariables(route, [...params.keys()]);
+  const alwaysSent = [...params].filter(([, always]) => always).map(([name]) => name);
+  const always = sampleVariables(route, alwaysSent);
+  const declared = new Map(
+    (op.variableDefinitions ?? []).map((d) => [
+      d.variable.name.value,
+      { type: typeFromAST(schema, d.type) as GraphQLInputType | undefined, required: isRequired(d) },
+    ]),
+  );
+  const names = [...declared.keys()].map((n) => `$${n}`).join(', ') || 'none';
+  for (const [name, value] of Object.entries(all)) {
+    const v = declared.get(name);
+    if (!v) return `parameter "${name}" is not a variable of the operation (its variables: ${names})`;
+    const fieldProblem = inputFieldProblem(name, v.type, value, always[name]);
+    if (fieldProblem) return fieldProblem;
+  }
+  for (const [name, v] of declared) {
+    if (v.required && always[name] === undefined) {
+      return `the operation's required variable $${name} is not sent by every request the route accepts`;
+    }
+  }
+  return undefined;
+}
+
+function isRequired(d: NonNullable<OperationDefinitionNode['variableDefinitions']>[number]): boolean {
+  return d.type.kind === 'NonNullType' && d.defaultValue === undefined;
+}
+
+/** The same check on an input object the route builds from its parameters (`{ input }`). */
+function inputFieldProblem(
+  variable: string,
+  type: GraphQLInputType | undefined,
+  value: unknown,
+  alwaysValue: unknown,
+): string | undefined {
+  const named = type && getNamedType(type);
+  if (!isInputObjectType(named) || typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return undefined;
+  }
+  const fields = named.getFields();
+  for (const key of Object.keys(value)) {
+    if (!fields[key]) return `parameter "${variable}.${key}" is not a field of ${named.name}`;
+  }
+  const present = (alwaysValue ?? {}) as Record<string, unknown>;
+  for (const f of Object.values(fields)) {
+    if (isNonNullType(f.type) && f.defaultValue === undefined && present[f.name] === undefined) {
+      return `the required field ${named.name}.${f.name} is not sent by every request the route accepts`;
+    }
+  }
+  return undefined;
 }
 
 function pick(data: unknown, path: string): unknown {
@@ -105,22 +219,22 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 /** Builds the express router of one surface from the route table. */
-export function createRestRouter(
+export function createRestRouter<C>(
   routes: readonly AnyRouteDef[],
   surface: Surface,
-  deps: RestRouterDeps,
+  deps: RestRouterDeps<C>,
 ): express.Router {
   const router = express.Router();
   const mine = routes.filter((r) => r.surface === surface).sort(bySpecificity);
   for (const route of mine) {
     assertRouteValid(deps.schema, route);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    const memo = route.cache ? new ReadMemo(route.cache.ttlMs) : undefined;
+    const memo = route.cache ? deps.memo(route.cache.ttlMs) : undefined;
     if (route.cache && memo) void deps.subscribe?.(route.cache.invalidatedBy, () => memo.invalidate());
     router[method](expressPath(route.path), (req, res) => {
       res.locals.route = route.path;
       // One context per request, made only when something needs it (a cache hit does not).
-      let ctx: GraphQLContext | undefined;
+      let ctx: C | undefined;
       const context = () => (ctx ??= deps.context(req));
       const run = route.stream
         ? runStream(route, req, res, deps, context)
@@ -139,21 +253,22 @@ function fail(res: Response, err: unknown, logger: Logger, req: Request): void {
 }
 
 /** The route's credential first, then its inputs: the operation's variables. */
-async function variablesFor(
+async function variablesFor<C>(
   route: AnyRouteDef,
   req: Request,
-  context: () => GraphQLContext,
+  deps: RestRouterDeps<C>,
+  context: () => C,
 ): Promise<Record<string, unknown>> {
-  if (route.auth !== 'none') await authenticateRoute(route.auth, context());
+  if (route.auth !== 'none') await deps.authenticate(route.auth, context());
   const input = parseInputs(route, req);
   const vars = route.variables ? route.variables(input) : input;
   return Object.fromEntries(Object.entries(vars as Record<string, unknown>).filter(([, v]) => v !== undefined));
 }
 
-async function execute1(
+async function execute1<C>(
   route: AnyRouteDef,
-  deps: RestRouterDeps,
-  context: () => GraphQLContext,
+  deps: RestRouterDeps<C>,
+  context: () => C,
   variableValues: Record<string, unknown>,
 ) {
   const result = await execute({
@@ -168,15 +283,15 @@ async function execute1(
   return { body, etag: etagOf(body) };
 }
 
-async function runOperation(
+async function runOperation<C>(
   route: AnyRouteDef,
   req: Request,
   res: Response,
-  deps: RestRouterDeps,
-  context: () => GraphQLContext,
-  memo: ReadMemo | undefined,
+  deps: RestRouterDeps<C>,
+  context: () => C,
+  memo: ResponseMemo | undefined,
 ): Promise<void> {
-  const variableValues = await variablesFor(route, req, context);
+  const variableValues = await variablesFor(route, req, deps, context);
   const { body, etag } = memo
     ? await memo.get<CachedResponse>(JSON.stringify(variableValues), () =>
         execute1(route, deps, context, variableValues),
@@ -202,15 +317,15 @@ async function runOperation(
     .send(body);
 }
 
-async function runStream(
+async function runStream<C>(
   route: AnyRouteDef,
   req: Request,
   res: Response,
-  deps: RestRouterDeps,
-  context: () => GraphQLContext,
+  deps: RestRouterDeps<C>,
+  context: () => C,
 ): Promise<void> {
   const stream = route.stream!;
-  const variableValues = await variablesFor(route, req, context);
+  const variableValues = await variablesFor(route, req, deps, context);
   const result = await subscribe({
     schema: deps.schema,
     document: route.document as DocumentNode,

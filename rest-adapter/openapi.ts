@@ -1,7 +1,6 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { z } from 'zod';
 import { ERROR_CODES, ERROR_STATUS } from '../src/errors/error-codes';
-import { API_VERSION } from '../src/version';
 import { responseSchema, type JsonSchema } from './response-schema';
 import type { AnyRouteDef, RouteAuth } from './route.types';
 
@@ -56,8 +55,8 @@ function parametersOf(route: AnyRouteDef): JsonSchema[] {
   return out;
 }
 
-/** The OpenAPI 3.1 document of both surfaces, generated from the route table. */
-export function buildOpenApi(routes: readonly AnyRouteDef[], schema: GraphQLSchema): JsonSchema {
+/** The OpenAPI 3.1 document of both surfaces, generated from the route table; `version` is the interface's. */
+export function buildOpenApi(routes: readonly AnyRouteDef[], schema: GraphQLSchema, version: string): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const p = `${MOUNT[route.surface]}${route.path}`;
@@ -114,7 +113,7 @@ export function buildOpenApi(routes: readonly AnyRouteDef[], schema: GraphQLSche
     openapi: '3.1.0',
     info: {
       title: 'Prediction-market aggregator',
-      version: API_VERSION,
+      version,
       description:
         'Trading surface at the root; market-data surface under /market-data. Generated from the REST route table.',
     },

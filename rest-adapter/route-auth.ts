@@ -1,7 +1,20 @@
-import type { GraphQLContext } from '../src/context';
-import { PaymentWebhookService } from '../src/modules/webhooks/payment-webhook.service';
-import { IndexerWebhookService } from '../src/modules/webhooks/indexer.service';
 import type { RouteAuth } from './route.types';
+
+/**
+ * What a route's credential check asks of the request: the part of the
+ * server's per-request auth it calls (its `RequestAuth` satisfies it), so the
+ * adapter depends on no context shape.
+ */
+export interface RouteCredentials {
+  /** A valid user or wallet-auth bearer token; 401 otherwise. */
+  requireAnyBearer(): Promise<void>;
+  /** A valid user bearer token; 401 otherwise. */
+  requireUser(): Promise<unknown>;
+  /** A named header token; 401 when missing or wrong, 500 when an optional one is not configured. */
+  requireHeaderToken(which: 'admin' | 'rewardsAdmin' | 'feedIngest' | 'indexer'): void;
+  /** 500 when a secret the operation needs is not configured. */
+  requireConfigured(which: 'payment'): void;
+}
 
 /**
  * Checks the credential a route's `auth` names before its inputs are read, so a
@@ -15,7 +28,7 @@ import type { RouteAuth } from './route.types';
  * `none` have nothing to check here. A payment signature covers the body, so
  * only the configured secret is checked before it.
  */
-export async function authenticateRoute(auth: RouteAuth, ctx: GraphQLContext): Promise<void> {
+export async function authenticateRoute(auth: RouteAuth, credentials: RouteCredentials): Promise<void> {
   switch (auth) {
     case 'none':
     case 'optional-bearer':
@@ -23,26 +36,26 @@ export async function authenticateRoute(auth: RouteAuth, ctx: GraphQLContext): P
       return;
     case 'bearer':
       // Live sells and copies carry the wallet-auth token instead of the user's: either will do here.
-      await ctx.auth.requireAnyBearer();
+      await credentials.requireAnyBearer();
       return;
     case 'bearer+admin':
-      await ctx.auth.requireUser();
-      ctx.auth.requireHeaderToken('admin');
+      await credentials.requireUser();
+      credentials.requireHeaderToken('admin');
       return;
     case 'admin':
-      ctx.auth.requireHeaderToken('admin');
+      credentials.requireHeaderToken('admin');
       return;
     case 'rewards-admin':
-      ctx.auth.requireHeaderToken('rewardsAdmin');
+      credentials.requireHeaderToken('rewardsAdmin');
       return;
     case 'feed-ingest':
-      ctx.auth.requireHeaderToken('feedIngest');
+      credentials.requireHeaderToken('feedIngest');
       return;
     case 'indexer-secret':
-      ctx.services.get(IndexerWebhookService).authenticate(ctx.header('x-indexer-secret'));
+      credentials.requireHeaderToken('indexer');
       return;
     case 'payment-signature':
-      ctx.services.get(PaymentWebhookService).assertConfigured();
+      credentials.requireConfigured('payment');
       return;
     default: {
       const unhandled: never = auth;

@@ -3,29 +3,23 @@ import { CopytradeDocument, type CopytradeMutationVariables } from '../schema/ge
 import { EXECUTION_MODES } from '../src/modules/execution/execution.limits';
 import { COPYTRADE_LIMITS as L } from '../src/modules/social/copytrade/copytrade.limits';
 import { VENUES } from '../src/venues/venue.types';
+import { enumField, numberField, optionalField, stringField } from './body-shape';
 import { route } from './route.types';
 
-const required = (what: string) => (iss: { input: unknown }) =>
-  iss.input === undefined ? 'is required' : `must be ${what}`;
-const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
-const text = (max: number) =>
-  z
-    .string({ error: required('a string') })
-    .min(1, { error: 'must not be empty' })
-    .max(max, { error: `must be at most ${max} characters` });
-const range = (r: { min: number; max: number }) => {
-  const msg = `must be a number from ${r.min} to ${r.max}`;
-  return optional(z.number({ error: msg }).min(r.min, { error: msg }).max(r.max, { error: msg }));
-};
+const text = (max: number) => stringField({ minLength: 1, maxLength: max });
+const range = (r: { min: number; max: number }) => optionalField(numberField({ minimum: r.min, maximum: r.max }));
 
-/** The copytrade body; the service checks the rest (one of size / amountUsd, venue precision, caps). */
+/**
+ * The copytrade body's shape; `checkCopytradeRequest` (copytrade) is its rule (bounds, one of size / amountUsd),
+ * and the service checks the rest (venue precision, caps).
+ */
 const copytradeBody = z.object({
-  venue: z.enum(VENUES, { error: required(`one of ${VENUES.join(', ')}`) }),
+  venue: enumField(VENUES),
   traderId: text(L.traderId.max),
   tradeId: text(L.tradeId.max),
   size: range(L.size),
   amountUsd: range(L.amountUsd),
-  mode: optional(z.enum(EXECUTION_MODES, { error: `must be one of ${EXECUTION_MODES.join(', ')}` })),
+  mode: optionalField(enumField(EXECUTION_MODES)),
   maxPriceDeviation: range(L.maxPriceDeviation),
 });
 

@@ -12,67 +12,46 @@ import {
   ORDER_TYPES,
 } from '../src/modules/execution/execution.limits';
 import { VENUES } from '../src/venues/venue.types';
+import { enumField, numberField, optionalField, stringField } from './body-shape';
 import { requiredStr } from './params';
 import { route } from './route.types';
 
-const required = (what: string) => (iss: { input: unknown }) =>
-  iss.input === undefined ? 'is required' : `must be ${what}`;
-const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
-const text = z
-  .string({ error: 'must be a string' })
-  .min(1, { error: 'must not be empty' })
-  .max(L.text.max, { error: `must be at most ${L.text.max} characters` });
-const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: `must be one of ${values.join(', ')}` });
-const limitPrice = optional(
-  z
-    .number({ error: 'must be a number from 0 to 1' })
-    .min(0, { error: 'must be a number from 0 to 1' })
-    .max(1, { error: 'must be a number from 0 to 1' }),
-);
+const text = optionalField(stringField({ minLength: 1, maxLength: L.text.max }));
+const limitPrice = optionalField(numberField({ minimum: L.limitPrice.min, maximum: L.limitPrice.max }));
+const orderType = optionalField(enumField(ORDER_TYPES));
+const mode = optionalField(enumField(EXECUTION_MODES));
 
-/** The `/execute` body, checked before any stream opens (the service checks the rest, e.g. venue precision). */
+/**
+ * The `/execute` body's shape; `checkExecuteRequest` (execution) is its rule, run by the operation before
+ * any stream opens.
+ */
 const executeBody = z.object({
-  marketId: z
-    .string({ error: required('a string') })
-    .min(1, { error: 'must not be empty' })
-    .max(L.text.max, { error: `must be at most ${L.text.max} characters` }),
-  venueMarketId: optional(text),
-  side: z.enum(['buy', 'sell'], { error: required('one of buy, sell') }),
-  outcome: z.enum(['yes', 'no'], { error: required('one of yes, no') }),
-  size: z
-    .number({ error: required('a number') })
-    .min(L.size.min, { error: `must be a number from ${L.size.min} to ${L.size.max}` })
-    .max(L.size.max, { error: `must be a number from ${L.size.min} to ${L.size.max}` }),
+  marketId: stringField({ minLength: 1, maxLength: L.text.max }),
+  venueMarketId: text,
+  side: enumField(['buy', 'sell']),
+  outcome: enumField(['yes', 'no']),
+  size: numberField({ minimum: L.size.min, maximum: L.size.max }),
   limitPrice,
-  orderType: optional(choice(ORDER_TYPES)),
-  mode: optional(choice(EXECUTION_MODES)),
-  venue: optional(choice(VENUES)),
-  coreId: optional(text),
-  fundingSourceChain: optional(choice(FUNDING_CHAINS)),
-  fundingSourceCurrency: optional(text),
-  fundingAmountAtomic: optional(
-    z
-      .string({ error: 'must be a string' })
-      .regex(/^\d{1,78}$/, { error: 'must be a non-negative integer in atomic units' }),
-  ),
-  referrerId: optional(text),
-  eventTitle: optional(text),
-  marketTitle: optional(text),
-  eventSlug: optional(text),
-  category: optional(text),
+  orderType,
+  mode,
+  venue: optionalField(enumField(VENUES)),
+  coreId: text,
+  fundingSourceChain: optionalField(enumField(FUNDING_CHAINS)),
+  fundingSourceCurrency: text,
+  fundingAmountAtomic: optionalField(stringField({ pattern: `^\\d{1,${L.atomicDigits.max}}$` })),
+  referrerId: text,
+  eventTitle: text,
+  marketTitle: text,
+  eventSlug: text,
+  category: text,
 });
 
+/** A position sell's optional body; `checkSellRequest` (execution) is its rule. */
 const sellBody = z.object({
-  size: optional(
-    z
-      .number({ error: 'must be a number' })
-      .gt(0, { error: 'must be above 0' })
-      .max(L.size.max, { error: `must be at most ${L.size.max}` }),
-  ),
-  orderType: optional(choice(ORDER_TYPES)),
+  size: optionalField(numberField({ exclusiveMinimum: 0, maximum: L.size.max })),
+  orderType,
   limitPrice,
-  mode: optional(choice(EXECUTION_MODES)),
+  mode,
 });
 
 const EVENTS = 'accepted, quote, submitted, fill, then completed, failed or outcome_unknown';

@@ -18,7 +18,7 @@ import {
   type MdVenueMarketQueryVariables,
 } from '../schema/generated/operations';
 import { API_KEY_LIMITS, API_SCOPES } from '../src/modules/api-keys/api-keys.limits';
-import { CATALOG_CHANGED_TOPIC } from '../src/modules/events/events.service';
+import { CATALOG_CHANGED_TOPIC } from '../src/modules/events/events.models';
 import { COMPARISON_LIMITS, CONFIDENCES, RELATIONSHIP_TYPES } from '../src/modules/comparisons/comparisons.limits';
 import { MARKET_DATA_LIMITS as L, MARKET_STATUSES } from '../src/modules/market-data/market-data.limits';
 import { USAGE_LIMITS } from '../src/modules/usage/usage.limits';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IngestVenueAFillsDocument, ReceivePaymentEventDocument } from '../schema/generated/operations';
-import { MAX_FILL_BATCH } from '../src/modules/webhooks/indexer.service';
+import { MAX_FILL_BATCH } from '../src/modules/webhooks/webhooks.limits';
 import { route } from './route.types';
 
 const text = (max: number) =>

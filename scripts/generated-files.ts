@@ -4,6 +4,7 @@ import { generate } from '@graphql-codegen/cli';
 import { buildOpenApi } from '../rest-adapter/openapi';
 import type { AnyRouteDef } from '../rest-adapter/route.types';
 import { getSchema, printSdl } from '../src/graphql/schema';
+import { API_VERSION } from '../src/version';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -36,7 +37,7 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
 async function renderOpenApi(): Promise<string> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { ROUTES } = require('../rest-adapter/routes') as { ROUTES: readonly AnyRouteDef[] };
-  return `${JSON.stringify(buildOpenApi(ROUTES, await getSchema()), null, 2)}\n`;
+  return `${JSON.stringify(buildOpenApi(ROUTES, await getSchema(), API_VERSION), null, 2)}\n`;
 }
 
 function codegenTarget() {

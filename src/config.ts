@@ -144,8 +144,9 @@ export interface AppConfig {
   redisKeyPrefix: string;
   logLevel: Env['LOG_LEVEL'];
   auth: { user: JwtVerifierConfig; wallet: JwtVerifierConfig };
-  tokens: { admin: string; rewardsAdmin: string; feedIngest: string };
-  webhooks: { paymentSecret?: string; indexerSecret?: string };
+  /** Header tokens; `indexer` (INDEXER_SHARED_SECRET) may be unset. */
+  tokens: { admin: string; rewardsAdmin: string; feedIngest: string; indexer?: string };
+  webhooks: { paymentSecret?: string };
   /** Wallet provider, chain balances and payment processor: base URL and API key; unset URL = simulated. */
   upstreams: {
     walletProvider: UpstreamConfig;
@@ -281,6 +282,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     admin: orDev('ADMIN_TOKEN', e.ADMIN_TOKEN, DEV_TOKEN),
     rewardsAdmin: orDev('REWARDS_ADMIN_TOKEN', e.REWARDS_ADMIN_TOKEN, `${DEV_TOKEN}-rewards`),
     feedIngest: orDev('FEED_INGEST_TOKEN', e.FEED_INGEST_TOKEN, `${DEV_TOKEN}-feed`),
+    indexer: e.INDEXER_SHARED_SECRET,
   };
   const cursorSecret = orDev('CURSOR_SECRET', e.CURSOR_SECRET, `${DEV_SECRET}-cursor`);
   if (problems.length > 0) throw new ConfigError(problems);
@@ -312,7 +314,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       },
     },
     tokens,
-    webhooks: { paymentSecret: e.PAYMENT_WEBHOOK_SECRET, indexerSecret: e.INDEXER_SHARED_SECRET },
+    webhooks: { paymentSecret: e.PAYMENT_WEBHOOK_SECRET },
     upstreams: {
       walletProvider: { url: e.WALLET_PROVIDER_URL, apiKey: e.WALLET_PROVIDER_API_KEY },
       chainBalances: { url: e.CHAIN_BALANCES_URL, apiKey: e.CHAIN_BALANCES_API_KEY },

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { createJwtVerifier } from './auth/jwt-verifier';
 import type { AuthVerifiers } from './auth/request-auth';
+import type { GraphQLContext } from './context';
 import { createApolloMiddleware } from './graphql/apollo';
 import { graphiqlRouter } from './graphql/graphiql';
 import { getSchema } from './graphql/schema';
@@ -10,13 +11,16 @@ import { createGraphqlSseHandler } from './graphql/sse-handler';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
 import { sendError } from './http/send-error';
 import { bodyErrorOf, deferBodyError, keepRawBody, unreadableBodyMessage } from './http/raw-body';
+import { ReadMemo } from './infra';
 import { buildOpenApi } from '../rest-adapter/openapi';
-import { createRestRouter } from '../rest-adapter/express-router';
+import { createRestRouter, type RestRouterDeps } from '../rest-adapter/express-router';
+import { authenticateRoute } from '../rest-adapter/route-auth';
 import { ROUTES } from '../rest-adapter/routes';
 import { routeTemplateMatcher } from '../rest-adapter/route-matcher';
 import { apiKeyGateMiddleware } from './modules/api-keys/api-key.middleware';
 import type { AppServices } from './kernel';
 import { ApiKeyGate } from './modules/api-keys/api-key.gate';
+import { API_VERSION } from './version';
 
 export interface AppOptions {
   /** SSE heartbeat interval (tests shorten it). */
@@ -109,7 +113,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     apollo.middleware(req, res, next);
   });
 
-  const openapi = buildOpenApi(ROUTES, schema);
+  const openapi = buildOpenApi(ROUTES, schema, API_VERSION);
   app.get('/openapi.json', (_req, res) => {
     res.locals.route = '/openapi.json';
     res.json(openapi);
@@ -119,10 +123,12 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
-  const restDeps = {
+  const restDeps: RestRouterDeps<GraphQLContext> = {
     schema,
     logger,
     context,
+    authenticate: (auth, ctx) => authenticateRoute(auth, ctx.auth),
+    memo: (ttlMs) => new ReadMemo(ttlMs),
     etagMaxAgeSeconds: config.etagMaxAgeSeconds,
     heartbeatMs: opts.heartbeatMs,
     subscribe: (topic: string, listener: () => void) => services.infra.pubsub.subscribe(topic, listener),

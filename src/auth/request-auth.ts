@@ -19,18 +19,36 @@ export interface AuthVerifiers {
   wallet: JwtVerifier;
 }
 
-/** Named header tokens (admin and worker credentials) and their configured values. */
+/** Named header tokens (admin, worker and webhook credentials) and their configured values. */
 export interface HeaderTokens {
   admin: string;
   rewardsAdmin: string;
   feedIngest: string;
+  /** The chain indexer's shared secret (`INDEXER_SHARED_SECRET`); unset, its webhook cannot be served. */
+  indexer?: string;
 }
 
+/** The header each token comes in, as messages name it (header names are case-insensitive). */
 const HEADER_FOR: Record<keyof HeaderTokens, string> = {
   admin: 'x-admin-token',
   rewardsAdmin: 'x-rewards-admin-token',
   feedIngest: 'x-feed-ingest-token',
+  indexer: 'X-Indexer-Secret',
 };
+
+/** The setting of each token that may be left unset: asking for one then is the server's fault, not the caller's. */
+const SETTING_OF_OPTIONAL: Partial<Record<keyof HeaderTokens, string>> = { indexer: 'INDEXER_SHARED_SECRET' };
+
+/**
+ * Secrets an operation needs configured before it can check anything the
+ * caller sent (the payment webhook's signature key; the signature itself
+ * covers the body, so the operation checks it).
+ */
+export interface RequiredSecrets {
+  payment?: string;
+}
+
+const SETTING_OF_SECRET: Record<keyof RequiredSecrets, string> = { payment: 'PAYMENT_WEBHOOK_SECRET' };
 
 /**
  * Lazily verifies what a request presents: resolvers ask for the principal they
@@ -44,6 +62,7 @@ export class RequestAuth {
     private readonly creds: RequestCredentials,
     private readonly verifiers: AuthVerifiers,
     private readonly tokens: HeaderTokens,
+    private readonly secrets: RequiredSecrets = {},
   ) {}
 
   /** The bearer token, if the Authorization header carries one. */
@@ -94,12 +113,23 @@ export class RequestAuth {
     }
   }
 
-  /** Checks a named header token in constant time; 401 when missing or wrong. */
+  /**
+   * Checks a named header token in constant time; 401 when missing or wrong,
+   * 500 when it is an optional token that is not configured.
+   */
   requireHeaderToken(which: keyof HeaderTokens): void {
     const name = HEADER_FOR[which];
-    if (!safeEqual(this.creds.header(name), this.tokens[which])) {
+    const expected = this.tokens[which];
+    const setting = SETTING_OF_OPTIONAL[which];
+    if (setting !== undefined && !expected) throw new AppError('internal', `${setting} is not configured`);
+    if (!safeEqual(this.creds.header(name.toLowerCase()), expected)) {
       throw AppError.unauthorized(`missing or invalid ${name} header`);
     }
+  }
+
+  /** 500 when a secret the operation needs is not configured (nothing the caller sent can be checked). */
+  requireConfigured(which: keyof RequiredSecrets): void {
+    if (!this.secrets[which]) throw new AppError('internal', `${SETTING_OF_SECRET[which]} is not configured`);
   }
 
   private async verifyUser(): Promise<UserPrincipal | null> {

@@ -2,8 +2,8 @@ import type { Request, Response } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/express';
 import type { GraphQLContext } from '../context';
+import { classifyGraphQLError } from '../errors/classify-error';
 import type { Logger } from '../http/logger';
-import { classifyGraphQLError } from './format-error';
 
 /**
  * graphql-sse at /graphql/stream (subscriptions over server-sent events), with

@@ -37,7 +37,14 @@ export function contextFromHttp(
     const v = req.headers[name.toLowerCase()];
     return Array.isArray(v) ? v[0] : v;
   };
-  const auth = new RequestAuth({ authorization: header('authorization'), header }, deps.verifiers, deps.tokens);
+  // The payment webhook's key is configuration the route checks for before reading the body.
+  const secrets = { payment: deps.services.config.webhooks.paymentSecret };
+  const auth = new RequestAuth(
+    { authorization: header('authorization'), header },
+    deps.verifiers,
+    deps.tokens,
+    secrets,
+  );
   const clientId = req.ip ?? req.socket.remoteAddress ?? 'unknown';
   const res = req.res;
   const apiKey = apiKeyAccessFor(deps.services.get(ApiKeyGate), {

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { classifyGraphQLError } from '../../graphql/format-error';
+import { classifyGraphQLError } from '../../errors/classify-error';
 import { sendError } from '../../http/send-error';
 import { UNMATCHED_ENDPOINT } from '../usage/usage.limits';
 import { credentialFrom, type ApiKeyGate } from './api-key.gate';

@@ -1,6 +1,6 @@
 import { SignedCursor } from '../../http/signed-cursor';
 import { defineModule, provide } from '../../kernel';
-import { CATALOG_CHANGED_TOPIC } from '../events/events.service';
+import { CATALOG_CHANGED_TOPIC } from '../events/events.models';
 import { comparisonsLoaders } from './comparisons.loaders';
 import { ComparisonsResolver } from './comparisons.resolver';
 import { ComparisonsService } from './comparisons.service';

@@ -86,3 +86,6 @@ export function yesPrice(m: Pick<MarketView, 'bestBid' | 'bestAsk' | 'lastPrice'
   if (m.bestBid !== null && m.bestAsk !== null) return Math.round(((m.bestBid + m.bestAsk) / 2) * 1e6) / 1e6;
   return m.lastPrice;
 }
+
+/** The pub/sub topic announcing that the catalog (events, markets, prices) changed. */
+export const CATALOG_CHANGED_TOPIC = 'catalog.changed';

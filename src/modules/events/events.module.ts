@@ -1,7 +1,8 @@
 import { defineModule, provide } from '../../kernel';
 import { eventsLoaders } from './events.loaders';
 import { EventsResolver, MarketFieldsResolver } from './events.resolver';
-import { EventsService, CATALOG_CHANGED_TOPIC } from './events.service';
+import { CATALOG_CHANGED_TOPIC } from './events.models';
+import { EventsService } from './events.service';
 
 export const eventsModule = defineModule({
   name: 'events',

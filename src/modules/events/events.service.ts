@@ -29,9 +29,6 @@ export interface MarketFilter {
 
 const OPEN: MarketStatus = 'active';
 
-/** The pub/sub topic announcing that the catalog (events, markets, prices) changed. */
-export const CATALOG_CHANGED_TOPIC = 'catalog.changed';
-
 /**
  * Core events and their markets, read from the database the ingestion fills.
  * Reads go through a per-process memo: the catalog changes only when it is

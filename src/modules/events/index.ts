@@ -1,4 +1,4 @@
-export { CATALOG_CHANGED_TOPIC, EventsService, filterMarkets } from './events.service';
+export { EventsService, filterMarkets } from './events.service';
 export type { ListEventsQuery, DiscoverEventsQuery, MarketFilter } from './events.service';
 export * from './events.models';
 export * from './events.limits';

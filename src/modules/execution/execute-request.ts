@@ -39,8 +39,9 @@ function text(field: string, value: unknown, required = false): string | undefin
 
 function limitPriceOf(value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1)
-    throw AppError.badRequest('limitPrice', 'must be a number from 0 to 1');
+  const { min, max } = L.limitPrice;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
+    throw AppError.badRequest('limitPrice', `must be a number from ${min} to ${max}`);
   return value;
 }
 

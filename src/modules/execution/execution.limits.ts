@@ -4,6 +4,8 @@ import type { Venue } from '../../venues/venue.types';
 export const EXECUTION_LIMITS = {
   /** Contracts per order. */
   size: { min: 0, max: 1_000_000 },
+  /** A limit price: USD per contract, which pays 1 if it wins. */
+  limitPrice: { min: 0, max: 1 },
   /** Decimals a size may have on each venue (venue_b trades whole contracts). */
   sizeDecimals: { venue_a: 2, venue_b: 0 } satisfies Record<Venue, number>,
   /** Free-text and id fields. */

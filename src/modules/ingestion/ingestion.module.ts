@@ -1,5 +1,5 @@
 import { defineModule, provide } from '../../kernel';
-import { CATALOG_CHANGED_TOPIC } from '../events/events.service';
+import { CATALOG_CHANGED_TOPIC } from '../events/events.models';
 import { NotificationsService } from '../notifications/notifications.service';
 import { SearchService } from '../search/search.service';
 import { FollowsService } from '../social/follows/follows.service';

@@ -2,7 +2,7 @@ import { SignedCursor } from '../../http/signed-cursor';
 import { defineModule, provide } from '../../kernel';
 import { ApiKeyGate } from '../api-keys/api-key.gate';
 import { ApiKeysService } from '../api-keys/api-keys.service';
-import { CATALOG_CHANGED_TOPIC } from '../events/events.service';
+import { CATALOG_CHANGED_TOPIC } from '../events/events.models';
 import { UsageRecorder } from '../usage/usage.recorder';
 import { MarketDataResolver } from './market-data.resolver';
 import { MarketDataService } from './market-data.service';

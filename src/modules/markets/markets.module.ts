@@ -1,5 +1,5 @@
 import { defineModule, provide } from '../../kernel';
-import { CATALOG_CHANGED_TOPIC } from '../events/events.service';
+import { CATALOG_CHANGED_TOPIC } from '../events/events.models';
 import { marketsLoaders } from './markets.loaders';
 import { MarketScreensResolver, TradeMarketResolver } from './markets.resolver';
 import { MarketsService } from './markets.service';

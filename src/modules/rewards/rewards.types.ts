@@ -1,5 +1,5 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import type { Chain } from '../wallets/chain-address';
+import type { Chain } from '../wallets/wallets.models';
 import { ChainEnum } from '../wallets/wallets.types';
 import type { RewardEventKind, RewardState, RewardType } from './rewards.limits';
 import type {

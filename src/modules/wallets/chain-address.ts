@@ -1,9 +1,7 @@
 import { AppError } from '../../errors/app-error';
 import { base58Decode } from './base58';
 import { keccak256 } from './keccak';
-
-export const CHAINS = ['polygon', 'solana'] as const;
-export type Chain = (typeof CHAINS)[number];
+import type { Chain } from './wallets.models';
 
 const EVM = /^0x[0-9a-fA-F]{40}$/;
 

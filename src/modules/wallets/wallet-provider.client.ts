@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { AppConfig } from '../../config';
 import { JsonHttpClient } from '../../upstreams/json-http';
 import { base58Encode } from './base58';
-import { toChecksumAddress, type Chain } from './chain-address';
+import { toChecksumAddress } from './chain-address';
+import type { Chain } from './wallets.models';
 
 /** Creates the service-held wallets of a user (one per chain). */
 export interface WalletProvider {

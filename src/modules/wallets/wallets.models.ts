@@ -1,4 +1,6 @@
-import type { Chain } from './chain-address';
+/** The chains a wallet lives on (one provisioned wallet each). */
+export const CHAINS = ['polygon', 'solana'] as const;
+export type Chain = (typeof CHAINS)[number];
 
 export type WalletKind = 'provisioned' | 'imported';
 

@@ -1,5 +1,5 @@
 import { Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
-import type { Chain } from './chain-address';
+import type { Chain } from './wallets.models';
 import type {
   AggregateBalanceView,
   ChainBalancesView,

@@ -3,7 +3,6 @@ export {
   ANNOUNCE_LEASE_MS,
   ANNOUNCE_SWEEP_MS,
   IndexerWebhookService,
-  MAX_FILL_BATCH,
   type FillBatchAck,
   type IndexerWebhookOptions,
 } from './indexer.service';
@@ -11,3 +10,4 @@ export { OutcomeTokenIndex, outcomeTokenId } from './outcome-tokens';
 export { signPaymentPayload, verifyPaymentSignature, SIGNATURE_TOLERANCE_SECONDS } from './payment-signature';
 export { PAYMENT_EVENT_KINDS } from './payment-events';
 export type { OrderFilled } from './order-filled';
+export * from './webhooks.limits';

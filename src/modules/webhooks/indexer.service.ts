@@ -1,4 +1,3 @@
-import { safeEqual } from '../../auth/constant-time';
 import type { PrismaClient } from '../../db/generated/client';
 import type { RawSql } from '../../db/raw-sql';
 import { AppError } from '../../errors/app-error';
@@ -10,9 +9,7 @@ import { AnnouncementOutbox } from './announcement-outbox';
 import { insertTrades } from './fill-store';
 import { checkFill, fillToTrade, readFill } from './order-filled';
 import type { OutcomeTokenIndex } from './outcome-tokens';
-
-/** Most fills one delivery may carry (about 0.6 MB of JSON, inside the 1 MB body limit). */
-export const MAX_FILL_BATCH = 1000;
+import { MAX_FILL_BATCH } from './webhooks.limits';
 
 /**
  * Stored trades whose announcement (derived stats, publication) may lag behind
@@ -74,19 +71,12 @@ export class IndexerWebhookService {
     private readonly sql: RawSql,
     private readonly tokens: OutcomeTokenIndex,
     private readonly tradeIngest: TradeIngestService,
-    private readonly secret: string | undefined,
     private readonly logger?: Logger,
     private readonly now: () => number = Date.now,
     options: IndexerWebhookOptions = {},
   ) {
     this.leaseMs = options.leaseMs ?? ANNOUNCE_LEASE_MS;
     this.outbox = new AnnouncementOutbox(prisma, this.leaseMs);
-  }
-
-  /** 500 when the secret is not configured, 401 when the header does not match it. */
-  authenticate(presented: string | undefined): void {
-    if (!this.secret) throw new AppError('internal', 'INDEXER_SHARED_SECRET is not configured');
-    if (!safeEqual(presented, this.secret)) throw AppError.unauthorized('missing or invalid X-Indexer-Secret header');
   }
 
   /** A delivery's records as they arrived (JSON); each is read and checked before anything is written. */

@@ -1,5 +1,5 @@
 import { defineModule, onTopic, provide } from '../../kernel';
-import { CATALOG_CHANGED_TOPIC } from '../events/events.service';
+import { CATALOG_CHANGED_TOPIC } from '../events/events.models';
 import { WithdrawalsService } from '../funding/withdrawals.service';
 import { TradeIngestService } from '../ingestion/trade-ingest.service';
 import { LedgerService } from '../ledger/ledger.service';
@@ -26,16 +26,8 @@ export const webhooksModule = defineModule({
     ),
     provide(
       IndexerWebhookService,
-      ({ db, config, logger, now, get }) =>
-        new IndexerWebhookService(
-          db.prisma,
-          db.sql,
-          get(OutcomeTokenIndex),
-          get(TradeIngestService),
-          config.webhooks.indexerSecret,
-          logger,
-          now,
-        ),
+      ({ db, logger, now, get }) =>
+        new IndexerWebhookService(db.prisma, db.sql, get(OutcomeTokenIndex), get(TradeIngestService), logger, now),
     ),
   ],
   topics: { subscribes: [onTopic(CATALOG_CHANGED_TOPIC, ({ get }) => get(OutcomeTokenIndex).invalidate())] },

@@ -17,7 +17,7 @@ export class WebhooksResolver {
     description: 'venue_a fills from the chain indexer (X-Indexer-Secret); idempotent on the fill identity.',
   })
   ingestVenueAFills(@Arg('fills', () => OrderFilledBatchScalar) fills: unknown[], @Ctx() ctx: GraphQLContext) {
-    ctx.services.get(IndexerWebhookService).authenticate(ctx.header('x-indexer-secret'));
+    ctx.auth.requireHeaderToken('indexer');
     return ctx.services.get(IndexerWebhookService).receive(fills);
   }
 }

@@ -1,5 +1,5 @@
 import { createJwtVerifier } from '../../../src/auth/jwt-verifier';
-import { RequestAuth } from '../../../src/auth/request-auth';
+import { RequestAuth, type HeaderTokens, type RequiredSecrets } from '../../../src/auth/request-auth';
 import { signToken } from '../../../src/auth/token-signer';
 
 const user = { secret: 'request-auth-user-secret-0123456789abcdef', algorithms: ['HS256'] };
@@ -7,12 +7,13 @@ const wallet = { secret: 'request-auth-wallet-secret-0123456789abcd', algorithms
 const verifiers = { user: createJwtVerifier(user, 'user'), wallet: createJwtVerifier(wallet, 'wallet-auth') };
 const tokens = { admin: 'admin-token', rewardsAdmin: 'rewards-token', feedIngest: 'feed-token' };
 
-function auth(headers: Record<string, string>) {
+function auth(headers: Record<string, string>, configured: { tokens?: HeaderTokens; secrets?: RequiredSecrets } = {}) {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
   return new RequestAuth(
     { authorization: lower.authorization, header: (n) => lower[n.toLowerCase()] },
     verifiers,
-    tokens,
+    configured.tokens ?? tokens,
+    configured.secrets,
   );
 }
 
@@ -71,5 +72,27 @@ describe('RequestAuth', () => {
     expect(() => auth({ 'X-Admin-Token': 'rewards-token' }).requireHeaderToken('admin')).toThrow(/x-admin-token/);
     expect(() => auth({ 'X-Rewards-Admin-Token': 'rewards-token' }).requireHeaderToken('rewardsAdmin')).not.toThrow();
     expect(() => auth({}).requireHeaderToken('feedIngest')).toThrow(/x-feed-ingest-token/);
+  });
+
+  it('an optional header token: 500 naming its setting when unset, else 401 when missing or wrong', () => {
+    expect(() => auth({ 'X-Indexer-Secret': 'x' }).requireHeaderToken('indexer')).toThrow(
+      expect.objectContaining({ code: 'internal', message: 'INDEXER_SHARED_SECRET is not configured' }),
+    );
+    const withIndexer = { tokens: { ...tokens, indexer: 'indexer-token' } };
+    expect(() =>
+      auth({ 'x-indexer-secret': 'indexer-token' }, withIndexer).requireHeaderToken('indexer'),
+    ).not.toThrow();
+    for (const headers of [{}, { 'X-Indexer-Secret': 'wrong' }] as Record<string, string>[]) {
+      expect(() => auth(headers, withIndexer).requireHeaderToken('indexer')).toThrow(
+        expect.objectContaining({ code: 'unauthorized', message: 'missing or invalid X-Indexer-Secret header' }),
+      );
+    }
+  });
+
+  it('requireConfigured: 500 naming the setting of a secret that is not configured', () => {
+    expect(() => auth({}).requireConfigured('payment')).toThrow(
+      expect.objectContaining({ code: 'internal', message: 'PAYMENT_WEBHOOK_SECRET is not configured' }),
+    );
+    expect(() => auth({}, { secrets: { payment: 'whsec' } }).requireConfigured('payment')).not.toThrow();
   });
 });

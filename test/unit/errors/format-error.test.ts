@@ -1,7 +1,8 @@
 import { GraphQLError } from 'graphql';
 import { AppError } from '../../../src/errors/app-error';
 import { ERROR_STATUS } from '../../../src/errors/error-codes';
-import { classifyGraphQLError, createFormatError } from '../../../src/graphql/format-error';
+import { classifyGraphQLError } from '../../../src/errors/classify-error';
+import { createFormatError } from '../../../src/graphql/format-error';
 
 describe('error table', () => {
   it('maps every code to its documented status', () => {
