@@ -1,6 +1,7 @@
 import type { Chain } from './chain-address';
 
-export type WalletKind = 'provisioned' | 'imported';
+export const WALLET_KINDS = ['provisioned', 'imported'] as const;
+export type WalletKind = (typeof WALLET_KINDS)[number];
 
 export interface WalletView {
   id: string;
