@@ -32,6 +32,13 @@ export class FeedFilterArgs {
 }
 
 @ArgsType()
+export class FeedItemArgs {
+  @Field()
+  @MaxLength(40)
+  id: string;
+}
+
+@ArgsType()
 export class FeedListArgs extends CursorPagingArgs(
   L,
   { cursorDescription: 'The nextCursor of the previous page.' },

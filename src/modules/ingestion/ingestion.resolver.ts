@@ -1,14 +1,7 @@
-import { Ctx, Field, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
+import { Ctx, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
 import type { SyncReport } from './catalog.service';
-
-@ObjectType('CatalogSyncReport')
-export class CatalogSyncReportType implements SyncReport {
-  @Field(() => Int)
-  events: number;
-  @Field(() => Int)
-  markets: number;
-}
+import { CatalogSyncReportType } from './ingestion.types';
 
 @Resolver()
 export class IngestionResolver {

@@ -1,10 +1,11 @@
+export { NotificationsService, type NewNotification } from './notifications.service';
+export { NotificationsResolver } from './notifications.resolver';
 export {
-  NotificationsService,
   NOTIFICATION_KINDS,
+  NOTIFICATION_LIMITS,
   PUSH_PLATFORMS,
-  type NewNotification,
   type NotificationKind,
-} from './notifications.service';
-export { NotificationsResolver, NOTIFICATION_LIMITS } from './notifications.resolver';
+  type PushPlatform,
+} from './notifications.limits';
 export { HttpPushClient, SimulatedPushClient, type PushClient, type PushDelivery } from './push.client';
-export { PREFERENCES, PREFERENCE_KEYS } from './preferences.spec';
+export { PREFERENCES, PREFERENCE_KEYS } from './preferences.models';

@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums';
 import { OffsetPageType } from '../../graphql/paging';
-import type { Chain } from '../wallets/chain-address';
+import type { Chain } from '../wallets/wallets.limits';
 import { ChainEnum } from '../wallets/wallets.types';
 import {
   REWARD_EVENTS,

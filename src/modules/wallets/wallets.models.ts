@@ -1,4 +1,4 @@
-import type { Chain } from './chain-address';
+import type { Chain } from './wallets.limits';
 
 export const WALLET_KINDS = ['provisioned', 'imported'] as const;
 export type WalletKind = (typeof WALLET_KINDS)[number];

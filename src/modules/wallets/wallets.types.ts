@@ -1,6 +1,6 @@
 import { Field, Float, ID, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums';
-import { CHAINS, type Chain } from './chain-address';
+import { CHAINS, type Chain } from './wallets.limits';
 import {
   WALLET_KINDS,
   type AggregateBalanceView,
