@@ -7,7 +7,7 @@ import {
   WithdrawalsDocument,
 } from '../schema/generated/operations';
 import { FIAT_CURRENCIES, FUNDING_LIMITS as L } from '../src/modules/funding/funding.limits';
-import { CHAINS } from '../src/modules/wallets/wallets.models';
+import { CHAINS } from '../src/modules/wallets/wallets.limits';
 import { int, requiredStr } from './params';
 import { route } from './route.types';
 

@@ -7,8 +7,7 @@ import {
   RemovePushTokenDocument,
   UpdatePreferencesDocument,
 } from '../schema/generated/operations';
-import { NOTIFICATION_LIMITS as L } from '../src/modules/notifications/notifications.resolver';
-import { PUSH_PLATFORMS } from '../src/modules/notifications/notifications.service';
+import { NOTIFICATION_LIMITS as L, PUSH_PLATFORMS } from '../src/modules/notifications/notifications.limits';
 import { int, requiredStr } from './params';
 import { route } from './route.types';
 

@@ -7,7 +7,7 @@ import {
   WalletBalanceDocument,
   WalletsDocument,
 } from '../schema/generated/operations';
-import { CHAINS } from '../src/modules/wallets/wallets.models';
+import { CHAINS } from '../src/modules/wallets/wallets.limits';
 import { requiredStr } from './params';
 import { route } from './route.types';
 

@@ -1,54 +1,69 @@
 import { registerEnumType } from 'type-graphql';
+import {
+  MARKET_STATUSES,
+  OUTCOME_SIDES,
+  SOURCE_TYPES,
+  TRADE_SIDES,
+  VENUES,
+  type MarketStatus,
+  type OutcomeSide,
+  type Side,
+  type SourceType,
+  type Venue,
+} from '../venues/venue.types';
+
+/** What the schema says about one value of an enum (keyed by the wire value). */
+export interface EnumValueConfig {
+  description?: string;
+  deprecationReason?: string;
+}
+
+/** How a wire-value tuple is shown in the schema. */
+export interface GraphqlEnumOptions<V extends string> {
+  /** The GraphQL type name. */
+  name: string;
+  description?: string;
+  valuesConfig?: Partial<Record<V, EnumValueConfig>>;
+}
+
+/** An enum object whose keys are its values: `Venue.venue_a === 'venue_a'`. */
+export type EnumObject<V extends string> = { readonly [K in V]: K };
 
 /**
- * GraphQL enums shared across domains. Values are the wire values of the
- * interface documents (lowercase), so REST and GraphQL speak the same words.
+ * Registers the GraphQL enum of a wire-value tuple (`const VENUES = [...] as const`)
+ * and returns its `{ value: value }` object, for `@Field(() => VenueEnum)` and
+ * `VenueEnum.venue_a`. The values are declared once, in the tuple that REST
+ * validation and the services read too; GraphQL value names are the wire values
+ * (lowercase), so REST and GraphQL speak the same words.
+ *
+ * Pair it with a same-named type alias of the tuple's union so the name serves as a type as well:
+ * `export const VenueEnum = graphqlEnum(VENUES, { name: 'Venue' }); export type VenueEnum = Venue;`.
  */
-export enum VenueEnum {
-  venue_a = 'venue_a',
-  venue_b = 'venue_b',
+export function graphqlEnum<const V extends string>(
+  values: readonly V[],
+  options: GraphqlEnumOptions<V>,
+): EnumObject<V> {
+  const enumObject = Object.freeze(Object.fromEntries(values.map((v) => [v, v]))) as EnumObject<V>;
+  registerEnumType(enumObject, options);
+  return enumObject;
 }
-registerEnumType(VenueEnum, { name: 'Venue', description: 'A trading venue.' });
 
-export enum SourceTypeEnum {
-  matched = 'matched',
-  venue_a_only = 'venue_a_only',
-  venue_b_only = 'venue_b_only',
-}
-registerEnumType(SourceTypeEnum, {
+// Enums shared across domains (the venue contract's words); a domain's own enums live in its module.
+
+export const VenueEnum = graphqlEnum(VENUES, { name: 'Venue', description: 'A trading venue.' });
+export type VenueEnum = Venue;
+
+export const SourceTypeEnum = graphqlEnum(SOURCE_TYPES, {
   name: 'SourceType',
   description: 'Which venues list the event: both (`matched`) or one of them.',
 });
+export type SourceTypeEnum = SourceType;
 
-export enum MarketStatusEnum {
-  active = 'active',
-  closed = 'closed',
-  resolved = 'resolved',
-}
-registerEnumType(MarketStatusEnum, { name: 'MarketStatus' });
+export const MarketStatusEnum = graphqlEnum(MARKET_STATUSES, { name: 'MarketStatus' });
+export type MarketStatusEnum = MarketStatus;
 
-export enum DiscoverSortEnum {
-  activity_desc = 'activity_desc',
-  updated_desc = 'updated_desc',
-  close_asc = 'close_asc',
-}
-registerEnumType(DiscoverSortEnum, { name: 'DiscoverSort' });
+export const TradeSideEnum = graphqlEnum(TRADE_SIDES, { name: 'TradeSide' });
+export type TradeSideEnum = Side;
 
-export enum MarketSortEnum {
-  volume_desc = 'volume_desc',
-  updated_desc = 'updated_desc',
-  close_asc = 'close_asc',
-}
-registerEnumType(MarketSortEnum, { name: 'MarketSort' });
-
-export enum TradeSideEnum {
-  buy = 'buy',
-  sell = 'sell',
-}
-registerEnumType(TradeSideEnum, { name: 'TradeSide' });
-
-export enum OutcomeEnum {
-  yes = 'yes',
-  no = 'no',
-}
-registerEnumType(OutcomeEnum, { name: 'Outcome' });
+export const OutcomeEnum = graphqlEnum(OUTCOME_SIDES, { name: 'Outcome' });
+export type OutcomeEnum = OutcomeSide;

@@ -9,9 +9,14 @@ export type Venue = (typeof VENUES)[number];
 export const SOURCE_TYPES = ['matched', 'venue_a_only', 'venue_b_only'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
-export type Side = 'buy' | 'sell';
-export type OutcomeSide = 'yes' | 'no';
-export type MarketStatus = 'active' | 'closed' | 'resolved';
+export const TRADE_SIDES = ['buy', 'sell'] as const;
+export type Side = (typeof TRADE_SIDES)[number];
+
+export const OUTCOME_SIDES = ['yes', 'no'] as const;
+export type OutcomeSide = (typeof OUTCOME_SIDES)[number];
+
+export const MARKET_STATUSES = ['active', 'closed', 'resolved'] as const;
+export type MarketStatus = (typeof MARKET_STATUSES)[number];
 
 export const HISTORY_INTERVALS = ['1m', '5m', '1h', '1d', '1w'] as const;
 export type HistoryInterval = (typeof HISTORY_INTERVALS)[number];

@@ -1,25 +1,20 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { graphqlEnum } from '../../graphql/enums';
 import type { RateLimitStatusView } from './api-key.gate';
+import { API_PLANS, API_SCOPES, type ApiPlan, type ApiScope } from './api-keys.limits';
 import type { ApiKeyView, CreatedApiKeyView, RevokedApiKeyView } from './api-keys.models';
 
-export enum ApiScopeEnum {
-  read = 'read',
-  write = 'write',
-}
-registerEnumType(ApiScopeEnum, {
+export const ApiScopeEnum = graphqlEnum(API_SCOPES, {
   name: 'ApiScope',
   description: '`read`: data and account reads; `write`: key management.',
 });
+export type ApiScopeEnum = ApiScope;
 
-export enum ApiPlanEnum {
-  free = 'free',
-  pro = 'pro',
-  enterprise = 'enterprise',
-}
-registerEnumType(ApiPlanEnum, {
+export const ApiPlanEnum = graphqlEnum(API_PLANS, {
   name: 'ApiPlan',
   description: 'Requests per minute: free 60, pro 600, enterprise 6000.',
 });
+export type ApiPlanEnum = ApiPlan;
 
 @ObjectType('ApiKey', { description: 'A market-data API key as listed: a preview, never the key.' })
 export class ApiKeyType implements ApiKeyView {

@@ -1,25 +1,14 @@
-import { IsOptional, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { ArgsType, Field, Int, registerEnumType } from 'type-graphql';
-import { COMMENT_LIMITS as L } from './comments.limits';
+import { IsOptional, MaxLength, MinLength } from 'class-validator';
+import { ArgsType, Field } from 'type-graphql';
+import { graphqlEnum } from '../../graphql/enums';
+import { OffsetPagingArgs } from '../../graphql/paging';
+import { COMMENT_LIMITS as L, COMMENT_SORTS, type CommentSort } from './comments.limits';
 
-export enum CommentSortEnum {
-  recent = 'recent',
-  top = 'top',
-}
-registerEnumType(CommentSortEnum, { name: 'CommentSort' });
+export const CommentSortEnum = graphqlEnum(COMMENT_SORTS, { name: 'CommentSort' });
+export type CommentSortEnum = CommentSort;
 
 @ArgsType()
-export class CommentPagingArgs {
-  @Field(() => Int, { defaultValue: L.limit.default, description: `${L.limit.min}..${L.limit.max}` })
-  @Min(L.limit.min)
-  @Max(L.limit.max)
-  limit: number;
-
-  @Field(() => Int, { defaultValue: L.offset.default })
-  @Min(L.offset.min)
-  @Max(L.offset.max)
-  offset: number;
-}
+export class CommentPagingArgs extends OffsetPagingArgs(L, { describe: ['limit'] }) {}
 
 @ArgsType()
 export class EventCommentsArgs extends CommentPagingArgs {

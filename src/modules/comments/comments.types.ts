@@ -1,4 +1,5 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { OffsetPageType } from '../../graphql/paging';
 import type { CommentPage, CommentView, LikeState } from './comments.service';
 
 @ObjectType('Comment', { description: 'A comment on an event or a trade; replies are one level deep.' })
@@ -24,16 +25,7 @@ export class CommentType implements CommentView {
 }
 
 @ObjectType('CommentPage')
-export class CommentPageType implements CommentPage {
-  @Field(() => [CommentType])
-  data: CommentView[];
-  @Field(() => Int)
-  limit: number;
-  @Field(() => Int)
-  offset: number;
-  @Field(() => Int)
-  total: number;
-}
+export class CommentPageType extends OffsetPageType<CommentView>(CommentType) implements CommentPage {}
 
 @ObjectType('CommentLikeState')
 export class LikeStateType implements LikeState {

@@ -1,4 +1,5 @@
 import { bucketOf, subtagOf } from './comparison-taxonomy';
+import type { Confidence, RelationshipType } from './comparisons.limits';
 import {
   clauseTerms,
   contentStems,
@@ -20,8 +21,7 @@ export interface MatchSide {
   markets: readonly { title: string; description: string | null }[];
 }
 
-export type RelationshipType = 'exact_match' | 'similar';
-export type Confidence = 'high' | 'medium' | 'low';
+export type { Confidence, RelationshipType };
 
 /** The matcher's verdict on a pair of venue events grouped under one core event. */
 export interface MatchVerdict {

@@ -1,28 +1,24 @@
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { graphqlEnum } from '../../graphql/enums';
+import { CountedCursorPageType } from '../../graphql/paging';
 import type { CursorPage } from '../market-data/cursor-page';
 import { PAGE_FIELDS } from '../market-data/market-data.types';
+import { CONFIDENCES, RELATIONSHIP_TYPES, type Confidence, type RelationshipType } from './comparisons.limits';
 import type { ComparisonView } from './comparisons.models';
 
-export enum RelationshipTypeEnum {
-  exact_match = 'exact_match',
-  similar = 'similar',
-}
-registerEnumType(RelationshipTypeEnum, {
+export const RelationshipTypeEnum = graphqlEnum(RELATIONSHIP_TYPES, {
   name: 'RelationshipType',
   description:
     '`exact_match`: same resolution condition, price gaps are genuine; `similar`: same topic, criteria or ' +
     'timeframe differ.',
 });
+export type RelationshipTypeEnum = RelationshipType;
 
-export enum ConfidenceEnum {
-  high = 'high',
-  medium = 'medium',
-  low = 'low',
-}
-registerEnumType(ConfidenceEnum, {
+export const ConfidenceEnum = graphqlEnum(CONFIDENCES, {
   name: 'MatchConfidence',
   description: '`high`: criteria verified; `medium`: likely, subtle differences possible; `low`: needs manual review.',
 });
+export type ConfidenceEnum = Confidence;
 
 @ObjectType('Comparison', { description: 'A mapping between a venue_a event and a venue_b event.' })
 export class ComparisonType implements ComparisonView {
@@ -55,13 +51,6 @@ export class ComparisonType implements ComparisonView {
 }
 
 @ObjectType('ComparisonPage', { description: 'A cursor page of comparisons, by id.' })
-export class ComparisonPageType implements CursorPage<ComparisonView> {
-  @Field(() => [ComparisonType])
-  data: ComparisonView[];
-  @Field(() => String, { nullable: true, description: PAGE_FIELDS.nextCursor })
-  nextCursor: string | null;
-  @Field()
-  hasMore: boolean;
-  @Field(() => Int, { description: PAGE_FIELDS.totalCount })
-  totalCount: number;
-}
+export class ComparisonPageType
+  extends CountedCursorPageType<ComparisonView>(ComparisonType, { descriptions: PAGE_FIELDS })
+  implements CursorPage<ComparisonView> {}

@@ -1,22 +1,19 @@
-import { IsOptional, Max, MaxLength, Min } from 'class-validator';
-import { ArgsType, Field, Int } from 'type-graphql';
-import { DiscoverSortEnum, MarketSortEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
-import { EVENTS_LIMITS } from './events.limits';
+import { IsOptional, MaxLength } from 'class-validator';
+import { ArgsType, Field } from 'type-graphql';
+import { graphqlEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
+import { NumberedPagingArgs } from '../../graphql/paging';
+import { DISCOVER_SORTS, EVENTS_LIMITS, MARKET_SORTS, type DiscoverSort, type MarketSort } from './events.limits';
 
-const { page, pageSize, searchLength } = EVENTS_LIMITS;
+const { searchLength } = EVENTS_LIMITS;
+
+export const DiscoverSortEnum = graphqlEnum(DISCOVER_SORTS, { name: 'DiscoverSort' });
+export type DiscoverSortEnum = DiscoverSort;
+
+export const MarketSortEnum = graphqlEnum(MARKET_SORTS, { name: 'MarketSort' });
+export type MarketSortEnum = MarketSort;
 
 @ArgsType()
-export class PageArgs {
-  @Field(() => Int, { defaultValue: page.default, description: `${page.min}..${page.max}` })
-  @Min(page.min)
-  @Max(page.max)
-  page: number;
-
-  @Field(() => Int, { defaultValue: pageSize.default, description: `${pageSize.min}..${pageSize.max}` })
-  @Min(pageSize.min)
-  @Max(pageSize.max)
-  pageSize: number;
-}
+export class PageArgs extends NumberedPagingArgs(EVENTS_LIMITS) {}
 
 @ArgsType()
 export class ListEventsArgs extends PageArgs {

@@ -1,5 +1,6 @@
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ID, ObjectType } from 'type-graphql';
 import { MarketStatusEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
+import { NumberedPageType } from '../../graphql/paging';
 import type { EventView, MarketView } from './events.models';
 
 @ObjectType('Market', { description: "A venue's market inside a core event. Prices are on the 0..1 scale." })
@@ -71,13 +72,6 @@ export class EventType implements EventView {
 }
 
 @ObjectType('EventPage', { description: 'A page of events.' })
-export class EventPageType {
-  @Field(() => [EventType])
-  data: EventView[];
-  @Field(() => Int)
-  page: number;
-  @Field(() => Int)
-  pageSize: number;
-  @Field(() => Int, { description: 'Events matching the filters, over all pages.' })
-  total: number;
-}
+export class EventPageType extends NumberedPageType<EventView>(EventType, {
+  descriptions: { total: 'Events matching the filters, over all pages.' },
+}) {}

@@ -1,11 +1,21 @@
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { graphqlEnum, OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
 import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
 import type { Quote } from '../routing/order-book.math';
 import { CostQuoteType } from '../routing/routing.types';
 // The portfolio read side owns the `OrderState` enum; the stream reports the same states.
 import { OrderStateEnum } from '../portfolio/portfolio.types';
-import type { ExecutionEventKind, ExecutionMode, FailureCode, OrderKind, OrderState } from './execution.limits';
+import {
+  EXECUTION_EVENTS,
+  EXECUTION_MODES,
+  FAILURE_CODES,
+  ORDER_TYPES,
+  type ExecutionEventKind,
+  type ExecutionMode,
+  type FailureCode,
+  type OrderKind,
+  type OrderState,
+} from './execution.limits';
 import type {
   BalanceView,
   ExecutionErrorView,
@@ -15,53 +25,30 @@ import type {
   PositionSummaryView,
 } from './execution.models';
 
-export enum OrderTypeEnum {
-  market = 'market',
-  limit = 'limit',
-}
-registerEnumType(OrderTypeEnum, {
+export const OrderTypeEnum = graphqlEnum(ORDER_TYPES, {
   name: 'OrderType',
   description: 'Both are immediate-or-cancel; a limit order fills only at its limit price or better.',
 });
+export type OrderTypeEnum = OrderKind;
 
-export enum ExecutionModeEnum {
-  simulation = 'simulation',
-  live = 'live',
-}
-registerEnumType(ExecutionModeEnum, {
+export const ExecutionModeEnum = graphqlEnum(EXECUTION_MODES, {
   name: 'ExecutionMode',
   description:
     '`simulation` fills against the venue book inside the service; `live` trades at the venue (wallet-auth token).',
 });
+export type ExecutionModeEnum = ExecutionMode;
 
-export enum ExecutionEventKindEnum {
-  accepted = 'accepted',
-  quote = 'quote',
-  submitted = 'submitted',
-  fill = 'fill',
-  completed = 'completed',
-  failed = 'failed',
-  outcome_unknown = 'outcome_unknown',
-}
-registerEnumType(ExecutionEventKindEnum, {
+export const ExecutionEventKindEnum = graphqlEnum(EXECUTION_EVENTS, {
   name: 'ExecutionEventKind',
   description:
     'accepted, quote, submitted, fill…, then completed, failed, or outcome_unknown (live venue_a: the ' +
     'execution service has not reported the outcome in time; the order stays submitted with its hold until ' +
     'the reconciler settles or fails it).',
 });
+export type ExecutionEventKindEnum = ExecutionEventKind;
 
-export enum FailureCodeEnum {
-  nothing_to_execute = 'nothing_to_execute',
-  insufficient_funds = 'insufficient_funds',
-  insufficient_position = 'insufficient_position',
-  venue_unavailable = 'venue_unavailable',
-  venue_rejected = 'venue_rejected',
-  upstream_error = 'upstream_error',
-  timeout = 'timeout',
-  internal = 'internal',
-}
-registerEnumType(FailureCodeEnum, { name: 'ExecutionFailureCode' });
+export const FailureCodeEnum = graphqlEnum(FAILURE_CODES, { name: 'ExecutionFailureCode' });
+export type FailureCodeEnum = FailureCode;
 
 @ObjectType('ExecutionOrder', { description: 'An order as the execution stream reports it.' })
 export class ExecutionOrderType implements OrderView {

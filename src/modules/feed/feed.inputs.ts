@@ -4,13 +4,12 @@ import {
   IsOptional,
   IsUrl,
   Matches,
-  Max,
   MaxLength,
-  Min,
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { ArgsType, Field, InputType } from 'type-graphql';
+import { CursorPagingArgs } from '../../graphql/paging';
 import { FEED_LIMITS as L } from './feed.limits';
 import type { FeedItemInput } from './feed.models';
 
@@ -33,17 +32,18 @@ export class FeedFilterArgs {
 }
 
 @ArgsType()
-export class FeedListArgs extends FeedFilterArgs {
-  @Field(() => Int, { defaultValue: L.limit.default, description: `${L.limit.min}..${L.limit.max}` })
-  @Min(L.limit.min)
-  @Max(L.limit.max)
-  limit: number;
-
-  @Field(() => String, { nullable: true, description: 'The nextCursor of the previous page.' })
-  @IsOptional()
-  @MaxLength(2000)
-  cursor?: string;
+export class FeedItemArgs {
+  @Field()
+  @MaxLength(40)
+  id: string;
 }
+
+@ArgsType()
+export class FeedListArgs extends CursorPagingArgs(
+  L,
+  { cursorDescription: 'The nextCursor of the previous page.' },
+  FeedFilterArgs,
+) {}
 
 @InputType('FeedItemInput')
 export class FeedItemInputType implements FeedItemInput {

@@ -1,6 +1,7 @@
 /** Bounds of the feed surface. */
 export const FEED_LIMITS = {
   limit: { min: 1, max: 200, default: 50 },
+  cursor: { max: 2000 },
   batch: { max: 500 },
   source: { max: 64 },
   externalId: { max: 200 },

@@ -1,19 +1,10 @@
 import { Args, Ctx, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
-import { MaxLength } from 'class-validator';
-import { ArgsType, Field } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
 import { AppError } from '../../errors/app-error';
 import { parseFeedId, type FeedItemView } from './feed.models';
-import { FeedFilterArgs, FeedListArgs, IngestFeedArgs } from './feed.inputs';
+import { FeedFilterArgs, FeedItemArgs, FeedListArgs, IngestFeedArgs } from './feed.inputs';
 import { FeedIngestReportType, FeedItemType, FeedPageType, FeedQualityType } from './feed.types';
 import { FeedService } from './feed.service';
-
-@ArgsType()
-export class FeedItemArgs {
-  @Field()
-  @MaxLength(40)
-  id: string;
-}
 
 type FeedSubscribeData = SubscribeResolverData<unknown, FeedFilterArgs, GraphQLContext>;
 

@@ -1,4 +1,5 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { CursorPageType } from '../../graphql/paging';
 import type { FeedItemView } from './feed.models';
 import type { FeedPage, FeedQuality, IngestReport, SourceQuality } from './feed.service';
 
@@ -35,14 +36,7 @@ export class FeedItemType implements FeedItemView {
 }
 
 @ObjectType('FeedPage', { description: 'A cursor page of feed items, newest first.' })
-export class FeedPageType implements FeedPage {
-  @Field(() => [FeedItemType])
-  data: FeedItemView[];
-  @Field(() => String, { nullable: true })
-  nextCursor: string | null;
-  @Field()
-  hasMore: boolean;
-}
+export class FeedPageType extends CursorPageType<FeedItemView>(FeedItemType) implements FeedPage {}
 
 @ObjectType('FeedIngestReport')
 export class FeedIngestReportType implements IngestReport {

@@ -1,5 +1,6 @@
-import { Max, MaxLength, Min } from 'class-validator';
-import { ArgsType, Field, Float, Int } from 'type-graphql';
+import { MaxLength } from 'class-validator';
+import { ArgsType, Field, Float } from 'type-graphql';
+import { OffsetPagingArgs } from '../../graphql/paging';
 import { ChainEnum } from '../wallets/wallets.types';
 import { FUNDING_LIMITS as L } from './funding.limits';
 import { FiatCurrencyEnum } from './funding.types';
@@ -33,14 +34,4 @@ export class WithdrawArgs {
 }
 
 @ArgsType()
-export class FundingPageArgs {
-  @Field(() => Int, { defaultValue: L.limit.default, description: `${L.limit.min}..${L.limit.max}` })
-  @Min(L.limit.min)
-  @Max(L.limit.max)
-  limit: number;
-
-  @Field(() => Int, { defaultValue: 0 })
-  @Min(L.offset.min)
-  @Max(L.offset.max)
-  offset: number;
-}
+export class FundingPageArgs extends OffsetPagingArgs(L, { describe: ['limit'] }) {}

@@ -3,8 +3,11 @@ import { microsToNumber } from '../ledger/money';
 import type { Chain } from '../wallets';
 import type { WithdrawalStatus } from './funding.limits';
 
-export type FundingKind = 'onramp' | 'payment_intent';
-export type FundingStatus = 'pending' | 'succeeded' | 'failed';
+export const FUNDING_KINDS = ['onramp', 'payment_intent'] as const;
+export type FundingKind = (typeof FUNDING_KINDS)[number];
+
+export const FUNDING_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type FundingStatus = (typeof FUNDING_STATUSES)[number];
 
 /** A deposit through the processor, as the API shows it (amounts in units, not micro-units). */
 export interface FundingView {

@@ -1,46 +1,39 @@
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, ObjectType } from 'type-graphql';
+import { graphqlEnum } from '../../graphql/enums';
+import { OffsetPageType } from '../../graphql/paging';
 import { ChainEnum } from '../wallets/wallets.types';
 import type { Chain } from '../wallets';
-import type { WithdrawalStatus } from './funding.limits';
-import type { FundingKind, FundingStatus, FundingView, WithdrawalView } from './funding.models';
+import { FIAT_CURRENCIES, WITHDRAWAL_STATUSES, type FiatCurrency, type WithdrawalStatus } from './funding.limits';
+import {
+  FUNDING_KINDS,
+  FUNDING_STATUSES,
+  type FundingKind,
+  type FundingStatus,
+  type FundingView,
+  type WithdrawalView,
+} from './funding.models';
 
-export enum FiatCurrencyEnum {
-  usd = 'usd',
-  eur = 'eur',
-  gbp = 'gbp',
-}
-registerEnumType(FiatCurrencyEnum, { name: 'FiatCurrency' });
+export const FiatCurrencyEnum = graphqlEnum(FIAT_CURRENCIES, { name: 'FiatCurrency' });
+export type FiatCurrencyEnum = FiatCurrency;
 
-export enum FundingKindEnum {
-  onramp = 'onramp',
-  payment_intent = 'payment_intent',
-}
-registerEnumType(FundingKindEnum, {
+export const FundingKindEnum = graphqlEnum(FUNDING_KINDS, {
   name: 'FundingKind',
   description: '`onramp`: crypto onramp session; `payment_intent`: legacy fiat payment.',
 });
+export type FundingKindEnum = FundingKind;
 
-export enum FundingStatusEnum {
-  pending = 'pending',
-  succeeded = 'succeeded',
-  failed = 'failed',
-}
-registerEnumType(FundingStatusEnum, {
+export const FundingStatusEnum = graphqlEnum(FUNDING_STATUSES, {
   name: 'FundingStatus',
   description: 'Moved by the processor webhook: pending → succeeded (credited once) or failed.',
 });
+export type FundingStatusEnum = FundingStatus;
 
-export enum WithdrawalStatusEnum {
-  queued = 'queued',
-  processing = 'processing',
-  completed = 'completed',
-  failed = 'failed',
-}
-registerEnumType(WithdrawalStatusEnum, {
+export const WithdrawalStatusEnum = graphqlEnum(WITHDRAWAL_STATUSES, {
   name: 'WithdrawalStatus',
   description:
     'queued (amount held) → processing (sent to the processor) → completed (hold settled) or failed (hold released).',
 });
+export type WithdrawalStatusEnum = WithdrawalStatus;
 
 @ObjectType('FundingTransaction', { description: 'A deposit through the payment processor.' })
 export class FundingTransactionType implements FundingView {
@@ -74,16 +67,7 @@ export class FundingTransactionType implements FundingView {
 }
 
 @ObjectType('FundingPage')
-export class FundingPageType {
-  @Field(() => [FundingTransactionType])
-  data: FundingView[];
-  @Field(() => Int)
-  limit: number;
-  @Field(() => Int)
-  offset: number;
-  @Field(() => Int)
-  total: number;
-}
+export class FundingPageType extends OffsetPageType<FundingView>(FundingTransactionType) {}
 
 @ObjectType('Withdrawal', { description: 'A withdrawal of balance to an on-chain address, paid out as USDC.' })
 export class WithdrawalType implements WithdrawalView {
@@ -110,13 +94,4 @@ export class WithdrawalType implements WithdrawalView {
 }
 
 @ObjectType('WithdrawalPage')
-export class WithdrawalPageType {
-  @Field(() => [WithdrawalType])
-  data: WithdrawalView[];
-  @Field(() => Int)
-  limit: number;
-  @Field(() => Int)
-  offset: number;
-  @Field(() => Int)
-  total: number;
-}
+export class WithdrawalPageType extends OffsetPageType<WithdrawalView>(WithdrawalType) {}

@@ -1,15 +1,8 @@
-import { Ctx, Field, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
+import { Ctx, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
 import { CatalogService, type SyncReport } from './catalog.service';
+import { CatalogSyncReportType } from './ingestion.types';
 import { MarketIndex } from './market-index';
-
-@ObjectType('CatalogSyncReport')
-export class CatalogSyncReportType implements SyncReport {
-  @Field(() => Int)
-  events: number;
-  @Field(() => Int)
-  markets: number;
-}
 
 @Resolver()
 export class IngestionResolver {

@@ -2,9 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AppConfig } from '../../config';
 import { JsonHttpClient } from '../../upstreams/json-http';
-
-export const PROOF_STATUSES = ['verified', 'pending', 'unverified', 'expired'] as const;
-export type ProofStatus = (typeof PROOF_STATUSES)[number];
+import { PROOF_STATUSES, type ProofStatus } from './linkproof.models';
 
 export interface ProofLinkRequest {
   userId: string;

@@ -3,8 +3,7 @@ export {
   createIdentityProvider,
   HttpIdentityProvider,
   SimulatedIdentityProvider,
-  PROOF_STATUSES,
   type IdentityProvider,
-  type ProofStatus,
 } from './identity.client';
+export { PROOF_STATUSES, WALLET_PROOF_STATES } from './linkproof.models';
 export type * from './linkproof.models';

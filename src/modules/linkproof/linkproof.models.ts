@@ -1,4 +1,6 @@
-import type { ProofStatus } from './identity.client';
+/** The identity provider's word on a wallet's proof. */
+export const PROOF_STATUSES = ['verified', 'pending', 'unverified', 'expired'] as const;
+export type ProofStatus = (typeof PROOF_STATUSES)[number];
 
 /** A proof deep link for the caller's primary Solana wallet. */
 export interface ProofLinkView {
@@ -9,7 +11,8 @@ export interface ProofLinkView {
 }
 
 /** `no_wallet`: the caller has no Solana wallet to prove. */
-export type WalletProofState = ProofStatus | 'no_wallet';
+export const WALLET_PROOF_STATES = [...PROOF_STATUSES, 'no_wallet'] as const;
+export type WalletProofState = (typeof WALLET_PROOF_STATES)[number];
 
 /** Where a wallet's proof stands, as the provider reports it. */
 export interface WalletProofView {

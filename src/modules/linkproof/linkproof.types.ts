@@ -1,17 +1,17 @@
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import type { ProofLinkView, WalletProofState, WalletProofView } from './linkproof.models';
+import { Field, ObjectType } from 'type-graphql';
+import { graphqlEnum } from '../../graphql/enums';
+import {
+  WALLET_PROOF_STATES,
+  type ProofLinkView,
+  type WalletProofState,
+  type WalletProofView,
+} from './linkproof.models';
 
-export enum WalletProofStateEnum {
-  verified = 'verified',
-  pending = 'pending',
-  unverified = 'unverified',
-  expired = 'expired',
-  no_wallet = 'no_wallet',
-}
-registerEnumType(WalletProofStateEnum, {
+export const WalletProofStateEnum = graphqlEnum(WALLET_PROOF_STATES, {
   name: 'WalletProofState',
   description: "The identity provider's word on a wallet's proof; `no_wallet` when the caller has no Solana wallet.",
 });
+export type WalletProofStateEnum = WalletProofState;
 
 @ObjectType('ProofLink', { description: "A deep link that starts the proof for the caller's primary Solana wallet." })
 export class ProofLinkObject implements ProofLinkView {

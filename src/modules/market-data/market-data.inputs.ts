@@ -1,20 +1,11 @@
 import { IsOptional, Max, MaxLength, Min } from 'class-validator';
-import { ArgsType, Field, Float, Int } from 'type-graphql';
+import { ArgsType, Field, Float } from 'type-graphql';
 import { MarketStatusEnum, VenueEnum } from '../../graphql/enums';
+import { CursorPagingArgs } from '../../graphql/paging';
 import { MARKET_DATA_LIMITS as L } from './market-data.limits';
 
 @ArgsType()
-export class CursorArgs {
-  @Field(() => Int, { defaultValue: L.limit.default, description: `${L.limit.min}..${L.limit.max}` })
-  @Min(L.limit.min)
-  @Max(L.limit.max)
-  limit: number;
-
-  @Field(() => String, { nullable: true, description: 'The `nextCursor` of the previous page (same filters).' })
-  @IsOptional()
-  @MaxLength(L.cursor.max)
-  cursor?: string;
-}
+export class CursorArgs extends CursorPagingArgs(L) {}
 
 @ArgsType()
 export class MarketListArgs extends CursorArgs {

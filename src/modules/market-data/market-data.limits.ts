@@ -7,4 +7,5 @@ export const MARKET_DATA_LIMITS = {
   marketId: { max: 200 },
 } as const;
 
-export const MARKET_STATUSES = ['active', 'closed', 'resolved'] as const;
+/** The `status` filter's values: the venue contract's market statuses. */
+export { MARKET_STATUSES } from '../../venues/venue.types';

@@ -1,5 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { MarketStatusEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
+import { CountedCursorPageType } from '../../graphql/paging';
 import type { CursorPage } from './cursor-page';
 import type {
   CategoryCountView,
@@ -106,25 +107,11 @@ export const PAGE_FIELDS = {
 };
 
 @ObjectType('MarketDataMarketPage', { description: 'A cursor page of venue markets, by identifier.' })
-export class MarketDataMarketPageType implements CursorPage<MarketDataMarketView> {
-  @Field(() => [MarketDataMarketType])
-  data: MarketDataMarketView[];
-  @Field(() => String, { nullable: true, description: PAGE_FIELDS.nextCursor })
-  nextCursor: string | null;
-  @Field()
-  hasMore: boolean;
-  @Field(() => Int, { description: PAGE_FIELDS.totalCount })
-  totalCount: number;
-}
+export class MarketDataMarketPageType
+  extends CountedCursorPageType<MarketDataMarketView>(MarketDataMarketType, { descriptions: PAGE_FIELDS })
+  implements CursorPage<MarketDataMarketView> {}
 
 @ObjectType('MarketDataEventPage', { description: 'A cursor page of core events, by identifier.' })
-export class MarketDataEventPageType implements CursorPage<MarketDataEventView> {
-  @Field(() => [MarketDataEventType])
-  data: MarketDataEventView[];
-  @Field(() => String, { nullable: true, description: PAGE_FIELDS.nextCursor })
-  nextCursor: string | null;
-  @Field()
-  hasMore: boolean;
-  @Field(() => Int, { description: PAGE_FIELDS.totalCount })
-  totalCount: number;
-}
+export class MarketDataEventPageType
+  extends CountedCursorPageType<MarketDataEventView>(MarketDataEventType, { descriptions: PAGE_FIELDS })
+  implements CursorPage<MarketDataEventView> {}

@@ -1,6 +1,7 @@
 import { Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
 import { VenueEnum } from '../../graphql/enums';
+import { OffsetPagingArgs } from '../../graphql/paging';
 import { MARKETS_LIMITS as L } from './markets.limits';
 
 const between = (lo: number, hi: number) => ({ message: `must be an integer from ${lo} to ${hi}` });
@@ -28,20 +29,10 @@ export class OrderBookArgs {
 }
 
 @ArgsType()
-export class MarketTradesArgs {
-  @Field(() => Int, { defaultValue: L.trades.default, description: `${L.trades.min}..${L.trades.max}` })
-  @Min(L.trades.min, between(L.trades.min, L.trades.max))
-  @Max(L.trades.max, between(L.trades.min, L.trades.max))
-  limit: number;
-
-  @Field(() => Int, {
-    defaultValue: L.tradesOffset.default,
-    description: `${L.tradesOffset.min}..${L.tradesOffset.max}`,
-  })
-  @Min(L.tradesOffset.min, between(L.tradesOffset.min, L.tradesOffset.max))
-  @Max(L.tradesOffset.max, between(L.tradesOffset.min, L.tradesOffset.max))
-  offset: number;
-}
+export class MarketTradesArgs extends OffsetPagingArgs(
+  { limit: L.trades, offset: L.tradesOffset },
+  { rangeMessage: true },
+) {}
 
 @ArgsType()
 export class HoldersArgs {

@@ -1,5 +1,6 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { OutcomeEnum, VenueEnum } from '../../graphql/enums';
+import { UncountedOffsetPageType } from '../../graphql/paging';
 import type { BookLevel, OutcomeSide, Venue } from '../../venues/venue.types';
 import type { MarketView } from '../events/events.models';
 import { MarketType } from '../events/events.types';
@@ -44,16 +45,7 @@ export class OrderBookType implements OrderBookView {
   description:
     'Public trades, newest first (offset pages; venues do not count trades, so `hasMore` instead of a total).',
 })
-export class MarketTradePageType implements TradePageView {
-  @Field(() => [TradeType])
-  data: MarketTradeView[];
-  @Field(() => Int)
-  limit: number;
-  @Field(() => Int)
-  offset: number;
-  @Field()
-  hasMore: boolean;
-}
+export class MarketTradePageType extends UncountedOffsetPageType<MarketTradeView>(TradeType) implements TradePageView {}
 
 @ObjectType('Holder', { description: 'A position in a market, aggregated per wallet and outcome.' })
 export class HolderType implements HolderView {

@@ -1,10 +1,10 @@
+export { NOTIFY, NotificationsService, type NewNotification, type Notify } from './notifications.service';
 export {
-  NotificationsService,
   NOTIFICATION_KINDS,
+  NOTIFICATION_LIMITS,
   PUSH_PLATFORMS,
-  type NewNotification,
   type NotificationKind,
-} from './notifications.service';
-export { NOTIFICATION_LIMITS } from './notifications.resolver';
+  type PushPlatform,
+} from './notifications.limits';
 export { HttpPushClient, SimulatedPushClient, type PushClient, type PushDelivery } from './push.client';
-export { PREFERENCES, PREFERENCE_KEYS } from './preferences.spec';
+export { PREFERENCES, PREFERENCE_KEYS } from './preferences.models';

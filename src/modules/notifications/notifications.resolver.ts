@@ -1,62 +1,10 @@
-import { ArrayMaxSize, IsIn, IsOptional, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Args, ArgsType, Ctx, Field, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
-import { NotificationsService, PUSH_PLATFORMS, type PushPlatform } from './notifications.service';
+import { MarkReadArgs, NotificationsArgs, PushTokenArgs, PushTokenRemovalArgs } from './notifications.inputs';
 import { MarkReadResultType, NotificationPageType, PushTokenRemovalType, PushTokenType } from './notifications.types';
-import type { Preferences } from './preferences.spec';
-
-export const NOTIFICATION_LIMITS = {
-  limit: { min: 1, max: 100, default: 20 },
-  offset: { max: 100_000 },
-  readIds: { max: 500 },
-} as const;
-const L = NOTIFICATION_LIMITS;
-
-@ArgsType()
-export class NotificationsArgs {
-  @Field(() => Int, { defaultValue: L.limit.default })
-  @Min(L.limit.min)
-  @Max(L.limit.max)
-  limit: number;
-
-  @Field(() => Int, { defaultValue: 0 })
-  @Min(0)
-  @Max(L.offset.max)
-  offset: number;
-
-  @Field({ defaultValue: false, description: 'Only unread ones.' })
-  unreadOnly: boolean;
-}
-
-@ArgsType()
-export class MarkReadArgs {
-  @Field(() => [String], { nullable: true, description: 'Omitted: all of them.' })
-  @IsOptional()
-  @ArrayMaxSize(L.readIds.max)
-  @MaxLength(100, { each: true })
-  ids?: string[];
-}
-
-@ArgsType()
-export class PushTokenArgs {
-  @Field({ description: "The device's push token (16 to 4096 printable characters)." })
-  @MinLength(16)
-  @MaxLength(4096)
-  @Matches(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' })
-  token: string;
-
-  @Field(() => String, { description: 'ios, android or web.' })
-  @IsIn([...PUSH_PLATFORMS])
-  platform: PushPlatform;
-}
-
-@ArgsType()
-export class PushTokenRemovalArgs {
-  @Field()
-  @MaxLength(4096)
-  token: string;
-}
+import type { Preferences } from './preferences.models';
+import { NotificationsService } from './notifications.service';
 
 @Resolver()
 export class NotificationsResolver {

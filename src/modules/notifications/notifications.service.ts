@@ -1,30 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
+import { NOTIFICATION_KINDS, type NotificationKind, type PushPlatform } from './notifications.limits';
 import {
   checkPreference,
   defaultPreferences,
   isPreferenceKey,
-  type PreferenceKey,
   type Preferences,
   type PreferenceValue,
-} from './preferences.spec';
+} from './preferences.models';
 import type { PushClient, PushDelivery } from './push.client';
 import { ServiceToken } from '../../kernel';
-
-/** Kinds of notification, each gated by its push preference. */
-export const NOTIFICATION_KINDS = {
-  order_fill: 'notifications.fills',
-  followed_trade: 'notifications.followed_trades',
-  comment_reply: 'notifications.comment_replies',
-  comment_like: 'notifications.comment_likes',
-  reward: 'notifications.rewards',
-  withdrawal: 'notifications.withdrawals',
-} as const satisfies Record<string, PreferenceKey>;
-export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
-
-export const PUSH_PLATFORMS = ['ios', 'android', 'web'] as const;
-export type PushPlatform = (typeof PUSH_PLATFORMS)[number];
 
 export interface NewNotification {
   userId: string;

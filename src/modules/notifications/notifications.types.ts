@@ -1,5 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { OffsetPageType } from '../../graphql/paging';
 import type { NotificationPage, NotificationView } from './notifications.service';
 
 @ObjectType('Notification')
@@ -23,15 +24,10 @@ export class NotificationType implements NotificationView {
 }
 
 @ObjectType('NotificationPage')
-export class NotificationPageType implements NotificationPage {
-  @Field(() => [NotificationType])
-  data: NotificationView[];
-  @Field(() => Int)
-  limit: number;
-  @Field(() => Int)
-  offset: number;
-  @Field(() => Int)
-  total: number;
+export class NotificationPageType
+  extends OffsetPageType<NotificationView>(NotificationType)
+  implements NotificationPage
+{
   @Field(() => Int)
   unreadCount: number;
 }

@@ -1,6 +1,7 @@
 import { Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { VenueEnum } from '../../graphql/enums';
+import { OffsetPagingArgs } from '../../graphql/paging';
 import { PORTFOLIO_LIMITS as L } from './portfolio.limits';
 import { OrderStateEnum, PositionStatusEnum } from './portfolio.types';
 
@@ -8,17 +9,7 @@ const between = (lo: number, hi: number) => ({ message: `must be an integer from
 const idLength = { message: `must be 1 to ${L.id.max} characters` };
 
 @ArgsType()
-export class PortfolioPageArgs {
-  @Field(() => Int, { defaultValue: L.limit.default, description: `${L.limit.min}..${L.limit.max}` })
-  @Min(L.limit.min, between(L.limit.min, L.limit.max))
-  @Max(L.limit.max, between(L.limit.min, L.limit.max))
-  limit: number;
-
-  @Field(() => Int, { defaultValue: L.offset.default, description: `${L.offset.min}..${L.offset.max}` })
-  @Min(L.offset.min, between(L.offset.min, L.offset.max))
-  @Max(L.offset.max, between(L.offset.min, L.offset.max))
-  offset: number;
-}
+export class PortfolioPageArgs extends OffsetPagingArgs(L, { rangeMessage: true }) {}
 
 @ArgsType()
 export class ActivityArgs {

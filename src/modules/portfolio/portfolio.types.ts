@@ -1,58 +1,49 @@
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { graphqlEnum, OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
+import { OffsetPageType } from '../../graphql/paging';
 import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
-import type { HoldingSource, MarkSource, OrderState, PositionStatus } from './portfolio.limits';
+import {
+  HOLDING_SOURCES,
+  MARK_SOURCES,
+  ORDER_STATES,
+  POSITION_STATUSES,
+  type HoldingSource,
+  type MarkSource,
+  type OrderState,
+  type PositionStatus,
+} from './portfolio.limits';
 import type { FillView, MarkView, OrderView, PositionView, TradeView, VenueMarkStatusView } from './portfolio.models';
 
-export enum PositionStatusEnum {
-  open = 'open',
-  closed = 'closed',
-  pending = 'pending',
-}
-registerEnumType(PositionStatusEnum, {
+export const PositionStatusEnum = graphqlEnum(POSITION_STATUSES, {
   name: 'PositionStatus',
   description: '`open` holds contracts; `closed` was sold out; `pending` waits for a live order’s first fill.',
 });
+export type PositionStatusEnum = PositionStatus;
 
-export enum OrderStateEnum {
-  pending = 'pending',
-  submitted = 'submitted',
-  partially_filled = 'partially_filled',
-  filled = 'filled',
-  cancelled = 'cancelled',
-  rejected = 'rejected',
-  failed = 'failed',
-}
-registerEnumType(OrderStateEnum, {
+export const OrderStateEnum = graphqlEnum(ORDER_STATES, {
   name: 'OrderState',
   description:
     '`pending` (accepted) → `submitted` (at the venue) → `partially_filled` / `filled`; or `cancelled` ' +
     '(nothing fillable under the limit), `rejected` (refused before the venue), `failed` (the venue or ' +
     'execution service failed).',
 });
+export type OrderStateEnum = OrderState;
 
-export enum HoldingSourceEnum {
-  service = 'service',
-  wallet = 'wallet',
-}
-registerEnumType(HoldingSourceEnum, {
+export const HoldingSourceEnum = graphqlEnum(HOLDING_SOURCES, {
   name: 'HoldingSource',
   description:
     '`service`: from orders placed through this service; `wallet`: on-chain activity of a linked (imported) ' +
     'polygon wallet on venue_a.',
 });
+export type HoldingSourceEnum = HoldingSource;
 
-export enum MarkSourceEnum {
-  live = 'live',
-  last_known = 'last_known',
-  none = 'none',
-}
-registerEnumType(MarkSourceEnum, {
+export const MarkSourceEnum = graphqlEnum(MARK_SOURCES, {
   name: 'MarkSource',
   description:
     "`live`: the venue's current mid; `last_known`: the venue could not quote, an earlier price is used; " +
     '`none`: no price known.',
 });
+export type MarkSourceEnum = MarkSource;
 
 @ObjectType('Mark', { description: "A position outcome's mark: the venue's YES mid (NO = 1 − YES)." })
 export class MarkType implements MarkView {
@@ -232,40 +223,13 @@ export class PortfolioTradeType implements TradeView {
 }
 
 @ObjectType('PositionPage')
-export class PositionPageType {
-  @Field(() => [PositionType])
-  data: PositionView[];
-  @Field(() => Int)
-  limit: number;
-  @Field(() => Int)
-  offset: number;
-  @Field(() => Int)
-  total: number;
-}
+export class PositionPageType extends OffsetPageType<PositionView>(PositionType) {}
 
 @ObjectType('OrderPage')
-export class OrderPageType {
-  @Field(() => [OrderType])
-  data: OrderView[];
-  @Field(() => Int)
-  limit: number;
-  @Field(() => Int)
-  offset: number;
-  @Field(() => Int)
-  total: number;
-}
+export class OrderPageType extends OffsetPageType<OrderView>(OrderType) {}
 
 @ObjectType('PortfolioTradePage')
-export class PortfolioTradePageType {
-  @Field(() => [PortfolioTradeType])
-  data: TradeView[];
-  @Field(() => Int)
-  limit: number;
-  @Field(() => Int)
-  offset: number;
-  @Field(() => Int)
-  total: number;
-}
+export class PortfolioTradePageType extends OffsetPageType<TradeView>(PortfolioTradeType) {}
 
 @ObjectType('MarketPositions', {
   description: "The caller's positions in one venue market (both outcomes, any status, service and wallets).",

@@ -1,30 +1,26 @@
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { graphqlEnum } from '../../graphql/enums';
 import type { RewardType } from './rewards.limits';
 import type { RewardUnit } from './rewards.models';
-import type {
-  DiscrepancyReason,
-  DiscrepancyView,
-  ReconciliationView,
-  ReplayReportView,
-  RewardExportRow,
-  TypeReconciliationView,
+import {
+  DISCREPANCY_REASONS,
+  type DiscrepancyReason,
+  type DiscrepancyView,
+  type ReconciliationView,
+  type ReplayReportView,
+  type RewardExportRow,
+  type TypeReconciliationView,
 } from './reconciliation.models';
 import { RewardTypeEnum } from './rewards.types';
 
-export enum DiscrepancyReasonEnum {
-  missing = 'missing',
-  unexpected = 'unexpected',
-  beneficiary = 'beneficiary',
-  amount = 'amount',
-  orphan = 'orphan',
-}
-registerEnumType(DiscrepancyReasonEnum, {
+export const DiscrepancyReasonEnum = graphqlEnum(DISCREPANCY_REASONS, {
   name: 'RewardDiscrepancyReason',
   description:
     '`missing`: a fee lacks a reward the rules give it; `unexpected`: a referral reward nobody should earn; ' +
     '`beneficiary`: the wrong user earns it; `amount`: the fee or amount differs from the ledger fee at the ' +
     'recorded rate; `orphan`: its source is no trading fee of the ledger.',
 });
+export type DiscrepancyReasonEnum = DiscrepancyReason;
 
 @ObjectType('RewardDiscrepancy')
 export class RewardDiscrepancyObject implements DiscrepancyView {

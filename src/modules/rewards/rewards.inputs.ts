@@ -1,20 +1,11 @@
-import { IsOptional, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
-import { ArgsType, Field, Int } from 'type-graphql';
+import { IsOptional, MaxLength, MinLength, ValidateBy } from 'class-validator';
+import { ArgsType, Field } from 'type-graphql';
 import { z } from 'zod';
+import { OffsetPagingArgs } from '../../graphql/paging';
 import { REWARDS_LIMITS as L } from './rewards.limits';
 
 @ArgsType()
-export class RewardsPageArgs {
-  @Field(() => Int, { defaultValue: L.limit.default, description: `${L.limit.min}..${L.limit.max}` })
-  @Min(L.limit.min)
-  @Max(L.limit.max)
-  limit: number;
-
-  @Field(() => Int, { defaultValue: 0 })
-  @Min(L.offset.min)
-  @Max(L.offset.max)
-  offset: number;
-}
+export class RewardsPageArgs extends OffsetPagingArgs(L, { describe: ['limit'] }) {}
 
 @ArgsType()
 export class ApplyReferralArgs {

@@ -1,6 +1,6 @@
 import type { RewardEntry, RewardEvent } from '../../db/generated/client';
 import { microsToNumber } from '../ledger/money';
-import type { Chain } from '../wallets/wallets.models';
+import type { Chain } from '../wallets/wallets.limits';
 import type { RewardEventKind, RewardState, RewardType } from './rewards.limits';
 
 /** `USD` for cashback and referral shares, `points` for points. */

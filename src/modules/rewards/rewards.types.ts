@@ -1,7 +1,16 @@
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import type { Chain } from '../wallets/wallets.models';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { graphqlEnum } from '../../graphql/enums';
+import { OffsetPageType } from '../../graphql/paging';
+import type { Chain } from '../wallets/wallets.limits';
 import { ChainEnum } from '../wallets/wallets.types';
-import type { RewardEventKind, RewardState, RewardType } from './rewards.limits';
+import {
+  REWARD_EVENTS,
+  REWARD_STATES,
+  REWARD_TYPES,
+  type RewardEventKind,
+  type RewardState,
+  type RewardType,
+} from './rewards.limits';
 import type {
   ReferralStatusView,
   RewardClaimView,
@@ -12,37 +21,24 @@ import type {
   RewardView,
 } from './rewards.models';
 
-export enum RewardTypeEnum {
-  cashback = 'cashback',
-  referral_tier1 = 'referral_tier1',
-  referral_tier2 = 'referral_tier2',
-  points = 'points',
-}
-registerEnumType(RewardTypeEnum, {
+export const RewardTypeEnum = graphqlEnum(REWARD_TYPES, {
   name: 'RewardType',
   description:
     "`cashback`: a share of the caller's own fees; `referral_tier1`/`referral_tier2`: shares of the fees of " +
     'users they referred, directly or through one of those; `points`: a score per USD of fees.',
 });
+export type RewardTypeEnum = RewardType;
 
-export enum RewardStateEnum {
-  pending = 'pending',
-  available = 'available',
-  claimed = 'claimed',
-}
-registerEnumType(RewardStateEnum, {
+export const RewardStateEnum = graphqlEnum(REWARD_STATES, {
   name: 'RewardState',
   description:
     '`pending` (held until `availableAt`) → `available` (claimable; points end here) → `claimed` (credited to ' +
     'the balance).',
 });
+export type RewardStateEnum = RewardState;
 
-export enum RewardEventKindEnum {
-  accrued = 'accrued',
-  available = 'available',
-  claimed = 'claimed',
-}
-registerEnumType(RewardEventKindEnum, { name: 'RewardEventKind' });
+export const RewardEventKindEnum = graphqlEnum(REWARD_EVENTS, { name: 'RewardEventKind' });
+export type RewardEventKindEnum = RewardEventKind;
 
 @ObjectType('Reward', { description: 'One row of the rewards ledger: a reward accrued from one trading fee.' })
 export class RewardObject implements RewardView {
@@ -73,16 +69,7 @@ export class RewardObject implements RewardView {
 }
 
 @ObjectType('RewardPage')
-export class RewardPageObject {
-  @Field(() => [RewardObject])
-  data: RewardView[];
-  @Field(() => Int)
-  limit: number;
-  @Field(() => Int)
-  offset: number;
-  @Field(() => Int)
-  total: number;
-}
+export class RewardPageObject extends OffsetPageType<RewardView>(RewardObject) {}
 
 @ObjectType('RewardEvent', { description: 'One change of a reward (the audit trail).' })
 export class RewardEventObject implements RewardEventView {
@@ -107,16 +94,7 @@ export class RewardEventObject implements RewardEventView {
 }
 
 @ObjectType('RewardEventPage')
-export class RewardEventPageObject {
-  @Field(() => [RewardEventObject])
-  data: RewardEventView[];
-  @Field(() => Int)
-  limit: number;
-  @Field(() => Int)
-  offset: number;
-  @Field(() => Int)
-  total: number;
-}
+export class RewardEventPageObject extends OffsetPageType<RewardEventView>(RewardEventObject) {}
 
 @ObjectType('RewardTotals')
 export class RewardTotalsObject implements RewardTotalsView {

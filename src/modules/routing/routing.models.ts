@@ -8,7 +8,8 @@ import type { Quote } from './order-book.math';
  * `partial` (some books unreadable: those markets are left out and named),
  * `unavailable` (no book readable), `no_open_markets`.
  */
-export type CostVenueStatus = 'ok' | 'partial' | 'unavailable' | 'no_open_markets';
+export const COST_VENUE_STATUSES = ['ok', 'partial', 'unavailable', 'no_open_markets'] as const;
+export type CostVenueStatus = (typeof COST_VENUE_STATUSES)[number];
 
 export interface CostVenueView {
   venue: Venue;

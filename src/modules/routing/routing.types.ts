@@ -1,30 +1,26 @@
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { graphqlEnum, OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
 import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
 import type { Quote } from './order-book.math';
-import type {
-  CostBestView,
-  CostMarketView,
-  CostRundownView,
-  CostVenueStatus,
-  CostVenueView,
-  RouteAlternativeView,
-  RouteIntentView,
+import {
+  COST_VENUE_STATUSES,
+  type CostBestView,
+  type CostMarketView,
+  type CostRundownView,
+  type CostVenueStatus,
+  type CostVenueView,
+  type RouteAlternativeView,
+  type RouteIntentView,
 } from './routing.models';
 
-export enum CostVenueStatusEnum {
-  ok = 'ok',
-  partial = 'partial',
-  unavailable = 'unavailable',
-  no_open_markets = 'no_open_markets',
-}
-registerEnumType(CostVenueStatusEnum, {
+export const CostVenueStatusEnum = graphqlEnum(COST_VENUE_STATUSES, {
   name: 'CostVenueStatus',
   description:
     '`ok`: every open market priced; `partial`: some books could not be read (those markets are left out, ' +
     'listed in `failedMarkets`); `unavailable`: no book could be read (outage); `no_open_markets`: the event ' +
     'has none there.',
 });
+export type CostVenueStatusEnum = CostVenueStatus;
 
 @ObjectType('CostQuote', {
   description:

@@ -1,20 +1,9 @@
-import { MaxLength } from 'class-validator';
-import { Args, ArgsType, Field, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
+import { Args, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
 import { mapFilter } from '../../graphql/async-iterators';
-import { VenueEnum } from '../../graphql/enums';
+import { TradesSubscriptionArgs } from './trades.inputs';
 import { TRADES_TOPIC, type TradeEvent } from './trades.models';
 import { TradeType } from './trades.types';
-
-@ArgsType()
-export class TradesSubscriptionArgs {
-  @Field(() => VenueEnum, { nullable: true })
-  venue?: VenueEnum;
-
-  @Field(() => String, { nullable: true, description: "A venue's market id." })
-  @MaxLength(200)
-  marketId?: string;
-}
 
 type TradeSubscribeData = SubscribeResolverData<unknown, TradesSubscriptionArgs, GraphQLContext>;
 

@@ -1,7 +1,10 @@
 import { AppError } from '../../errors/app-error';
 import { base58Decode } from './base58';
 import { keccak256 } from './keccak';
-import type { Chain } from './wallets.models';
+import type { Chain } from './wallets.limits';
+
+// The chains are declared with the module's limits; named here too, beside the address rules.
+export { CHAINS, type Chain } from './wallets.limits';
 
 const EVM = /^0x[0-9a-fA-F]{40}$/;
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppConfig } from '../../config';
 import { decimalToMicros } from '../ledger/money';
 import { JsonHttpClient } from '../../upstreams/json-http';
-import type { Chain } from './wallets.models';
+import type { Chain } from './wallets.limits';
 
 /** The native token of each chain (gas token). */
 export const NATIVE_SYMBOL: Record<Chain, string> = { polygon: 'MATIC', solana: 'SOL' };

@@ -4,3 +4,4 @@ export { createWalletProvider, type WalletProvider } from './wallet-provider.cli
 export { createChainBalancesClient, type ChainBalancesClient } from './chain-balances.client';
 export { canonicalAddress, addressProblem, toChecksumAddress } from './chain-address';
 export * from './wallets.models';
+export * from './wallets.limits';

@@ -4,7 +4,7 @@ import type { AppConfig } from '../../config';
 import { JsonHttpClient } from '../../upstreams/json-http';
 import { base58Encode } from './base58';
 import { toChecksumAddress } from './chain-address';
-import type { Chain } from './wallets.models';
+import type { Chain } from './wallets.limits';
 
 /** Creates the service-held wallets of a user (one per chain). */
 export interface WalletProvider {

@@ -1,8 +1,7 @@
-/** The chains a wallet lives on (one provisioned wallet each). */
-export const CHAINS = ['polygon', 'solana'] as const;
-export type Chain = (typeof CHAINS)[number];
+import type { Chain } from './wallets.limits';
 
-export type WalletKind = 'provisioned' | 'imported';
+export const WALLET_KINDS = ['provisioned', 'imported'] as const;
+export type WalletKind = (typeof WALLET_KINDS)[number];
 
 export interface WalletView {
   id: string;

@@ -2,7 +2,7 @@ import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import { LEDGER_CURRENCY, microsToNumber, type LedgerService } from '../ledger';
 import { canonicalAddress } from './chain-address';
-import { CHAINS, type Chain } from './wallets.models';
+import { CHAINS, type Chain } from './wallets.limits';
 import { NATIVE_SYMBOL, type ChainBalancesClient } from './chain-balances.client';
 import type { WalletProvider } from './wallet-provider.client';
 import { WALLET_VIEW, type AggregateBalanceView, type ChainBalancesView, type WalletView } from './wallets.models';

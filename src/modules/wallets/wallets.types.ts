@@ -1,28 +1,25 @@
-import { Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
-import type { Chain } from './wallets.models';
-import type {
-  AggregateBalanceView,
-  ChainBalancesView,
-  WalletBalanceView,
-  WalletKind,
-  WalletView,
+import { Field, Float, ID, ObjectType } from 'type-graphql';
+import { graphqlEnum } from '../../graphql/enums';
+import { CHAINS, type Chain } from './wallets.limits';
+import {
+  WALLET_KINDS,
+  type AggregateBalanceView,
+  type ChainBalancesView,
+  type WalletBalanceView,
+  type WalletKind,
+  type WalletView,
 } from './wallets.models';
+import {} from './wallets.limits';
 
-export enum ChainEnum {
-  polygon = 'polygon',
-  solana = 'solana',
-}
-registerEnumType(ChainEnum, { name: 'Chain', description: 'A chain wallets live on.' });
+export const ChainEnum = graphqlEnum(CHAINS, { name: 'Chain', description: 'A chain wallets live on.' });
+export type ChainEnum = Chain;
 
-export enum WalletKindEnum {
-  provisioned = 'provisioned',
-  imported = 'imported',
-}
-registerEnumType(WalletKindEnum, {
+export const WalletKindEnum = graphqlEnum(WALLET_KINDS, {
   name: 'WalletKind',
   description:
     '`provisioned`: created by the service at onboarding (cannot be removed); `imported`: linked by the user.',
 });
+export type WalletKindEnum = WalletKind;
 
 @ObjectType('Wallet')
 export class WalletType implements Omit<WalletView, 'userId'> {

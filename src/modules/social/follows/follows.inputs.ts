@@ -1,6 +1,7 @@
-import { MaxLength, Min, Max } from 'class-validator';
-import { ArgsType, Field, Int } from 'type-graphql';
+import { MaxLength } from 'class-validator';
+import { ArgsType, Field } from 'type-graphql';
 import { VenueEnum } from '../../../graphql/enums';
+import { OffsetPagingArgs } from '../../../graphql/paging';
 import { FOLLOW_LIMITS } from './follows.limits';
 
 @ArgsType()
@@ -14,14 +15,4 @@ export class FollowArgs {
 }
 
 @ArgsType()
-export class FollowsListArgs {
-  @Field(() => Int, { defaultValue: FOLLOW_LIMITS.limit.default })
-  @Min(FOLLOW_LIMITS.limit.min)
-  @Max(FOLLOW_LIMITS.limit.max)
-  limit: number;
-
-  @Field(() => Int, { defaultValue: 0 })
-  @Min(FOLLOW_LIMITS.offset.min)
-  @Max(FOLLOW_LIMITS.offset.max)
-  offset: number;
-}
+export class FollowsListArgs extends OffsetPagingArgs(FOLLOW_LIMITS, { describe: [] }) {}

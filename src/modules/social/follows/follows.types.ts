@@ -1,5 +1,6 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ObjectType } from 'type-graphql';
 import { VenueEnum } from '../../../graphql/enums';
+import { OffsetPageType } from '../../../graphql/paging';
 import type { FollowPage, FollowView, UnfollowResult } from './follows.service';
 
 @ObjectType('Follow', { description: 'A trader the caller follows.' })
@@ -13,16 +14,7 @@ export class FollowType implements FollowView {
 }
 
 @ObjectType('FollowPage')
-export class FollowPageType implements FollowPage {
-  @Field(() => [FollowType])
-  data: FollowView[];
-  @Field(() => Int)
-  limit: number;
-  @Field(() => Int)
-  offset: number;
-  @Field(() => Int)
-  total: number;
-}
+export class FollowPageType extends OffsetPageType<FollowView>(FollowType) implements FollowPage {}
 
 @ObjectType('UnfollowResult')
 export class UnfollowResultType implements UnfollowResult {

@@ -1,5 +1,7 @@
-import { Field, Float, ID, Int, InterfaceType, ObjectType, registerEnumType } from 'type-graphql';
-import { OutcomeEnum, TradeSideEnum, VenueEnum } from '../../../graphql/enums';
+import { Field, Float, ID, Int, InterfaceType, ObjectType } from 'type-graphql';
+import { graphqlEnum, OutcomeEnum, TradeSideEnum, VenueEnum } from '../../../graphql/enums';
+import { OffsetPageType } from '../../../graphql/paging';
+import { LEADERBOARD_SORTS, type LeaderboardSort } from './traders.limits';
 import type {
   LeaderboardMeView,
   LeaderboardPage,
@@ -10,13 +12,8 @@ import type {
   TraderTradeView,
 } from './leaderboard.service';
 
-export enum LeaderboardSortEnum {
-  total_volume = 'total_volume',
-  total_pnl = 'total_pnl',
-  win_count = 'win_count',
-  total_trades = 'total_trades',
-}
-registerEnumType(LeaderboardSortEnum, { name: 'LeaderboardSort' });
+export const LeaderboardSortEnum = graphqlEnum(LEADERBOARD_SORTS, { name: 'LeaderboardSort' });
+export type LeaderboardSortEnum = LeaderboardSort;
 
 @InterfaceType('TraderStats', { description: "A trader's figures from public trades (USD)." })
 export abstract class TraderStatsType implements TraderStatsView {
@@ -51,17 +48,9 @@ export class LeaderboardRowType extends TraderStatsType implements LeaderboardRo
 }
 
 @ObjectType('LeaderboardPage')
-export class LeaderboardPageType implements LeaderboardPage {
-  @Field(() => [LeaderboardRowType])
-  data: LeaderboardRow[];
+export class LeaderboardPageType extends OffsetPageType<LeaderboardRow>(LeaderboardRowType) implements LeaderboardPage {
   @Field(() => LeaderboardSortEnum)
   sortBy: LeaderboardPage['sortBy'];
-  @Field(() => Int)
-  limit: number;
-  @Field(() => Int)
-  offset: number;
-  @Field(() => Int)
-  total: number;
 }
 
 @ObjectType('LeaderboardMe', { description: "The caller's rank and neighbours on the leaderboard." })
@@ -117,16 +106,7 @@ export class TraderTradeType implements TraderTradeView {
 }
 
 @ObjectType('TraderTradePage')
-export class TraderTradePageType implements TraderTradePage {
-  @Field(() => [TraderTradeType])
-  data: TraderTradeView[];
-  @Field(() => Int)
-  limit: number;
-  @Field(() => Int)
-  offset: number;
-  @Field(() => Int)
-  total: number;
-}
+export class TraderTradePageType extends OffsetPageType<TraderTradeView>(TraderTradeType) implements TraderTradePage {}
 
 @ObjectType('LeaderboardRefresh')
 export class LeaderboardRefreshType {

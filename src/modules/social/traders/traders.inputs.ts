@@ -1,11 +1,11 @@
 import { Min, Max, MaxLength, IsIn, IsOptional, IsInt } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
 import { VenueEnum } from '../../../graphql/enums';
+import { OffsetPagingArgs } from '../../../graphql/paging';
 import { HISTORY_LIMITS, HISTORY_INTERVALS } from '../../charts/charts.limits';
 import { LeaderboardSortEnum } from './leaderboard.types';
 import { LEADERBOARD_LIMITS, LEADERBOARD_ME_LIMITS, FOLLOW_TRADES_LIMITS } from './traders.limits';
 
-const L = LEADERBOARD_LIMITS;
 const N = LEADERBOARD_ME_LIMITS.neighbours;
 const { time } = HISTORY_LIMITS;
 const { topN } = FOLLOW_TRADES_LIMITS;
@@ -13,17 +13,7 @@ const timeMessage = `must be an integer from ${time.min} to ${time.max} (unix se
 const topNMessage = `must be an integer from ${topN.min} to ${topN.max}`;
 
 @ArgsType()
-export class PagingArgs {
-  @Field(() => Int, { defaultValue: L.limit.default, description: `${L.limit.min}..${L.limit.max}` })
-  @Min(L.limit.min)
-  @Max(L.limit.max)
-  limit: number;
-
-  @Field(() => Int, { defaultValue: 0 })
-  @Min(L.offset.min)
-  @Max(L.offset.max)
-  offset: number;
-}
+export class PagingArgs extends OffsetPagingArgs(LEADERBOARD_LIMITS, { describe: ['limit'] }) {}
 
 @ArgsType()
 export class LeaderboardArgs extends PagingArgs {

@@ -1,0 +1,13 @@
+import { MaxLength } from 'class-validator';
+import { ArgsType, Field } from 'type-graphql';
+import { VenueEnum } from '../../graphql/enums';
+
+@ArgsType()
+export class TradesSubscriptionArgs {
+  @Field(() => VenueEnum, { nullable: true })
+  venue?: VenueEnum;
+
+  @Field(() => String, { nullable: true, description: "A venue's market id." })
+  @MaxLength(200)
+  marketId?: string;
+}
