@@ -18,7 +18,7 @@ module.exports = {
     ],
   },
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
-  setupFiles: ['<rootDir>/test/utils/setup-env.ts'],
+  setupFiles: ['<rootDir>/test/support/setup-env.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -1,7 +1,7 @@
 import { base58Decode } from '../../../src/modules/wallets/base58';
 import { toChecksumAddress } from '../../../src/modules/wallets/chain-address';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
 
 interface Wallet {
   id: string;

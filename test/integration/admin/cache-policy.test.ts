@@ -3,7 +3,7 @@ import { LOOKUP_MAX_ENTRIES, LOOKUP_TTL_MS } from '../../../src/modules/api-keys
 import { API_KEY_REVOKED_TOPIC } from '../../../src/modules/api-keys';
 import { HISTORY_CACHE_TTL_SECONDS } from '../../../src/modules/charts';
 import { CATALOG_CHANGED_TOPIC } from '../../../src/modules/events';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 
 interface Policy {
   store: string;

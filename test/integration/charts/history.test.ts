@@ -1,7 +1,7 @@
 import { HISTORY_LOOKBACK_SECONDS } from '../../../src/modules/charts';
 import { VENUES, type Venue } from '../../../src/venues/venue.types';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { activeMatchedEvent, pinnedWorld, PINNED_NOW, type PinnedWorld } from '../../utils/pinned-world';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { activeMatchedEvent, pinnedWorld, PINNED_NOW, type PinnedWorld } from '../../support/pinned-world';
 
 interface Candle {
   t: number;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createJwtVerifier } from '../../../src/auth/jwt-verifier';
 import { loadConfig } from '../../../src/config';
-import { freePort, startServerProcess } from '../../utils/server-process';
+import { freePort, startServerProcess } from '../../support/server-process';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 

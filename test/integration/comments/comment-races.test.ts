@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { toAppError } from '../../../src/errors/normalize-error';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 
 /**
  * Likes and replies racing a comment's deletion, and the translation of the

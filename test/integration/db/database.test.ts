@@ -4,7 +4,7 @@
  */
 import { Prisma } from '../../../src/db/generated/client';
 import type { Database } from '../../../src/db/database';
-import { openTestDatabase } from '../../utils/db';
+import { openTestDatabase } from '../../support/db';
 
 let db: Database;
 

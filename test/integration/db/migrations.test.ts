@@ -12,7 +12,7 @@ import { checkMigrations, createMigration, deployMigrations } from '../../../src
 import { createPGlite, PGliteAdapterFactory } from '../../../src/db/pglite.adapter';
 import { createPostgresPool, ensurePostgresSchema, PostgresAdapterFactory } from '../../../src/db/postgres.adapter';
 import { PROJECT_PGLITE_TEMPLATE_DIR, PROJECT_PRISMA_PATHS, type PrismaPaths } from '../../../src/db/project-paths';
-import { randomSchemaName, TEST_DATABASE_OPTIONS } from '../../utils/db';
+import { randomSchemaName, TEST_DATABASE_OPTIONS } from '../../support/db';
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const templateDir = PROJECT_PGLITE_TEMPLATE_DIR;

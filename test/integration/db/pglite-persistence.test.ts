@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../../src/db/database';
-import { TEST_DATABASE_OPTIONS } from '../../utils/db';
+import { TEST_DATABASE_OPTIONS } from '../../support/db';
 
 let tmp: string;
 

@@ -4,7 +4,7 @@
  */
 import type { Database } from '../../../src/db/database';
 import { isRetryableWriteConflict, withWriteRetry } from '../../../src/modules/ingestion/write-retry';
-import { openTestDatabase } from '../../utils/db';
+import { openTestDatabase } from '../../support/db';
 
 let db: Database;
 

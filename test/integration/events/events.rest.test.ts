@@ -1,6 +1,6 @@
 import { CATALOG_CHANGED_TOPIC } from '../../../src/modules/events';
 import { CatalogService } from '../../../src/modules/ingestion/catalog.service';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 
 interface EventBody {
   id: string;

@@ -1,14 +1,14 @@
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { ExecutionService } from '../../../src/modules/execution/execution.service';
-import { startTestApp, type TestApp } from '../../utils/app';
+import { startTestApp, type TestApp } from '../../support/app';
 import {
   startFakeUpstream,
   type FakeUpstream,
   type UpstreamReply,
   type UpstreamRequest,
-} from '../../utils/fake-upstream';
-import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
-import { openSse } from '../../utils/sse';
+} from '../../support/fake-upstream';
+import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
+import { openSse } from '../../support/sse';
 import { fund, names, orderRows, positionMatchesFills, postStream, type StreamResult } from './trading-helpers';
 
 let app: TestApp;

@@ -1,9 +1,9 @@
 import { createClient } from 'graphql-sse';
 import { applyFills, EMPTY_POSITION } from '../../../src/modules/portfolio/position.math';
 import { notionalOf } from '../../../src/modules/routing/order-book.math';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
-import { openSse } from '../../utils/sse';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
+import { openSse } from '../../support/sse';
 import { fund, names, orderRows, positionMatchesFills, postStream, type StreamResult } from './trading-helpers';
 import { ExecutionService } from '../../../src/modules/execution/execution.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../../../src/errors/app-error';
 import { ExecutionServiceClient, outcomeUnknown } from '../../../src/modules/execution/execution-service.client';
-import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
+import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
 
 /** Which failures of the execution service leave an order's fate unknown (it may have the order) and which do not. */
 let exec: FakeUpstream;

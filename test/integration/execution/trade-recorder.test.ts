@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../src/db';
 import { TradeRecorder, type OrderDraft } from '../../../src/modules/execution';
 import { LedgerService, type FeeCharged, type FeeListener, type LedgerDb } from '../../../src/modules/ledger';
-import { openTestDatabase } from '../../utils/db';
+import { openTestDatabase } from '../../support/db';
 
 let db: Database;
 let ledger: LedgerService;

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { TestApp } from '../../utils/app';
+import type { TestApp } from '../../support/app';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 
 /** An execution stream's message, its JSON data parsed. */

@@ -1,8 +1,8 @@
 import { SignedCursor } from '../../../src/http/signed-cursor';
 import type { PubSub } from '../../../src/infra';
 import { FEED_TOPIC, FeedService, type FeedItemMessage } from '../../../src/modules/feed';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { openSse, type SseReader } from '../../utils/sse';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { openSse, type SseReader } from '../../support/sse';
 
 const TOKEN = 'feed-stream-token';
 let app: TestApp;

@@ -1,7 +1,7 @@
 import { createClient } from 'graphql-sse';
 import { EventMatcher, significantWords, type MatchableEvent } from '../../../src/modules/feed/feed-event-matcher';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { openSse } from '../../utils/sse';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { openSse } from '../../support/sse';
 import { FeedService } from '../../../src/modules/feed/feed.service';
 
 interface Item {

@@ -2,8 +2,8 @@ import { NotificationsService } from '../../../src/modules/notifications/notific
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
 import { signPaymentPayload } from '../../../src/modules/webhooks';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
 
 interface Funding {
   id: string;

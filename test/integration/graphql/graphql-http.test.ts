@@ -1,5 +1,5 @@
 import { serverAudits } from 'graphql-http';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 import { EventsService } from '../../../src/modules/events/events.service';
 
 let app: TestApp;

@@ -8,11 +8,11 @@
  * at the end every balance equals the sum of its entries (`ledger.audit()`).
  */
 import { paymentSignature } from '../../../src/modules/webhooks/payment-signature';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
-import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
+import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { postStream, type StreamResult } from '../execution/trading-helpers';
-import { prng } from '../../utils/prng';
+import { prng } from '../../support/prng';
 import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 

@@ -1,7 +1,7 @@
 import type { Database } from '../../../src/db';
 import { InsufficientFundsError, LedgerService, type LedgerMovement } from '../../../src/modules/ledger';
-import { openTestDatabase } from '../../utils/db';
-import { prng } from '../../utils/prng';
+import { openTestDatabase } from '../../support/db';
+import { prng } from '../../support/prng';
 
 let db: Database;
 let ledger: LedgerService;

@@ -1,10 +1,10 @@
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 import {
   startFakeUpstream,
   type FakeUpstream,
   type UpstreamReply,
   type UpstreamRequest,
-} from '../../utils/fake-upstream';
+} from '../../support/fake-upstream';
 
 interface Proof {
   wallet: string | null;

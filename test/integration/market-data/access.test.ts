@@ -1,7 +1,7 @@
 import { PLAN_LIMITS } from '../../../src/modules/api-keys';
 import { UsageService } from '../../../src/modules/usage/usage.service';
 import { UsageRecorder } from '../../../src/modules/usage/usage.recorder';
-import { startTestApp, type TestApp } from '../../utils/app';
+import { startTestApp, type TestApp } from '../../support/app';
 import { gql, issueKey, md, rateHeaders } from './md-helpers';
 
 let app: TestApp;

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../../src/db/database';
 import { hashApiKey } from '../../../src/modules/api-keys';
-import { TEST_DATABASE_OPTIONS, randomSchemaName } from '../../utils/db';
-import { freePort, startServerProcess } from '../../utils/server-process';
+import { TEST_DATABASE_OPTIONS, randomSchemaName } from '../../support/db';
+import { freePort, startServerProcess } from '../../support/server-process';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 

@@ -1,6 +1,6 @@
 import { CATALOG_CHANGED_TOPIC } from '../../../src/modules/events';
 import { CatalogService } from '../../../src/modules/ingestion/catalog.service';
-import { startTestApp, type TestApp } from '../../utils/app';
+import { startTestApp, type TestApp } from '../../support/app';
 import { issueKey, md } from './md-helpers';
 
 interface Page<T> {

@@ -1,6 +1,6 @@
 import type { ApiPlan, ApiScope } from '../../../src/modules/api-keys';
 import { ApiKeysService } from '../../../src/modules/api-keys/api-keys.service';
-import { http, type TestApp } from '../../utils/app';
+import { http, type TestApp } from '../../support/app';
 
 /** A key created in-process (as the apikey CLI does), with its full value. */
 export async function issueKey(

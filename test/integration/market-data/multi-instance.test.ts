@@ -1,5 +1,5 @@
 import { UsageRecorder } from '../../../src/modules/usage/usage.recorder';
-import { startTestApp, type TestApp } from '../../utils/app';
+import { startTestApp, type TestApp } from '../../support/app';
 import { issueKey, md, rateHeaders } from './md-helpers';
 
 // Two instances of one deployment (same database, same Redis prefix): rate

@@ -1,7 +1,7 @@
 import { print } from 'graphql';
 import { MarketDetailDocument } from '../../../schema/generated/operations';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { EventsService } from '../../../src/modules/events/events.service';
 import { MarketsService } from '../../../src/modules/markets/markets.service';
 import { SearchService } from '../../../src/modules/search/search.service';

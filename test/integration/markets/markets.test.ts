@@ -1,8 +1,8 @@
 import { MarketDetailDocument } from '../../../schema/generated/operations';
 import { print } from 'graphql';
 import type { WorldCoreEvent } from '../../../src/venues';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { activeMatchedEvent, pinnedWorld, PINNED_NOW, type PinnedWorld } from '../../utils/pinned-world';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { activeMatchedEvent, pinnedWorld, PINNED_NOW, type PinnedWorld } from '../../support/pinned-world';
 
 interface Trade {
   id: string;

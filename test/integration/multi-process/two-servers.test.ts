@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { freePort, startServerProcess, type ServerProcess } from '../../utils/server-process';
-import { openSse } from '../../utils/sse';
+import { freePort, startServerProcess, type ServerProcess } from '../../support/server-process';
+import { openSse } from '../../support/sse';
 
 // Several API processes share one PostgreSQL and one Redis: this needs both
 // (CI runs the suite a second time with DATABASE_URL and REDIS_URL set).

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { http as request, startTestApp, type TestApp } from '../../utils/app';
+import { http as request, startTestApp, type TestApp } from '../../support/app';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import { NotificationsService } from '../../../src/modules/notifications/notifications.service';
 

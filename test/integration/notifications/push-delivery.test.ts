@@ -1,12 +1,12 @@
 import { outcomeTokenId } from '../../../src/modules/webhooks';
 import { HttpPushClient, NotificationsService } from '../../../src/modules/notifications';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 import {
   startFakeUpstream,
   type FakeUpstream,
   type UpstreamRequest,
   type UpstreamReply,
-} from '../../utils/fake-upstream';
+} from '../../support/fake-upstream';
 import { fund, postStream } from '../execution/trading-helpers';
 import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
 

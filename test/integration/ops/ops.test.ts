@@ -1,5 +1,5 @@
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
-import { startTestApp, type TestApp } from '../../utils/app';
-import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
-import { pinnedWorld } from '../../utils/pinned-world';
+import { startTestApp, type TestApp } from '../../support/app';
+import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
+import { pinnedWorld } from '../../support/pinned-world';
 import { deposit, get, insertPosition, pinnedMarkets } from './portfolio-fixtures';
 
 /**

@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser';
-import { startTestApp, type TestApp } from '../../utils/app';
-import { pinnedWorld } from '../../utils/pinned-world';
+import { startTestApp, type TestApp } from '../../support/app';
+import { pinnedWorld } from '../../support/pinned-world';
 import { deposit, get, pinnedMarkets } from './portfolio-fixtures';
 
 /**

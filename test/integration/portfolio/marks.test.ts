@@ -1,6 +1,6 @@
 import { MarketsService } from '../../../src/modules/markets/markets.service';
-import { startTestApp, type TestApp } from '../../utils/app';
-import { pinnedWorld, PINNED_NOW, type PinnedWorld } from '../../utils/pinned-world';
+import { startTestApp, type TestApp } from '../../support/app';
+import { pinnedWorld, PINNED_NOW, type PinnedWorld } from '../../support/pinned-world';
 import { get, insertPosition, pinnedMarkets, type MarketRef } from './portfolio-fixtures';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { startTestApp, type TestApp } from '../../utils/app';
-import { pinnedWorld } from '../../utils/pinned-world';
+import { startTestApp, type TestApp } from '../../support/app';
+import { pinnedWorld } from '../../support/pinned-world';
 import { deposit, get } from './portfolio-fixtures';
 import { EventsService } from '../../../src/modules/events/events.service';
 import { MarketsService } from '../../../src/modules/markets/markets.service';

@@ -1,13 +1,13 @@
 import { ExecutionService } from '../../../src/modules/execution/execution.service';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 import {
   startFakeUpstream,
   type FakeUpstream,
   type UpstreamReply,
   type UpstreamRequest,
-} from '../../utils/fake-upstream';
-import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
-import { openSse, type SseReader } from '../../utils/sse';
+} from '../../support/fake-upstream';
+import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
+import { openSse, type SseReader } from '../../support/sse';
 import { fund, postStream } from '../execution/trading-helpers';
 
 /**

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../../../src/db/generated/client';
 import type { OutcomeSide, Side, Venue } from '../../../src/venues/venue.types';
 import type { SimulatedWorld } from '../../../src/venues';
-import { activeMatchedEvent, PINNED_NOW } from '../../utils/pinned-world';
-import { http, type TestApp } from '../../utils/app';
+import { activeMatchedEvent, PINNED_NOW } from '../../support/pinned-world';
+import { http, type TestApp } from '../../support/app';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 
 /** Exact micro-units of a decimal string ("40.5" → 40500000n). */

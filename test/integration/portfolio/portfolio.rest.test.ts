@@ -1,5 +1,5 @@
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { pinnedWorld } from '../../utils/pinned-world';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { pinnedWorld } from '../../support/pinned-world';
 import { at, deposit, get, insertOrder, insertPosition, pinnedMarkets, type MarketRef } from './portfolio-fixtures';
 
 /**

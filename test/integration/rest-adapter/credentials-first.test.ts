@@ -6,7 +6,7 @@
  */
 import { ROUTES } from '../../../rest-adapter/routes';
 import type { AnyRouteDef } from '../../../rest-adapter/route.types';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 
 const protectedRoutes = ROUTES.filter(
   (r) => r.surface === 'trading' && !['none', 'optional-bearer', 'api-key'].includes(r.auth),

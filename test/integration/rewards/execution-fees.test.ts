@@ -1,5 +1,5 @@
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { fund, postStream } from '../execution/trading-helpers';
 import { as, type Page, type Reward } from './rewards-helpers';
 

@@ -1,6 +1,6 @@
 import { microsToDecimal } from '../../../src/modules/ledger';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { parseCsv, unescapeCsvText } from '../../utils/csv';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { parseCsv, unescapeCsvText } from '../../support/csv';
 import { as, chargeFee, refer } from './rewards-helpers';
 
 interface Recon {

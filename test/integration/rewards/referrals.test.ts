@@ -1,4 +1,4 @@
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 import { as, chargeFee, refer } from './rewards-helpers';
 
 interface Status {

@@ -1,7 +1,7 @@
 import { TRADING_FEE_KIND } from '../../../src/modules/ledger';
 import { RewardsAccrual } from '../../../src/modules/rewards/rewards-accrual.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
-import { http, type TestApp } from '../../utils/app';
+import { http, type TestApp } from '../../support/app';
 
 export interface Reward {
   id: string;

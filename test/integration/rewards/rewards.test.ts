@@ -2,7 +2,7 @@ import { TRADING_FEE_KIND } from '../../../src/modules/ledger';
 import { RewardsService } from '../../../src/modules/rewards/rewards.service';
 import { RewardsAccrual } from '../../../src/modules/rewards/rewards-accrual.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 import { as, chargeFee, refer, rowsOf, type Page, type Reward } from './rewards-helpers';
 
 interface Summary {

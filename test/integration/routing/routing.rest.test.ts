@@ -1,7 +1,7 @@
 import type { CostRundownView, RouteIntentView } from '../../../src/modules/routing';
 import { VenueUnavailableError } from '../../../src/venues/venue.types';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { PINNED_NOW, activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { PINNED_NOW, activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 
 let app: TestApp;
 const pinned = pinnedWorld();

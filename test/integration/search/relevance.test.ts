@@ -1,6 +1,6 @@
 import { SearchService } from '../../../src/modules/search/search.service';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { pinnedWorld } from '../../utils/pinned-world';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { pinnedWorld } from '../../support/pinned-world';
 import { RELEVANCE_QUERIES } from './relevance.queries';
 
 /** Share of queries whose event must be among the first three results. */

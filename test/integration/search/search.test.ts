@@ -1,8 +1,8 @@
 import { CatalogService } from '../../../src/modules/ingestion/catalog.service';
 import { SEARCH_LIMITS } from '../../../src/modules/search';
 import { SearchService } from '../../../src/modules/search/search.service';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { pinnedWorld } from '../../utils/pinned-world';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { pinnedWorld } from '../../support/pinned-world';
 
 interface Hit {
   score: number;

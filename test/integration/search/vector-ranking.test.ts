@@ -1,7 +1,7 @@
 import { LocalEmbedder } from '../../../src/modules/search';
 import { SearchService } from '../../../src/modules/search/search.service';
-import { startTestApp, type TestApp } from '../../utils/app';
-import { pinnedWorld } from '../../utils/pinned-world';
+import { startTestApp, type TestApp } from '../../support/app';
+import { pinnedWorld } from '../../support/pinned-world';
 import { RELEVANCE_QUERIES } from './relevance.queries';
 
 let app: TestApp;

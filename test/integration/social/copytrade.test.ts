@@ -1,7 +1,7 @@
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
-import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
+import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { fund } from '../execution/trading-helpers';
 
 /**

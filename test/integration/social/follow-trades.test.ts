@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { FollowTradesService } from '../../../src/modules/social/traders';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { activeMatchedEvent, pinnedWorld, PINNED_NOW } from '../../utils/pinned-world';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { activeMatchedEvent, pinnedWorld, PINNED_NOW } from '../../support/pinned-world';
 import { statementsOf } from './statements';
 import { HistoryService } from '../../../src/modules/charts/charts.service';
 import { EventsService } from '../../../src/modules/events/events.service';

@@ -1,4 +1,4 @@
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 
 let app: TestApp;
 let token: string;

@@ -1,7 +1,7 @@
 import { MarketsService } from '../../../src/modules/markets/markets.service';
 import { EventsService } from '../../../src/modules/events/events.service';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { pinnedWorld } from '../../utils/pinned-world';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { pinnedWorld } from '../../support/pinned-world';
 import { statementsOf } from './statements';
 
 /**

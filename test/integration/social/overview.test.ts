@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PublicTrade } from '../../../src/venues/venue.types';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 import { statementsOf } from './statements';
 import { EventsService } from '../../../src/modules/events/events.service';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';

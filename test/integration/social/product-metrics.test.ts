@@ -1,5 +1,5 @@
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 import { statementsOf } from './statements';
 
 const ADMIN = 'metrics-admin-token';

@@ -1,4 +1,4 @@
-import type { TestApp } from '../../utils/app';
+import type { TestApp } from '../../support/app';
 
 /**
  * SQL statements `run` executes, as the fewest over `tries` runs: the app's

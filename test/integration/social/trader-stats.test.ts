@@ -1,7 +1,7 @@
 import { TraderStatsService } from '../../../src/modules/social/traders/trader-stats.service';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.types';
-import { startTestApp, type TestApp } from '../../utils/app';
+import { startTestApp, type TestApp } from '../../support/app';
 import { statementsOf } from './statements';
 
 let app: TestApp;

@@ -1,7 +1,7 @@
 import { createClient } from 'graphql-sse';
 import type { PublicTrade } from '../../../src/venues/venue.types';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { openSse } from '../../utils/sse';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { openSse } from '../../support/sse';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 
 let app: TestApp;

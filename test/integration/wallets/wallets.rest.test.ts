@@ -1,6 +1,6 @@
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
-import { http, startTestApp, type TestApp } from '../../utils/app';
-import { startFakeUpstream, type FakeUpstream } from '../../utils/fake-upstream';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
 
 interface Wallet {
   id: string;

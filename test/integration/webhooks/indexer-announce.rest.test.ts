@@ -5,7 +5,7 @@ import { TRADES_TOPIC, type TradeEvent } from '../../../src/modules/trades';
 import { insertTrades } from '../../../src/modules/webhooks/fill-store';
 import { IndexerWebhookService } from '../../../src/modules/webhooks/indexer.service';
 import { checkFill, fillToTrade } from '../../../src/modules/webhooks/order-filled';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 import { fillFactory, hex } from './fill-fixtures';
 
 const SECRET = 'indexer-secret-announce';

@@ -1,7 +1,7 @@
 import { TRADES_TOPIC, type TradeEvent } from '../../../src/modules/trades';
 import { IndexerWebhookService } from '../../../src/modules/webhooks/indexer.service';
 import { MAX_TOKENS } from '../../../src/modules/webhooks/order-filled';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 import { fillFactory, hex, shuffled } from './fill-fixtures';
 
 const SECRET = 'indexer-secret-test';

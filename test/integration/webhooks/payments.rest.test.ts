@@ -1,6 +1,6 @@
 import { paymentSignature } from '../../../src/modules/webhooks/payment-signature';
 import { signPaymentPayload } from '../../../src/modules/webhooks';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 

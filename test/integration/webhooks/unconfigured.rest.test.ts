@@ -1,5 +1,5 @@
 import { signPaymentPayload } from '../../../src/modules/webhooks';
-import { http, startTestApp, type TestApp } from '../../utils/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 
 // Webhook secrets unset: both webhooks answer 500 (and do nothing).
 let app: TestApp;

@@ -9,7 +9,7 @@ import {
   type HistoryInterval,
 } from '../../../src/modules/charts';
 import type { MarketView } from '../../../src/modules/events';
-import { activeMatchedEvent, pinnedWorld, PINNED_NOW } from '../../utils/pinned-world';
+import { activeMatchedEvent, pinnedWorld, PINNED_NOW } from '../../support/pinned-world';
 
 /** A real in-process cache that remembers the TTL of each fill. */
 class RecordingCache extends MemoryCache {

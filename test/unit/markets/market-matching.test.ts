@@ -1,6 +1,6 @@
 import type { MarketView } from '../../../src/modules/events';
 import { findCounterpart, pairMarkets } from '../../../src/modules/markets';
-import { pinnedWorld } from '../../utils/pinned-world';
+import { pinnedWorld } from '../../support/pinned-world';
 
 /** The pinned world's matched events as catalog rows, with the simulator's ground truth beside them. */
 async function matchedEvents() {

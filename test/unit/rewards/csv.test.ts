@@ -1,5 +1,5 @@
 import { csv, csvField, escapeCsvText, toCsv, unescapeCsvText } from '../../../rest-adapter/representations';
-import { parseCsv } from '../../utils/csv';
+import { parseCsv } from '../../support/csv';
 
 describe('RFC 4180 CSV (the export representation)', () => {
   it.each([

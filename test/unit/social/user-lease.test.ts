@@ -1,6 +1,6 @@
 import type { Database } from '../../../src/db/database';
 import { UserLease } from '../../../src/modules/social/copytrade/user-lease';
-import { openTestDatabase } from '../../utils/db';
+import { openTestDatabase } from '../../support/db';
 
 /** The per-user lease copytrading runs under, over a real database (PGlite, or PostgreSQL with DATABASE_URL). */
 let db: Database;
