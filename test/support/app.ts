@@ -23,7 +23,60 @@ export interface TestApp {
   /** A user bearer token for `sub`. */
   token(sub: string): Promise<string>;
   walletToken(sub: string): Promise<string>;
+  /** The `Authorization` header of a user bearer token for `sub`. */
+  bearer(sub: string): Promise<BearerHeader>;
+  /** The `Authorization` header of a wallet-auth token for `sub` (live execution). */
+  walletBearer(sub: string): Promise<BearerHeader>;
+  /** Requests to this app as the user `sub` (a fresh user bearer token on each). */
+  as(sub: string): UserClient;
   close(): Promise<void>;
+}
+
+/**
+ * An `Authorization` header object; spread it into other headers to add some. (A type
+ * alias, not an interface, so that it passes where a `Record<string, string>` is taken.)
+ */
+export type BearerHeader = { authorization: string };
+
+/** `token` (a JWT or an API key) as a bearer credential. */
+export function bearer(token: string): BearerHeader {
+  return { authorization: `Bearer ${token}` };
+}
+
+/** What {@link http} answers: status, headers, the JSON body parsed (undefined when not JSON) and the raw text. */
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  text: string;
+}
+
+/** Request headers by name. */
+export type HeaderMap = Record<string, string>;
+
+/**
+ * Requests to one app as one user: paths are relative to the app's URL, a JSON
+ * body is sent as `application/json`, `headers` are added to the bearer.
+ */
+export interface UserClient {
+  get(path: string, headers?: HeaderMap): Promise<HttpResult>;
+  post(path: string, json?: unknown, headers?: HeaderMap): Promise<HttpResult>;
+  put(path: string, json?: unknown, headers?: HeaderMap): Promise<HttpResult>;
+  delete(path: string, json?: unknown, headers?: HeaderMap): Promise<HttpResult>;
+  request(method: string, path: string, json?: unknown, headers?: HeaderMap): Promise<HttpResult>;
+}
+
+/** A {@link UserClient} of the app at `url` whose requests carry the header `auth` gives. */
+function userClient(url: string, auth: () => Promise<BearerHeader>): UserClient {
+  const request = async (method: string, path: string, json?: unknown, headers: HeaderMap = {}) =>
+    http(`${url}${path}`, { method, headers: { ...(await auth()), ...headers }, json });
+  return {
+    get: (path, headers) => request('GET', path, undefined, headers),
+    post: (path, json, headers) => request('POST', path, json, headers),
+    put: (path, json, headers) => request('PUT', path, json, headers),
+    delete: (path, json, headers) => request('DELETE', path, json, headers),
+    request,
+  };
 }
 
 /**
@@ -70,6 +123,9 @@ export async function startTestApp(
     redisKeyPrefix,
     token: (sub) => signToken(config.auth.user, sub),
     walletToken: (sub) => signToken(config.auth.wallet, sub),
+    bearer: async (sub) => bearer(await signToken(config.auth.user, sub)),
+    walletBearer: async (sub) => bearer(await signToken(config.auth.wallet, sub)),
+    as: (sub) => userClient(running.url, async () => bearer(await signToken(config.auth.user, sub))),
     async close() {
       await running.stop();
       await closeServices(services);
@@ -78,10 +134,7 @@ export async function startTestApp(
 }
 
 /** GET/POST helper returning status, headers and parsed JSON. */
-export async function http(
-  url: string,
-  init: RequestInit & { json?: unknown } = {},
-): Promise<{ status: number; headers: Headers; body: unknown; text: string }> {
+export async function http(url: string, init: RequestInit & { json?: unknown } = {}): Promise<HttpResult> {
   const headers = new Headers(init.headers);
   let body = init.body;
   if (init.json !== undefined) {

@@ -1,6 +1,6 @@
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { ExecutionService } from '../../../src/modules/execution/execution.service';
-import { startTestApp, type TestApp } from '../../support/app';
+import { bearer, startTestApp, type TestApp } from '../../support/app';
 import {
   startFakeUpstream,
   type FakeUpstream,
@@ -9,7 +9,10 @@ import {
 } from '../../support/fake-upstream';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { openSse } from '../../support/sse';
-import { fund, names, orderRows, positionMatchesFills, postStream, type StreamResult } from './trading-helpers';
+import { lastData, names, postStream } from '../../support/execution-stream';
+import { fund } from '../../support/funding';
+import { micros } from '../../support/money';
+import { orderRows, positionMatchesFills } from './trading-helpers';
 
 let app: TestApp;
 let exec: FakeUpstream;
@@ -31,11 +34,8 @@ afterAll(async () => {
   await exec.close();
 });
 
-const M = (x: number) => BigInt(Math.round(x * 1e6));
-const last = (r: StreamResult) => r.events[r.events.length - 1]!.data;
-const wallet = async (sub: string) => ({ authorization: `Bearer ${await app.walletToken(sub)}` });
 const live = async (sub: string, json: Record<string, unknown>, extra: Record<string, string> = {}) =>
-  postStream(`${app.url}/execute`, { mode: 'live', ...json }, { ...(await wallet(sub)), ...extra });
+  postStream(`${app.url}/execute`, { mode: 'live', ...json }, { ...(await app.walletBearer(sub)), ...extra });
 const orderCall = (r: UpstreamRequest) => r.method === 'POST' && r.path === '/orders';
 const serve = (handler: (r: UpstreamRequest) => UpstreamReply | Promise<UpstreamReply>) => exec.handle(handler);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -73,11 +73,11 @@ describe('venue_a live: the execution service', () => {
         eventTitle: 'NC governor',
         referrerId: 'ref-9',
       },
-      { authorization: `Bearer ${token}` },
+      bearer(token),
     );
     expect(r.status).toBe(200);
     expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'fill', 'fill', 'completed']);
-    const orderId = last(r).orderId;
+    const orderId = lastData(r).orderId;
     const sent = exec.requests.slice(before).find(orderCall)!;
     expect(sent.headers.authorization).toBe(`Bearer ${token}`);
     expect(sent.headers['idempotency-key']).toBe(`order:${orderId}`);
@@ -97,18 +97,18 @@ describe('venue_a live: the execution service', () => {
       state: 'filled',
       mode: 'live',
       externalOrderId: 'ex-1',
-      filledSizeMicros: M(5),
-      notionalMicros: M(2.77),
+      filledSizeMicros: micros(5),
+      notionalMicros: micros(2.77),
     });
     expect(fills.map((f) => [f.priceMicros, f.sizeMicros, f.feeMicros])).toEqual([
-      [M(0.55), M(3), 0n],
-      [M(0.56), M(2), 0n],
+      [micros(0.55), micros(3), 0n],
+      [micros(0.56), micros(2), 0n],
     ]);
     // The most the order could cost was held, then released against the actual cost.
     expect(entries.map((e) => e.kind)).toEqual(['order_hold', 'order_release', 'trade_buy']);
-    expect(entries[0]!.heldDelta).toBe(M(5.0005)); // 5 × $1, no fee by default, + a micro-dollar per hundredth
+    expect(entries[0]!.heldDelta).toBe(micros(5.0005)); // 5 × $1, no fee by default, + a micro-dollar per hundredth
     expect(await app.services.get(LedgerService).balance('alice')).toMatchObject({
-      available: M(100 - 2.77),
+      available: micros(100 - 2.77),
       held: 0n,
     });
     expect(await app.services.get(LedgerService).audit()).toEqual([]);
@@ -127,8 +127,11 @@ describe('venue_a live: the execution service', () => {
     const r = await live('bob', { marketId: marketA, side: 'buy', outcome: 'no', size: 4, limitPrice: 0.6 });
     expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'fill', 'completed']);
     expect(exec.requests.filter((q) => q.path === '/orders/ex-2').length).toBe(3);
-    expect(last(r).order).toMatchObject({ state: 'partially_filled', filledSize: 1.5, limitPrice: 0.6 });
-    expect(await app.services.get(LedgerService).balance('bob')).toMatchObject({ available: M(100 - 0.9), held: 0n });
+    expect(lastData(r).order).toMatchObject({ state: 'partially_filled', filledSize: 1.5, limitPrice: 0.6 });
+    expect(await app.services.get(LedgerService).balance('bob')).toMatchObject({
+      available: micros(100 - 0.9),
+      held: 0n,
+    });
   });
 
   it('502 before streaming when the service fails at submit; the order is failed and the hold released', async () => {
@@ -140,7 +143,7 @@ describe('venue_a live: the execution service', () => {
     expect(r.body).toMatchObject({ error: 'upstream_error', message: 'execution service answered 503' });
     const order = await app.services.db.prisma.order.findFirstOrThrow({ where: { userId: 'carol' } });
     expect(order).toMatchObject({ state: 'failed', failureReason: 'execution service answered 503' });
-    expect(await app.services.get(LedgerService).balance('carol')).toMatchObject({ available: M(20), held: 0n });
+    expect(await app.services.get(LedgerService).balance('carol')).toMatchObject({ available: micros(20), held: 0n });
   });
 
   it(
@@ -152,13 +155,13 @@ describe('venue_a live: the execution service', () => {
       const r = await live('dave', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 });
       expect(r.status).toBe(200);
       expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
-      expect(last(r).error).toMatchObject({ code: 'timeout' });
-      expect(last(r).error!.message).toMatch(/execution service answered 500/);
-      expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: 'ex-4' });
-      expect(last(r).balance).toEqual({ available: 17.9998, held: 2.0002 });
+      expect(lastData(r).error).toMatchObject({ code: 'timeout' });
+      expect(lastData(r).error!.message).toMatch(/execution service answered 500/);
+      expect(lastData(r).order).toMatchObject({ state: 'submitted', externalOrderId: 'ex-4' });
+      expect(lastData(r).balance).toEqual({ available: 17.9998, held: 2.0002 });
       expect(await app.services.get(LedgerService).balance('dave')).toMatchObject({
-        available: M(20 - 2.0002),
-        held: M(2.0002),
+        available: micros(20 - 2.0002),
+        held: micros(2.0002),
       });
       // Later the service says what became of it: failed there, so the hold is released, once.
       serve((q) =>
@@ -167,12 +170,12 @@ describe('venue_a live: the execution service', () => {
           : { status: 404 },
       );
       await reconcile();
-      const { order } = await orderRows(app, last(r).orderId);
+      const { order } = await orderRows(app, lastData(r).orderId);
       expect(order).toMatchObject({
         state: 'failed',
         failureReason: 'the execution service failed the order: venue halted',
       });
-      expect(await app.services.get(LedgerService).balance('dave')).toMatchObject({ available: M(20), held: 0n });
+      expect(await app.services.get(LedgerService).balance('dave')).toMatchObject({ available: micros(20), held: 0n });
       expect(await prisma().position.count({ where: { userId: 'dave' } })).toBe(0);
       await reconcile();
       expect(await ledgerKinds(order!.id)).toEqual(['order_hold', 'order_release']);
@@ -183,14 +186,14 @@ describe('venue_a live: the execution service', () => {
     await fund(app, 'erin', 20);
     serve(() => ({ body: { id: 'ex-5', status: 'rejected', reason: 'market halted' } }));
     const r = await live('erin', { marketId: marketA, side: 'buy', outcome: 'yes', size: 1 });
-    expect(last(r).error).toMatchObject({
+    expect(lastData(r).error).toMatchObject({
       code: 'venue_rejected',
       message: 'the execution service rejected the order: market halted',
     });
     const userToken = await postStream(
       `${app.url}/execute`,
       { mode: 'live', marketId: marketA, side: 'buy', outcome: 'yes', size: 1 },
-      { authorization: `Bearer ${await app.token('erin')}` },
+      await app.bearer('erin'),
     );
     expect(userToken.status).toBe(401);
   });
@@ -217,7 +220,7 @@ describe('venue_a live: the execution service', () => {
       });
       const reader = await openSse(`${app.url}/execute`, {
         method: 'POST',
-        headers: { ...(await wallet('gina')), 'content-type': 'application/json' },
+        headers: { ...(await app.walletBearer('gina')), 'content-type': 'application/json' },
         body: JSON.stringify({ mode: 'live', marketId: marketA, side: 'buy', outcome: 'yes', size: 4 }),
       });
       const seen = await reader.take(3);
@@ -227,12 +230,12 @@ describe('venue_a live: the execution service', () => {
       await app.services.get(ExecutionService).drain();
       const orderId = (JSON.parse(seen[0]!.data) as { orderId: string }).orderId;
       const { order, fills } = await orderRows(app, orderId);
-      expect(order).toMatchObject({ state: 'filled', filledSizeMicros: M(4) });
+      expect(order).toMatchObject({ state: 'filled', filledSizeMicros: micros(4) });
       expect(fills).toHaveLength(1);
       const { size, fromFills } = await positionMatchesFills(app, order!.positionId!);
       expect(size).toBe(fromFills);
       expect(await app.services.get(LedgerService).balance('gina')).toMatchObject({
-        available: M(100 - 2.04),
+        available: micros(100 - 2.04),
         held: 0n,
       });
       expect(await app.services.get(LedgerService).audit()).toEqual([]);
@@ -269,9 +272,9 @@ describe('venue_a live: Idempotency-Key after a 502', () => {
       ]);
       const again = await live('kim', body, key);
       expect(again.events.every((e) => e.data.replayed)).toBe(true);
-      expect(last(again).orderId).toBe(last(retry).orderId);
+      expect(lastData(again).orderId).toBe(lastData(retry).orderId);
       expect(posts).toBe(2);
-      expect(await app.services.get(LedgerService).balance('kim')).toMatchObject({ available: M(19), held: 0n });
+      expect(await app.services.get(LedgerService).balance('kim')).toMatchObject({ available: micros(19), held: 0n });
     },
   );
 });
@@ -303,11 +306,14 @@ describe('venue_a live: an outcome not known yet', () => {
       const r = await live('ivan', body, key);
       expect(r.status).toBe(200);
       expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
-      expect(last(r).error).toMatchObject({ code: 'timeout' });
-      expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: 'ex-u1', filledSize: 0 });
-      const orderId = last(r).orderId;
-      const held = M(3.0003);
-      expect(await app.services.get(LedgerService).balance('ivan')).toMatchObject({ available: M(50) - held, held });
+      expect(lastData(r).error).toMatchObject({ code: 'timeout' });
+      expect(lastData(r).order).toMatchObject({ state: 'submitted', externalOrderId: 'ex-u1', filledSize: 0 });
+      const orderId = lastData(r).orderId;
+      const held = micros(3.0003);
+      expect(await app.services.get(LedgerService).balance('ivan')).toMatchObject({
+        available: micros(50) - held,
+        held,
+      });
       expect(await ledgerKinds(orderId)).toEqual(['order_hold']);
       // Still open at the service: the reconciler leaves it as it is.
       await reconcile();
@@ -317,17 +323,17 @@ describe('venue_a live: an outcome not known yet', () => {
       const { order, fills } = await orderRows(app, orderId);
       expect(order).toMatchObject({
         state: 'filled',
-        filledSizeMicros: M(3),
-        notionalMicros: M(1.52),
+        filledSizeMicros: micros(3),
+        notionalMicros: micros(1.52),
         externalOrderId: 'ex-u1',
         failureReason: null,
       });
       expect(fills).toHaveLength(2);
       const position = await prisma().position.findUniqueOrThrow({ where: { id: order!.positionId! } });
-      expect(position).toMatchObject({ status: 'open', sizeMicros: M(3), costBasisMicros: M(1.52) });
+      expect(position).toMatchObject({ status: 'open', sizeMicros: micros(3), costBasisMicros: micros(1.52) });
       expect(await ledgerKinds(orderId)).toEqual(['order_hold', 'order_release', 'trade_buy']);
       expect(await app.services.get(LedgerService).balance('ivan')).toMatchObject({
-        available: M(50 - 1.52),
+        available: micros(50 - 1.52),
         held: 0n,
       });
       // Twice changes nothing.
@@ -335,7 +341,7 @@ describe('venue_a live: an outcome not known yet', () => {
       expect(await ledgerKinds(orderId)).toEqual(['order_hold', 'order_release', 'trade_buy']);
       expect(await prisma().fill.count({ where: { orderId } })).toBe(2);
       expect(await prisma().position.findUniqueOrThrow({ where: { id: position.id } })).toMatchObject({
-        sizeMicros: M(3),
+        sizeMicros: micros(3),
       });
       expect(await app.services.get(LedgerService).audit()).toEqual([]);
       const notes = await prisma().notification.findMany({ where: { userId: 'ivan', kind: 'order_fill' } });
@@ -346,7 +352,7 @@ describe('venue_a live: an outcome not known yet', () => {
       expect(retry.events.map((e) => e.id)).toEqual(retry.events.map((_, i) => `${orderId}:${i + 1}`));
       expect(retry.events.slice(0, 4).map((e) => e.id)).toEqual(r.events.map((e) => e.id));
       expect(retry.events.every((e) => e.data.replayed)).toBe(true);
-      expect(last(retry).order).toMatchObject({ state: 'filled', filledSize: 3 });
+      expect(lastData(retry).order).toMatchObject({ state: 'filled', filledSize: 3 });
     },
   );
 
@@ -362,11 +368,11 @@ describe('venue_a live: an outcome not known yet', () => {
     const r = await live('jade', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 });
     expect(r.status).toBe(200);
     expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'fill', 'completed']);
-    const orderId = last(r).orderId;
+    const orderId = lastData(r).orderId;
     expect(posts.map((p) => p.headers['idempotency-key'])).toEqual([`order:${orderId}`, `order:${orderId}`]);
     expect(posts[1]!.body).toEqual(posts[0]!.body);
     expect((await orderRows(app, orderId)).order).toMatchObject({ state: 'filled', externalOrderId: 'ex-j' });
-    expect(await app.services.get(LedgerService).balance('jade')).toMatchObject({ available: M(19), held: 0n });
+    expect(await app.services.get(LedgerService).balance('jade')).toMatchObject({ available: micros(19), held: 0n });
   });
 
   it(
@@ -390,9 +396,9 @@ describe('venue_a live: an outcome not known yet', () => {
       });
       expect(r.status).toBe(200);
       expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
-      expect(last(r).order).toMatchObject({ state: 'submitted', externalOrderId: null });
-      const orderId = last(r).orderId;
-      expect(await app.services.get(LedgerService).balance('liam')).toMatchObject({ held: M(1.2002) });
+      expect(lastData(r).order).toMatchObject({ state: 'submitted', externalOrderId: null });
+      const orderId = lastData(r).orderId;
+      expect(await app.services.get(LedgerService).balance('liam')).toMatchObject({ held: micros(1.2002) });
       serve((q) =>
         orderCall(q)
           ? (posts.push(q), { body: { id: 'ex-l', status: 'partially_filled', fills: [{ price: 0.58, size: 1 }] } })
@@ -406,10 +412,10 @@ describe('venue_a live: an outcome not known yet', () => {
       expect((await orderRows(app, orderId)).order).toMatchObject({
         state: 'partially_filled',
         externalOrderId: 'ex-l',
-        filledSizeMicros: M(1),
+        filledSizeMicros: micros(1),
       });
       expect(await app.services.get(LedgerService).balance('liam')).toMatchObject({
-        available: M(20 - 0.58),
+        available: micros(20 - 0.58),
         held: 0n,
       });
       await reconcile();
@@ -427,17 +433,17 @@ describe('venue_a live: selling a position held with more than 2 decimals', () =
         : { status: 404 },
     );
     const bought = await live('lena', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 });
-    const pos = last(bought).position!;
+    const pos = lastData(bought).position!;
     expect(pos).toMatchObject({ status: 'open', size: 1.2345 });
-    const user = { authorization: `Bearer ${await app.token('lena')}` };
+    const user = await app.bearer('lena');
     const partial = await postStream(`${app.url}/api/positions/${pos.id}/sell`, { size: 1.234 }, user);
     expect(partial.status).toBe(400);
     expect(partial.body!.message).toMatch(/^size: venue_a takes at most 2 decimals/);
     const sold = await postStream(`${app.url}/api/positions/${pos.id}/sell`, undefined, user);
     expect(sold.status).toBe(200);
-    expect(last(sold).event).toBe('completed');
-    expect(last(sold).order).toMatchObject({ side: 'sell', requestedSize: 1.2345, filledSize: 1.2345 });
-    expect(last(sold).position).toMatchObject({ id: pos.id, status: 'closed', size: 0 });
+    expect(lastData(sold).event).toBe('completed');
+    expect(lastData(sold).order).toMatchObject({ side: 'sell', requestedSize: 1.2345, filledSize: 1.2345 });
+    expect(lastData(sold).position).toMatchObject({ id: pos.id, status: 'closed', size: 0 });
   });
 
   it('the exact size given explicitly sells the whole position too', async () => {
@@ -447,13 +453,9 @@ describe('venue_a live: selling a position held with more than 2 decimals', () =
         ? { body: { id: 'ex-lo', status: 'partially_filled', fills: [{ price: 0.5, size: 0.555 }] } }
         : { status: 404 },
     );
-    const pos = last(await live('lou', { marketId: marketA, side: 'buy', outcome: 'no', size: 1 })).position!;
-    const sold = await postStream(
-      `${app.url}/api/positions/${pos.id}/sell`,
-      { size: 0.555 },
-      { authorization: `Bearer ${await app.token('lou')}` },
-    );
-    expect(last(sold).position).toMatchObject({ status: 'closed', size: 0 });
+    const pos = lastData(await live('lou', { marketId: marketA, side: 'buy', outcome: 'no', size: 1 })).position!;
+    const sold = await postStream(`${app.url}/api/positions/${pos.id}/sell`, { size: 0.555 }, await app.bearer('lou'));
+    expect(lastData(sold).position).toMatchObject({ status: 'closed', size: 0 });
   });
 });
 
@@ -464,7 +466,7 @@ describe('venue_b live: inside the service, through its venue client', () => {
     const r = await live('hank', { marketId: marketB, side: 'buy', outcome: 'yes', size: 6 });
     expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'fill', 'completed']);
     expect(exec.requests.length).toBe(requests); // the execution service is for venue_a only
-    const { order, fills, entries } = await orderRows(app, last(r).orderId);
+    const { order, fills, entries } = await orderRows(app, lastData(r).orderId);
     expect(order).toMatchObject({ venue: 'venue_b', mode: 'live', state: 'filled' });
     expect(order!.externalOrderId).toMatch(/^[0-9a-f-]{36}$/);
     expect(fills[0]!.feeMicros).toBeGreaterThan(0n);

@@ -4,7 +4,10 @@ import { notionalOf } from '../../../src/modules/routing/order-book.math';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { openSse } from '../../support/sse';
-import { fund, names, orderRows, positionMatchesFills, postStream, type StreamResult } from './trading-helpers';
+import { lastData, names, postStream } from '../../support/execution-stream';
+import { fund } from '../../support/funding';
+import { micros } from '../../support/money';
+import { orderRows, positionMatchesFills } from './trading-helpers';
 import { ExecutionService } from '../../../src/modules/execution/execution.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 
@@ -21,13 +24,10 @@ afterAll(async () => {
 });
 
 const prisma = () => app.services.db.prisma;
-const bearer = async (sub: string) => ({ authorization: `Bearer ${await app.token(sub)}` });
 const execute = async (json: unknown, headers: Record<string, string> = {}) =>
   postStream(`${app.url}/execute`, json, headers);
 const sellPosition = (id: string, json: unknown, headers: Record<string, string>) =>
   postStream(`${app.url}/api/positions/${id}/sell`, json, headers);
-const last = (r: StreamResult) => r.events[r.events.length - 1]!.data;
-const M = (x: number) => BigInt(Math.round(x * 1e6));
 /**
  * venue_b's taker fee for one fill, by hand: ceil to the cent of 0.07 × C × p × (1 − p) (whole contracts, cent
  * prices).
@@ -57,7 +57,7 @@ describe('POST /execute: the stream', () => {
       const fills = r.events.filter((e) => e.event === 'fill').map((e) => e.data.fill!);
       expect(fills.reduce((s, f) => s + f.size, 0)).toBe(40);
       for (const f of fills) expect(f.fee).toBe(venueBFee(f.size, f.price));
-      expect(last(r).order).toMatchObject({ state: 'filled', filledSize: 40, persisted: false });
+      expect(lastData(r).order).toMatchObject({ state: 'filled', filledSize: 40, persisted: false });
       expect(r.events[1]!.data.quote).toMatchObject({ contracts: 40, complete: true, venue: 'venue_b' });
       expect(await prisma().order.count({ where: { id: orderId } })).toBe(0);
     },
@@ -117,7 +117,7 @@ describe('POST /execute: the stream', () => {
     const order = { marketId: marketB, side: 'buy', outcome: 'yes', size: 1 };
     expect((await execute(order, { authorization: 'Bearer nope' })).status).toBe(401);
     expect((await execute({ ...order, mode: 'live' })).status).toBe(401);
-    const userToken = await execute({ ...order, mode: 'live' }, await bearer('walletless'));
+    const userToken = await execute({ ...order, mode: 'live' }, await app.bearer('walletless'));
     expect(userToken.status).toBe(401);
     expect(userToken.body).toMatchObject({ error: 'unauthorized' });
   });
@@ -126,7 +126,7 @@ describe('POST /execute: the stream', () => {
     await fund(app, 'live-a', 50);
     const r = await execute(
       { marketId: marketA, side: 'buy', outcome: 'yes', size: 1, mode: 'live' },
-      { authorization: `Bearer ${await app.walletToken('live-a')}` },
+      await app.walletBearer('live-a'),
     );
     expect(r.status).toBe(503);
     expect(r.body).toMatchObject({ error: 'unavailable' });
@@ -136,10 +136,10 @@ describe('POST /execute: the stream', () => {
   it('size 0 is accepted and fails at once with nothing to execute; a limit below the book is cancelled', async () => {
     const zero = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 0 });
     expect(names(zero)).toEqual(['accepted', 'failed']);
-    expect(last(zero).error).toMatchObject({ code: 'nothing_to_execute' });
+    expect(lastData(zero).error).toMatchObject({ code: 'nothing_to_execute' });
     const low = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 5, limitPrice: 0.01 });
     expect(names(low)).toEqual(['accepted', 'quote', 'completed']);
-    expect(last(low).order).toMatchObject({
+    expect(lastData(low).order).toMatchObject({
       state: 'cancelled',
       filledSize: 0,
       failureReason: 'nothing fillable within the limit price',
@@ -150,21 +150,21 @@ describe('POST /execute: the stream', () => {
 describe('POST /execute: an authenticated simulation', () => {
   it('writes the order, fills, position, fees and balance movements together, and notifies', async () => {
     await fund(app, 'buyer', 100);
-    const r = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 12 }, await bearer('buyer'));
-    expect(last(r).event).toBe('completed');
-    const orderId = last(r).orderId;
+    const r = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 12 }, await app.bearer('buyer'));
+    expect(lastData(r).event).toBe('completed');
+    const orderId = lastData(r).orderId;
     const { order, fills, entries } = await orderRows(app, orderId);
     expect(order).toMatchObject({
       userId: 'buyer',
       state: 'filled',
       mode: 'simulation',
       source: 'execute',
-      filledSizeMicros: M(12),
+      filledSizeMicros: micros(12),
     });
     // The fills streamed are the fills stored.
     const streamed = r.events.filter((e) => e.event === 'fill').map((e) => e.data.fill!);
     expect(fills.map((f) => [f.seq, f.priceMicros, f.sizeMicros, f.feeMicros])).toEqual(
-      streamed.map((f) => [f.seq, M(f.price), M(f.size), M(f.fee)]),
+      streamed.map((f) => [f.seq, micros(f.price), micros(f.size), micros(f.fee)]),
     );
     const notional = fills.reduce((s, f) => s + notionalOf(f.priceMicros, f.sizeMicros), 0n);
     const fees = fills.reduce((s, f) => s + f.feeMicros, 0n);
@@ -175,12 +175,12 @@ describe('POST /execute: an authenticated simulation', () => {
       ...fills.map((f) => ['trading_fee', -f.feeMicros, `fee:${orderId}:${f.seq}`]),
     ]);
     const balance = await app.services.get(LedgerService).balance('buyer');
-    expect(balance.available).toBe(M(100) - notional - fees);
-    expect(last(r).balance).toEqual({ available: Number(balance.available) / 1e6, held: 0 });
+    expect(balance.available).toBe(micros(100) - notional - fees);
+    expect(lastData(r).balance).toEqual({ available: Number(balance.available) / 1e6, held: 0 });
     const position = await prisma().position.findUniqueOrThrow({ where: { id: order!.positionId! } });
     expect(position).toMatchObject({
       status: 'open',
-      sizeMicros: M(12),
+      sizeMicros: micros(12),
       costBasisMicros: notional,
       realizedPnlMicros: -fees,
       feesMicros: fees,
@@ -195,20 +195,23 @@ describe('POST /execute: an authenticated simulation', () => {
     'sells from the position: a partial sell realizes PnL, a bare sell closes it, then nothing is left to ' + 'sell',
     async () => {
       await fund(app, 'trader', 100);
-      const bought = await execute({ marketId: marketA, side: 'buy', outcome: 'no', size: 10 }, await bearer('trader'));
-      const positionId = last(bought).position!.id;
-      const partial = await sellPosition(positionId, { size: 4 }, await bearer('trader'));
-      expect(last(partial).event).toBe('completed');
-      expect(last(partial).order).toMatchObject({
+      const bought = await execute(
+        { marketId: marketA, side: 'buy', outcome: 'no', size: 10 },
+        await app.bearer('trader'),
+      );
+      const positionId = lastData(bought).position!.id;
+      const partial = await sellPosition(positionId, { size: 4 }, await app.bearer('trader'));
+      expect(lastData(partial).event).toBe('completed');
+      expect(lastData(partial).order).toMatchObject({
         side: 'sell',
         outcome: 'no',
         source: 'position_sell',
         positionId,
         filledSize: 4,
       });
-      expect(last(partial).position).toMatchObject({ id: positionId, status: 'open', size: 6 });
-      const closed = await sellPosition(positionId, undefined, await bearer('trader'));
-      expect(last(closed).position).toMatchObject({ status: 'closed', size: 0, costBasis: 0, avgPrice: null });
+      expect(lastData(partial).position).toMatchObject({ id: positionId, status: 'open', size: 6 });
+      const closed = await sellPosition(positionId, undefined, await app.bearer('trader'));
+      expect(lastData(closed).position).toMatchObject({ status: 'closed', size: 0, costBasis: 0, avgPrice: null });
       // The position equals its fills, replayed through the position math.
       const orders = await prisma().order.findMany({
         where: { positionId },
@@ -235,8 +238,10 @@ describe('POST /execute: an authenticated simulation', () => {
       ]);
       expect(row.closedAt).not.toBeNull();
       // Cash: the deposit, minus what the buy cost, plus what the sells brought: realized PnL exactly.
-      expect((await app.services.get(LedgerService).balance('trader')).available).toBe(M(100) + row.realizedPnlMicros);
-      const again = await sellPosition(positionId, {}, await bearer('trader'));
+      expect((await app.services.get(LedgerService).balance('trader')).available).toBe(
+        micros(100) + row.realizedPnlMicros,
+      );
+      const again = await sellPosition(positionId, {}, await app.bearer('trader'));
       expect(again.status).toBe(400);
       expect(again.body!.message).toMatch(/^positionId: the position is closed/);
     },
@@ -244,16 +249,21 @@ describe('POST /execute: an authenticated simulation', () => {
 
   it('position sell: 401 without a token, 404 unknown or not yours, 400 above the position or a bad body', async () => {
     await fund(app, 'owner', 50);
-    const bought = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 3 }, await bearer('owner'));
-    const id = last(bought).position!.id;
+    const bought = await execute(
+      { marketId: marketB, side: 'buy', outcome: 'yes', size: 3 },
+      await app.bearer('owner'),
+    );
+    const id = lastData(bought).position!.id;
     expect((await sellPosition(id, {}, {})).status).toBe(401);
-    expect((await sellPosition('00000000-0000-0000-0000-000000000000', {}, await bearer('owner'))).status).toBe(404);
-    expect((await sellPosition(id, {}, await bearer('someone-else'))).status).toBe(404);
-    const tooMuch = await sellPosition(id, { size: 4 }, await bearer('owner'));
+    expect((await sellPosition('00000000-0000-0000-0000-000000000000', {}, await app.bearer('owner'))).status).toBe(
+      404,
+    );
+    expect((await sellPosition(id, {}, await app.bearer('someone-else'))).status).toBe(404);
+    const tooMuch = await sellPosition(id, { size: 4 }, await app.bearer('owner'));
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body!.message).toMatch(/^size: exceeds the position's 3 contracts/);
-    expect((await sellPosition(id, { limitPrice: 2 }, await bearer('owner'))).status).toBe(400);
-    expect((await sellPosition(id, { size: 1.5 }, await bearer('owner'))).body!.message).toMatch(
+    expect((await sellPosition(id, { limitPrice: 2 }, await app.bearer('owner'))).status).toBe(400);
+    expect((await sellPosition(id, { size: 1.5 }, await app.bearer('owner'))).body!.message).toMatch(
       /^size: venue_b trades whole contracts/,
     );
   });
@@ -262,35 +272,38 @@ describe('POST /execute: an authenticated simulation', () => {
     'refuses a buy the balance cannot pay: failed with the reason, the order rejected, nothing else ' + 'written',
     async () => {
       await fund(app, 'poor', 1);
-      const r = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 50 }, await bearer('poor'));
+      const r = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 50 }, await app.bearer('poor'));
       expect(names(r)).toEqual(['accepted', 'quote', 'failed']);
-      expect(last(r).error).toMatchObject({ code: 'insufficient_funds' });
-      expect(last(r).error!.message).toMatch(
+      expect(lastData(r).error).toMatchObject({ code: 'insufficient_funds' });
+      expect(lastData(r).error!.message).toMatch(
         /^insufficient balance: the order costs \$\d+\.\d\d .* \$1\.00 available$/,
       );
-      const { order, fills, entries } = await orderRows(app, last(r).orderId);
+      const { order, fills, entries } = await orderRows(app, lastData(r).orderId);
       expect(order).toMatchObject({ state: 'rejected', filledSizeMicros: 0n });
       expect([fills, entries]).toEqual([[], []]);
       expect(await prisma().position.count({ where: { userId: 'poor' } })).toBe(0);
-      expect((await app.services.get(LedgerService).balance('poor')).available).toBe(M(1));
+      expect((await app.services.get(LedgerService).balance('poor')).available).toBe(micros(1));
     },
   );
 
   it('400 naming limitPrice: orderType market with a limitPrice (/execute, position sell, GraphQL)', async () => {
     const exec = await execute(
       { marketId: marketB, side: 'buy', outcome: 'yes', size: 1, orderType: 'market', limitPrice: 0.5 },
-      await bearer('mixer'),
+      await app.bearer('mixer'),
     );
     expect(exec.status).toBe(400);
     expect(exec.body).toMatchObject({ error: 'bad_request' });
     expect(exec.body!.message).toMatch(/^limitPrice: is not allowed with orderType market/);
     expect(await prisma().order.count({ where: { userId: 'mixer' } })).toBe(0);
     await fund(app, 'mixer', 20);
-    const bought = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 2 }, await bearer('mixer'));
+    const bought = await execute(
+      { marketId: marketB, side: 'buy', outcome: 'yes', size: 2 },
+      await app.bearer('mixer'),
+    );
     const sell = await sellPosition(
-      last(bought).position!.id,
+      lastData(bought).position!.id,
       { orderType: 'market', limitPrice: 0.1 },
-      await bearer('mixer'),
+      await app.bearer('mixer'),
     );
     expect(sell.status).toBe(400);
     expect(sell.body!.message).toMatch(/^limitPrice: is not allowed with orderType market/);
@@ -314,7 +327,10 @@ describe('POST /execute: an authenticated simulation', () => {
   });
 
   it('400 before streaming: selling more than the caller holds', async () => {
-    const r = await execute({ marketId: marketB, side: 'sell', outcome: 'yes', size: 1 }, await bearer('empty-handed'));
+    const r = await execute(
+      { marketId: marketB, side: 'sell', outcome: 'yes', size: 1 },
+      await app.bearer('empty-handed'),
+    );
     expect(r.status).toBe(400);
     expect(r.body!.message).toMatch(/^size: exceeds your position of 0 yes contracts/);
   });
@@ -326,20 +342,20 @@ describe('Idempotency-Key and disconnects', () => {
     async () => {
       await fund(app, 'retrier', 100);
       const order = { marketId: marketB, side: 'buy', outcome: 'no', size: 5 };
-      const headers = { ...(await bearer('retrier')), 'idempotency-key': 'buy-once' };
+      const headers = { ...(await app.bearer('retrier')), 'idempotency-key': 'buy-once' };
       const first = await execute(order, headers);
       const again = await execute({ size: 5, outcome: 'no', side: 'buy', marketId: marketB }, headers);
       expect(again.status).toBe(200);
       expect(again.events.map((e) => [e.event, e.id])).toEqual(first.events.map((e) => [e.event, e.id]));
       expect(again.events.every((e) => e.data.replayed)).toBe(true);
-      expect(last(again).order).toEqual(last(first).order);
+      expect(lastData(again).order).toEqual(lastData(first).order);
       expect(await prisma().order.count({ where: { userId: 'retrier' } })).toBe(1);
       const other = await execute({ ...order, size: 6 }, headers);
       expect(other.status).toBe(409);
       expect(other.body).toMatchObject({ error: 'conflict' });
       expect((await execute(order, { ...headers, 'idempotency-key': 'bad key' })).status).toBe(400);
       expect((await app.services.get(LedgerService).balance('retrier')).available).toBe(
-        M(100) - M(last(first).order.total),
+        micros(100) - micros(lastData(first).order!.total),
       );
     },
   );
@@ -348,11 +364,14 @@ describe('Idempotency-Key and disconnects', () => {
     'a retried position sell replays even though the position is now closed; a retried /execute sell ' + 'too',
     async () => {
       await fund(app, 'seller', 100);
-      const bought = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 4 }, await bearer('seller'));
-      const positionId = last(bought).position!.id;
-      const headers = { ...(await bearer('seller')), 'idempotency-key': 'sell-all' };
+      const bought = await execute(
+        { marketId: marketB, side: 'buy', outcome: 'yes', size: 4 },
+        await app.bearer('seller'),
+      );
+      const positionId = lastData(bought).position!.id;
+      const headers = { ...(await app.bearer('seller')), 'idempotency-key': 'sell-all' };
       const first = await sellPosition(positionId, undefined, headers);
-      expect(last(first).position).toMatchObject({ status: 'closed' });
+      expect(lastData(first).position).toMatchObject({ status: 'closed' });
       const again = await sellPosition(positionId, undefined, headers);
       expect(again.status).toBe(200);
       expect(again.events.map((e) => e.id)).toEqual(first.events.map((e) => e.id));
@@ -361,19 +380,19 @@ describe('Idempotency-Key and disconnects', () => {
       const other = await sellPosition(positionId, undefined, { ...headers, 'idempotency-key': 'sell-again' });
       expect(other.status).toBe(400); // a new key: the position is closed
 
-      await execute({ marketId: marketB, side: 'buy', outcome: 'no', size: 2 }, await bearer('seller'));
-      const sellHeaders = { ...(await bearer('seller')), 'idempotency-key': 'execute-sell' };
+      await execute({ marketId: marketB, side: 'buy', outcome: 'no', size: 2 }, await app.bearer('seller'));
+      const sellHeaders = { ...(await app.bearer('seller')), 'idempotency-key': 'execute-sell' };
       const sold = await execute({ marketId: marketB, side: 'sell', outcome: 'no', size: 2 }, sellHeaders);
-      expect(last(sold).event).toBe('completed');
+      expect(lastData(sold).event).toBe('completed');
       const resold = await execute({ marketId: marketB, side: 'sell', outcome: 'no', size: 2 }, sellHeaders);
       expect(resold.status).toBe(200);
-      expect(last(resold)).toMatchObject({ replayed: true, orderId: last(sold).orderId });
+      expect(lastData(resold)).toMatchObject({ replayed: true, orderId: lastData(sold).orderId });
     },
   );
 
   it('concurrent requests with one key trade once', async () => {
     await fund(app, 'racer', 100);
-    const headers = { ...(await bearer('racer')), 'idempotency-key': 'race' };
+    const headers = { ...(await app.bearer('racer')), 'idempotency-key': 'race' };
     const order = { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 };
     const results = await Promise.all([execute(order, headers), execute(order, headers), execute(order, headers)]);
     for (const r of results) expect([200, 409]).toContain(r.status);
@@ -386,7 +405,7 @@ describe('Idempotency-Key and disconnects', () => {
     await fund(app, 'leaver', 100);
     const reader = await openSse(`${app.url}/execute`, {
       method: 'POST',
-      headers: { ...(await bearer('leaver')), 'content-type': 'application/json' },
+      headers: { ...(await app.bearer('leaver')), 'content-type': 'application/json' },
       body: JSON.stringify({ marketId: marketB, side: 'buy', outcome: 'yes', size: 30 }),
     });
     expect(reader.status).toBe(200);
@@ -396,7 +415,7 @@ describe('Idempotency-Key and disconnects', () => {
     const orderId = (JSON.parse(accepted!.data) as { orderId: string }).orderId;
     const { order, fills } = await orderRows(app, orderId);
     expect(order!.state).toBe('filled');
-    expect(fills.reduce((s, f) => s + f.sizeMicros, 0n)).toBe(M(30));
+    expect(fills.reduce((s, f) => s + f.sizeMicros, 0n)).toBe(micros(30));
     const { size, fromFills } = await positionMatchesFills(app, order!.positionId!);
     expect(size).toBe(fromFills);
     expect(await app.services.get(LedgerService).audit()).toEqual([]);

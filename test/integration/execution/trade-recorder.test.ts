@@ -3,6 +3,7 @@ import type { Database } from '../../../src/db';
 import { TradeRecorder, type OrderDraft } from '../../../src/modules/execution';
 import { LedgerService, type FeeCharged, type FeeListener, type LedgerDb } from '../../../src/modules/ledger';
 import { openTestDatabase } from '../../support/db';
+import { micros } from '../../support/money';
 
 let db: Database;
 let ledger: LedgerService;
@@ -14,7 +15,6 @@ afterAll(async () => {
   await db.close();
 });
 
-const M = (x: number) => BigInt(Math.round(x * 1e6));
 const draft = (userId: string, over: Partial<OrderDraft> = {}): OrderDraft => ({
   id: randomUUID(),
   userId,
@@ -27,7 +27,7 @@ const draft = (userId: string, over: Partial<OrderDraft> = {}): OrderDraft => ({
   orderType: 'market',
   mode: 'simulation',
   limitPriceMicros: null,
-  requestedSizeMicros: M(10),
+  requestedSizeMicros: micros(10),
   source: 'execute',
   positionId: null,
   idempotencyKey: null,
@@ -35,8 +35,8 @@ const draft = (userId: string, over: Partial<OrderDraft> = {}): OrderDraft => ({
 });
 const at = new Date('2026-11-15T12:00:00Z');
 const fills = [
-  { price: M(0.4), size: M(6), fee: M(0.11), filledAt: at },
-  { price: M(0.42), size: M(4), fee: M(0.07), filledAt: at },
+  { price: micros(0.4), size: micros(6), fee: micros(0.11), filledAt: at },
+  { price: micros(0.42), size: micros(4), fee: micros(0.07), filledAt: at },
 ];
 
 /** Records what it is told, writing a row through the caller's transaction. */
@@ -51,32 +51,32 @@ class RecordingListener implements FeeListener {
 describe('TradeRecorder.settle', () => {
   it('tells every fee listener of each fee inside the transaction, and everything commits together', async () => {
     await ledger.postAll([
-      { userId: 'r1', kind: 'deposit', available: M(50), held: 0n, reference: 'test', idempotencyKey: 'r1-dep' },
+      { userId: 'r1', kind: 'deposit', available: micros(50), held: 0n, reference: 'test', idempotencyKey: 'r1-dep' },
     ]);
     const listener = new RecordingListener();
     const d = draft('r1');
     const r = await new TradeRecorder(db.prisma, ledger, [listener]).settle(d, false, 'filled', fills);
     expect(r.ok).toBe(true);
     expect(listener.seen).toEqual([
-      { userId: 'r1', orderId: d.id, seq: 1, venue: 'venue_b', feeMicros: M(0.11), chargedAt: at },
-      { userId: 'r1', orderId: d.id, seq: 2, venue: 'venue_b', feeMicros: M(0.07), chargedAt: at },
+      { userId: 'r1', orderId: d.id, seq: 1, venue: 'venue_b', feeMicros: micros(0.11), chargedAt: at },
+      { userId: 'r1', orderId: d.id, seq: 2, venue: 'venue_b', feeMicros: micros(0.07), chargedAt: at },
     ]);
     expect(await db.prisma.appSetting.count({ where: { key: { startsWith: `fee:${d.id}:` } } })).toBe(2);
     // 6 × 0.40 + 4 × 0.42 = 4.08, fees 0.18.
-    expect((await ledger.balance('r1')).available).toBe(M(50 - 4.08 - 0.18));
+    expect((await ledger.balance('r1')).available).toBe(micros(50 - 4.08 - 0.18));
     const position = await db.prisma.position.findFirstOrThrow({ where: { userId: 'r1' } });
     expect(position).toMatchObject({
-      sizeMicros: M(10),
-      costBasisMicros: M(4.08),
-      realizedPnlMicros: -M(0.18),
-      feesMicros: M(0.18),
+      sizeMicros: micros(10),
+      costBasisMicros: micros(4.08),
+      realizedPnlMicros: -micros(0.18),
+      feesMicros: micros(0.18),
       status: 'open',
     });
   });
 
   it('a listener that fails rolls the whole trade back: no order, fills, position or movement', async () => {
     await ledger.postAll([
-      { userId: 'r2', kind: 'deposit', available: M(50), held: 0n, reference: 'test', idempotencyKey: 'r2-dep' },
+      { userId: 'r2', kind: 'deposit', available: micros(50), held: 0n, reference: 'test', idempotencyKey: 'r2-dep' },
     ]);
     const failing: FeeListener = {
       onFeeCharged: async () => {
@@ -92,7 +92,7 @@ describe('TradeRecorder.settle', () => {
     expect(await db.prisma.position.count({ where: { userId: 'r2' } })).toBe(0);
     expect(await db.prisma.ledgerEntry.count({ where: { reference: `order:${d.id}` } })).toBe(0);
     expect(await db.prisma.appSetting.count({ where: { key: { startsWith: `fee:${d.id}:` } } })).toBe(0);
-    expect((await ledger.balance('r2')).available).toBe(M(50));
+    expect((await ledger.balance('r2')).available).toBe(micros(50));
   });
 
   it('a sell beyond the position is rejected and writes only the rejected order', async () => {
@@ -109,7 +109,7 @@ describe('TradeRecorder.settle', () => {
 
   it('concurrent buys on one position serialize on its row: the position equals the sum of the fills', async () => {
     await ledger.postAll([
-      { userId: 'r4', kind: 'deposit', available: M(500), held: 0n, reference: 'test', idempotencyKey: 'r4-dep' },
+      { userId: 'r4', kind: 'deposit', available: micros(500), held: 0n, reference: 'test', idempotencyKey: 'r4-dep' },
     ]);
     const recorder = new TradeRecorder(db.prisma, ledger, []);
     const results = await Promise.all(
@@ -117,8 +117,12 @@ describe('TradeRecorder.settle', () => {
     );
     expect(results.every((r) => r.ok)).toBe(true);
     const position = await db.prisma.position.findFirstOrThrow({ where: { userId: 'r4' } });
-    expect(position).toMatchObject({ sizeMicros: M(60), costBasisMicros: M(24.48), feesMicros: M(1.08) });
-    expect((await ledger.balance('r4')).available).toBe(M(500 - 24.48 - 1.08));
+    expect(position).toMatchObject({
+      sizeMicros: micros(60),
+      costBasisMicros: micros(24.48),
+      feesMicros: micros(1.08),
+    });
+    expect((await ledger.balance('r4')).available).toBe(micros(500 - 24.48 - 1.08));
     expect(await ledger.audit()).toEqual([]);
   });
 });

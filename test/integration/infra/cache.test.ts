@@ -1,5 +1,6 @@
 import type { Infra } from '../../../src/infra';
-import { deferred, KINDS, makeInfra, sleep } from './infra-test-helpers';
+import { sleep } from '../../support/wait';
+import { deferred, KINDS, makeInfra } from './infra-test-helpers';
 
 describe.each(KINDS)('cache (%s)', (kind) => {
   let infra: Infra;

@@ -2,7 +2,8 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import type { Infra } from '../../../src/infra';
 import type { ChildReport } from './fixtures/infra-child.fixture';
-import { describeRedis, makeInfra, randomPrefix, REDIS_URL, waitFor } from './infra-test-helpers';
+import { waitFor } from '../../support/wait';
+import { describeRedis, makeInfra, randomPrefix, REDIS_URL } from './infra-test-helpers';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURE = path.join(__dirname, 'fixtures', 'infra-child.fixture.ts');

@@ -28,19 +28,6 @@ export function makeInfra(kind: Kind, extra: Omit<InfraOptions, 'redisUrl'> = {}
   });
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls until `predicate` holds; fails with `message` after `timeoutMs` (generous: only a bug hits it). */
-export async function waitFor(predicate: () => boolean, message: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${message}`);
-    await sleep(5);
-  }
-}
-
 /** A promise plus its resolvers, for holding a load open while concurrent callers pile up. */
 export interface Deferred<T> {
   promise: Promise<T>;

@@ -1,5 +1,6 @@
 import type { Infra, InfraErrorSource } from '../../../src/infra';
-import { KINDS, makeInfra, waitFor } from './infra-test-helpers';
+import { waitFor } from '../../support/wait';
+import { KINDS, makeInfra } from './infra-test-helpers';
 
 interface Tick {
   seq: number;

@@ -1,5 +1,6 @@
 import type { Infra, RateLimitResult } from '../../../src/infra';
-import { KINDS, makeInfra, sleep } from './infra-test-helpers';
+import { sleep } from '../../support/wait';
+import { KINDS, makeInfra } from './infra-test-helpers';
 
 describe.each(KINDS)('rate limiter (%s)', (kind) => {
   let infra: Infra;

@@ -1,23 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { createInfra, type Infra, type InfraErrorSource } from '../../../src/infra';
-import { sleep, waitFor } from './infra-test-helpers';
+import { freePort } from '../../support/server-process';
+import { sleep, waitFor } from '../../support/wait';
 
 // Needs a local redis-server binary to kill and restart a private server; the
 // shared Redis of the other suites must not be disturbed.
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {

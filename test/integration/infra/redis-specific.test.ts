@@ -7,7 +7,8 @@ import {
   type Infra,
   type InfraErrorSource,
 } from '../../../src/infra';
-import { describeRedis, makeInfra, randomPrefix, REDIS_URL, waitFor } from './infra-test-helpers';
+import { waitFor } from '../../support/wait';
+import { describeRedis, makeInfra, randomPrefix, REDIS_URL } from './infra-test-helpers';
 
 describeRedis('Redis-specific behaviour', () => {
   let prefix: string;

@@ -7,11 +7,20 @@
  * POST /execute, reward claims — checked against a model of each balance, and
  * at the end every balance equals the sum of its entries (`ledger.audit()`).
  */
+import type {
+  ClaimRewardsMutation,
+  CreateOnrampSessionMutation,
+  ReceivePaymentEventMutation,
+  RequestWithdrawalMutation,
+  SetupAccountMutation,
+  WalletBalanceQuery,
+} from '../../../schema/generated/operations';
 import { paymentSignature } from '../../../src/modules/webhooks/payment-signature';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
-import { postStream, type StreamResult } from '../execution/trading-helpers';
+import { postStream, type StreamResult } from '../../support/execution-stream';
+import { micros } from '../../support/money';
 import { prng } from '../../support/prng';
 import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
@@ -66,11 +75,6 @@ afterAll(async () => {
   await upstream.close();
 });
 
-const M = (usd: number) => BigInt(Math.round(usd * 1e6));
-const bearer = async (sub: string) => ({ authorization: `Bearer ${await app.token(sub)}` });
-const as = async (sub: string, method: string, path: string, json?: unknown) =>
-  http(`${app.url}${path}`, { method, headers: await bearer(sub), json });
-
 let events = 0;
 /** Delivers a processor event signed at the services' clock (the pinned one). */
 async function deliver(type: string, data: Record<string, unknown>, id = `evt_e2e_${(events += 1)}`) {
@@ -85,7 +89,7 @@ async function deliver(type: string, data: Record<string, unknown>, id = `evt_e2
     body,
   });
   expect(r.status).toBe(200);
-  return { id, body: r.body as { duplicate: boolean; outcome: string } };
+  return { id, body: r.body as ReceivePaymentEventMutation['receivePaymentEvent'] };
 }
 
 interface Model {
@@ -112,7 +116,7 @@ describe('the ledger under a random sequence of API operations', () => {
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const model = new Map<string, Model>();
     for (const u of USERS) {
-      const setup = (await as(u, 'POST', '/auth/setup')).body as { wallets: { id: string }[] };
+      const setup = (await app.as(u).post('/auth/setup')).body as SetupAccountMutation['setupAccount'];
       model.set(u, { available: 0n, held: 0n, contracts: 0, walletId: setup.wallets[0]!.id });
     }
     const deposits: Deposit[] = [];
@@ -137,9 +141,13 @@ describe('the ledger under a random sequence of API operations', () => {
       onramp: async () => {
         const user = pick(USERS);
         const requested = (1_000 + Math.floor(rand() * 49_000)) / 100;
-        const r = await as(user, 'POST', '/api/funding/onramp', { amount: requested, currency: 'usd' });
+        const r = await app.as(user).post('/api/funding/onramp', { amount: requested, currency: 'usd' });
         expect(r.status).toBe(200);
-        deposits.push({ user, processorId: (r.body as { processorId: string }).processorId, requested });
+        deposits.push({
+          user,
+          processorId: (r.body as CreateOnrampSessionMutation['createOnrampSession']).processorId,
+          requested,
+        });
       },
       depositEvent: async () => {
         if (deposits.length === 0) return;
@@ -158,7 +166,7 @@ describe('the ledger under a random sequence of API operations', () => {
           currency: 'usd',
         });
         expect(first.body).toMatchObject({ duplicate: false, outcome: 'applied' });
-        model.get(d.user)!.available += M(received);
+        model.get(d.user)!.available += micros(received);
         if (rand() < 0.3) {
           // A redelivery, and another success event for the same deposit: nothing more is credited.
           const again = await deliver(
@@ -176,8 +184,8 @@ describe('the ledger under a random sequence of API operations', () => {
         const user = pick(USERS);
         const m = model.get(user)!;
         const amount = Math.max(1, Math.floor((Number(m.available) / 1e6) * (0.1 + rand() * 1.1) * 100) / 100);
-        const r = await as(user, 'POST', '/api/funding/withdraw', { amount, chain: 'polygon', destination: EVM });
-        if (M(amount) > m.available) {
+        const r = await app.as(user).post('/api/funding/withdraw', { amount, chain: 'polygon', destination: EVM });
+        if (micros(amount) > m.available) {
           expect([r.status, (r.body as { message: string }).message]).toEqual([
             400,
             'amount: exceeds the available balance',
@@ -185,9 +193,14 @@ describe('the ledger under a random sequence of API operations', () => {
           return count('withdrawal refused');
         }
         expect(r.status).toBe(201);
-        m.available -= M(amount);
-        m.held += M(amount);
-        withdrawals.push({ user, id: (r.body as { id: string }).id, amount: M(amount), state: 'queued' });
+        m.available -= micros(amount);
+        m.held += micros(amount);
+        withdrawals.push({
+          user,
+          id: (r.body as RequestWithdrawalMutation['requestWithdrawal']).id,
+          amount: micros(amount),
+          state: 'queued',
+        });
         count('withdrawal queued');
       },
       dispatch: async () => {
@@ -227,7 +240,7 @@ describe('the ledger under a random sequence of API operations', () => {
         const r = await postStream(
           `${app.url}/execute`,
           { marketId: marketB, side: 'buy', outcome: 'yes', size },
-          await bearer(user),
+          await app.bearer(user),
         );
         if (r.status === 400) {
           expect(r.body!.message).toMatch(/^size: insufficient balance/);
@@ -245,7 +258,7 @@ describe('the ledger under a random sequence of API operations', () => {
         const r = await postStream(
           `${app.url}/execute`,
           { marketId: marketB, side: 'sell', outcome: 'yes', size },
-          await bearer(user),
+          await app.bearer(user),
         );
         expect(r.status).toBe(200);
         await applyOrder(user, r);
@@ -256,12 +269,15 @@ describe('the ledger under a random sequence of API operations', () => {
         // the claim, the clock catches up with real time (the hold is 0 s), then goes back.
         const pinnedMs = pinned.clock.ms;
         pinned.clock.ms = Date.now() + 1000;
-        const r = await as(user, 'POST', '/api/rewards/claim', { walletId: model.get(user)!.walletId }).finally(() => {
-          pinned.clock.ms = pinnedMs;
-        });
+        const r = await app
+          .as(user)
+          .post('/api/rewards/claim', { walletId: model.get(user)!.walletId })
+          .finally(() => {
+            pinned.clock.ms = pinnedMs;
+          });
         if (r.status === 400) return count('claim: nothing');
         expect(r.status).toBe(200);
-        model.get(user)!.available += M((r.body as { amount: number }).amount);
+        model.get(user)!.available += micros((r.body as ClaimRewardsMutation['claimRewards']).amount);
         count('claim');
       },
     };
@@ -329,8 +345,8 @@ describe('the ledger under a random sequence of API operations', () => {
         _sum: { availableDelta: true, heldDelta: true },
       });
       expect([sums._sum.availableDelta, sums._sum.heldDelta]).toEqual([m.available, m.held]);
-      const shown = (await as(u, 'GET', '/api/wallets/balance')).body as { available: number; held: number };
-      expect([M(shown.available), M(shown.held)]).toEqual([m.available, m.held]);
+      const shown = (await app.as(u).get('/api/wallets/balance')).body as WalletBalanceQuery['walletBalance'];
+      expect([micros(shown.available), micros(shown.held)]).toEqual([m.available, m.held]);
     }
     expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });

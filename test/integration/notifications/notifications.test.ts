@@ -1,21 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { http as request, startTestApp, type TestApp } from '../../support/app';
+import type { NotificationsQuery } from '../../../schema/generated/operations';
+import { http as request, startTestApp, type TestApp, type UserClient } from '../../support/app';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import { NotificationsService } from '../../../src/modules/notifications/notifications.service';
-
-interface Note {
-  id: string;
-  kind: string;
-  title: string;
-  data: Record<string, string>;
-  read: boolean;
-}
-interface Page {
-  data: Note[];
-  total: number;
-  unreadCount: number;
-}
 
 // A push provider on port 0 recording what it is sent.
 const pushed: { tokens: string[]; notification: { title: string }; data: Record<string, string> }[] = [];
@@ -29,52 +17,33 @@ const provider = http.createServer((req, res) => {
 });
 
 let app: TestApp;
-let alice: string;
-let bob: string;
+let alice: UserClient;
+let bob: UserClient;
 const TOKEN = 'device-token-0123456789abcdef';
 
 beforeAll(async () => {
   await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
   const port = (provider.address() as AddressInfo).port;
   app = await startTestApp({ PUSH_PROVIDER_URL: `http://127.0.0.1:${port}/v1`, PUSH_PROVIDER_KEY: 'push-key' });
-  alice = await app.token('n-alice');
-  bob = await app.token('n-bob');
+  alice = app.as('n-alice');
+  bob = app.as('n-bob');
 });
 afterAll(async () => {
   await app.close();
   await new Promise<void>((r) => provider.close(() => r()));
 });
 
-const as = (token: string) => ({ authorization: `Bearer ${token}` });
-const list = async (token: string, qs = '') =>
-  (await request(`${app.url}/api/notifications${qs}`, { headers: as(token) })).body as Page;
+const list = async (user: UserClient, qs = '') =>
+  (await user.get(`/api/notifications${qs}`)).body as NotificationsQuery['notifications'];
 
 describe('notifications from domain events', () => {
   it('a reply to your comment notifies you (and pushes to your device); your own reply does not', async () => {
-    const reg = await request(`${app.url}/api/push-tokens`, {
-      method: 'POST',
-      headers: as(alice),
-      json: { token: TOKEN, platform: 'ios' },
-    });
+    const reg = await alice.post('/api/push-tokens', { token: TOKEN, platform: 'ios' });
     expect(reg.status).toBe(201);
     const slug = app.services.world.coreEvents[1]!.slug;
-    const c = (
-      await request(`${app.url}/api/events/${slug}/comments`, {
-        method: 'POST',
-        headers: as(alice),
-        json: { body: 'mine' },
-      })
-    ).body as { id: string };
-    await request(`${app.url}/api/events/${slug}/comments`, {
-      method: 'POST',
-      headers: as(alice),
-      json: { body: 'self', parentId: c.id },
-    });
-    await request(`${app.url}/api/events/${slug}/comments`, {
-      method: 'POST',
-      headers: as(bob),
-      json: { body: 'a reply', parentId: c.id },
-    });
+    const c = (await alice.post(`/api/events/${slug}/comments`, { body: 'mine' })).body as { id: string };
+    await alice.post(`/api/events/${slug}/comments`, { body: 'self', parentId: c.id });
+    await bob.post(`/api/events/${slug}/comments`, { body: 'a reply', parentId: c.id });
     const page = await list(alice);
     expect(page.data.map((n) => n.kind)).toEqual(['comment_reply']);
     expect(page.data[0]!.data).toMatchObject({ parentId: c.id });
@@ -90,15 +59,9 @@ describe('notifications from domain events', () => {
 
   it('a like notifies the author once (likes are not pushed by default)', async () => {
     const slug = app.services.world.coreEvents[1]!.slug;
-    const c = (
-      await request(`${app.url}/api/events/${slug}/comments`, {
-        method: 'POST',
-        headers: as(alice),
-        json: { body: 'like me' },
-      })
-    ).body as { id: string };
-    await request(`${app.url}/api/comments/${c.id}/like`, { method: 'POST', headers: as(bob) });
-    await request(`${app.url}/api/comments/${c.id}/like`, { method: 'POST', headers: as(bob) });
+    const c = (await alice.post(`/api/events/${slug}/comments`, { body: 'like me' })).body as { id: string };
+    await bob.post(`/api/comments/${c.id}/like`);
+    await bob.post(`/api/comments/${c.id}/like`);
     const likes = (await list(alice)).data.filter((n) => n.kind === 'comment_like');
     expect(likes).toHaveLength(1);
     await app.services.get(NotificationsService).settled();
@@ -106,32 +69,16 @@ describe('notifications from domain events', () => {
   });
 
   it('liking, unliking and liking again notifies (and pushes to) the author once per liker', async () => {
-    const carol = await app.token('n-carol');
-    const dan = await app.token('n-dan');
-    const erin = await app.token('n-erin');
+    const carol = app.as('n-carol');
+    const dan = app.as('n-dan');
+    const erin = app.as('n-erin');
     const device = `${TOKEN}-carol`;
-    await request(`${app.url}/api/push-tokens`, {
-      method: 'POST',
-      headers: as(carol),
-      json: { token: device, platform: 'web' },
-    });
-    await request(`${app.url}/api/preferences`, {
-      method: 'PUT',
-      headers: as(carol),
-      json: { 'notifications.comment_likes': true },
-    });
+    await carol.post('/api/push-tokens', { token: device, platform: 'web' });
+    await carol.put('/api/preferences', { 'notifications.comment_likes': true });
     const slug = app.services.world.coreEvents[1]!.slug;
-    const c = (
-      await request(`${app.url}/api/events/${slug}/comments`, {
-        method: 'POST',
-        headers: as(carol),
-        json: { body: 'like me again' },
-      })
-    ).body as { id: string };
-    const like = (token: string) =>
-      request(`${app.url}/api/comments/${c.id}/like`, { method: 'POST', headers: as(token) });
-    const unlike = (token: string) =>
-      request(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: as(token) });
+    const c = (await carol.post(`/api/events/${slug}/comments`, { body: 'like me again' })).body as { id: string };
+    const like = (user: UserClient) => user.post(`/api/comments/${c.id}/like`);
+    const unlike = (user: UserClient) => user.delete(`/api/comments/${c.id}/like`);
     for (const step of [like, unlike, like, unlike, like]) expect((await step(dan)).status).toBe(200);
     await app.services.get(NotificationsService).settled();
     const fromDan = (await list(carol)).data.filter((n) => n.kind === 'comment_like');
@@ -147,11 +94,7 @@ describe('notifications from domain events', () => {
 
   it("a followed trader's trade notifies each follower", async () => {
     const wallet = '0x' + '9'.repeat(40);
-    await request(`${app.url}/api/follows`, {
-      method: 'POST',
-      headers: as(bob),
-      json: { venue: 'venue_a', traderId: wallet },
-    });
+    await bob.post('/api/follows', { venue: 'venue_a', traderId: wallet });
     const market = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_a' } });
     await app.services.get(TradeIngestService).ingest([
       {
@@ -177,36 +120,31 @@ describe('GET /api/notifications and POST /api/notifications/read', () => {
     const all = await list(alice);
     expect(all.unreadCount).toBe(all.total);
     const first = all.data[0]!;
-    const marked = await request(`${app.url}/api/notifications/read`, {
-      method: 'POST',
-      headers: as(alice),
-      json: { ids: [first.id] },
-    });
+    const marked = await alice.post('/api/notifications/read', { ids: [first.id] });
     expect(marked.body).toEqual({ marked: 1 });
     const unread = await list(alice, '?unread=true');
     expect(unread.data.map((n) => n.id)).not.toContain(first.id);
     expect(unread.total).toBe(all.total - 1);
-    const rest = await request(`${app.url}/api/notifications/read`, { method: 'POST', headers: as(alice), json: {} });
+    const rest = await alice.post('/api/notifications/read', {});
     expect(rest.body).toEqual({ marked: all.total - 1 });
     expect((await list(alice)).unreadCount).toBe(0);
   });
 
   it('400 for unread other than true or a bad limit; 401 without bearer', async () => {
-    expect((await request(`${app.url}/api/notifications?unread=false`, { headers: as(alice) })).status).toBe(400);
-    expect((await request(`${app.url}/api/notifications?limit=101`, { headers: as(alice) })).status).toBe(400);
+    expect((await alice.get('/api/notifications?unread=false')).status).toBe(400);
+    expect((await alice.get('/api/notifications?limit=101')).status).toBe(400);
     expect((await request(`${app.url}/api/notifications`)).status).toBe(401);
   });
 });
 
 describe('push tokens', () => {
   it('400 for a bad token or platform; DELETE unregisters idempotently', async () => {
-    const post = (json: unknown) => request(`${app.url}/api/push-tokens`, { method: 'POST', headers: as(bob), json });
+    const post = (json: unknown) => bob.post('/api/push-tokens', json);
     expect((await post({ token: 'short', platform: 'ios' })).status).toBe(400);
     expect((await post({ token: TOKEN + 'x', platform: 'blackberry' })).status).toBe(400);
     expect((await post({ token: 'has spaces in it 0123456', platform: 'web' })).status).toBe(400);
     expect((await post({ token: TOKEN + 'b', platform: 'web' })).status).toBe(201);
-    const del = () =>
-      request(`${app.url}/api/push-tokens`, { method: 'DELETE', headers: as(bob), json: { token: TOKEN + 'b' } });
+    const del = () => bob.delete('/api/push-tokens', { token: TOKEN + 'b' });
     expect((await del()).body).toEqual({ removed: true });
     expect((await del()).body).toEqual({ removed: false });
   });
@@ -214,18 +152,16 @@ describe('push tokens', () => {
 
 describe('preferences', () => {
   it('answers every key with defaults, merges a PUT, and gates pushes', async () => {
-    const get = async () =>
-      (await request(`${app.url}/api/preferences`, { headers: as(alice) })).body as Record<string, unknown>;
+    const get = async () => (await alice.get('/api/preferences')).body as Record<string, unknown>;
     const defaults = await get();
     expect(defaults).toMatchObject({
       'notifications.comment_replies': true,
       'display.odds_format': 'probability',
       'home.categories': [],
     });
-    const put = await request(`${app.url}/api/preferences`, {
-      method: 'PUT',
-      headers: as(alice),
-      json: { 'notifications.comment_replies': false, 'home.categories': ['crypto', 'sports'] },
+    const put = await alice.put('/api/preferences', {
+      'notifications.comment_replies': false,
+      'home.categories': ['crypto', 'sports'],
     });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({
@@ -237,18 +173,8 @@ describe('preferences', () => {
 
     const before = pushed.length;
     const slug = app.services.world.coreEvents[3]!.slug;
-    const c = (
-      await request(`${app.url}/api/events/${slug}/comments`, {
-        method: 'POST',
-        headers: as(alice),
-        json: { body: 'quiet' },
-      })
-    ).body as { id: string };
-    await request(`${app.url}/api/events/${slug}/comments`, {
-      method: 'POST',
-      headers: as(bob),
-      json: { body: 'psst', parentId: c.id },
-    });
+    const c = (await alice.post(`/api/events/${slug}/comments`, { body: 'quiet' })).body as { id: string };
+    await bob.post(`/api/events/${slug}/comments`, { body: 'psst', parentId: c.id });
     await app.services.get(NotificationsService).settled();
     expect(pushed.length).toBe(before); // stored, not pushed
     expect((await list(alice, '?unread=true')).data[0]!.kind).toBe('comment_reply');
@@ -262,14 +188,10 @@ describe('preferences', () => {
     [{ 'home.categories': Array.from({ length: 11 }, (_, i) => `c${i}`) }, /^home\.categories: /],
     [{ 'home.categories': ['x'.repeat(33)] }, /^home\.categories: /],
   ])('400 naming the key, nothing stored (case %#)', async (json, message) => {
-    const before = await request(`${app.url}/api/preferences`, { headers: as(bob) });
-    const r = await request(`${app.url}/api/preferences`, {
-      method: 'PUT',
-      headers: as(bob),
-      json: { 'trading.confirm_orders': false, ...json },
-    });
+    const before = await bob.get('/api/preferences');
+    const r = await bob.put('/api/preferences', { 'trading.confirm_orders': false, ...json });
     expect(r.status).toBe(400);
     expect((r.body as { message: string }).message).toMatch(message);
-    expect((await request(`${app.url}/api/preferences`, { headers: as(bob) })).body).toEqual(before.body);
+    expect((await bob.get('/api/preferences')).body).toEqual(before.body);
   });
 });

@@ -1,4 +1,4 @@
-import { outcomeTokenId } from '../../../src/modules/webhooks';
+import type { NotificationsQuery, RequestWithdrawalMutation } from '../../../schema/generated/operations';
 import { HttpPushClient, NotificationsService } from '../../../src/modules/notifications';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import {
@@ -7,7 +7,10 @@ import {
   type UpstreamRequest,
   type UpstreamReply,
 } from '../../support/fake-upstream';
-import { fund, postStream } from '../execution/trading-helpers';
+import { postStream } from '../../support/execution-stream';
+import { fund } from '../../support/funding';
+import { eventually, sleep } from '../../support/wait';
+import { fillFactory } from '../webhooks/fill-fixtures';
 import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
 
 /**
@@ -51,15 +54,10 @@ afterAll(async () => {
   await provider.close();
 });
 
-const as = async (sub: string) => ({ authorization: `Bearer ${await app.token(sub)}` });
 const device = (sub: string) => `device-${sub}-0123456789abcdef`;
 
 async function register(sub: string): Promise<void> {
-  const r = await http(`${app.url}/api/push-tokens`, {
-    method: 'POST',
-    headers: await as(sub),
-    json: { token: device(sub), platform: 'android' },
-  });
+  const r = await app.as(sub).post('/api/push-tokens', { token: device(sub), platform: 'android' });
   expect(r.status).toBe(201);
 }
 
@@ -72,32 +70,14 @@ function callsFor(sub: string): { request: UpstreamRequest; push: SentPush }[] {
 
 /** Waits (notifications are stored, then pushed, after the write that caused them) until `sub` was pushed `kind`. */
 async function pushedTo(sub: string, kind: string): Promise<SentPush> {
-  for (let i = 0; i < 300; i += 1) {
-    await app.services.get(NotificationsService).settled();
-    const hit = callsFor(sub).find((c) => c.push.data.kind === kind);
-    if (hit) return hit.push;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`no ${kind} push reached ${sub}'s device`);
-}
-
-/** A venue_a fill the chain indexer reports: `maker` buys 1 YES for 0.42 USDC. */
-function fill(maker: string, serial: number, venueMarketId: string) {
-  const hex = (n: number, len: number) => n.toString(16).padStart(len, '0');
-  const token = outcomeTokenId(venueMarketId, 'yes');
-  return {
-    id: `0x${hex(serial, 64)}_0x${hex(serial + 1, 64)}`,
-    transactionHash: `0x${hex(serial, 64)}`,
-    timestamp: String(1_760_000_000 + serial),
-    orderHash: `0x${hex(serial + 1, 64)}`,
-    maker,
-    taker: `0x${hex(7, 40)}`,
-    makerAssetId: '0',
-    takerAssetId: token,
-    makerAmountFilled: '420000',
-    takerAmountFilled: '1000000',
-    fee: '0',
-  };
+  return eventually(
+    async () => {
+      await app.services.get(NotificationsService).settled();
+      return callsFor(sub).find((c) => c.push.data.kind === kind)?.push;
+    },
+    `a ${kind} push to ${sub}'s device`,
+    6_000,
+  );
 }
 
 async function indexerFill(maker: string, serial: number): Promise<void> {
@@ -108,7 +88,8 @@ async function indexerFill(maker: string, serial: number): Promise<void> {
   const r = await http(`${app.url}/webhooks/chain-indexer/venue_a`, {
     method: 'POST',
     headers: { 'x-indexer-secret': INDEXER_SECRET },
-    json: { fills: [fill(maker, serial, market.venueMarketId)] },
+    // `maker` buys 1 YES for 0.42 USDC.
+    json: { fills: [fillFactory(() => [market], serial - 1)({ m: 0, side: 'buy', maker })] },
   });
   expect(r.status).toBe(200);
 }
@@ -120,7 +101,7 @@ describe('push delivery of each kind of notification', () => {
     const r = await postStream(
       `${app.url}/execute`,
       { marketId: marketB, side: 'buy', outcome: 'yes', size: 5 },
-      await as('fill-buyer'),
+      await app.bearer('fill-buyer'),
     );
     const done = r.events.at(-1)!;
     expect(done.event).toBe('completed');
@@ -135,15 +116,7 @@ describe('push delivery of each kind of notification', () => {
   it("a followed trader's trade (chain-indexer webhook) is pushed to the follower", async () => {
     const trader = '0x' + '5e'.repeat(20);
     await register('trade-fan');
-    expect(
-      (
-        await http(`${app.url}/api/follows`, {
-          method: 'POST',
-          headers: await as('trade-fan'),
-          json: { venue: 'venue_a', traderId: trader },
-        })
-      ).status,
-    ).toBe(201);
+    expect((await app.as('trade-fan').post('/api/follows', { venue: 'venue_a', traderId: trader })).status).toBe(201);
     await indexerFill(trader, 100);
     const push = await pushedTo('trade-fan', 'followed_trade');
     expect(push.data).toMatchObject({ traderId: trader, venue: 'venue_a' });
@@ -156,11 +129,11 @@ describe('push delivery of each kind of notification', () => {
     const r = await postStream(
       `${app.url}/execute`,
       { marketId: marketB, side: 'buy', outcome: 'yes', size: 25 },
-      await as('reward-earner'),
+      await app.bearer('reward-earner'),
     );
     expect(r.events.at(-1)!.event).toBe('completed');
     // The hold is 0 s: the next read of the rewards releases the cashback.
-    expect((await http(`${app.url}/api/rewards/summary`, { headers: await as('reward-earner') })).status).toBe(200);
+    expect((await app.as('reward-earner').get('/api/rewards/summary')).status).toBe(200);
     const push = await pushedTo('reward-earner', 'reward');
     expect(push).toMatchObject({ notification: { title: 'Rewards available' }, data: { event: 'available' } });
     expect(Number(push.data.usd)).toBeGreaterThan(0);
@@ -169,13 +142,11 @@ describe('push delivery of each kind of notification', () => {
   it('a withdrawal changing state (the dispatcher hands it to the processor) is pushed', async () => {
     await register('withdrawer');
     await fund(app, 'withdrawer', 50);
-    const w = await http(`${app.url}/api/funding/withdraw`, {
-      method: 'POST',
-      headers: await as('withdrawer'),
-      json: { amount: 20, chain: 'polygon', destination: '0x' + 'ab'.repeat(20) },
-    });
+    const w = await app
+      .as('withdrawer')
+      .post('/api/funding/withdraw', { amount: 20, chain: 'polygon', destination: '0x' + 'ab'.repeat(20) });
     expect(w.status).toBe(201);
-    const id = (w.body as { id: string }).id;
+    const id = (w.body as RequestWithdrawalMutation['requestWithdrawal']).id;
     expect(await app.services.get(WithdrawalsService).dispatch()).toBeGreaterThanOrEqual(1);
     const push = await pushedTo('withdrawer', 'withdrawal');
     // The simulated processor pays at once: the change announced is to `completed`.
@@ -191,15 +162,7 @@ describe('one failed push does not stop the others', () => {
     const trader = '0x' + '6f'.repeat(20);
     for (const sub of ['batch-a', 'batch-b']) {
       await register(sub);
-      expect(
-        (
-          await http(`${app.url}/api/follows`, {
-            method: 'POST',
-            headers: await as(sub),
-            json: { venue: 'venue_a', traderId: trader },
-          })
-        ).status,
-      ).toBe(201);
+      expect((await app.as(sub).post('/api/follows', { venue: 'venue_a', traderId: trader })).status).toBe(201);
     }
     let calls = 0;
     provider.handle(() => ((calls += 1) === 1 ? { status: 500 } : ok()));
@@ -211,7 +174,7 @@ describe('one failed push does not stop the others', () => {
       for (let i = 0; i < 300 && a.length + b.length < 2; i += 1) {
         await app.services.get(NotificationsService).settled();
         [a, b] = [callsFor('batch-a'), callsFor('batch-b')];
-        if (a.length + b.length < 2) await new Promise((r) => setTimeout(r, 20));
+        if (a.length + b.length < 2) await sleep(20);
       }
       expect([a.length, b.length]).toEqual([1, 1]);
       expect(calls).toBe(2);
@@ -221,9 +184,7 @@ describe('one failed push does not stop the others', () => {
     }
     // Both were stored whatever the pushes did.
     for (const sub of ['batch-a', 'batch-b']) {
-      const page = (await http(`${app.url}/api/notifications`, { headers: await as(sub) })).body as {
-        data: { kind: string }[];
-      };
+      const page = (await app.as(sub).get('/api/notifications')).body as NotificationsQuery['notifications'];
       expect(page.data.map((n) => n.kind)).toEqual(['followed_trade']);
     }
   });
@@ -237,7 +198,7 @@ describe('one failed push does not stop the others', () => {
     provider.handle(async (req) => {
       inFlight += 1;
       most = Math.max(most, inFlight);
-      await new Promise((r) => setTimeout(r, 30));
+      await sleep(30);
       inFlight -= 1;
       return (req.body as SentPush).tokens.some((t) => failing.has(t)) ? { status: 503 } : ok();
     });

@@ -2,7 +2,8 @@ import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
 import { pinnedWorld } from '../../support/pinned-world';
-import { deposit, get, insertPosition, pinnedMarkets } from './portfolio-fixtures';
+import { fund } from '../../support/funding';
+import { insertPosition, pinnedMarkets } from './portfolio-fixtures';
 
 /**
  * The overview's balances: ledger (available, held), on-chain wallet value from
@@ -23,7 +24,7 @@ beforeAll(async () => {
   await app.services.db.prisma.wallet.create({
     data: { userId: 'pf-ivy', chain: 'polygon', address: WALLET, kind: 'imported' },
   });
-  await deposit(app, 'pf-ivy', '250.5');
+  await fund(app, 'pf-ivy', '250.5');
   // A withdrawal hold of 50.25 moves that much from available to held.
   await app.services.get(LedgerService).postAll([
     {
@@ -60,7 +61,7 @@ describe('overview balances', () => {
         ? { body: { nativeUsdPrice: '0.5', balances: [{ address: WALLET, usdc: '12.34', native: '2' }] } }
         : { body: { nativeUsdPrice: '150', balances: [] } };
     });
-    const r = await get(app, 'pf-ivy', '/api/portfolio/overview');
+    const r = await app.as('pf-ivy').get('/api/portfolio/overview');
     expect(r.status).toBe(200);
     // 200.25 + 50.25 + (12.34 + 2 × 0.50) + 5.46
     expect((r.body as { balances: unknown }).balances).toEqual({
@@ -76,7 +77,7 @@ describe('overview balances', () => {
 
   it('leaves the on-chain value out, and says so, when the upstream fails', async () => {
     chain.handle(() => ({ status: 503 }));
-    const r = await get(app, 'pf-ivy', '/api/portfolio/overview');
+    const r = await app.as('pf-ivy').get('/api/portfolio/overview');
     expect(r.status).toBe(200);
     expect((r.body as { balances: unknown }).balances).toEqual({
       currency: 'USD',

@@ -1,7 +1,10 @@
-import { createParser } from 'eventsource-parser';
+import type { ExecutionEventFieldsFragment } from '../../../schema/generated/operations';
 import { startTestApp, type TestApp } from '../../support/app';
 import { pinnedWorld } from '../../support/pinned-world';
-import { deposit, get, pinnedMarkets } from './portfolio-fixtures';
+import { names, postStream } from '../../support/execution-stream';
+import { fund } from '../../support/funding';
+import { MICROS_PER_USD, micros, usd } from '../../support/money';
+import { pinnedMarkets } from './portfolio-fixtures';
 
 /**
  * End to end: a funded user buys and then partly sells through the execution
@@ -12,53 +15,26 @@ import { deposit, get, pinnedMarkets } from './portfolio-fixtures';
 let app: TestApp;
 let mk: ReturnType<typeof pinnedMarkets>;
 
-interface Fill {
-  price: number;
-  size: number;
-  fee: number;
+type Fill = Pick<NonNullable<ExecutionEventFieldsFragment['fill']>, 'price' | 'size' | 'fee'>;
+
+/** POSTs and reads the SSE answer to its end; returns the event names, the fills streamed and the position. */
+async function stream(path: string, body: unknown) {
+  const r = await postStream(`${app.url}${path}`, body, await app.bearer('pf-e2e'));
+  const fills = r.events.flatMap(({ data: { fill } }): Fill[] =>
+    fill ? [{ price: fill.price, size: fill.size, fee: fill.fee }] : [],
+  );
+  const positionId = r.events.reduce<string | null>((id, e) => e.data.position?.id ?? id, null);
+  return { status: r.status, events: names(r), fills, positionId };
 }
 
-/** POSTs and reads the SSE answer to its end; returns the event names and the fills streamed. */
-async function stream(
-  path: string,
-  body: unknown,
-): Promise<{ status: number; events: string[]; fills: Fill[]; positionId: string | null }> {
-  const res = await fetch(`${app.url}${path}`, {
-    method: 'POST',
-    headers: {
-      accept: 'text/event-stream',
-      'content-type': 'application/json',
-      authorization: `Bearer ${await app.token('pf-e2e')}`,
-    },
-    body: JSON.stringify(body),
-  });
-  const events: string[] = [];
-  const fills: Fill[] = [];
-  let positionId: string | null = null;
-  const parser = createParser({
-    onEvent: (m) => {
-      events.push(m.event ?? 'message');
-      const data = JSON.parse(m.data) as { fill?: Fill | null; position?: { id: string } | null };
-      if (data.fill) fills.push({ price: data.fill.price, size: data.fill.size, fee: data.fill.fee });
-      if (data.position) positionId = data.position.id;
-    },
-  });
-  const decoder = new TextDecoder();
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
-    parser.feed(decoder.decode(chunk, { stream: true }));
-  return { status: res.status, events, fills, positionId };
-}
-
-const micros = (x: number) => BigInt(Math.round(x * 1e6));
 const sum = (fills: Fill[], f: (x: Fill) => bigint) => fills.reduce((s, x) => s + f(x), 0n);
-const notional = (x: Fill) => (micros(x.price) * micros(x.size) + 500_000n) / 1_000_000n;
-const usd = (m: bigint) => Number(m) / 1e6;
+const notional = (x: Fill) => (micros(x.price) * micros(x.size) + 500_000n) / MICROS_PER_USD;
 
 beforeAll(async () => {
   const p = pinnedWorld();
   app = await startTestApp({}, {}, { world: p.world, now: p.now });
   mk = pinnedMarkets(p.world);
-  await deposit(app, 'pf-e2e', '100');
+  await fund(app, 'pf-e2e', '100');
 });
 afterAll(async () => {
   await app.close();
@@ -86,7 +62,7 @@ describe('the portfolio after trading through /execute', () => {
 
     const cost = sum(buys, notional); // 10 × 0.55 = 5.50
     const fees = sum(buys, (f) => micros(f.fee));
-    const portfolio = await get(app, 'pf-e2e', '/api/portfolio');
+    const portfolio = await app.as('pf-e2e').get('/api/portfolio');
     expect(portfolio.status).toBe(200);
     expect(portfolio.body).toMatchObject({
       total: 1,
@@ -104,14 +80,14 @@ describe('the portfolio after trading through /execute', () => {
         },
       ],
     });
-    const orders = await get(app, 'pf-e2e', '/api/orders?state=filled');
+    const orders = await app.as('pf-e2e').get('/api/orders?state=filled');
     expect(orders.body).toMatchObject({
       total: 1,
       data: [{ side: 'buy', filledSize: 10, positionId, fills: buys.map((f) => expect.objectContaining(f)) }],
     });
-    const history = await get(app, 'pf-e2e', '/api/portfolio/history');
+    const history = await app.as('pf-e2e').get('/api/portfolio/history');
     expect((history.body as { total: number }).total).toBe(buys.length);
-    const summary = await get(app, 'pf-e2e', '/api/portfolio/summary');
+    const summary = await app.as('pf-e2e').get('/api/portfolio/summary');
     expect(summary.body).toMatchObject({ fees: usd(fees), realizedPnl: usd(-fees), openPositions: 1 });
   });
 
@@ -124,7 +100,7 @@ describe('the portfolio after trading through /execute', () => {
     const proceeds = sum(sells, notional);
     const fees = sum([...buys, ...sells], (f) => micros(f.fee));
     const realized = proceeds - 2_200_000n - fees;
-    const position = await get(app, 'pf-e2e', `/api/positions/${positionId}`);
+    const position = await app.as('pf-e2e').get(`/api/positions/${positionId}`);
     expect(position.status).toBe(200);
     expect(position.body).toMatchObject({
       size: 6,
@@ -135,9 +111,9 @@ describe('the portfolio after trading through /execute', () => {
       unrealizedPnl: -0.024,
     });
     expect((position.body as { orders: { side: string }[] }).orders.map((o) => o.side)).toEqual(['sell', 'buy']);
-    const summary = await get(app, 'pf-e2e', '/api/portfolio/summary');
+    const summary = await app.as('pf-e2e').get('/api/portfolio/summary');
     expect(summary.body).toMatchObject({ realizedPnl: usd(realized), unrealizedPnl: -0.024, fees: usd(fees) });
-    const history = await get(app, 'pf-e2e', '/api/portfolio/history');
+    const history = await app.as('pf-e2e').get('/api/portfolio/history');
     expect((history.body as { data: { side: string }[] }).data[0]!.side).toBe('sell');
   });
 });

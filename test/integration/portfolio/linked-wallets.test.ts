@@ -1,6 +1,7 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
+import type { ImportWalletMutation, WalletsQuery } from '../../../schema/generated/operations';
+import { startTestApp, type TestApp } from '../../support/app';
 import { pinnedWorld } from '../../support/pinned-world';
-import { at, get, insertOrder, insertPosition, pinnedMarkets, type MarketRef } from './portfolio-fixtures';
+import { at, insertOrder, insertPosition, pinnedMarkets, type MarketRef } from './portfolio-fixtures';
 
 /**
  * "Across wallets": the caller's service positions and fills merged with the
@@ -70,20 +71,12 @@ beforeAll(async () => {
   const p = pinnedWorld();
   app = await startTestApp({}, {}, { world: p.world, now: p.now });
   mk = pinnedMarkets(p.world);
-  const auth = { authorization: `Bearer ${await app.token('pf-erin')}` };
-  expect((await http(`${app.url}/auth/setup`, { method: 'POST', headers: auth })).status).toBe(200);
-  const imported = await http(`${app.url}/api/wallets/import`, {
-    method: 'POST',
-    headers: auth,
-    json: { chain: 'polygon', address: LINKED.toLowerCase() },
-  });
+  const user = app.as('pf-erin');
+  expect((await user.post('/auth/setup')).status).toBe(200);
+  const imported = await user.post('/api/wallets/import', { chain: 'polygon', address: LINKED.toLowerCase() });
   expect(imported.status).toBe(201);
-  walletId = (imported.body as { id: string }).id;
-  const wallets = (await http(`${app.url}/api/wallets`, { headers: auth })).body as {
-    address: string;
-    chain: string;
-    kind: string;
-  }[];
+  walletId = (imported.body as ImportWalletMutation['importWallet']).id;
+  const wallets = (await user.get('/api/wallets')).body as WalletsQuery['wallets'];
   provisioned = wallets.find((w) => w.chain === 'polygon' && w.kind === 'provisioned')!.address;
 
   servicePosition = await insertPosition(app.services.db.prisma, {
@@ -120,7 +113,7 @@ afterAll(async () => {
   await app.close();
 });
 
-const erin = (path: string) => get(app, 'pf-erin', path);
+const erin = (path: string) => app.as('pf-erin').get(path);
 
 describe('positions across wallets', () => {
   it('lists open service and linked-wallet positions together', async () => {
@@ -260,8 +253,7 @@ describe('history across wallets', () => {
 
 describe('unlinking a wallet', () => {
   it('drops its positions and trades from the portfolio', async () => {
-    const auth = { authorization: `Bearer ${await app.token('pf-erin')}` };
-    expect((await http(`${app.url}/api/wallets/${walletId}`, { method: 'DELETE', headers: auth })).status).toBe(200);
+    expect((await app.as('pf-erin').delete(`/api/wallets/${walletId}`)).status).toBe(200);
     expect((await erin('/api/portfolio')).body).toMatchObject({ total: 1, data: [{ source: 'service' }] });
     expect((await erin('/api/portfolio/history')).body).toMatchObject({ total: 1 });
   });

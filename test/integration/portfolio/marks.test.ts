@@ -1,7 +1,8 @@
+import type { PortfolioPositionsQuery, PortfolioSummaryQuery } from '../../../schema/generated/operations';
 import { MarketsService } from '../../../src/modules/markets/markets.service';
 import { startTestApp, type TestApp } from '../../support/app';
 import { pinnedWorld, PINNED_NOW, type PinnedWorld } from '../../support/pinned-world';
-import { get, insertPosition, pinnedMarkets, type MarketRef } from './portfolio-fixtures';
+import { insertPosition, pinnedMarkets, type MarketRef } from './portfolio-fixtures';
 
 /**
  * Marks when a venue cannot quote: the portfolio still answers, marking the
@@ -13,27 +14,7 @@ let app: TestApp;
 let p: PinnedWorld;
 let mk: ReturnType<typeof pinnedMarkets>;
 
-interface Mark {
-  price: number | null;
-  yesPrice: number | null;
-  source: string;
-  asOf: string | null;
-  reason: string | null;
-}
-interface Positions {
-  data: { marketId: string; mark: Mark; marketValue: number | null; unrealizedPnl: number | null }[];
-  marketValue: number;
-  unrealizedPnl: number;
-  unmarkedPositions: number;
-  markStatus: {
-    venue: string;
-    live: boolean;
-    markets: number;
-    lastKnown: number;
-    unmarked: number;
-    reason: string | null;
-  }[];
-}
+type Positions = PortfolioPositionsQuery['portfolio']['positions'];
 
 const open = (userId: string, market: MarketRef, size: string, costBasis: string) =>
   insertPosition(app.services.db.prisma, {
@@ -65,7 +46,7 @@ const byMarket = (body: Positions, m: MarketRef) => body.data.find((x) => x.mark
 
 describe('a venue that is down', () => {
   it('marks live while both venues quote', async () => {
-    const r = await get(app, 'pf-frank', '/api/portfolio');
+    const r = await app.as('pf-frank').get('/api/portfolio');
     const body = r.body as Positions;
     expect(byMarket(body, mk.B1).mark).toMatchObject({
       price: 0.52,
@@ -79,7 +60,7 @@ describe('a venue that is down', () => {
     p.clock.ms = PINNED_NOW + 5_000; // later, inside the same 15 s book bucket
     p.world.setVenueDown('venue_b', true);
     try {
-      const r = await get(app, 'pf-frank', '/api/portfolio');
+      const r = await app.as('pf-frank').get('/api/portfolio');
       expect(r.status).toBe(200);
       const body = r.body as Positions;
       expect(byMarket(body, mk.B1).mark).toEqual({
@@ -96,7 +77,7 @@ describe('a venue that is down', () => {
         { venue: 'venue_b', live: false, markets: 1, lastKnown: 1, unmarked: 0, reason: 'venue_b is unavailable' },
       ]);
       // The overview answers too, with the same marks.
-      const overview = await get(app, 'pf-frank', '/api/portfolio/overview');
+      const overview = await app.as('pf-frank').get('/api/portfolio/overview');
       expect(overview.status).toBe(200);
       expect(overview.body).toMatchObject({ summary: { marketValue: 10.66, unrealizedPnl: 0.66 } }); // 5.46 + 5.20 − 10
     } finally {
@@ -116,7 +97,7 @@ describe('a venue that is down', () => {
     const row = await app.services.db.prisma.market.findUniqueOrThrow({ where: { id: `venue_b:${mk.B2.marketId}` } });
     p.world.setVenueDown('venue_b', true);
     try {
-      const r = await get(app, 'pf-gina', '/api/portfolio');
+      const r = await app.as('pf-gina').get('/api/portfolio');
       const mark = (r.body as Positions).data[0]!.mark;
       expect(mark).toEqual({
         price: 0.35,
@@ -135,7 +116,7 @@ describe('a venue that is down', () => {
     const ghost: MarketRef = { venue: 'venue_b', marketId: 'KX-NOT-IN-CATALOG', eventId: mk.B1.eventId };
     await open('pf-hank', ghost, '10', '4');
     await open('pf-hank', mk.A1, '10', '5');
-    const r = await get(app, 'pf-hank', '/api/portfolio');
+    const r = await app.as('pf-hank').get('/api/portfolio');
     expect(r.status).toBe(200);
     const body = r.body as Positions;
     expect(byMarket(body, ghost)).toMatchObject({
@@ -145,9 +126,9 @@ describe('a venue that is down', () => {
     });
     expect(byMarket(body, ghost).mark.reason).toMatch(/venue_b could not give the book/);
     expect(body).toMatchObject({ unmarkedPositions: 1, marketValue: 9.46, unrealizedPnl: 0.46 }); // 4.00 at cost + 5.46
-    const summary = await get(app, 'pf-hank', '/api/portfolio/summary');
+    const summary = await app.as('pf-hank').get('/api/portfolio/summary');
     expect(summary.body).toMatchObject({ unmarkedPositions: 1, marketValue: 9.46, unrealizedPnl: 0.46 });
-    expect((summary.body as Positions).markStatus).toContainEqual(
+    expect((summary.body as PortfolioSummaryQuery['portfolio']['summary']).markStatus).toContainEqual(
       expect.objectContaining({ venue: 'venue_b', live: false, unmarked: 1 }),
     );
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../support/app';
 import { pinnedWorld } from '../../support/pinned-world';
-import { deposit, get } from './portfolio-fixtures';
+import { fund } from '../../support/funding';
 import { EventsService } from '../../../src/modules/events/events.service';
 import { MarketsService } from '../../../src/modules/markets/markets.service';
 
@@ -87,7 +87,7 @@ async function seed(userId: string, n: number): Promise<void> {
       realizedPnl: '0',
     },
   });
-  await deposit(app, userId, '100');
+  await fund(app, userId, '100');
 }
 
 beforeAll(async () => {
@@ -106,7 +106,7 @@ async function statementsFor(userId: string, positions: number): Promise<number>
   app.services.get(EventsService).invalidate();
   app.services.get(MarketsService).invalidate();
   const before = app.services.db.queryCount();
-  const r = await get(app, userId, '/api/portfolio/overview');
+  const r = await app.as(userId).get('/api/portfolio/overview');
   const used = app.services.db.queryCount() - before;
   expect(r.status).toBe(200);
   const body = r.body as {

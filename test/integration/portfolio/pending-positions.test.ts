@@ -1,5 +1,6 @@
+import type { PositionsQuery } from '../../../schema/generated/operations';
 import { ExecutionService } from '../../../src/modules/execution/execution.service';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/app';
 import {
   startFakeUpstream,
   type FakeUpstream,
@@ -8,7 +9,8 @@ import {
 } from '../../support/fake-upstream';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { openSse, type SseReader } from '../../support/sse';
-import { fund, postStream } from '../execution/trading-helpers';
+import { lastData, postStream } from '../../support/execution-stream';
+import { fund } from '../../support/funding';
 
 /**
  * Position status `pending`: a live order in flight where the caller holds no
@@ -33,27 +35,11 @@ afterAll(async () => {
   await exec.close();
 });
 
-interface PositionRow {
-  id: string;
-  status: string;
-  size: number;
-  venue: string;
-  marketId: string;
-  outcome: string;
-  realizedPnl: number;
-}
-interface Page {
-  data: PositionRow[];
-  total: number;
-}
-
 const orderCall = (r: UpstreamRequest) => r.method === 'POST' && r.path === '/orders';
 const positions = async (sub: string, status?: string) => {
-  const r = await http(`${app.url}/api/positions${status ? `?status=${status}` : ''}`, {
-    headers: { authorization: `Bearer ${await app.token(sub)}` },
-  });
+  const r = await app.as(sub).get(`/api/positions${status ? `?status=${status}` : ''}`);
   expect(r.status).toBe(200);
-  return r.body as Page;
+  return r.body as PositionsQuery['positions'];
 };
 
 /** A live venue_a order whose execution-service answer waits for `release()`; the stream is read up to `submitted`. */
@@ -71,7 +57,7 @@ async function gatedLiveOrder(
   });
   const reader = await openSse(`${app.url}/execute`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${await app.walletToken(sub)}`, 'content-type': 'application/json' },
+    headers: { ...(await app.walletBearer(sub)), 'content-type': 'application/json' },
     body: JSON.stringify({ mode: 'live', marketId: marketA, side: 'buy', ...body }),
   });
   const seen = await reader.take(3);
@@ -125,13 +111,13 @@ describe('GET /api/positions?status=pending', () => {
     'a closed position turns pending for a new live buy and back to closed, its PnL kept, when nothing ' + 'fills',
     async () => {
       await fund(app, 'rory', 50);
-      const user = { authorization: `Bearer ${await app.token('rory')}` };
+      const user = await app.bearer('rory');
       const bought = await postStream(
         `${app.url}/execute`,
         { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 },
         user,
       );
-      const positionId = bought.events[bought.events.length - 1]!.data.position!.id;
+      const positionId = lastData(bought).position!.id;
       await postStream(`${app.url}/api/positions/${positionId}/sell`, undefined, user);
       const closed = (await positions('rory', 'closed')).data[0]!;
       expect(closed).toMatchObject({ id: positionId, status: 'closed' });
@@ -154,7 +140,7 @@ describe('GET /api/positions?status=pending', () => {
 
   it('an open position stays open while a live buy adds to it', async () => {
     await fund(app, 'sage', 50);
-    const user = { authorization: `Bearer ${await app.token('sage')}` };
+    const user = await app.bearer('sage');
     await postStream(`${app.url}/execute`, { marketId: marketA, side: 'buy', outcome: 'no', size: 2 }, user);
     const { reader, release } = await gatedLiveOrder(
       'sage',

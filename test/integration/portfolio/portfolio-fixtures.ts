@@ -3,16 +3,7 @@ import type { PrismaClient } from '../../../src/db/generated/client';
 import type { OutcomeSide, Side, Venue } from '../../../src/venues/venue.types';
 import type { SimulatedWorld } from '../../../src/venues';
 import { activeMatchedEvent, PINNED_NOW } from '../../support/pinned-world';
-import { http, type TestApp } from '../../support/app';
-import { LedgerService } from '../../../src/modules/ledger/ledger.service';
-
-/** Exact micro-units of a decimal string ("40.5" → 40500000n). */
-export function M(usd: string): bigint {
-  const neg = usd.startsWith('-');
-  const [i, f = ''] = usd.replace('-', '').split('.');
-  const v = BigInt(i!) * 1_000_000n + BigInt(f.padEnd(6, '0'));
-  return neg ? -v : v;
-}
+import { MICROS_PER_USD, micros } from '../../support/money';
 
 export interface MarketRef {
   venue: Venue;
@@ -74,10 +65,10 @@ export async function insertPosition(prisma: PrismaClient, p: PositionRow): Prom
       coreEventId: p.market.eventId,
       outcome: p.outcome,
       status: p.status,
-      sizeMicros: M(p.size),
-      costBasisMicros: M(p.costBasis),
-      realizedPnlMicros: M(p.realizedPnl),
-      feesMicros: M(p.fees),
+      sizeMicros: micros(p.size),
+      costBasisMicros: micros(p.costBasis),
+      realizedPnlMicros: micros(p.realizedPnl),
+      feesMicros: micros(p.fees),
       closedAt: p.status === 'closed' ? (p.updatedAt ?? new Date(PINNED_NOW)) : null,
       ...(p.updatedAt && { updatedAt: p.updatedAt }),
     },
@@ -113,9 +104,9 @@ export interface OrderRow {
 export async function insertOrder(prisma: PrismaClient, o: OrderRow): Promise<string> {
   const id = o.id ?? randomUUID();
   const fills = o.fills ?? [];
-  const filled = fills.reduce((s, f) => s + M(f.size), 0n);
-  const notional = fills.reduce((s, f) => s + (M(f.price) * M(f.size) + 500_000n) / 1_000_000n, 0n);
-  const fees = fills.reduce((s, f) => s + M(f.fee), 0n);
+  const filled = fills.reduce((s, f) => s + micros(f.size), 0n);
+  const notional = fills.reduce((s, f) => s + (micros(f.price) * micros(f.size) + 500_000n) / MICROS_PER_USD, 0n);
+  const fees = fills.reduce((s, f) => s + micros(f.fee), 0n);
   await prisma.order.create({
     data: {
       id,
@@ -128,10 +119,10 @@ export async function insertOrder(prisma: PrismaClient, o: OrderRow): Promise<st
       side: o.side,
       orderType: o.orderType ?? 'market',
       mode: o.mode ?? 'simulation',
-      limitPriceMicros: o.limitPrice ? M(o.limitPrice) : null,
-      requestedSizeMicros: M(o.requested),
+      limitPriceMicros: o.limitPrice ? micros(o.limitPrice) : null,
+      requestedSizeMicros: micros(o.requested),
       filledSizeMicros: filled,
-      avgPriceMicros: filled > 0n ? (notional * 1_000_000n) / filled : null,
+      avgPriceMicros: filled > 0n ? (notional * MICROS_PER_USD) / filled : null,
       notionalMicros: notional,
       feeMicros: fees,
       state: o.state,
@@ -141,34 +132,15 @@ export async function insertOrder(prisma: PrismaClient, o: OrderRow): Promise<st
       fills: {
         create: fills.map((f, i) => ({
           seq: i + 1,
-          priceMicros: M(f.price),
-          sizeMicros: M(f.size),
-          feeMicros: M(f.fee),
+          priceMicros: micros(f.price),
+          sizeMicros: micros(f.size),
+          feeMicros: micros(f.fee),
           filledAt: f.at,
         })),
       },
     },
   });
   return id;
-}
-
-/** Credits a user's ledger balance (a deposit). */
-export async function deposit(app: TestApp, userId: string, usd: string): Promise<void> {
-  await app.services.get(LedgerService).postAll([
-    {
-      userId,
-      kind: 'deposit',
-      available: M(usd),
-      held: 0n,
-      reference: 'test',
-      idempotencyKey: `deposit:${userId}:${randomUUID()}`,
-    },
-  ]);
-}
-
-/** A bearer GET helper. */
-export async function get(app: TestApp, sub: string, path: string) {
-  return http(`${app.url}${path}`, { headers: { authorization: `Bearer ${await app.token(sub)}` } });
 }
 
 export const at = (iso: string) => new Date(iso);

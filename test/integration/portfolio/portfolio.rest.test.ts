@@ -1,6 +1,17 @@
+import type {
+  OrdersQuery,
+  PortfolioHistoryQuery,
+  PortfolioOverviewQuery,
+  PortfolioPositionsQuery,
+  PositionQuery,
+  PositionsByMarketQuery,
+  PositionsQuery,
+} from '../../../schema/generated/operations';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
 import { pinnedWorld } from '../../support/pinned-world';
-import { at, deposit, get, insertOrder, insertPosition, pinnedMarkets, type MarketRef } from './portfolio-fixtures';
+import { fund } from '../../support/funding';
+import { at, insertOrder, insertPosition, pinnedMarkets, type MarketRef } from './portfolio-fixtures';
 
 /**
  * The portfolio routes over rows written as execution writes them, in the
@@ -19,31 +30,9 @@ let app: TestApp;
 let mk: ReturnType<typeof pinnedMarkets>;
 const ids: Record<string, string> = {};
 
-interface Position {
-  id: string;
-  source: string;
-  venue: string;
-  marketId: string;
-  outcome: string;
-  status: string;
-  size: number;
-  avgPrice: number | null;
-  costBasis: number;
-  realizedPnl: number;
-  fees: number | null;
-  mark: { price: number | null; yesPrice: number | null; source: string; asOf: string | null; reason: string | null };
-  marketValue: number | null;
-  unrealizedPnl: number | null;
-  market: { id: string; title: string; event: { category: string } } | null;
-  orders?: { id: string; state: string; fills: { seq: number; price: number; size: number; fee: number }[] }[];
-}
-interface Page<T> {
-  data: T[];
-  limit: number;
-  offset: number;
-  total: number;
-}
-
+type Positions = PositionsQuery['positions'];
+type History = PortfolioHistoryQuery['portfolio']['history'];
+type Orders = OrdersQuery['orders'];
 type Status = 'open' | 'closed' | 'pending';
 const fill = (price: string, size: string, fee: string, iso: string) => ({ price, size, fee, at: at(iso) });
 
@@ -143,7 +132,7 @@ async function seedAlice(): Promise<void> {
     failureReason: 'insufficient position',
     createdAt: at('2026-11-13T08:00:00Z'),
   });
-  await deposit(app, u, '1000');
+  await fund(app, u, '1000');
 }
 
 /**
@@ -186,7 +175,7 @@ afterAll(async () => {
   await app.close();
 });
 
-const alice = (path: string) => get(app, 'pf-alice', path);
+const alice = (path: string) => app.as('pf-alice').get(path);
 
 describe('authentication', () => {
   it.each([
@@ -206,22 +195,18 @@ describe('authentication', () => {
   });
 
   it('GraphQL portfolio fields need a user too', async () => {
-    const r = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      json: { query: '{ portfolio { summary { realizedPnl } } }' },
-    });
-    expect((r.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('unauthorized');
+    const r = await gql(app, '{ portfolio { summary { realizedPnl } } }');
+    expect(r.body.errors![0]!.extensions.code).toBe('unauthorized');
   });
 
   it('GraphQL callers get the same bounds (400 naming the field)', async () => {
-    const headers = { authorization: `Bearer ${await app.token('pf-alice')}` };
+    const headers = await app.bearer('pf-alice');
     for (const query of [
       '{ positions(limit: 201) { total } }',
       '{ orders(offset: -1) { total } }',
       '{ portfolio { history(limit: 0) { total } } }',
     ]) {
-      const r = await http(`${app.url}/graphql`, { method: 'POST', headers, json: { query } });
-      const error = (r.body as { errors: { message: string; extensions: { code: string } }[] }).errors[0]!;
+      const error = (await gql(app, query, {}, headers)).body.errors![0]!;
       expect(error.extensions.code).toBe('bad_request');
       expect(error.message).toMatch(/^(limit|offset): must be an integer/);
     }
@@ -232,15 +217,7 @@ describe('GET /api/portfolio', () => {
   it('lists the open positions, newest change first, marked at the venues’ mids', async () => {
     const r = await alice('/api/portfolio');
     expect(r.status).toBe(200);
-    const body = r.body as {
-      data: Position[];
-      total: number;
-      costBasis: number;
-      marketValue: number;
-      unrealizedPnl: number;
-      unmarkedPositions: number;
-      markStatus: unknown[];
-    };
+    const body = r.body as PortfolioPositionsQuery['portfolio']['positions'];
     expect(body.data.map((p) => p.id)).toEqual([ids.P1, ids.P3, ids.P2]);
     expect(body).toMatchObject({
       total: 3,
@@ -273,7 +250,7 @@ describe('GET /api/portfolio', () => {
   });
 
   it('is empty for a user without positions', async () => {
-    const r = await get(app, 'pf-nobody', '/api/portfolio');
+    const r = await app.as('pf-nobody').get('/api/portfolio');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ data: [], total: 0, marketValue: 0, unrealizedPnl: 0, markStatus: [] });
   });
@@ -359,16 +336,16 @@ describe('GET /api/portfolio/analytics', () => {
         participants: 3,
       },
     });
-    const bob = await get(app, 'pf-bob', '/api/portfolio/analytics');
+    const bob = await app.as('pf-bob').get('/api/portfolio/analytics');
     expect((bob.body as { weeklyRank: unknown }).weeklyRank).toMatchObject({
       volume: 100,
       trades: 1,
       rank: 1,
       participants: 3,
     });
-    const dave = await get(app, 'pf-dave', '/api/portfolio/analytics');
+    const dave = await app.as('pf-dave').get('/api/portfolio/analytics');
     expect((dave.body as { weeklyRank: unknown }).weeklyRank).toMatchObject({ volume: 68.5, rank: 2 });
-    const carol = await get(app, 'pf-carol', '/api/portfolio/analytics');
+    const carol = await app.as('pf-carol').get('/api/portfolio/analytics');
     expect((carol.body as { weeklyRank: unknown; categories: unknown[] }).weeklyRank).toMatchObject({
       volume: 0,
       trades: 0,
@@ -382,18 +359,7 @@ describe('GET /api/portfolio/history', () => {
   it('pages the fills newest first with a total', async () => {
     const r = await alice('/api/portfolio/history');
     expect(r.status).toBe(200);
-    const page = r.body as Page<{
-      id: string;
-      source: string;
-      orderId: string;
-      price: number;
-      size: number;
-      notional: number;
-      fee: number;
-      marketTitle: string;
-      eventId: string;
-      mode: string;
-    }>;
+    const page = r.body as History;
     expect(page).toMatchObject({ limit: 50, offset: 0, total: 4 });
     expect(page.data.map((t) => [t.orderId, t.price, t.size, t.notional, t.fee])).toEqual([
       [ids.O3, 0.6, 10, 6, 0.12],
@@ -404,7 +370,7 @@ describe('GET /api/portfolio/history', () => {
     expect(page.data[1]).toMatchObject({ source: 'service', mode: 'live', eventId: mk.B1.eventId });
     expect(page.data[0]!.marketTitle).toEqual(expect.any(String));
     const p2 = await alice('/api/portfolio/history?limit=2&offset=1');
-    expect((p2.body as Page<{ orderId: string; price: number }>).data.map((t) => t.price)).toEqual([0.45, 0.41]);
+    expect((p2.body as History).data.map((t) => t.price)).toEqual([0.45, 0.41]);
     expect(p2.body).toMatchObject({ limit: 2, offset: 1, total: 4 });
     const end = await alice('/api/portfolio/history?limit=200&offset=4');
     expect(end.body).toMatchObject({ data: [], limit: 200, offset: 4, total: 4 });
@@ -426,13 +392,7 @@ describe('GET /api/portfolio/overview', () => {
   it('composes balances, positions, summary and recent activity in one response', async () => {
     const r = await alice('/api/portfolio/overview');
     expect(r.status).toBe(200);
-    const body = r.body as {
-      userId: string;
-      balances: Record<string, unknown>;
-      positions: { total: number; data: Position[] };
-      summary: Record<string, unknown>;
-      recentActivity: { orderId: string }[];
-    };
+    const body = r.body as PortfolioOverviewQuery['portfolio'];
     expect(body.userId).toBe('pf-alice');
     expect(body.balances).toEqual({
       currency: 'USD',
@@ -455,7 +415,7 @@ describe('GET /api/positions', () => {
     const r = await alice('/api/positions');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ limit: 50, offset: 0, total: 6 });
-    expect((r.body as Page<Position>).data.map((p) => p.id)).toEqual([ids.P1, ids.P6, ids.P3, ids.P2, ids.P4, ids.P5]);
+    expect((r.body as Positions).data.map((p) => p.id)).toEqual([ids.P1, ids.P6, ids.P3, ids.P2, ids.P4, ids.P5]);
   });
 
   it.each([
@@ -465,7 +425,7 @@ describe('GET /api/positions', () => {
   ])('filters status=%s', async (status, expected) => {
     const r = await alice(`/api/positions?status=${status}`);
     expect(r.status).toBe(200);
-    const page = r.body as Page<Position>;
+    const page = r.body as Positions;
     expect(page.data.map((p) => p.id)).toEqual(expected.map((k) => ids[k]));
     expect(page.total).toBe(expected.length);
     expect(page.data.every((p) => p.status === status)).toBe(true);
@@ -474,12 +434,12 @@ describe('GET /api/positions', () => {
   it('pages with limit and offset', async () => {
     const r = await alice('/api/positions?limit=2&offset=2');
     expect(r.body).toMatchObject({ limit: 2, offset: 2, total: 6 });
-    expect((r.body as Page<Position>).data.map((p) => p.id)).toEqual([ids.P3, ids.P2]);
+    expect((r.body as Positions).data.map((p) => p.id)).toEqual([ids.P3, ids.P2]);
   });
 
   it('shows a closed position flat, with its realized PnL', async () => {
     const r = await alice('/api/positions?status=closed');
-    expect((r.body as Page<Position>).data[1]).toMatchObject({
+    expect((r.body as Positions).data[1]).toMatchObject({
       id: ids.P5,
       size: 0,
       avgPrice: null,
@@ -502,7 +462,7 @@ describe('GET /api/positions', () => {
   });
 
   it("does not show another user's positions", async () => {
-    const r = await get(app, 'pf-bob', '/api/positions');
+    const r = await app.as('pf-bob').get('/api/positions');
     expect(r.body).toMatchObject({ data: [], total: 0 });
   });
 });
@@ -511,7 +471,7 @@ describe('GET /api/positions/{positionId}', () => {
   it('gives the position with its mark and linked orders, newest first', async () => {
     const r = await alice(`/api/positions/${ids.P1}`);
     expect(r.status).toBe(200);
-    const p = r.body as Position;
+    const p = r.body as PositionQuery['position'];
     expect(p).toMatchObject({
       id: ids.P1,
       size: 100,
@@ -520,23 +480,23 @@ describe('GET /api/positions/{positionId}', () => {
       mark: { source: 'live', price: 0.546 },
     });
     // O5 is on the same market outcome (a cancelled order without a positionId); O1 names the position.
-    expect(p.orders!.map((o) => [o.id, o.state])).toEqual([
+    expect(p.orders.map((o) => [o.id, o.state])).toEqual([
       [ids.O5, 'cancelled'],
       [ids.O1, 'filled'],
     ]);
-    expect(p.orders![1]!.fills).toEqual([
+    expect(p.orders[1]!.fills).toEqual([
       expect.objectContaining({ seq: 1, price: 0.39, size: 50, fee: 0.4 }),
       expect.objectContaining({ seq: 2, price: 0.41, size: 50, fee: 0.4 }),
     ]);
     const p2 = await alice(`/api/positions/${ids.P2}`);
-    expect((p2.body as Position).orders!.map((o) => o.id)).toEqual([ids.O2]);
+    expect((p2.body as PositionQuery['position']).orders.map((o) => o.id)).toEqual([ids.O2]);
   });
 
   it("is a 404 for an unknown id and for another user's position", async () => {
     const unknown = await alice('/api/positions/00000000-0000-0000-0000-000000000000');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ error: 'not_found' });
-    expect((await get(app, 'pf-bob', `/api/positions/${ids.P1}`)).status).toBe(404);
+    expect((await app.as('pf-bob').get(`/api/positions/${ids.P1}`)).status).toBe(404);
   });
 });
 
@@ -544,7 +504,7 @@ describe('GET /api/positions/by-market/{venue}/{marketId}', () => {
   it('gives both outcomes of the market, any status', async () => {
     const r = await alice(`/api/positions/by-market/venue_a/${mk.C1.marketId}`);
     expect(r.status).toBe(200);
-    const body = r.body as { venue: string; marketId: string; data: Position[] };
+    const body = r.body as PositionsByMarketQuery['positionsByMarket'];
     expect(body).toMatchObject({ venue: 'venue_a', marketId: mk.C1.marketId });
     expect(body.data.map((p) => [p.id, p.outcome, p.status])).toEqual([
       [ids.P3, 'yes', 'open'],
@@ -556,7 +516,7 @@ describe('GET /api/positions/by-market/{venue}/{marketId}', () => {
     const none = await alice('/api/positions/by-market/venue_b/NO-SUCH-MARKET');
     expect(none.status).toBe(200);
     expect(none.body).toEqual({ venue: 'venue_b', marketId: 'NO-SUCH-MARKET', data: [] });
-    expect((await get(app, 'pf-bob', `/api/positions/by-market/venue_a/${mk.A1.marketId}`)).body).toMatchObject({
+    expect((await app.as('pf-bob').get(`/api/positions/by-market/venue_a/${mk.A1.marketId}`)).body).toMatchObject({
       data: [],
     });
     const bad = await alice(`/api/positions/by-market/venue_c/${mk.A1.marketId}`);
@@ -569,15 +529,7 @@ describe('GET /api/orders', () => {
   it('lists the orders newest first with their fills', async () => {
     const r = await alice('/api/orders');
     expect(r.status).toBe(200);
-    const page = r.body as Page<{
-      id: string;
-      state: string;
-      filledSize: number;
-      avgPrice: number | null;
-      notional: number;
-      fees: number;
-      fills: unknown[];
-    }>;
+    const page = r.body as Orders;
     expect(page.total).toBe(6);
     expect(page.data.map((o) => o.id)).toEqual([ids.O5, ids.O4, ids.O3, ids.O2, ids.O1, ids.O6]);
     expect(page.data[4]).toMatchObject({ state: 'filled', filledSize: 100, avgPrice: 0.4, notional: 40, fees: 0.8 });
@@ -595,8 +547,8 @@ describe('GET /api/orders', () => {
   ])('filters state=%s', async (state, expected) => {
     const r = await alice(`/api/orders?state=${state}`);
     expect(r.status).toBe(200);
-    expect((r.body as Page<{ id: string }>).data.map((o) => o.id)).toEqual(expected.map((k) => ids[k]));
-    expect((r.body as Page<unknown>).total).toBe(expected.length);
+    expect((r.body as Orders).data.map((o) => o.id)).toEqual(expected.map((k) => ids[k]));
+    expect((r.body as Orders).total).toBe(expected.length);
   });
 
   it.each([

@@ -1,7 +1,10 @@
+import type { ReferralCodeMutation } from '../../../schema/generated/operations';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { postStream } from '../../support/execution-stream';
+import { fund } from '../../support/funding';
+import { micros } from '../../support/money';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
-import { fund, postStream } from '../execution/trading-helpers';
-import { as, type Page, type Reward } from './rewards-helpers';
+import { type Reward, type RewardsPage } from './rewards-helpers';
 
 // Fees charged by real executions reach the rewards ledger through the fee
 // listener, in the trade's transaction: cashback to the payer, tier 1 to the referrer.
@@ -19,31 +22,28 @@ afterAll(async () => {
   await app.close();
 });
 
-const micros = (usd: number) => Math.round(usd * 1e6);
-
 it('a venue_b buy through /execute accrues cashback and the referrer share of each fee it charged', async () => {
-  const code = ((await as(app, 'fee-referrer', 'POST', '/api/rewards/referral/code')).body as { code: string }).code;
-  expect((await as(app, 'fee-trader', 'POST', '/api/rewards/referral/apply', { code })).status).toBe(200);
+  const { code } = (await app.as('fee-referrer').post('/api/rewards/referral/code'))
+    .body as ReferralCodeMutation['referralCode'];
+  expect((await app.as('fee-trader').post('/api/rewards/referral/apply', { code })).status).toBe(200);
   await fund(app, 'fee-trader', 1_000);
   const r = await postStream(
     `${app.url}/execute`,
     { marketId: marketB, side: 'buy', outcome: 'yes', size: 25 },
-    {
-      authorization: `Bearer ${await app.token('fee-trader')}`,
-    },
+    await app.bearer('fee-trader'),
   );
   const done = r.events.at(-1)!;
   expect(done.event).toBe('completed');
   const orderId = done.data.orderId;
   const fills = r.events.filter((e) => e.event === 'fill').map((e) => e.data.fill!);
-  const feeMicros = fills.map((f) => micros(f.fee));
+  const feeMicros = fills.map((f) => Number(micros(f.fee)));
   expect(feeMicros.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
 
-  const cashback = (
-    (await as(app, 'fee-trader', 'GET', '/api/rewards/history?limit=200')).body as Page<Reward>
-  ).data.filter((w) => w.type === 'cashback');
+  const cashback = ((await app.as('fee-trader').get('/api/rewards/history?limit=200')).body as RewardsPage).data.filter(
+    (w) => w.type === 'cashback',
+  );
   const referral = (
-    (await as(app, 'fee-referrer', 'GET', '/api/rewards/history?limit=200')).body as Page<Reward>
+    (await app.as('fee-referrer').get('/api/rewards/history?limit=200')).body as RewardsPage
   ).data.filter((w) => w.type === 'referral_tier1');
   const expected = (bps: number) =>
     fills

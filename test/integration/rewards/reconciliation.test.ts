@@ -1,26 +1,11 @@
+import type { RewardsReconciliationQuery, WalletsQuery } from '../../../schema/generated/operations';
 import { microsToDecimal } from '../../../src/modules/ledger';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { parseCsv, unescapeCsvText } from '../../support/csv';
-import { as, chargeFee, refer } from './rewards-helpers';
+import { gql } from '../../support/graphql';
+import { chargeFee, dbNow, refer } from './rewards-helpers';
 
-interface Recon {
-  from: string;
-  to: string;
-  fees: number;
-  feesUsd: number;
-  byType: { type: string; expectedCount: number; recordedCount: number; expected: number; recorded: number }[];
-  discrepancyCount: number;
-  discrepancies: {
-    reason: string;
-    source: string;
-    type: string;
-    expectedUserId: string | null;
-    recordedUserId: string | null;
-    expected: number;
-    recorded: number;
-  }[];
-  balanced: boolean;
-}
+type Recon = RewardsReconciliationQuery['rewardsReconciliation'];
 
 const TOKEN = 'rewards-admin-test-token';
 let app: TestApp;
@@ -36,18 +21,11 @@ afterAll(async () => {
 const admin = (method: string, path: string, json?: unknown, token = TOKEN) =>
   http(`${app.url}${path}`, { method, json, headers: token ? { 'x-rewards-admin-token': token } : {} });
 
-/** The database clock (fee times are ledger times). */
-async function dbNow(): Promise<Date> {
-  const [row] = await app.services.db.prisma.$queryRaw<
-    { now: Date }[]
-  >`SELECT CAST(clock_timestamp() AS TIMESTAMP(3)) AS "now"`;
-  return row!.now;
-}
 /** A window around what `work` charges. */
 async function windowAround(work: () => Promise<unknown>): Promise<{ from: string; to: string }> {
-  const from = await dbNow();
+  const from = await dbNow(app);
   await work();
-  const to = new Date((await dbNow()).getTime() + 1);
+  const to = new Date((await dbNow(app)).getTime() + 1);
   return { from: from.toISOString(), to: to.toISOString() };
 }
 const recon = async (w: { from: string; to: string }) => {
@@ -71,7 +49,7 @@ describe('admin credentials', () => {
     expect((await admin(method, path, body, '')).status).toBe(401);
     expect((await admin(method, path, body, 'wrong')).status).toBe(401);
     // The bearer token of a user is no admin credential.
-    expect((await as(app, 'rc-top', method, path, body)).status).toBe(401);
+    expect((await app.as('rc-top').request(method, path, body)).status).toBe(401);
   });
 });
 
@@ -175,13 +153,8 @@ describe('POST /api/rewards/admin/reconciliation/replay', () => {
 });
 
 describe('window arguments over GraphQL', () => {
-  const gql = (query: string, variables: Record<string, unknown> = {}) =>
-    http(`${app.url}/graphql`, {
-      method: 'POST',
-      json: { query, variables },
-      headers: { 'x-rewards-admin-token': TOKEN },
-    });
-  type Errors = { errors?: { message: string; extensions: { code: string } }[]; data?: Record<string, unknown> | null };
+  const adminGql = (query: string, variables: Record<string, unknown> = {}) =>
+    gql<Record<string, unknown>>(app, query, variables, { 'x-rewards-admin-token': TOKEN });
 
   it.each([
     [
@@ -203,8 +176,8 @@ describe('window arguments over GraphQL', () => {
       /^to: must be after from/,
     ],
   ])('400 naming the argument: %s', async (query, message) => {
-    const r = await gql(query);
-    const body = r.body as Errors;
+    const r = await adminGql(query);
+    const body = r.body;
     expect(body.errors?.[0]).toMatchObject({
       message: expect.stringMatching(message),
       extensions: { code: 'bad_request' },
@@ -212,14 +185,14 @@ describe('window arguments over GraphQL', () => {
   });
 
   it('takes ISO 8601 text with an offset, as REST does', async () => {
-    const r = await gql(
+    const r = await adminGql(
       'mutation($from: String!, $to: String!) { replayRewards(from: $from, to: $to) { from to fees } }',
       {
         from: '2020-01-01T02:00:00+02:00',
         to: '2020-01-02T00:00:00Z',
       },
     );
-    expect((r.body as Errors).data?.replayRewards).toEqual({
+    expect(r.body.data?.replayRewards).toEqual({
       from: '2020-01-01T00:00:00.000Z',
       to: '2020-01-02T00:00:00.000Z',
       fees: 0,
@@ -232,7 +205,7 @@ describe('discrepancies', () => {
     let key = '';
     const w = await windowAround(async () => {
       key = (await chargeFee(app, 'rc-leaf', 2_000_000n)).key;
-      const at = await dbNow();
+      const at = await dbNow(app);
       await app.services.db.prisma.rewardEntry.create({
         data: {
           userId: 'rc-ghost',
@@ -290,10 +263,10 @@ describe('GET /api/rewards/admin/reconciliation/export', () => {
         for (const userId of AWKWARD) await chargeFee(app, userId, 700_000n);
         await chargeFee(app, 'rc-leaf', 600_000n);
         // A claimed row, so claim id and time are exported too.
-        expect((await as(app, 'rc-export', 'POST', '/auth/setup')).status).toBe(200);
+        expect((await app.as('rc-export').post('/auth/setup')).status).toBe(200);
         await chargeFee(app, 'rc-export', 1_500_000n);
-        const walletId = ((await as(app, 'rc-export', 'GET', '/api/wallets')).body as { id: string }[])[0]!.id;
-        expect((await as(app, 'rc-export', 'POST', '/api/rewards/claim', { walletId })).status).toBe(200);
+        const walletId = ((await app.as('rc-export').get('/api/wallets')).body as WalletsQuery['wallets'])[0]!.id;
+        expect((await app.as('rc-export').post('/api/rewards/claim', { walletId })).status).toBe(200);
       });
       const res = await admin('GET', `/api/rewards/admin/reconciliation/export?from=${w.from}&to=${w.to}`);
       expect(res.status).toBe(200);

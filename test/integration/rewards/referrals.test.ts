@@ -1,13 +1,8 @@
+import type { ReferralCodeMutation, ReferralStatusQuery } from '../../../schema/generated/operations';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { as, chargeFee, refer } from './rewards-helpers';
+import { chargeFee, refer } from './rewards-helpers';
 
-interface Status {
-  code: string | null;
-  referredBy: { code: string; appliedAt: string } | null;
-  canApply: boolean;
-  tier1Referrals: number;
-  tier2Referrals: number;
-}
+type ReferralCode = ReferralCodeMutation['referralCode'];
 
 let app: TestApp;
 beforeAll(async () => {
@@ -18,9 +13,10 @@ afterAll(async () => {
 });
 
 const codeOf = async (sub: string) =>
-  ((await as(app, sub, 'POST', '/api/rewards/referral/code')).body as { code: string }).code;
-const apply = (sub: string, code: string) => as(app, sub, 'POST', '/api/rewards/referral/apply', { code });
-const status = async (sub: string) => (await as(app, sub, 'GET', '/api/rewards/referral/status')).body as Status;
+  ((await app.as(sub).post('/api/rewards/referral/code')).body as ReferralCode).code;
+const apply = (sub: string, code: string) => app.as(sub).post('/api/rewards/referral/apply', { code });
+const status = async (sub: string) =>
+  (await app.as(sub).get('/api/rewards/referral/status')).body as ReferralStatusQuery['referralStatus'];
 
 describe('referral codes', () => {
   it('401 without a token', async () => {
@@ -32,13 +28,13 @@ describe('referral codes', () => {
   });
 
   it('POST /referral/code gets or creates one short code; concurrent first requests agree', async () => {
-    const rs = await Promise.all([1, 2, 3, 4, 5].map(() => as(app, 'rc-a', 'POST', '/api/rewards/referral/code')));
+    const rs = await Promise.all([1, 2, 3, 4, 5].map(() => app.as('rc-a').post('/api/rewards/referral/code')));
     expect(rs.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
-    const codes = new Set(rs.map((r) => (r.body as { code: string }).code));
+    const codes = new Set(rs.map((r) => (r.body as ReferralCode).code));
     expect(codes.size).toBe(1);
     expect([...codes][0]).toMatch(/^[A-HJKMNP-TV-Z2-9]{8}$/);
-    expect(rs.filter((r) => (r.body as { created: boolean }).created)).toHaveLength(1);
-    const again = await as(app, 'rc-a', 'POST', '/api/rewards/referral/code');
+    expect(rs.filter((r) => (r.body as ReferralCode).created)).toHaveLength(1);
+    const again = await app.as('rc-a').post('/api/rewards/referral/code');
     expect(again.body).toEqual({ code: [...codes][0], created: false });
     expect((await status('rc-a')).code).toBe([...codes][0]);
     expect(await codeOf('rc-b')).not.toBe([...codes][0]);
@@ -65,7 +61,7 @@ describe('POST /api/rewards/referral/apply', () => {
     [{ code: 12345678 }, /^code: /],
     [{ code: 'ABCD0FGH' }, /^code: /],
   ])('400 naming code on %j', async (body, message) => {
-    const r = await as(app, 'ap-x', 'POST', '/api/rewards/referral/apply', body);
+    const r = await app.as('ap-x').post('/api/rewards/referral/apply', body);
     expect(r.status).toBe(400);
     expect((r.body as { message: string }).message).toMatch(message);
   });

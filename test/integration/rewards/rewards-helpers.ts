@@ -1,43 +1,17 @@
 import { TRADING_FEE_KIND } from '../../../src/modules/ledger';
 import { RewardsAccrual } from '../../../src/modules/rewards/rewards-accrual.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
-import { http, type TestApp } from '../../support/app';
+import type {
+  ApplyReferralCodeMutation,
+  ReferralCodeMutation,
+  RewardsHistoryQuery,
+} from '../../../schema/generated/operations';
+import type { TestApp } from '../../support/app';
+import { fund } from '../../support/funding';
 
-export interface Reward {
-  id: string;
-  type: string;
-  state: string;
-  amount: number;
-  unit: string;
-  source: string;
-  fee: number;
-  rate: number;
-  accruedAt: string;
-  availableAt: string;
-  claimId: string | null;
-}
-export interface Page<T> {
-  data: T[];
-  limit: number;
-  offset: number;
-  total: number;
-}
-
-/** A request as `sub` (bearer token). */
-export async function as(
-  app: TestApp,
-  sub: string,
-  method: string,
-  path: string,
-  json?: unknown,
-  headers: Record<string, string> = {},
-) {
-  return http(`${app.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${await app.token(sub)}`, ...headers },
-    json,
-  });
-}
+/** A page of `GET /api/rewards/history`, and one reward of it. */
+export type RewardsPage = RewardsHistoryQuery['rewardsHistory'];
+export type Reward = RewardsPage['data'][number];
 
 let orders = 0;
 
@@ -59,16 +33,7 @@ export async function chargeFee(
   const { db } = app.services;
   const ledger = app.services.get(LedgerService);
   const rewardsAccrual = app.services.get(RewardsAccrual);
-  await ledger.postAll([
-    {
-      userId,
-      kind: 'deposit',
-      available: feeMicros,
-      held: 0n,
-      reference: `test:${orderId}`,
-      idempotencyKey: `test-deposit:${orderId}:${seq}`,
-    },
-  ]);
+  await fund(app, userId, feeMicros, { key: `test-deposit:${orderId}:${seq}`, reference: `test:${orderId}` });
   await db.prisma.$transaction(async (tx) => {
     await ledger.post(tx, {
       userId,
@@ -92,26 +57,32 @@ export async function chargeFee(
   return { orderId, seq, key: `fee:${orderId}:${seq}` };
 }
 
+/** The database clock, to the millisecond (fee and referral times are database times). */
+export async function dbNow(app: TestApp): Promise<Date> {
+  const [row] = await app.services.db.prisma.$queryRaw<
+    { now: Date }[]
+  >`SELECT CAST(clock_timestamp() AS TIMESTAMP(3)) AS "now"`;
+  return row!.now;
+}
+
 /**
  * Waits until the database clock has passed `at` (a referral's time): a
  * referral earns on fees charged strictly after it, to the millisecond.
  */
 export async function dbClockPast(app: TestApp, at: Date | string): Promise<void> {
   const t = new Date(at).getTime();
-  for (;;) {
-    const [row] = await app.services.db.prisma.$queryRaw<
-      { now: Date }[]
-    >`SELECT CAST(clock_timestamp() AS TIMESTAMP(3)) AS "now"`;
-    if (row!.now.getTime() > t) return;
+  while ((await dbNow(app)).getTime() <= t) {
+    // a busy wait: the clock passes it within the millisecond
   }
 }
 
 /** `child` applies `parent`'s code (creating it) and waits until fees after it count. */
 export async function refer(app: TestApp, child: string, parent: string): Promise<string> {
-  const code = ((await as(app, parent, 'POST', '/api/rewards/referral/code')).body as { code: string }).code;
-  const r = await as(app, child, 'POST', '/api/rewards/referral/apply', { code });
+  const { code } = (await app.as(parent).post('/api/rewards/referral/code'))
+    .body as ReferralCodeMutation['referralCode'];
+  const r = await app.as(child).post('/api/rewards/referral/apply', { code });
   if (r.status !== 200) throw new Error(`refer ${child} → ${parent}: ${r.status} ${r.text}`);
-  await dbClockPast(app, (r.body as { referredBy: { appliedAt: string } }).referredBy.appliedAt);
+  await dbClockPast(app, (r.body as ApplyReferralCodeMutation['applyReferralCode']).referredBy!.appliedAt);
   return code;
 }
 

@@ -1,27 +1,20 @@
+import type {
+  ClaimRewardsMutation,
+  NotificationsQuery,
+  RewardsAuditQuery,
+  RewardsSummaryQuery,
+  WalletsQuery,
+} from '../../../schema/generated/operations';
 import { TRADING_FEE_KIND } from '../../../src/modules/ledger';
 import { RewardsService } from '../../../src/modules/rewards/rewards.service';
 import { RewardsAccrual } from '../../../src/modules/rewards/rewards-accrual.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { as, chargeFee, refer, rowsOf, type Page, type Reward } from './rewards-helpers';
+import { chargeFee, refer, rowsOf, type RewardsPage } from './rewards-helpers';
 
-interface Summary {
-  cashbackUsd: number;
-  referralUsd: number;
-  claimableUsd: number;
-  pendingUsd: number;
-  claimedUsd: number;
-  points: number;
-  byType: { type: string; pending: number; available: number; claimed: number; total: number }[];
-  nextAvailableAt: string | null;
-}
-interface Claim {
-  id: string;
-  walletId: string;
-  amount: number;
-  entries: number;
-  ledgerReference: string;
-}
+type Claim = ClaimRewardsMutation['claimRewards'];
+type Audit = RewardsAuditQuery['rewardsAudit'];
+type Notifications = NotificationsQuery['notifications'];
 
 const HOLD_S = 3600;
 /** The services' clock runs this far ahead of the real one (moved to end holds). */
@@ -46,7 +39,8 @@ afterAll(async () => {
   await app.close();
 });
 
-const summary = async (sub: string) => (await as(app, sub, 'GET', '/api/rewards/summary')).body as Summary;
+const summary = async (sub: string) =>
+  (await app.as(sub).get('/api/rewards/summary')).body as RewardsSummaryQuery['rewardsSummary'];
 const simplify = (rows: Awaited<ReturnType<typeof rowsOf>>) =>
   rows.map((r) => ({
     type: r.type,
@@ -57,8 +51,8 @@ const simplify = (rows: Awaited<ReturnType<typeof rowsOf>>) =>
     state: r.state,
   }));
 async function walletOf(sub: string, on: TestApp = app): Promise<string> {
-  expect((await as(on, sub, 'POST', '/auth/setup')).status).toBe(200);
-  return ((await as(on, sub, 'GET', '/api/wallets')).body as { id: string }[])[0]!.id;
+  expect((await on.as(sub).post('/auth/setup')).status).toBe(200);
+  return ((await on.as(sub).get('/api/wallets')).body as WalletsQuery['wallets'])[0]!.id;
 }
 const endHolds = () => {
   shiftMs += (HOLD_S + 1) * 1000;
@@ -207,7 +201,7 @@ describe('summary, history, audit while held', () => {
   });
 
   it('GET /history: offset pages, newest first; limit 1..200', async () => {
-    const all = (await as(app, 'rw-b', 'GET', '/api/rewards/history')).body as Page<Reward>;
+    const all = (await app.as('rw-b').get('/api/rewards/history')).body as RewardsPage;
     expect(all).toMatchObject({ limit: 50, offset: 0, total: 3 });
     expect(all.data.map((r) => [r.type, r.amount, r.unit, r.state])).toEqual([
       ['points', 200, 'points', 'pending'],
@@ -220,19 +214,19 @@ describe('summary, history, audit while held', () => {
       source: expect.stringMatching(/^fee:/),
       claimId: null,
     });
-    const second = (await as(app, 'rw-b', 'GET', '/api/rewards/history?limit=1&offset=1')).body as Page<Reward>;
+    const second = (await app.as('rw-b').get('/api/rewards/history?limit=1&offset=1')).body as RewardsPage;
     expect(second.data.map((r) => r.id)).toEqual([all.data[1]!.id]);
     for (const q of ['limit=201', 'limit=0', 'offset=-1', 'limit=x']) {
-      const r = await as(app, 'rw-b', 'GET', `/api/rewards/history?${q}`);
+      const r = await app.as('rw-b').get(`/api/rewards/history?${q}`);
       expect(r.status).toBe(400);
       expect((r.body as { message: string }).message).toMatch(/^(limit|offset): /);
     }
-    expect((await as(app, 'rw-b', 'GET', '/api/rewards/history?limit=200')).status).toBe(200);
+    expect((await app.as('rw-b').get('/api/rewards/history?limit=200')).status).toBe(200);
   });
 
   it('a claim finds nothing while everything is held (400)', async () => {
     const walletId = await walletOf('rw-a');
-    const r = await as(app, 'rw-a', 'POST', '/api/rewards/claim', { walletId });
+    const r = await app.as('rw-a').post('/api/rewards/claim', { walletId });
     expect(r.status).toBe(400);
     expect((r.body as { message: string }).message).toMatch(/nothing to claim/);
   });
@@ -243,18 +237,10 @@ describe('release, claims and notifications', () => {
     endHolds();
     const a = await summary('rw-a');
     expect(a).toMatchObject({ claimableUsd: 0.461728, pendingUsd: 0, nextAvailableAt: null });
-    const audit = (await as(app, 'rw-a', 'GET', '/api/rewards/audit')).body as Page<{
-      event: string;
-      type: string;
-      amount: number;
-    }>;
+    const audit = (await app.as('rw-a').get('/api/rewards/audit')).body as Audit;
     expect(audit.total).toBe(4);
     expect(audit.data.map((e) => e.event).sort()).toEqual(['accrued', 'accrued', 'available', 'available']);
-    const notes = (await as(app, 'rw-a', 'GET', '/api/notifications')).body as Page<{
-      kind: string;
-      title: string;
-      data: Record<string, string>;
-    }>;
+    const notes = (await app.as('rw-a').get('/api/notifications')).body as Notifications;
     const rewards = notes.data.filter((n) => n.kind === 'reward');
     expect(rewards).toHaveLength(1);
     expect(rewards[0]).toMatchObject({ title: 'Rewards available', data: { event: 'available', usd: '0.461728' } });
@@ -270,7 +256,7 @@ describe('release, claims and notifications', () => {
       [{ walletId: 'no-such-wallet' }, /^walletId: is not one of your wallets/],
       [{ walletId: theirs }, /^walletId: is not one of your wallets/],
     ] as const) {
-      const r = await as(app, 'rw-a', 'POST', '/api/rewards/claim', body);
+      const r = await app.as('rw-a').post('/api/rewards/claim', body);
       expect(r.status).toBe(400);
       expect((r.body as { message: string }).message).toMatch(message);
     }
@@ -279,9 +265,7 @@ describe('release, claims and notifications', () => {
   it('concurrent claims pay out exactly once: one 200, the rest 400, one ledger credit', async () => {
     const walletId = await walletOf('rw-a');
     const before = await app.services.get(LedgerService).balance('rw-a');
-    const rs = await Promise.all(
-      [1, 2, 3, 4, 5, 6].map(() => as(app, 'rw-a', 'POST', '/api/rewards/claim', { walletId })),
-    );
+    const rs = await Promise.all([1, 2, 3, 4, 5, 6].map(() => app.as('rw-a').post('/api/rewards/claim', { walletId })));
     expect(rs.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     const claim = rs.find((r) => r.status === 200)!.body as Claim;
     expect(claim).toMatchObject({
@@ -301,26 +285,19 @@ describe('release, claims and notifications', () => {
       ['claimed', claim.id],
     ]);
     expect(await summary('rw-a')).toMatchObject({ claimableUsd: 0, claimedUsd: 0.461728, referralUsd: 0.461728 });
-    const audit = (await as(app, 'rw-a', 'GET', '/api/rewards/audit?limit=2')).body as Page<{
-      event: string;
-      claimId: string;
-    }>;
+    const audit = (await app.as('rw-a').get('/api/rewards/audit?limit=2')).body as Audit;
     expect(audit.data.map((e) => [e.event, e.claimId])).toEqual([
       ['claimed', claim.id],
       ['claimed', claim.id],
     ]);
-    const notes = (await as(app, 'rw-a', 'GET', '/api/notifications')).body as Page<{
-      kind: string;
-      title: string;
-      data: Record<string, string>;
-    }>;
+    const notes = (await app.as('rw-a').get('/api/notifications')).body as Notifications;
     expect(notes.data.filter((n) => n.title === 'Rewards claimed').map((n) => n.data.claimId)).toEqual([claim.id]);
     expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });
 
   it('points are a score: a claim pays the USD rewards and leaves points available', async () => {
     const walletId = await walletOf('rw-c');
-    const r = await as(app, 'rw-c', 'POST', '/api/rewards/claim', { walletId });
+    const r = await app.as('rw-c').post('/api/rewards/claim', { walletId });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ amount: 0.123456, entries: 1 });
     expect((await rowsOf(app, 'rw-c')).map((x) => [x.type, x.state])).toEqual([
@@ -335,9 +312,7 @@ describe('release, claims and notifications', () => {
     endHolds();
     const walletId = await walletOf('rw-key');
     const key = { 'idempotency-key': 'claim-1' };
-    const rs = await Promise.all(
-      [1, 2, 3].map(() => as(app, 'rw-key', 'POST', '/api/rewards/claim', { walletId }, key)),
-    );
+    const rs = await Promise.all([1, 2, 3].map(() => app.as('rw-key').post('/api/rewards/claim', { walletId }, key)));
     expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(new Set(rs.map((r) => (r.body as Claim).id)).size).toBe(1);
     expect((rs[0]!.body as Claim).amount).toBe(0.7);
@@ -346,9 +321,9 @@ describe('release, claims and notifications', () => {
         (e) => e.availableDelta,
       ),
     ).toEqual([700_000n]);
-    const again = await as(app, 'rw-key', 'POST', '/api/rewards/claim', { walletId }, key);
+    const again = await app.as('rw-key').post('/api/rewards/claim', { walletId }, key);
     expect(again.body).toEqual(rs[0]!.body);
-    const other = await as(app, 'rw-key', 'POST', '/api/rewards/claim', { walletId: 'other' }, key);
+    const other = await app.as('rw-key').post('/api/rewards/claim', { walletId: 'other' }, key);
     expect(other.status).toBe(409);
   });
 
@@ -365,12 +340,12 @@ describe('limits and failures', () => {
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 3; i += 1)
-        statuses.push((await as(limited, 'rl-user', 'POST', '/api/rewards/claim', { walletId: 'w' })).status);
+        statuses.push((await limited.as('rl-user').post('/api/rewards/claim', { walletId: 'w' })).status);
       expect(statuses).toEqual([400, 400, 429]);
-      const r = await as(limited, 'rl-user', 'POST', '/api/rewards/claim', { walletId: 'w' });
+      const r = await limited.as('rl-user').post('/api/rewards/claim', { walletId: 'w' });
       expect(r.body).toMatchObject({ error: 'rate_limited' });
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await as(limited, 'rl-other', 'POST', '/api/rewards/claim', { walletId: 'w' })).status).toBe(400);
+      expect((await limited.as('rl-other').post('/api/rewards/claim', { walletId: 'w' })).status).toBe(400);
     } finally {
       await limited.close();
     }
@@ -386,17 +361,17 @@ describe('limits and failures', () => {
       await chargeFee(limited, 'rl-key', 3_000_000n);
       const walletId = await walletOf('rl-key', limited);
       const key = { 'idempotency-key': 'claim-lim' };
-      const first = await as(limited, 'rl-key', 'POST', '/api/rewards/claim', { walletId }, key);
+      const first = await limited.as('rl-key').post('/api/rewards/claim', { walletId }, key);
       expect(first.status).toBe(200);
       // The limit is 2 a minute: three replays after the claim would pass it if they were counted.
       for (let i = 0; i < 3; i += 1) {
-        const replay = await as(limited, 'rl-key', 'POST', '/api/rewards/claim', { walletId }, key);
+        const replay = await limited.as('rl-key').post('/api/rewards/claim', { walletId }, key);
         expect([replay.status, replay.body]).toEqual([200, first.body]);
       }
       // A claim that runs is still counted: nothing left to claim is a 400, then the limit is a 429.
       const statuses: number[] = [];
       for (let i = 0; i < 2; i += 1)
-        statuses.push((await as(limited, 'rl-key', 'POST', '/api/rewards/claim', { walletId })).status);
+        statuses.push((await limited.as('rl-key').post('/api/rewards/claim', { walletId })).status);
       expect(statuses).toEqual([400, 429]);
     } finally {
       await limited.close();
@@ -406,9 +381,9 @@ describe('limits and failures', () => {
   it('GET /summary answers 503 when the rewards data store is unavailable', async () => {
     const broken = await startTestApp({ REWARDS_SETTLE_MS: '0' });
     try {
-      expect((await as(broken, 'sx', 'GET', '/api/rewards/summary')).status).toBe(200);
+      expect((await broken.as('sx').get('/api/rewards/summary')).status).toBe(200);
       await broken.services.db.close();
-      const r = await as(broken, 'sx', 'GET', '/api/rewards/summary');
+      const r = await broken.as('sx').get('/api/rewards/summary');
       expect(r.status).toBe(503);
       expect(r.body).toMatchObject({ error: 'unavailable', message: 'the rewards data store is unavailable' });
     } finally {

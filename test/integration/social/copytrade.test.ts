@@ -1,8 +1,11 @@
+import type { CopytradeMutation } from '../../../schema/generated/operations';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
-import { fund } from '../execution/trading-helpers';
+import { fund } from '../../support/funding';
+import { gql } from '../../support/graphql';
+import { round6 } from '../../support/money';
 
 /**
  * Copytrading over REST against a real database: caps from the environment
@@ -72,13 +75,14 @@ async function trade(trader: string, price: number, market = marketA, side: 'buy
   return `venue_a:${venueTradeId}`;
 }
 
-const bearer = async (sub: string) => ({ authorization: `Bearer ${await app.token(sub)}` });
-const follow = async (sub: string, traderId = W1) =>
-  http(`${app.url}/api/follows`, { method: 'POST', headers: await bearer(sub), json: { venue: 'venue_a', traderId } });
+const follow = (sub: string, traderId = W1) => app.as(sub).post('/api/follows', { venue: 'venue_a', traderId });
 const copy = async (sub: string | null, json: Record<string, unknown>, headers?: Record<string, string>) =>
-  http(`${app.url}/api/social/copytrade`, { method: 'POST', headers: headers ?? (sub ? await bearer(sub) : {}), json });
+  http(`${app.url}/api/social/copytrade`, {
+    method: 'POST',
+    headers: headers ?? (sub ? await app.bearer(sub) : {}),
+    json,
+  });
 const body = (r: { body: unknown }) => r.body as Record<string, unknown> & { message: string; error: string };
-const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 describe('POST /api/social/copytrade', () => {
   it('mirrors a followed trader: a filled order with source copytrade, a position and the balance', async () => {
@@ -87,26 +91,7 @@ describe('POST /api/social/copytrade', () => {
     const tradeId = await trade(W1, ask);
     const r = await copy('ana', { venue: 'venue_a', traderId: W1.toUpperCase().replace('0X', '0x'), tradeId, size: 5 });
     expect(r.status).toBe(200);
-    const b = r.body as {
-      order: {
-        id: string;
-        state: string;
-        source: string;
-        side: string;
-        outcome: string;
-        filledSize: number;
-        avgPrice: number;
-        orderType: string;
-        limitPrice: number;
-        mode: string;
-      };
-      position: { id: string; status: string; size: number };
-      balance: { available: number; held: number };
-      copied: { id: string; price: number };
-      bestPrice: number;
-      limitPrice: number;
-      replayed: boolean;
-    };
+    const b = r.body as CopytradeMutation['copytrade'];
     expect(b.order).toMatchObject({
       state: 'filled',
       source: 'copytrade',
@@ -129,11 +114,11 @@ describe('POST /api/social/copytrade', () => {
       source: 'copytrade',
       state: 'filled',
       filledSizeMicros: 5_000_000n,
-      positionId: b.position.id,
+      positionId: b.position!.id,
     });
-    const position = await app.services.db.prisma.position.findUniqueOrThrow({ where: { id: b.position.id } });
+    const position = await app.services.db.prisma.position.findUniqueOrThrow({ where: { id: b.position!.id } });
     expect(position).toMatchObject({ userId: 'ana', status: 'open', sizeMicros: 5_000_000n, venueMarketId: marketA });
-    expect(b.balance.available).toBe(round6(100 - (Number(order.notionalMicros) + Number(order.feeMicros)) / 1e6));
+    expect(b.balance!.available).toBe(round6(100 - (Number(order.notionalMicros) + Number(order.feeMicros)) / 1e6));
   });
 
   it('amountUsd buys the whole hundredths of a contract it pays for at the best price', async () => {
@@ -142,7 +127,7 @@ describe('POST /api/social/copytrade', () => {
     const r = await copy('ben', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), amountUsd: 3 });
     expect(r.status).toBe(200);
     const expected = Math.floor(Math.round((3 * 1e6 * 1e6) / Math.round(ask * 1e6)) / 1e4) / 100;
-    expect((r.body as { order: { requestedSize: number } }).order.requestedSize).toBe(expected);
+    expect((r.body as CopytradeMutation['copytrade']).order.requestedSize).toBe(expected);
   });
 
   it('401 without a bearer token; live mode needs the wallet-auth token', async () => {
@@ -297,7 +282,7 @@ describe('POST /api/social/copytrade', () => {
     const r = await copy(
       'lea',
       { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: 2, mode: 'live' },
-      { authorization: `Bearer ${await app.walletToken('lea')}` },
+      await app.walletBearer('lea'),
     );
     expect(r.status).toBe(502);
     expect(body(r).error).toBe('upstream_error');
@@ -317,7 +302,7 @@ describe('POST /api/social/copytrade', () => {
       const size = Math.floor(30 / (2 * ask + 0.05)) + 1;
       expect(size * (ask + 0.05)).toBeLessThanOrEqual(20);
       const json = { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size };
-      const key = { ...(await bearer('pia')), 'idempotency-key': 'copy-pia-1' };
+      const key = { ...(await app.bearer('pia')), 'idempotency-key': 'copy-pia-1' };
       const first = await copy('pia', json, key);
       expect(first.status).toBe(200);
       const b1 = first.body as { order: { id: string; state: string }; replayed: boolean };
@@ -331,7 +316,7 @@ describe('POST /api/social/copytrade', () => {
       const other = await copy('pia', { ...json, size: 1 }, key);
       expect([other.status, body(other).error]).toEqual([409, 'conflict']);
       // Without the key the same body is a new copy, and the day's cap refuses it.
-      const fresh = await copy('pia', json, { ...(await bearer('pia')), 'idempotency-key': 'copy-pia-2' });
+      const fresh = await copy('pia', json, { ...(await app.bearer('pia')), 'idempotency-key': 'copy-pia-2' });
       expect([fresh.status, body(fresh).message.split(':')[0]]).toEqual([400, 'maxDailyUsd']);
       expect(await app.services.db.prisma.order.count({ where: { userId: 'pia', source: 'copytrade' } })).toBe(1);
     },
@@ -349,20 +334,16 @@ describe('POST /api/social/copytrade', () => {
     };
     const mutate = async () =>
       (
-        await http(`${app.url}/graphql`, {
-          method: 'POST',
-          headers: { ...(await bearer('pip')), 'idempotency-key': 'gql-pip' },
-          json: {
-            query:
-              'mutation($input: CopytradeInput!) { copytrade(input: $input) { order { id state createdAt } ' +
-              'replayed } }',
-            variables: { input },
-          },
-        })
-      ).body as { data: { copytrade: { order: { id: string; state: string; createdAt: string }; replayed: boolean } } };
+        await gql<Pick<CopytradeMutation, 'copytrade'>>(
+          app,
+          'mutation($input: CopytradeInput!) { copytrade(input: $input) { order { id state createdAt } replayed } }',
+          { input },
+          { ...(await app.bearer('pip')), 'idempotency-key': 'gql-pip' },
+        )
+      ).body;
     const first = await mutate();
-    expect(first.data.copytrade).toMatchObject({ order: { state: 'filled' }, replayed: false });
-    expect((await mutate()).data.copytrade).toEqual({ ...first.data.copytrade, replayed: true });
+    expect(first.data!.copytrade).toMatchObject({ order: { state: 'filled' }, replayed: false });
+    expect((await mutate()).data!.copytrade).toEqual({ ...first.data!.copytrade, replayed: true });
   });
 
   it("parallel copies cannot pass the day's cap together", async () => {
@@ -401,7 +382,7 @@ describe('POST /api/social/copytrade', () => {
       await fund(app, 'rae', 200);
       const size = Math.floor(12 / (ask + 0.05));
       const tradeIds = [await trade(W1, ask), await trade(W1, ask), await trade(W1, ask), await trade(W1, ask)];
-      const headers = await bearer('rae');
+      const headers = await app.bearer('rae');
       const rs = await Promise.all(
         tradeIds.map((tradeId, i) =>
           http(`${(i % 2 ? second : app).url}/api/social/copytrade`, {
@@ -422,7 +403,7 @@ describe('POST /api/social/copytrade', () => {
     await follow('quil');
     await fund(app, 'quil', 50);
     const json = { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: 1 };
-    const key = { ...(await bearer('quil')), 'idempotency-key': 'copy-quil-1' };
+    const key = { ...(await app.bearer('quil')), 'idempotency-key': 'copy-quil-1' };
     const first = await copy('quil', json, key);
     expect(first.status).toBe(200);
     // The limit is 5 a minute: six replays after the copy would pass it if they were counted.
@@ -447,16 +428,13 @@ describe('POST /api/social/copytrade', () => {
     await follow('ola');
     await fund(app, 'ola', 100);
     const tradeId = await trade(W1, ask);
-    const r = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: await bearer('ola'),
-      json: {
-        query:
-          'mutation($input: CopytradeInput!) { copytrade(input: $input) { order { state source filledSize } ' +
-          'position { size } } }',
-        variables: { input: { venue: 'venue_a', traderId: W1, tradeId, size: 2 } },
-      },
-    });
+    const r = await gql(
+      app,
+      'mutation($input: CopytradeInput!) { copytrade(input: $input) { order { state source filledSize } ' +
+        'position { size } } }',
+      { input: { venue: 'venue_a', traderId: W1, tradeId, size: 2 } },
+      await app.bearer('ola'),
+    );
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       data: { copytrade: { order: { state: 'filled', source: 'copytrade', filledSize: 2 }, position: { size: 2 } } },
