@@ -1,9 +1,9 @@
+import type { CreateEventCommentMutation, SocialOverviewQuery } from '../../../schema/generated/operations';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../support/app';
 
 let app: TestApp;
-let token: string;
 const W1 = '0x' + '1'.repeat(40);
 const W2 = '0x' + '2'.repeat(40);
 const W3 = '0x' + '3'.repeat(40);
@@ -12,7 +12,6 @@ let m2: string;
 
 beforeAll(async () => {
   app = await startTestApp({ SIM_BACKFILL_TRADES: '2' });
-  token = await app.token('discoverer');
   const markets = await app.services.db.prisma.market.findMany({
     where: { venue: 'venue_a' },
     take: 2,
@@ -35,11 +34,7 @@ beforeAll(async () => {
     .get(TradeIngestService)
     .ingest([t(W1, m1, 'buy', 5), t(W2, m1, 'buy', 9), t(W2, m2, 'buy', 3), t(W2, m2, 'sell', 3), t(W3, m1, 'buy', 1)]);
   for (const w of [W1, W2]) {
-    await http(`${app.url}/api/follows`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      json: { venue: 'venue_a', traderId: w },
-    });
+    await app.as('discoverer').post('/api/follows', { venue: 'venue_a', traderId: w });
   }
 });
 afterAll(async () => {
@@ -47,12 +42,7 @@ afterAll(async () => {
 });
 
 describe('POST /api/social/friends-traded', () => {
-  const ask = (json: unknown, bearer = token) =>
-    http(`${app.url}/api/social/friends-traded`, {
-      method: 'POST',
-      json,
-      headers: { authorization: `Bearer ${bearer}` },
-    });
+  const ask = (json: unknown) => app.as('discoverer').post('/api/social/friends-traded', json);
 
   it(
     'lists followed traders holding each market, largest first (closed positions and strangers ' + 'excluded)',
@@ -97,25 +87,12 @@ describe('POST /api/social/friends-traded', () => {
 describe('GET /api/social/overview', () => {
   it('serves top traders, hot events and active comments in one response', async () => {
     const slug = app.services.world.coreEvents[0]!.slug;
-    const c = (
-      await http(`${app.url}/api/events/${slug}/comments`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}` },
-        json: { body: 'hot take' },
-      })
-    ).body as { id: string };
-    await http(`${app.url}/api/events/${slug}/comments`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      json: { body: 'reply', parentId: c.id },
-    });
+    const c = (await app.as('discoverer').post(`/api/events/${slug}/comments`, { body: 'hot take' }))
+      .body as CreateEventCommentMutation['createEventComment'];
+    await app.as('discoverer').post(`/api/events/${slug}/comments`, { body: 'reply', parentId: c.id });
     const r = await http(`${app.url}/api/social/overview?size=5`);
     expect(r.status).toBe(200);
-    const body = r.body as {
-      topTraders: { rank: number; totalVolume: number }[];
-      hotEvents: { activityScore: number }[];
-      activeComments: { id: string; replyCount: number }[];
-    };
+    const body = r.body as SocialOverviewQuery['socialOverview'];
     expect(body.topTraders).toHaveLength(5);
     expect(body.topTraders.map((t) => t.rank)).toEqual([1, 2, 3, 4, 5]);
     expect(body.hotEvents).toHaveLength(5);

@@ -1,46 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { FollowTradesService } from '../../../src/modules/social/traders';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import type { EventHistoryQuery, FollowTradesQuery } from '../../../schema/generated/operations';
+import { bearer, http, startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
 import { activeMatchedEvent, pinnedWorld, PINNED_NOW } from '../../support/pinned-world';
 import { statementsOf } from './statements';
 import { HistoryService } from '../../../src/modules/charts/charts.service';
 import { EventsService } from '../../../src/modules/events/events.service';
 
-interface Trader {
-  traderId: string;
-  size: number;
-  notional: number;
-  avgPrice: number;
-  trades: number;
-}
-interface Bubble {
-  t: number;
-  venue: string;
-  marketId: string;
-  side: string;
-  outcome: string;
-  traderCount: number;
-  trades: number;
-  size: number;
-  notional: number;
-  traders: Trader[];
-}
-interface Overlay {
-  eventId: string;
-  interval: string;
-  bucketSeconds: number;
-  from: number;
-  to: number;
-  topN: number;
-  markets: { venue: string; marketId: string; title: string; traderIdentity: boolean; bubbles: Bubble[] }[];
-}
-interface History {
-  interval: string;
-  bucketSeconds: number;
-  from: number;
-  to: number;
-  markets: { venue: string; marketId: string; candles: { t: number }[] }[];
-}
+type Overlay = FollowTradesQuery['followTrades'];
+type History = EventHistoryQuery['event']['history'];
 
 const NOW_S = Math.floor(PINNED_NOW / 1000);
 /** Start of the hour bucket three hours before the pinned clock. */
@@ -135,17 +104,13 @@ afterAll(async () => {
 });
 
 async function follow(token: string, venue: string, traderId: string) {
-  const r = await http(`${app.url}/api/follows`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    json: { venue, traderId },
-  });
+  const r = await http(`${app.url}/api/follows`, { method: 'POST', headers: bearer(token), json: { venue, traderId } });
   expect(r.status).toBe(201);
 }
 
 const get = (qs: string, token: string | null = fan, ref = eventId) =>
   http(`${app.url}/api/events/${ref}/follow-trades${qs ? `?${qs}` : ''}`, {
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headers: token ? bearer(token) : {},
   });
 const range = `interval=1h&from=${T0 - 3600}&to=${T0 + 3 * 3600 - 1}`;
 const market = (o: Overlay, venue: string, id: string) =>
@@ -289,23 +254,13 @@ describe('GET /api/events/{eventId}/follow-trades', () => {
     const query =
       `query($e: String!, $n: Int) { followTrades(eventId: $e, interval: "1h", from: ${T0}, to: ` +
       `${T0 + 3599}, topN: $n) { markets { venue marketId bubbles { t traders { traderId } } } } }`;
-    const gql = (n: number) =>
-      http(`${app.url}/graphql`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${fan}` },
-        json: { query, variables: { e: eventId, n } },
-      });
-    const ok = (await gql(2)).body as {
-      data: {
-        followTrades: {
-          markets: { venue: string; marketId: string; bubbles: { t: number; traders: { traderId: string }[] }[] }[];
-        };
-      };
-    };
-    const yes = ok.data.followTrades.markets.find((m) => m.venue === 'venue_a' && m.marketId === m1)!;
+    const overlay = (n: number) =>
+      gql<Pick<FollowTradesQuery, 'followTrades'>>(app, query, { e: eventId, n }, bearer(fan));
+    const ok = (await overlay(2)).body;
+    const yes = ok.data!.followTrades.markets.find((m) => m.venue === 'venue_a' && m.marketId === m1)!;
     expect(yes.bubbles[1]!.traders.map((t) => t.traderId)).toEqual([A, B]);
-    const bad = (await gql(0)).body as { errors: { extensions: { code: string } }[] };
-    expect(bad.errors[0]!.extensions.code).toBe('bad_request');
+    const bad = (await overlay(0)).body;
+    expect(bad.errors![0]!.extensions.code).toBe('bad_request');
   });
 
   it('refuses (400 on from) a range holding more followed-trader trades than the bound', async () => {

@@ -1,6 +1,8 @@
+import type { HomeQuery } from '../../../schema/generated/operations';
 import { MarketsService } from '../../../src/modules/markets/markets.service';
 import { EventsService } from '../../../src/modules/events/events.service';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
 import { pinnedWorld } from '../../support/pinned-world';
 import { statementsOf } from './statements';
 
@@ -19,21 +21,7 @@ let marketA: string;
 let marketB: string;
 let seq = 0;
 
-interface HomeBody {
-  category: string | null;
-  activity: {
-    id: string;
-    traderId: string;
-    marketId: string;
-    category: string | null;
-    eventTitle: string | null;
-    price: number;
-    size: number;
-    filledAt: string;
-  }[];
-  trending: { id: string; category: string; activityScore: number; markets: unknown[] }[];
-  portfolio: { openPositions: number; costBasis: number; currency: string };
-}
+type HomeBody = HomeQuery['home'];
 
 async function trades(trader: string, market: string, n: number, at = pinned.clock.ms - 3_600_000): Promise<void> {
   await app.services.db.prisma.trade.createMany({
@@ -74,10 +62,8 @@ async function follow(userId: string, traders: string[]): Promise<void> {
   });
 }
 
-const home = async (userId: string | null, query = '') =>
-  http(`${app.url}/api/home${query}`, {
-    headers: userId ? { authorization: `Bearer ${await app.token(userId)}` } : {},
-  });
+const home = (userId: string | null, query = '') =>
+  userId ? app.as(userId).get(`/api/home${query}`) : http(`${app.url}/api/home${query}`);
 
 beforeAll(async () => {
   // No background SQL inside a measurement: the withdrawal dispatcher's poll is off.
@@ -167,15 +153,12 @@ describe('GET /api/home', () => {
   });
 
   it('the GraphQL query answers the same screen', async () => {
-    const r = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${await app.token('viewer')}` },
-      json: {
-        query:
-          'query($c: String) { home(category: $c) { category activity { traderId } portfolio { openPositions } } }',
-        variables: { c: catB },
-      },
-    });
+    const r = await gql(
+      app,
+      'query($c: String) { home(category: $c) { category activity { traderId } portfolio { openPositions } } }',
+      { c: catB },
+      await app.bearer('viewer'),
+    );
     expect(r.body).toEqual({
       data: { home: { category: catB, activity: [{ traderId: W(2) }], portfolio: { openPositions: 3 } } },
     });

@@ -1,18 +1,10 @@
+import type { LeaderboardQuery, TraderQuery, TraderTradesQuery } from '../../../schema/generated/operations';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../support/app';
 
-interface Row {
-  rank: number;
-  traderId: string;
-  totalVolume: number;
-  totalPnl: number;
-  realizedPnl: number;
-  unrealizedPnl: number;
-  winCount: number;
-  lossCount: number;
-  totalTrades: number;
-}
+type TraderTrades = TraderTradesQuery['traderTrades'];
+type Leaderboard = LeaderboardQuery['leaderboard'];
 
 const X = '0x' + 'a'.repeat(40);
 const Y = '0x' + 'b'.repeat(40);
@@ -57,7 +49,7 @@ afterAll(async () => {
 });
 
 const board = async (sort: string) =>
-  ((await http(`${app.url}/api/leaderboard?sort_by=${sort}&venue=venue_a`)).body as { data: Row[] }).data;
+  ((await http(`${app.url}/api/leaderboard?sort_by=${sort}&venue=venue_a`)).body as Leaderboard).data;
 
 describe('trader stats from trades', () => {
   it('computes volume, realized PnL, wins, losses and counts (hand-computed)', async () => {
@@ -93,16 +85,8 @@ describe('trader stats from trades', () => {
 
 describe('POST /api/leaderboard/refresh', () => {
   it('needs a bearer and the admin token (401), and recomputes with unrealized PnL at the mark', async () => {
-    const user = await app.token('lb-user');
     expect((await http(`${app.url}/api/leaderboard/refresh`, { method: 'POST' })).status).toBe(401);
-    expect(
-      (
-        await http(`${app.url}/api/leaderboard/refresh`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${user}` },
-        })
-      ).status,
-    ).toBe(401);
+    expect((await app.as('lb-user').post('/api/leaderboard/refresh')).status).toBe(401);
     expect(
       (
         await http(`${app.url}/api/leaderboard/refresh`, {
@@ -111,10 +95,9 @@ describe('POST /api/leaderboard/refresh', () => {
         })
       ).status,
     ).toBe(401);
-    const r = await http(`${app.url}/api/leaderboard/refresh`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${user}`, 'x-admin-token': 'lb-admin-token' },
-    });
+    const r = await app
+      .as('lb-user')
+      .post('/api/leaderboard/refresh', undefined, { 'x-admin-token': 'lb-admin-token' });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ traders: 3, trades: 10 });
 
@@ -133,12 +116,7 @@ describe('POST /api/leaderboard/refresh', () => {
 
 describe('traders', () => {
   it('profile with followers and volume rank; 404 for an unknown trader; 400 for a bad id', async () => {
-    const fan = await app.token('fan');
-    await http(`${app.url}/api/follows`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${fan}` },
-      json: { venue: 'venue_a', traderId: X },
-    });
+    await app.as('fan').post('/api/follows', { venue: 'venue_a', traderId: X });
     const p = await http(`${app.url}/api/traders/venue_a/${X.toUpperCase().replace('0X', '0x')}`);
     expect(p.status).toBe(200);
     expect(p.body).toMatchObject({ traderId: X, followers: 1, volumeRank: 1, totalTrades: 3 });
@@ -154,31 +132,26 @@ describe('traders', () => {
       const tied = ['0x' + '3'.repeat(40), '0x' + '1'.repeat(40), '0x' + '2'.repeat(40)];
       await app.services.get(TradeIngestService).ingest(tied.map((w) => t(w, 'buy', 'yes', 1, 0.3)));
       const rows = (
-        (await http(`${app.url}/api/leaderboard?sort_by=total_volume&venue=venue_a&limit=200`)).body as { data: Row[] }
+        (await http(`${app.url}/api/leaderboard?sort_by=total_volume&venue=venue_a&limit=200`)).body as Leaderboard
       ).data;
       const onBoard = rows.filter((r) => tied.includes(r.traderId));
       expect(onBoard.map((r) => r.traderId)).toEqual([...tied].sort());
       expect(new Set(onBoard.map((r) => r.rank)).size).toBe(3);
       for (const row of rows) {
-        const profile = (await http(`${app.url}/api/traders/venue_a/${row.traderId}`)).body as { volumeRank: number };
+        const profile = (await http(`${app.url}/api/traders/venue_a/${row.traderId}`)).body as TraderQuery['trader'];
         expect([row.traderId, profile.volumeRank]).toEqual([row.traderId, row.rank]);
       }
     },
   );
 
   it("lists a trader's trades newest first with offset paging", async () => {
-    const page = (await http(`${app.url}/api/traders/venue_a/${X}/trades?limit=2`)).body as {
-      data: { side: string; price: number; size: number }[];
-      total: number;
-    };
+    const page = (await http(`${app.url}/api/traders/venue_a/${X}/trades?limit=2`)).body as TraderTrades;
     expect(page.total).toBe(3);
     expect(page.data.map((d) => [d.side, d.price, d.size])).toEqual([
       ['sell', 0.6, 5],
       ['buy', 0.5, 10],
     ]);
-    const rest = (await http(`${app.url}/api/traders/venue_a/${X}/trades?limit=2&offset=2`)).body as {
-      data: unknown[];
-    };
+    const rest = (await http(`${app.url}/api/traders/venue_a/${X}/trades?limit=2&offset=2`)).body as TraderTrades;
     expect(rest.data).toHaveLength(1);
   });
 });
@@ -187,7 +160,7 @@ describe('backfill', () => {
   it('gives a new embedded database a leaderboard from recent public trades', async () => {
     const filled = await startTestApp({ SIM_BACKFILL_TRADES: '3' });
     try {
-      const rows = (await http(`${filled.url}/api/leaderboard?limit=5`)).body as { data: Row[]; total: number };
+      const rows = (await http(`${filled.url}/api/leaderboard?limit=5`)).body as Leaderboard;
       expect(rows.total).toBeGreaterThan(10);
       expect(rows.data[0]!.totalVolume).toBeGreaterThan(0);
     } finally {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CreateEventCommentMutation, SocialOverviewQuery } from '../../../schema/generated/operations';
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { statementsOf } from './statements';
@@ -14,11 +15,7 @@ import { MarketsService } from '../../../src/modules/markets/markets.service';
  */
 let app: TestApp;
 
-interface Overview {
-  topTraders: { rank: number; traderId: string }[];
-  hotEvents: { id: string; markets: unknown[] }[];
-  activeComments: { id: string; replyCount: number }[];
-}
+type Overview = SocialOverviewQuery['socialOverview'];
 
 beforeAll(async () => {
   // No background SQL inside a measurement: the withdrawal dispatcher's poll is off; no backfilled traders.
@@ -41,15 +38,10 @@ beforeAll(async () => {
   });
   await app.services.get(TradeIngestService).ingest([t(1), t(2), t(3)]);
   const slug = app.services.world.coreEvents[0]!.slug;
-  const headers = { authorization: `Bearer ${await app.token('ov-user')}` };
-  const c = (
-    await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers, json: { body: 'hot take' } })
-  ).body as { id: string };
-  await http(`${app.url}/api/events/${slug}/comments`, {
-    method: 'POST',
-    headers,
-    json: { body: 'reply', parentId: c.id },
-  });
+  const user = app.as('ov-user');
+  const c = (await user.post(`/api/events/${slug}/comments`, { body: 'hot take' }))
+    .body as CreateEventCommentMutation['createEventComment'];
+  await user.post(`/api/events/${slug}/comments`, { body: 'reply', parentId: c.id });
 });
 afterAll(async () => {
   await app.close();

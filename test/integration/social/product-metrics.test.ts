@@ -1,12 +1,13 @@
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
+import type { ProductMetricsQuery } from '../../../schema/generated/operations';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
 import { statementsOf } from './statements';
 
 const ADMIN = 'metrics-admin-token';
 const DAY = 86_400_000;
 
 let app: TestApp;
-let user: string;
 let now: number;
 const ago = (days: number) => new Date(now - days * DAY);
 
@@ -81,7 +82,6 @@ async function seed(prefix: string): Promise<void> {
 
 beforeAll(async () => {
   app = await startTestApp({ ADMIN_TOKEN: ADMIN });
-  user = await app.token('operator');
   now = Date.now();
   await seed('a');
 });
@@ -90,19 +90,20 @@ afterAll(async () => {
 });
 
 const get = (headers: Record<string, string>) => http(`${app.url}/api/product/metrics`, { headers });
-const admin = () => ({ authorization: `Bearer ${user}`, 'x-admin-token': ADMIN });
+/** The operator's bearer with the admin token (both needed). */
+const admin = async () => ({ ...(await app.bearer('operator')), 'x-admin-token': ADMIN });
 
 describe('GET /api/product/metrics', () => {
   it('needs a bearer token and the admin token (401 otherwise)', async () => {
     expect((await get({})).status).toBe(401);
-    expect((await get({ authorization: `Bearer ${user}` })).status).toBe(401);
-    expect((await get({ authorization: `Bearer ${user}`, 'x-admin-token': 'wrong' })).status).toBe(401);
+    expect((await get(await app.bearer('operator'))).status).toBe(401);
+    expect((await get({ ...(await app.bearer('operator')), 'x-admin-token': 'wrong' })).status).toBe(401);
     expect((await get({ 'x-admin-token': ADMIN })).status).toBe(401);
-    expect((await get(admin())).status).toBe(200);
+    expect((await get(await admin())).status).toBe(200);
   });
 
   it('counts users, active users, trades, volume and the funnel (hand-computed)', async () => {
-    const r = await get(admin());
+    const r = await get(await admin());
     expect(r.body).toEqual({
       generatedAt: expect.any(String),
       users: { total: 5, last7d: 2, last30d: 3 },
@@ -126,11 +127,12 @@ describe('GET /api/product/metrics', () => {
   });
 
   it('answers GraphQL with the same figures', async () => {
-    const r = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: admin(),
-      json: { query: '{ productMetrics { users { total } funnel { steps { step users } } } }' },
-    });
+    const r = await gql(
+      app,
+      '{ productMetrics { users { total } funnel { steps { step users } } } }',
+      undefined,
+      await admin(),
+    );
     expect(r.body).toEqual({
       data: {
         productMetrics: {
@@ -148,12 +150,12 @@ describe('GET /api/product/metrics', () => {
   });
 
   it('runs the same few aggregate statements however many users there are', async () => {
-    const count = () => statementsOf(app, async () => expect((await get(admin())).status).toBe(200));
+    const count = () => statementsOf(app, async () => expect((await get(await admin())).status).toBe(200));
     const small = await count();
     for (let i = 0; i < 20; i += 1) await seed(`b${String(i).padStart(2, '0')}`);
     const large = await count();
     expect(large).toBe(small);
     expect(small).toBeLessThanOrEqual(4);
-    expect(((await get(admin())).body as { users: { total: number } }).users.total).toBe(105);
+    expect(((await get(await admin())).body as ProductMetricsQuery['productMetrics']).users.total).toBe(105);
   });
 });

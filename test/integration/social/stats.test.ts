@@ -1,35 +1,12 @@
+import type { LeaderboardMeQuery, LeaderboardQuery, UserStatsQuery } from '../../../schema/generated/operations';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.types';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { http, startTestApp, type TestApp, type UserClient } from '../../support/app';
 import { statementsOf } from './statements';
 
-interface Row {
-  rank: number;
-  traderId: string;
-  totalVolume: number;
-  totalTrades: number;
-}
-interface Me {
-  sortBy: string;
-  total: number;
-  traderIds: string[];
-  rank: number | null;
-  me: Row | null;
-  neighbours: Row[];
-}
-interface Stats {
-  userId: string;
-  joinedAt: string | null;
-  wallets: number;
-  rankedWallets: number;
-  followers: number;
-  following: number;
-  comments: number;
-  onChain: Record<string, number | string | null>;
-  orders: { filledOrders: number; volume: number };
-  totalVolume: number;
-  totalTrades: number;
-}
+type Leaderboard = LeaderboardQuery['leaderboard'];
+type Me = LeaderboardMeQuery['leaderboardMe'];
+type Stats = UserStatsQuery['userStats'];
 
 const hex = (c: string) => `0x${c.repeat(40)}`;
 // Other traders, and the two wallets ann links (lower-case ids sort P < Q < R < S < W1 < W2).
@@ -43,9 +20,9 @@ const [P, Q, R, S, W1, W2] = ['1', '2', '3', '4', '5', '6'].map(hex) as [
 ];
 
 let app: TestApp;
-let ann: string;
-let bob: string;
-let ghost: string;
+let ann: UserClient;
+let bob: UserClient;
+let ghost: UserClient;
 let marketId: string;
 let seq = 0;
 const t = (trader: string, side: 'buy' | 'sell', size: number, price = 0.5): PublicTrade => {
@@ -62,22 +39,16 @@ const t = (trader: string, side: 'buy' | 'sell', size: number, price = 0.5): Pub
     filledAt: new Date(Date.UTC(2026, 10, 2, 0, 0, seq)),
   };
 };
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 beforeAll(async () => {
   app = await startTestApp();
   const prisma = app.services.db.prisma;
   marketId = (await prisma.market.findFirstOrThrow({ where: { venue: 'venue_a' } })).venueMarketId;
-  [ann, bob, ghost] = await Promise.all(['ann', 'bob', 'ghost'].map((u) => app.token(u)));
+  [ann, bob, ghost] = [app.as('ann'), app.as('bob'), app.as('ghost')];
   // ann and bob sign up (a provisioned polygon wallet each, never trading); ann links W1 and W2.
-  for (const tok of [ann, bob])
-    expect((await http(`${app.url}/auth/setup`, { method: 'POST', headers: auth(tok) })).status).toBe(200);
+  for (const user of [ann, bob]) expect((await user.post('/auth/setup')).status).toBe(200);
   for (const address of [W1, W2]) {
-    const r = await http(`${app.url}/api/wallets/import`, {
-      method: 'POST',
-      headers: auth(ann),
-      json: { chain: 'polygon', address },
-    });
+    const r = await ann.post('/api/wallets/import', { chain: 'polygon', address });
     expect(r.status).toBe(201);
   }
   // Volumes (price 0.5): P 60, Q 50, W1 40 + 7, R 30, S 20, W2 5. Trades: W1 5, R 2, the rest 1.
@@ -116,24 +87,16 @@ beforeAll(async () => {
       order('venue_a', 'simulation', 0n, 0n),
     ],
   });
-  await http(`${app.url}/api/follows`, { method: 'POST', headers: auth(ann), json: { venue: 'venue_a', traderId: P } });
-  await http(`${app.url}/api/follows`, {
-    method: 'POST',
-    headers: auth(bob),
-    json: { venue: 'venue_a', traderId: W1.toUpperCase().replace('0X', '0x') },
-  });
+  await ann.post('/api/follows', { venue: 'venue_a', traderId: P });
+  await bob.post('/api/follows', { venue: 'venue_a', traderId: W1.toUpperCase().replace('0X', '0x') });
   const slug = app.services.world.coreEvents[0]!.slug;
-  expect(
-    (await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: auth(ann), json: { body: 'gm' } }))
-      .status,
-  ).toBe(201);
+  expect((await ann.post(`/api/events/${slug}/comments`, { body: 'gm' })).status).toBe(201);
 });
 afterAll(async () => {
   await app.close();
 });
 
-const me = async (token: string, qs = '') =>
-  http(`${app.url}/api/leaderboard/me${qs ? `?${qs}` : ''}`, { headers: auth(token) });
+const me = async (user: UserClient, qs = '') => user.get(`/api/leaderboard/me${qs ? `?${qs}` : ''}`);
 
 describe('GET /api/leaderboard/me', () => {
   it('ranks the caller by their best-ranked linked wallet, with neighbours on each side', async () => {
@@ -156,7 +119,7 @@ describe('GET /api/leaderboard/me', () => {
   it.each(['total_volume', 'total_pnl', 'win_count', 'total_trades'])(
     'agrees with GET /api/leaderboard for sort_by=%s',
     async (sort) => {
-      const board = ((await http(`${app.url}/api/leaderboard?sort_by=${sort}&limit=200`)).body as { data: Row[] }).data;
+      const board = ((await http(`${app.url}/api/leaderboard?sort_by=${sort}&limit=200`)).body as Leaderboard).data;
       const body = (await me(ann, `sort_by=${sort}&neighbours=2`)).body as Me;
       const mine = board.filter((b) => [W1, W2].includes(b.traderId));
       expect(body.rank).toBe(mine[0]!.rank);
@@ -173,16 +136,8 @@ describe('GET /api/leaderboard/me', () => {
   });
 
   it('breaks ties as the board does (figure, then venue, then trader id)', async () => {
-    const cat = await app.token('cat');
-    expect(
-      (
-        await http(`${app.url}/api/wallets/import`, {
-          method: 'POST',
-          headers: auth(cat),
-          json: { chain: 'polygon', address: S },
-        })
-      ).status,
-    ).toBe(201);
+    const cat = app.as('cat');
+    expect((await cat.post('/api/wallets/import', { chain: 'polygon', address: S })).status).toBe(201);
     // One trade each for P, Q, S and W2: S comes after P and Q.
     const body = (await me(cat, 'sort_by=total_trades&neighbours=1')).body as Me;
     expect(body.rank).toBe(5);
@@ -252,7 +207,7 @@ describe('GET /api/stats and /api/stats/{userId}', () => {
   });
 
   it("GET /api/stats is the caller's own public stats; 401 without bearer", async () => {
-    const own = await http(`${app.url}/api/stats`, { headers: auth(ann) });
+    const own = await ann.get('/api/stats');
     expect(own.status).toBe(200);
     expect(own.body).toEqual((await http(`${app.url}/api/stats/ann`)).body);
     expect((await http(`${app.url}/api/stats`)).status).toBe(401);
