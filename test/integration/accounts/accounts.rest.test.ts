@@ -1,21 +1,12 @@
+import type { AccountWalletFieldsFragment, MeQuery, SetupAccountMutation } from '../../../schema/generated/operations';
 import { base58Decode } from '../../../src/modules/wallets/base58';
 import { toChecksumAddress } from '../../../src/modules/wallets/chain-address';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
+import { gql } from '../../support/graphql';
 
-interface Wallet {
-  id: string;
-  chain: string;
-  address: string;
-  kind: string;
-  createdAt: string;
-}
-interface Account {
-  userId: string;
-  created?: boolean;
-  createdAt: string | null;
-  wallets: Wallet[];
-}
+type Wallet = AccountWalletFieldsFragment;
+type Account = SetupAccountMutation['setupAccount'];
 
 let app: TestApp;
 beforeAll(async () => {
@@ -25,10 +16,8 @@ afterAll(async () => {
   await app.close();
 });
 
-async function call(method: 'GET' | 'POST', path: string, sub?: string) {
-  const headers: Record<string, string> = sub ? { authorization: `Bearer ${await app.token(sub)}` } : {};
-  return http(`${app.url}${path}`, { method, headers });
-}
+const call = (method: 'GET' | 'POST', path: string, sub?: string) =>
+  sub ? app.as(sub).request(method, path) : http(`${app.url}${path}`, { method });
 
 function expectProvisioned(wallets: Wallet[]): void {
   expect(wallets.map((w) => [w.chain, w.kind]).sort()).toEqual([
@@ -99,10 +88,10 @@ describe('GET /auth/me', () => {
   });
 
   it('before onboarding: the id, no wallets; after: the wallets', async () => {
-    const before = (await call('GET', '/auth/me', 'newbie')).body as Account;
+    const before = (await call('GET', '/auth/me', 'newbie')).body as MeQuery['me'];
     expect(before).toEqual({ userId: 'newbie', createdAt: null, wallets: [] });
     const setup = (await call('POST', '/auth/setup', 'newbie')).body as Account;
-    const after = (await call('GET', '/auth/me', 'newbie')).body as Account;
+    const after = (await call('GET', '/auth/me', 'newbie')).body as MeQuery['me'];
     expect(after).toEqual({ userId: 'newbie', createdAt: setup.createdAt, wallets: setup.wallets });
   });
 
@@ -113,11 +102,7 @@ describe('GET /auth/me', () => {
   });
 
   it('answers on GraphQL too', async () => {
-    const r = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${await app.token('alice')}` },
-      json: { query: '{ me { userId wallets { chain kind } } }' },
-    });
+    const r = await gql(app, '{ me { userId wallets { chain kind } } }', undefined, await app.bearer('alice'));
     expect(r.body).toMatchObject({
       data: { me: { userId: 'alice', wallets: expect.arrayContaining([{ chain: 'polygon', kind: 'provisioned' }]) } },
     });
@@ -142,11 +127,7 @@ describe('wallet provider over HTTP', () => {
     await upstream.close();
   });
 
-  const setup = async (sub: string) =>
-    http(`${remote.url}/auth/setup`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${await remote.token(sub)}` },
-    });
+  const setup = (sub: string) => remote.as(sub).post('/auth/setup');
 
   it('provisions through the provider, idempotently keyed per user and chain', async () => {
     const r = await setup('dora');
@@ -193,9 +174,7 @@ describe('wallet provider over HTTP', () => {
     });
     const failed = await setup('gina');
     expect(failed.status).toBe(502);
-    const me = await http(`${remote.url}/auth/me`, {
-      headers: { authorization: `Bearer ${await remote.token('gina')}` },
-    });
+    const me = await remote.as('gina').get('/auth/me');
     expect(me.body).toEqual({ userId: 'gina', createdAt: null, wallets: [] });
     const retried = await setup('gina');
     expect(retried.status).toBe(200);
@@ -213,12 +192,9 @@ describe('wallet provider over HTTP', () => {
             : 'So11111111111111111111111111111111111111112',
       },
     }));
-    const token = await remote.token('hal');
-    const linked = await http(`${remote.url}/api/wallets/import`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      json: { chain: 'polygon', address: '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb' },
-    });
+    const linked = await remote
+      .as('hal')
+      .post('/api/wallets/import', { chain: 'polygon', address: '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb' });
     expect(linked.status).toBe(201);
     expect((await setup('hal')).body).toMatchObject({ created: true });
     expect((await setup('hal')).body).toMatchObject({ created: false });

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { toAppError } from '../../../src/errors/normalize-error';
+import type { CreateEventCommentMutation } from '../../../schema/generated/operations';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
+import { sleep } from '../../support/wait';
 
 /**
  * Likes and replies racing a comment's deletion, and the translation of the
@@ -19,10 +22,9 @@ afterAll(async () => {
   await app.close();
 });
 
-const as = async (sub: string) => ({ authorization: `Bearer ${await app.token(sub)}` });
 const comment = async (sub: string, body: string) =>
-  (await http(`${app.url}/api/events/${slug}/comments`, { method: 'POST', headers: await as(sub), json: { body } }))
-    .body as { id: string };
+  (await app.as(sub).post(`/api/events/${slug}/comments`, { body }))
+    .body as CreateEventCommentMutation['createEventComment'];
 
 /** The error a write raises, from the database itself. */
 async function errorOf(write: () => Promise<unknown>): Promise<unknown> {
@@ -71,23 +73,18 @@ describe('foreign-key violations (P2003) are translated in one place', () => {
 
   it('liking or replying to a deleted comment is a 404 over REST and GraphQL', async () => {
     const c = await comment('fk-author', 'short-lived');
-    expect(
-      (await http(`${app.url}/api/comments/${c.id}`, { method: 'DELETE', headers: await as('fk-author') })).status,
-    ).toBe(200);
-    const like = await http(`${app.url}/api/comments/${c.id}/like`, { method: 'POST', headers: await as('fk-fan') });
+    expect((await app.as('fk-author').delete(`/api/comments/${c.id}`)).status).toBe(200);
+    const like = await app.as('fk-fan').post(`/api/comments/${c.id}/like`);
     expect([like.status, (like.body as { error: string }).error]).toEqual([404, 'not_found']);
-    const reply = await http(`${app.url}/api/events/${slug}/comments`, {
-      method: 'POST',
-      headers: await as('fk-fan'),
-      json: { body: 'late', parentId: c.id },
-    });
+    const reply = await app.as('fk-fan').post(`/api/events/${slug}/comments`, { body: 'late', parentId: c.id });
     expect(reply.status).toBe(404);
-    const gql = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: await as('fk-fan'),
-      json: { query: 'mutation($id: String!) { likeComment(commentId: $id) { likeCount } }', variables: { id: c.id } },
-    });
-    expect((gql.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('not_found');
+    const liked = await gql(
+      app,
+      'mutation($id: String!) { likeComment(commentId: $id) { likeCount } }',
+      { id: c.id },
+      await app.bearer('fk-fan'),
+    );
+    expect(liked.body.errors![0]!.extensions.code).toBe('not_found');
   });
 });
 
@@ -100,7 +97,7 @@ describe('foreign-key violations (P2003) are translated in one place', () => {
 (onPostgres ? it : it.skip)('a like racing the comment’s deletion is a 404, not a 500', async () => {
   const prisma = app.services.db.prisma;
   const c = await comment('race-author', 'racing');
-  const headers = await as('race-fan');
+  const headers = await app.bearer('race-fan');
   let like: Promise<Awaited<ReturnType<typeof http>>> | undefined;
   await prisma.$transaction(
     async (tx) => {
@@ -112,7 +109,7 @@ describe('foreign-key violations (P2003) are translated in one place', () => {
           SELECT count(*) AS n FROM pg_stat_activity
           WHERE wait_event_type = 'Lock' AND query ILIKE '%INSERT INTO%CommentLike%'`;
         if (Number(waiting[0]!.n) > 0) return;
-        await new Promise((r) => setTimeout(r, 10));
+        await sleep(10);
       }
       throw new Error('the like never waited on the deletion');
     },

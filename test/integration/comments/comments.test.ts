@@ -1,23 +1,9 @@
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import type { CommentFieldsFragment, CommentPageFieldsFragment } from '../../../schema/generated/operations';
+import { bearer, http, startTestApp, type TestApp } from '../../support/app';
 
-interface Comment {
-  id: string;
-  eventId: string | null;
-  tradeId: string | null;
-  parentId: string | null;
-  authorId: string;
-  body: string;
-  likeCount: number;
-  replyCount: number;
-  likedByMe: boolean | null;
-}
-interface Page {
-  data: Comment[];
-  limit: number;
-  offset: number;
-  total: number;
-}
+type Comment = CommentFieldsFragment;
+type Page = CommentPageFieldsFragment;
 
 let app: TestApp;
 let alice: string;
@@ -33,9 +19,8 @@ afterAll(async () => {
   await app.close();
 });
 
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const post = (path: string, token: string | null, json: unknown) =>
-  http(`${app.url}${path}`, { method: 'POST', json, headers: token ? auth(token) : {} });
+  http(`${app.url}${path}`, { method: 'POST', json, headers: token ? bearer(token) : {} });
 
 describe('event comments', () => {
   it('creates (201), lists newest first with the offset envelope, and replies one level deep', async () => {
@@ -100,13 +85,13 @@ describe('likes', () => {
       users
         .slice(0, 6)
         .flatMap((t) =>
-          [1, 2].map(() => http(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: auth(t) })),
+          [1, 2].map(() => http(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: bearer(t) })),
         ),
     );
     const row = await app.services.db.prisma.comment.findUniqueOrThrow({ where: { id: c.id } });
     expect(row.likeCount).toBe(6);
     expect(await app.services.db.prisma.commentLike.count({ where: { commentId: c.id } })).toBe(6);
-    const seenBy = (await http(`${app.url}/api/events/${slug}/comments?limit=100`, { headers: auth(users[11]!) }))
+    const seenBy = (await http(`${app.url}/api/events/${slug}/comments?limit=100`, { headers: bearer(users[11]!) }))
       .body as Page;
     expect(seenBy.data.find((x) => x.id === c.id)).toMatchObject({ likeCount: 6, likedByMe: true });
     const anon = (await http(`${app.url}/api/events/${slug}/comments?limit=100`)).body as Page;
@@ -120,7 +105,7 @@ describe('likes', () => {
       liked: true,
       likeCount: 1,
     });
-    const un = await http(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: auth(bob) });
+    const un = await http(`${app.url}/api/comments/${c.id}/like`, { method: 'DELETE', headers: bearer(bob) });
     expect(un.body).toEqual({ commentId: c.id, liked: false, likeCount: 0 });
     expect((await post('/api/comments/nope/like', bob, {})).status).toBe(404);
     expect((await post(`/api/comments/${c.id}/like`, null, {})).status).toBe(401);
@@ -132,7 +117,7 @@ describe('deleting', () => {
     const c = (await post(`/api/events/${slug}/comments`, alice, { body: 'to delete' })).body as Comment;
     const r = (await post(`/api/events/${slug}/comments`, bob, { body: 'reply', parentId: c.id })).body as Comment;
     const del = (token: string, id: string) =>
-      http(`${app.url}/api/comments/${id}`, { method: 'DELETE', headers: auth(token) });
+      http(`${app.url}/api/comments/${id}`, { method: 'DELETE', headers: bearer(token) });
     expect((await del(bob, c.id)).status).toBe(403);
     // Bob may delete his own reply; the root's reply count follows.
     expect((await del(bob, r.id)).status).toBe(200);
@@ -176,7 +161,7 @@ describe('trade comments', () => {
 
 describe('documented statuses', () => {
   const del = (path: string, token: string | null) =>
-    http(`${app.url}${path}`, { method: 'DELETE', headers: token ? auth(token) : {} });
+    http(`${app.url}${path}`, { method: 'DELETE', headers: token ? bearer(token) : {} });
 
   it('404 for a reply whose parent is on another event or another trade', async () => {
     const other = app.services.world.coreEvents[6]!.slug;

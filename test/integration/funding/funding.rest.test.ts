@@ -1,36 +1,25 @@
+import type {
+  CreateOnrampSessionMutation,
+  CreatePaymentIntentMutation,
+  FundingHistoryQuery,
+  NotificationsQuery,
+  RequestWithdrawalMutation,
+  WalletBalanceQuery,
+  WithdrawalsQuery,
+} from '../../../schema/generated/operations';
 import { NotificationsService } from '../../../src/modules/notifications/notifications.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
 import { signPaymentPayload } from '../../../src/modules/webhooks';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
+import { fund } from '../../support/funding';
 
-interface Funding {
-  id: string;
-  kind: string;
-  status: string;
-  amount: number;
-  currency: string;
-  credited: number | null;
-  processorId: string;
-  redirectUrl?: string | null;
-  clientSecret?: string | null;
-}
-interface Withdrawal {
-  id: string;
-  status: string;
-  amount: number;
-  chain: string;
-  destination: string;
-  payoutId: string | null;
-  failureReason: string | null;
-}
-interface Page<T> {
-  data: T[];
-  limit: number;
-  offset: number;
-  total: number;
-}
+type Onramp = CreateOnrampSessionMutation['createOnrampSession'];
+type Fundings = FundingHistoryQuery['fundingHistory'];
+type Withdrawal = RequestWithdrawalMutation['requestWithdrawal'];
+type Withdrawals = WithdrawalsQuery['withdrawals'];
+type Balance = WalletBalanceQuery['walletBalance'];
 
 const SECRET = 'whsec_funding_test';
 const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -43,21 +32,6 @@ afterAll(async () => {
   await app.close();
 });
 
-async function as(
-  sub: string,
-  method: string,
-  path: string,
-  json?: unknown,
-  headers: Record<string, string> = {},
-  base = app,
-) {
-  return http(`${base.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${await base.token(sub)}`, ...headers },
-    json,
-  });
-}
-
 async function deliver(event: unknown, base = app) {
   const body = JSON.stringify(event);
   return http(`${base.url}/webhooks/payments`, {
@@ -67,14 +41,8 @@ async function deliver(event: unknown, base = app) {
   });
 }
 
-async function credit(userId: string, micros: bigint, key: string) {
-  await app.services
-    .get(LedgerService)
-    .postAll([{ userId, kind: 'deposit', available: micros, held: 0n, reference: 'test', idempotencyKey: key }]);
-}
-
 async function balance(sub: string) {
-  return (await as(sub, 'GET', '/api/wallets/balance')).body as { available: number; held: number };
+  return (await app.as(sub).get('/api/wallets/balance')).body as Balance;
 }
 
 describe('POST /api/funding/onramp', () => {
@@ -85,11 +53,11 @@ describe('POST /api/funding/onramp', () => {
   });
 
   it('creates a pending session with the processor', async () => {
-    const r = await as('fa', 'POST', '/api/funding/onramp', { amount: 50.5, currency: 'eur' });
+    const r = await app.as('fa').post('/api/funding/onramp', { amount: 50.5, currency: 'eur' });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ kind: 'onramp', status: 'pending', amount: 50.5, currency: 'eur', credited: null });
-    expect((r.body as Funding).redirectUrl).toMatch(/^https:\/\//);
-    expect((r.body as Funding).processorId).toMatch(/^os_/);
+    expect((r.body as Onramp).redirectUrl).toMatch(/^https:\/\//);
+    expect((r.body as Onramp).processorId).toMatch(/^os_/);
   });
 
   it.each([
@@ -101,28 +69,31 @@ describe('POST /api/funding/onramp', () => {
     [{ amount: 20, currency: 'btc' }, 'currency'],
     [{ amount: 20 }, 'currency'],
   ])('400 on %j', async (body, field) => {
-    const r = await as('fa', 'POST', '/api/funding/onramp', body);
+    const r = await app.as('fa').post('/api/funding/onramp', body);
     expect(r.status).toBe(400);
     expect((r.body as { message: string }).message.startsWith(`${field}: `)).toBe(true);
   });
 
   it('Idempotency-Key: the same body replays the first answer; another body is a 409', async () => {
     const key = { 'idempotency-key': 'onramp-1' };
-    const first = await as('fb', 'POST', '/api/funding/onramp', { amount: 25, currency: 'usd' }, key);
-    const again = await as('fb', 'POST', '/api/funding/onramp', { currency: 'usd', amount: 25 }, key);
+    const first = await app.as('fb').post('/api/funding/onramp', { amount: 25, currency: 'usd' }, key);
+    const again = await app.as('fb').post('/api/funding/onramp', { currency: 'usd', amount: 25 }, key);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    const other = await as('fb', 'POST', '/api/funding/onramp', { amount: 26, currency: 'usd' }, key);
+    const other = await app.as('fb').post('/api/funding/onramp', { amount: 26, currency: 'usd' }, key);
     expect(other.status).toBe(409);
     expect(other.body).toMatchObject({ error: 'conflict' });
     // Another user's key space is separate.
-    const theirs = await as('fc', 'POST', '/api/funding/onramp', { amount: 26, currency: 'usd' }, key);
+    const theirs = await app.as('fc').post('/api/funding/onramp', { amount: 26, currency: 'usd' }, key);
     expect(theirs.status).toBe(200);
     expect(
-      (await as('fb', 'POST', '/api/funding/onramp', { amount: 25, currency: 'usd' }, { 'idempotency-key': 'bad key' }))
-        .status,
+      (
+        await app
+          .as('fb')
+          .post('/api/funding/onramp', { amount: 25, currency: 'usd' }, { 'idempotency-key': 'bad key' })
+      ).status,
     ).toBe(400);
-    const history = (await as('fb', 'GET', '/api/funding/history')).body as Page<Funding>;
+    const history = (await app.as('fb').get('/api/funding/history')).body as Fundings;
     expect(history.total).toBe(1);
   });
 
@@ -131,13 +102,9 @@ describe('POST /api/funding/onramp', () => {
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 3; i += 1)
-        statuses.push(
-          (await as('fr', 'POST', '/api/funding/onramp', { amount: 10, currency: 'usd' }, {}, limited)).status,
-        );
+        statuses.push((await limited.as('fr').post('/api/funding/onramp', { amount: 10, currency: 'usd' })).status);
       expect(statuses).toEqual([200, 200, 429]);
-      expect(
-        (await as('other', 'POST', '/api/funding/onramp', { amount: 10, currency: 'usd' }, {}, limited)).status,
-      ).toBe(200);
+      expect((await limited.as('other').post('/api/funding/onramp', { amount: 10, currency: 'usd' })).status).toBe(200);
     } finally {
       await limited.close();
     }
@@ -147,22 +114,15 @@ describe('POST /api/funding/onramp', () => {
     const limited = await startTestApp({ ONRAMP_RATE_LIMIT: '2' });
     try {
       const key = { 'idempotency-key': 'retry-after-limit' };
-      const first = await as('fk', 'POST', '/api/funding/onramp', { amount: 15, currency: 'usd' }, key, limited);
+      const first = await limited.as('fk').post('/api/funding/onramp', { amount: 15, currency: 'usd' }, key);
       expect(first.status).toBe(200);
-      expect((await as('fk', 'POST', '/api/funding/onramp', { amount: 16, currency: 'usd' }, {}, limited)).status).toBe(
-        200,
-      );
-      const replay = await as('fk', 'POST', '/api/funding/onramp', { amount: 15, currency: 'usd' }, key, limited);
+      expect((await limited.as('fk').post('/api/funding/onramp', { amount: 16, currency: 'usd' })).status).toBe(200);
+      const replay = await limited.as('fk').post('/api/funding/onramp', { amount: 15, currency: 'usd' }, key);
       expect([replay.status, replay.body]).toEqual([200, first.body]);
       // New work is still limited, and a 429 does not claim its key: the same request later runs.
-      const refused = await as(
-        'fk',
-        'POST',
-        '/api/funding/onramp',
-        { amount: 17, currency: 'usd' },
-        { 'idempotency-key': 'late' },
-        limited,
-      );
+      const refused = await limited
+        .as('fk')
+        .post('/api/funding/onramp', { amount: 17, currency: 'usd' }, { 'idempotency-key': 'late' });
       expect(refused.status).toBe(429);
       expect(await limited.services.db.prisma.idempotentRequest.count({ where: { userId: 'fk', key: 'late' } })).toBe(
         0,
@@ -176,34 +136,34 @@ describe('POST /api/funding/onramp', () => {
 describe('POST /api/funding/intent', () => {
   it('creates a legacy payment intent with its client secret, idempotently', async () => {
     const key = { 'idempotency-key': 'pi-1' };
-    const r = await as('fi', 'POST', '/api/funding/intent', { amount: 5, currency: 'usd' }, key);
+    const r = await app.as('fi').post('/api/funding/intent', { amount: 5, currency: 'usd' }, key);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ kind: 'payment_intent', status: 'pending', amount: 5 });
-    expect((r.body as Funding).clientSecret).toMatch(/_secret_/);
-    expect((await as('fi', 'POST', '/api/funding/intent', { amount: 5, currency: 'usd' }, key)).body).toEqual(r.body);
-    expect((await as('fi', 'POST', '/api/funding/intent', { amount: 0.5, currency: 'usd' })).status).toBe(400);
+    expect((r.body as CreatePaymentIntentMutation['createPaymentIntent']).clientSecret).toMatch(/_secret_/);
+    expect((await app.as('fi').post('/api/funding/intent', { amount: 5, currency: 'usd' }, key)).body).toEqual(r.body);
+    expect((await app.as('fi').post('/api/funding/intent', { amount: 0.5, currency: 'usd' })).status).toBe(400);
   });
 });
 
 describe('GET /api/funding/history', () => {
   it('offset pages, newest first; limit at most 100', async () => {
-    for (const amount of [10, 11, 12]) await as('fh', 'POST', '/api/funding/onramp', { amount, currency: 'usd' });
-    const page = (await as('fh', 'GET', '/api/funding/history?limit=2&offset=0')).body as Page<Funding>;
+    for (const amount of [10, 11, 12]) await app.as('fh').post('/api/funding/onramp', { amount, currency: 'usd' });
+    const page = (await app.as('fh').get('/api/funding/history?limit=2&offset=0')).body as Fundings;
     expect(page).toMatchObject({ limit: 2, offset: 0, total: 3 });
     expect(page.data.map((f) => f.amount)).toEqual([12, 11]);
-    const rest = (await as('fh', 'GET', '/api/funding/history?limit=2&offset=2')).body as Page<Funding>;
+    const rest = (await app.as('fh').get('/api/funding/history?limit=2&offset=2')).body as Fundings;
     expect(rest.data.map((f) => f.amount)).toEqual([10]);
-    expect((await as('fh', 'GET', '/api/funding/history?limit=101')).status).toBe(400);
-    expect((await as('fh', 'GET', '/api/funding/history?limit=100')).status).toBe(200);
+    expect((await app.as('fh').get('/api/funding/history?limit=101')).status).toBe(400);
+    expect((await app.as('fh').get('/api/funding/history?limit=100')).status).toBe(200);
     expect((await http(`${app.url}/api/funding/history`)).status).toBe(401);
   });
 });
 
 describe('withdrawals', () => {
   it('refuses more than the available balance (400) and leaves the balance unchanged', async () => {
-    await credit('wd', 100_000_000n, 'wd:credit');
+    await fund(app, 'wd', 100, { key: 'wd:credit' });
     const before = await balance('wd');
-    const r = await as('wd', 'POST', '/api/funding/withdraw', {
+    const r = await app.as('wd').post('/api/funding/withdraw', {
       amount: 100.000001,
       chain: 'polygon',
       destination: EVM,
@@ -212,7 +172,7 @@ describe('withdrawals', () => {
     expect((r.body as { message: string }).message).toMatch(/^amount: exceeds the available balance/);
     expect(await balance('wd')).toEqual(before);
     expect(before).toMatchObject({ available: 100, held: 0 });
-    expect(((await as('wd', 'GET', '/api/funding/withdrawals')).body as Page<Withdrawal>).total).toBe(0);
+    expect(((await app.as('wd').get('/api/funding/withdrawals')).body as Withdrawals).total).toBe(0);
   });
 
   it.each([
@@ -224,7 +184,7 @@ describe('withdrawals', () => {
     [{ chain: 'polygon', destination: EVM }, 'amount'],
   ])('400 on %j, balance unchanged', async (body, field) => {
     const before = await balance('wd');
-    const r = await as('wd', 'POST', '/api/funding/withdraw', body);
+    const r = await app.as('wd').post('/api/funding/withdraw', body);
     expect(r.status).toBe(400);
     expect((r.body as { message: string }).message.startsWith(`${field}: `)).toBe(true);
     expect(await balance('wd')).toEqual(before);
@@ -233,7 +193,7 @@ describe('withdrawals', () => {
   it('201: queued with the amount held at once; idempotent on its key, also concurrently', async () => {
     const key = { 'idempotency-key': 'w-1' };
     const body = { amount: 30.123456, chain: 'polygon', destination: EVM.toLowerCase() };
-    const rs = await Promise.all([1, 2, 3].map(() => as('wd', 'POST', '/api/funding/withdraw', body, key)));
+    const rs = await Promise.all([1, 2, 3].map(() => app.as('wd').post('/api/funding/withdraw', body, key)));
     expect(rs.map((r) => r.status)).toEqual([201, 201, 201]);
     const w = rs[0]!.body as Withdrawal;
     expect(rs.every((r) => (r.body as Withdrawal).id === w.id)).toBe(true);
@@ -245,14 +205,14 @@ describe('withdrawals', () => {
       payoutId: null,
     });
     expect(await balance('wd')).toEqual(expect.objectContaining({ available: 69.876544, held: 30.123456 }));
-    const mismatch = await as('wd', 'POST', '/api/funding/withdraw', { ...body, amount: 1 }, key);
+    const mismatch = await app.as('wd').post('/api/funding/withdraw', { ...body, amount: 1 }, key);
     expect(mismatch.status).toBe(409);
     expect(await balance('wd')).toEqual(expect.objectContaining({ available: 69.876544, held: 30.123456 }));
   });
 
   it('the simulated processor pays at once: queued → completed, hold settled', async () => {
     expect(await app.services.get(WithdrawalsService).dispatch()).toBeGreaterThanOrEqual(1);
-    const list = (await as('wd', 'GET', '/api/funding/withdrawals')).body as Page<Withdrawal>;
+    const list = (await app.as('wd').get('/api/funding/withdrawals')).body as Withdrawals;
     expect(list).toMatchObject({ limit: 20, offset: 0, total: 1 });
     expect(list.data[0]).toMatchObject({ status: 'completed', payoutId: expect.stringMatching(/^po_/) });
     expect(await balance('wd')).toEqual(expect.objectContaining({ available: 69.876544, held: 0 }));
@@ -260,7 +220,7 @@ describe('withdrawals', () => {
   });
 
   it('end to end: onramp, signed webhook credit, withdraw', async () => {
-    const session = (await as('e2e', 'POST', '/api/funding/onramp', { amount: 40, currency: 'usd' })).body as Funding;
+    const session = (await app.as('e2e').post('/api/funding/onramp', { amount: 40, currency: 'usd' })).body as Onramp;
     const ack = await deliver({
       id: 'evt_e2e',
       type: 'onramp.completed',
@@ -268,11 +228,11 @@ describe('withdrawals', () => {
     });
     expect(ack.status).toBe(200);
     expect(await balance('e2e')).toEqual(expect.objectContaining({ available: 39.5 }));
-    const history = (await as('e2e', 'GET', '/api/funding/history')).body as Page<Funding>;
+    const history = (await app.as('e2e').get('/api/funding/history')).body as Fundings;
     expect(history.data[0]).toMatchObject({ status: 'succeeded', credited: 39.5 });
     expect(
       (
-        await as('e2e', 'POST', '/api/funding/withdraw', {
+        await app.as('e2e').post('/api/funding/withdraw', {
           amount: 39.5,
           chain: 'solana',
           destination: 'So11111111111111111111111111111111111111112',
@@ -312,7 +272,7 @@ describe('payment processor over HTTP', () => {
 
   it('forwards amounts, currency and the idempotency key; a replay does not call the processor again', async () => {
     const key = { 'idempotency-key': 'k1' };
-    const r = await as('hp', 'POST', '/api/funding/onramp', { amount: 12.3, currency: 'gbp' }, key, remote);
+    const r = await remote.as('hp').post('/api/funding/onramp', { amount: 12.3, currency: 'gbp' }, key);
     expect(r.status).toBe(200);
     expect(upstream.requests).toHaveLength(1);
     expect(upstream.requests[0]).toMatchObject({
@@ -321,20 +281,18 @@ describe('payment processor over HTTP', () => {
     });
     expect(upstream.requests[0]!.headers.authorization).toBe('Bearer pp-key');
     expect(upstream.requests[0]!.headers['idempotency-key']).toBe('onramp:hp:k1');
-    expect(
-      (await as('hp', 'POST', '/api/funding/onramp', { amount: 12.3, currency: 'gbp' }, key, remote)).body,
-    ).toEqual(r.body);
+    expect((await remote.as('hp').post('/api/funding/onramp', { amount: 12.3, currency: 'gbp' }, key)).body).toEqual(
+      r.body,
+    );
     expect(upstream.requests).toHaveLength(1);
   });
 
   it('502 when the processor fails, and the key is released for a retry', async () => {
     upstream.handle(() => ({ status: 500 }));
     const key = { 'idempotency-key': 'k2' };
-    expect((await as('hp', 'POST', '/api/funding/intent', { amount: 3, currency: 'usd' }, key, remote)).status).toBe(
-      502,
-    );
+    expect((await remote.as('hp').post('/api/funding/intent', { amount: 3, currency: 'usd' }, key)).status).toBe(502);
     upstream.handle(() => ({ body: { id: 'pi_retry', client_secret: 's' } }));
-    const retry = await as('hp', 'POST', '/api/funding/intent', { amount: 3, currency: 'usd' }, key, remote);
+    const retry = await remote.as('hp').post('/api/funding/intent', { amount: 3, currency: 'usd' }, key);
     expect(retry.status).toBe(200);
     expect(retry.body).toMatchObject({ processorId: 'pi_retry' });
   });
@@ -345,16 +303,12 @@ describe('payment processor over HTTP', () => {
       upstream.handle((req) => ({
         body: { id: `po_${(req.body as { reference: string }).reference}`, status: payoutStatus },
       }));
-      await remote.services
-        .get(LedgerService)
-        .postAll([
-          { userId: 'hq', kind: 'deposit', available: 50_000_000n, held: 0n, reference: 't', idempotencyKey: 'hq' },
-        ]);
+      await fund(remote, 'hq', 50, { key: 'hq', reference: 't' });
       const a = (
-        await as('hq', 'POST', '/api/funding/withdraw', { amount: 20, chain: 'polygon', destination: EVM }, {}, remote)
+        await remote.as('hq').post('/api/funding/withdraw', { amount: 20, chain: 'polygon', destination: EVM })
       ).body as Withdrawal;
       const b = (
-        await as('hq', 'POST', '/api/funding/withdraw', { amount: 10, chain: 'polygon', destination: EVM }, {}, remote)
+        await remote.as('hq').post('/api/funding/withdraw', { amount: 10, chain: 'polygon', destination: EVM })
       ).body as Withdrawal;
       upstream.handle(() => ({ status: 503 }));
       expect(await remote.services.get(WithdrawalsService).dispatch()).toBe(0); // stays queued, retried later
@@ -364,8 +318,7 @@ describe('payment processor over HTTP', () => {
       expect(await remote.services.get(WithdrawalsService).dispatch()).toBe(2);
       const payout = upstream.requests.filter((r) => r.path === '/v1/payouts').at(-1)!;
       expect(payout.headers['idempotency-key']).toMatch(/^payout:/);
-      let list = ((await as('hq', 'GET', '/api/funding/withdrawals', undefined, {}, remote)).body as Page<Withdrawal>)
-        .data;
+      let list = ((await remote.as('hq').get('/api/funding/withdrawals')).body as Withdrawals).data;
       expect(list.map((w) => w.status)).toEqual(['processing', 'processing']);
       await deliver({ id: 'evt_paid', type: 'payout.paid', data: { id: `po_${a.id}`, reference: a.id } }, remote);
       await deliver(
@@ -374,23 +327,18 @@ describe('payment processor over HTTP', () => {
       );
       // Late or repeated events change nothing.
       await deliver({ id: 'evt_failed_late', type: 'payout.failed', data: { id: `po_${a.id}` } }, remote);
-      list = ((await as('hq', 'GET', '/api/funding/withdrawals', undefined, {}, remote)).body as Page<Withdrawal>).data;
+      list = ((await remote.as('hq').get('/api/funding/withdrawals')).body as Withdrawals).data;
       expect(Object.fromEntries(list.map((w) => [w.id, [w.status, w.failureReason]]))).toEqual({
         [a.id]: ['completed', null],
         [b.id]: ['failed', 'address rejected'],
       });
-      const bal = (await as('hq', 'GET', '/api/wallets/balance', undefined, {}, remote)).body as {
-        available: number;
-        held: number;
-      };
+      const bal = (await remote.as('hq').get('/api/wallets/balance')).body as Balance;
       expect(bal).toMatchObject({ available: 30, held: 0 });
       expect(await remote.services.get(LedgerService).audit()).toEqual([]);
       // Each state change the dispatcher or a processor event made is notified once; the late event none.
       await remote.services.get(NotificationsService).settled();
       const notes = (
-        (await as('hq', 'GET', '/api/notifications?limit=100', undefined, {}, remote)).body as {
-          data: { kind: string; data: Record<string, string> }[];
-        }
+        (await remote.as('hq').get('/api/notifications?limit=100')).body as NotificationsQuery['notifications']
       ).data;
       expect(
         notes

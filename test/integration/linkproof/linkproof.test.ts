@@ -1,3 +1,4 @@
+import type { CreateProofLinkMutation, WalletProofQuery, WalletsQuery } from '../../../schema/generated/operations';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import {
   startFakeUpstream,
@@ -6,13 +7,7 @@ import {
   type UpstreamRequest,
 } from '../../support/fake-upstream';
 
-interface Proof {
-  wallet: string | null;
-  chain: string;
-  status: string;
-  verified: boolean;
-  verifiedAt: string | null;
-}
+type Proof = WalletProofQuery['walletProof'];
 
 /** Two valid Solana addresses (base58 of 32 bytes). */
 const SOL_A = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
@@ -43,11 +38,9 @@ beforeEach(() => {
   idp.handle(ok);
 });
 
-const as = async (sub: string, method: string, path: string, json?: unknown) =>
-  http(`${app.url}${path}`, { method, json, headers: { authorization: `Bearer ${await app.token(sub)}` } });
 async function solanaWalletOf(sub: string): Promise<string> {
-  expect((await as(sub, 'POST', '/auth/setup')).status).toBe(200);
-  const wallets = (await as(sub, 'GET', '/api/wallets')).body as { chain: string; kind: string; address: string }[];
+  expect((await app.as(sub).post('/auth/setup')).status).toBe(200);
+  const wallets = (await app.as(sub).get('/api/wallets')).body as WalletsQuery['wallets'];
   return wallets.find((w) => w.chain === 'solana' && w.kind === 'provisioned')!.address;
 }
 
@@ -57,7 +50,7 @@ describe('POST /linkproof/proof-link', () => {
   });
 
   it('400 when the caller has no Solana wallet', async () => {
-    const r = await as('lp-none', 'POST', '/linkproof/proof-link');
+    const r = await app.as('lp-none').post('/linkproof/proof-link');
     expect(r.status).toBe(400);
     expect((r.body as { message: string }).message).toMatch(/^wallet: /);
     expect(
@@ -68,8 +61,8 @@ describe('POST /linkproof/proof-link', () => {
   it("a deep link from the identity provider for the caller's provisioned Solana wallet", async () => {
     const wallet = await solanaWalletOf('lp-user');
     // An imported Solana wallet does not displace the provisioned one.
-    expect((await as('lp-user', 'POST', '/api/wallets/import', { chain: 'solana', address: SOL_A })).status).toBe(201);
-    const r = await as('lp-user', 'POST', '/linkproof/proof-link');
+    expect((await app.as('lp-user').post('/api/wallets/import', { chain: 'solana', address: SOL_A })).status).toBe(201);
+    const r = await app.as('lp-user').post('/linkproof/proof-link');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       wallet,
@@ -83,8 +76,8 @@ describe('POST /linkproof/proof-link', () => {
   });
 
   it('uses the oldest imported Solana wallet when none was provisioned', async () => {
-    expect((await as('lp-imp', 'POST', '/api/wallets/import', { chain: 'solana', address: SOL_B })).status).toBe(201);
-    const r = await as('lp-imp', 'POST', '/linkproof/proof-link');
+    expect((await app.as('lp-imp').post('/api/wallets/import', { chain: 'solana', address: SOL_B })).status).toBe(201);
+    const r = await app.as('lp-imp').post('/linkproof/proof-link');
     expect(r.body).toMatchObject({ wallet: SOL_B });
   });
 
@@ -94,7 +87,7 @@ describe('POST /linkproof/proof-link', () => {
   ])('503 when the identity provider fails (%s)', async (_what, reply) => {
     await solanaWalletOf('lp-user');
     idp.handle(reply);
-    const r = await as('lp-user', 'POST', '/linkproof/proof-link');
+    const r = await app.as('lp-user').post('/linkproof/proof-link');
     expect(r.status).toBe(503);
     expect(r.body).toMatchObject({ error: 'unavailable', message: expect.stringMatching(/identity provider/) });
   });
@@ -137,7 +130,7 @@ describe('GET /linkproof/verify/{wallet}', () => {
 describe('POST /linkproof/proof-status', () => {
   it('401 without a token; `no_wallet` without a Solana wallet', async () => {
     expect((await http(`${app.url}/linkproof/proof-status`, { method: 'POST' })).status).toBe(401);
-    const r = await as('lp-none', 'POST', '/linkproof/proof-status');
+    const r = await app.as('lp-none').post('/linkproof/proof-status');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ wallet: null, status: 'no_wallet', verified: false, verifiedAt: null });
   });
@@ -147,11 +140,11 @@ describe('POST /linkproof/proof-status', () => {
     idp.handle((req) =>
       req.path.startsWith('/v1/proofs/') ? { body: { status: 'pending', verified_at: null } } : { status: 404 },
     );
-    const r = await as('lp-status', 'POST', '/linkproof/proof-status');
+    const r = await app.as('lp-status').post('/linkproof/proof-status');
     expect(r.status).toBe(200);
     expect(r.body as Proof).toMatchObject({ wallet, status: 'pending', verified: false, verifiedAt: null });
     idp.handle(() => ({ status: 500 }));
-    expect((await as('lp-status', 'POST', '/linkproof/proof-status')).status).toBe(502);
+    expect((await app.as('lp-status').post('/linkproof/proof-status')).status).toBe(502);
   });
 });
 
@@ -162,19 +155,8 @@ describe('unreachable provider and the simulated default', () => {
     await gone.close();
     const down = await startTestApp({ IDENTITY_PROVIDER_URL: url });
     try {
-      const token = await down.token('lp-down');
-      expect(
-        (await http(`${down.url}/auth/setup`, { method: 'POST', headers: { authorization: `Bearer ${token}` } }))
-          .status,
-      ).toBe(200);
-      expect(
-        (
-          await http(`${down.url}/linkproof/proof-link`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${token}` },
-          })
-        ).status,
-      ).toBe(503);
+      expect((await down.as('lp-down').post('/auth/setup')).status).toBe(200);
+      expect((await down.as('lp-down').post('/linkproof/proof-link')).status).toBe(503);
       expect((await http(`${down.url}/linkproof/verify/${SOL_A}`)).status).toBe(502);
     } finally {
       await down.close();
@@ -184,12 +166,11 @@ describe('unreachable provider and the simulated default', () => {
   it('without IDENTITY_PROVIDER_URL: simulated links, every wallet unverified', async () => {
     const sim = await startTestApp();
     try {
-      const token = await sim.token('lp-sim');
-      const auth = { authorization: `Bearer ${token}` };
-      expect((await http(`${sim.url}/auth/setup`, { method: 'POST', headers: auth })).status).toBe(200);
-      const link = await http(`${sim.url}/linkproof/proof-link`, { method: 'POST', headers: auth });
+      const user = sim.as('lp-sim');
+      expect((await user.post('/auth/setup')).status).toBe(200);
+      const link = await user.post('/linkproof/proof-link');
       expect(link.status).toBe(200);
-      const body = link.body as { wallet: string; url: string };
+      const body = link.body as CreateProofLinkMutation['createProofLink'];
       const session = new URL(body.url).searchParams.get('session');
       expect(body.url).toBe(`https://identity.invalid/proof?chain=solana&wallet=${body.wallet}&session=${session}`);
       expect((await http(`${sim.url}/linkproof/verify/${SOL_A}`)).body).toMatchObject({

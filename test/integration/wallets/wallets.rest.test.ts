@@ -1,31 +1,17 @@
+import type {
+  PolygonBalancesQuery,
+  SolanaBalancesQuery,
+  WalletBalanceQuery,
+  WalletsQuery,
+} from '../../../schema/generated/operations';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
 
-interface Wallet {
-  id: string;
-  chain: string;
-  address: string;
-  kind: string;
-}
-interface ChainBody {
-  chain: string;
-  totalUsdc: number;
-  totalUsd: number;
-  wallets: ({ walletId: string; address: string; kind: string; usdc: number; usdValue: number } & Record<
-    string,
-    unknown
-  >)[];
-}
-interface Aggregate {
-  currency: string;
-  total: number;
-  available: number;
-  held: number;
-  onchain: number;
-  chains: { chain: string; usd: number }[];
-  prices: { symbol: string; usd: number }[];
-}
+type Wallet = WalletsQuery['wallets'][number];
+type Polygon = PolygonBalancesQuery['polygonBalances'];
+type Solana = SolanaBalancesQuery['solanaBalances'];
+type Aggregate = WalletBalanceQuery['walletBalance'];
 
 // EIP-55's own examples.
 const CHECKSUMMED = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -38,10 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
 });
-
-async function as(sub: string, method: string, path: string, json?: unknown, base = app) {
-  return http(`${base.url}${path}`, { method, headers: { authorization: `Bearer ${await base.token(sub)}` }, json });
-}
 
 describe('wallets', () => {
   it('401 without a token on every route', async () => {
@@ -62,33 +44,33 @@ describe('wallets', () => {
   });
 
   it('lists the provisioned wallets after onboarding', async () => {
-    expect((await as('wa', 'GET', '/api/wallets')).body).toEqual([]);
-    await as('wa', 'POST', '/auth/setup');
-    const list = (await as('wa', 'GET', '/api/wallets')).body as Wallet[];
+    expect((await app.as('wa').get('/api/wallets')).body).toEqual([]);
+    await app.as('wa').post('/auth/setup');
+    const list = (await app.as('wa').get('/api/wallets')).body as Wallet[];
     expect(list.map((w) => `${w.chain}:${w.kind}`).sort()).toEqual(['polygon:provisioned', 'solana:provisioned']);
   });
 
   it('imports valid addresses (201), storing EVM addresses in checksum case', async () => {
-    const lower = await as('wa', 'POST', '/api/wallets/import', {
+    const lower = await app.as('wa').post('/api/wallets/import', {
       chain: 'polygon',
       address: CHECKSUMMED.toLowerCase(),
     });
     expect(lower.status).toBe(201);
     expect(lower.body).toMatchObject({ chain: 'polygon', address: CHECKSUMMED, kind: 'imported' });
-    const mixed = await as('wa', 'POST', '/api/wallets/import', {
+    const mixed = await app.as('wa').post('/api/wallets/import', {
       chain: 'polygon',
       address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
     });
     expect(mixed.status).toBe(201);
-    const upper = await as('wa', 'POST', '/api/wallets/import', {
+    const upper = await app.as('wa').post('/api/wallets/import', {
       chain: 'polygon',
       address: '0x52908400098527886E0F7030069857D2E4169EE7',
     });
     expect(upper.status).toBe(201);
-    const sol = await as('wa', 'POST', '/api/wallets/import', { chain: 'solana', address: SOLANA });
+    const sol = await app.as('wa').post('/api/wallets/import', { chain: 'solana', address: SOLANA });
     expect(sol.status).toBe(201);
     expect(sol.body).toMatchObject({ chain: 'solana', address: SOLANA, kind: 'imported' });
-    expect(((await as('wa', 'GET', '/api/wallets')).body as Wallet[]).length).toBe(6);
+    expect(((await app.as('wa').get('/api/wallets')).body as Wallet[]).length).toBe(6);
   });
 
   it.each([
@@ -101,48 +83,48 @@ describe('wallets', () => {
     [{ chain: 'bitcoin', address: CHECKSUMMED }, 'chain', 'one of'],
     [{ chain: 'polygon' }, 'address', 'required'],
   ])('400 on %j', async (body, field, words) => {
-    const r = await as('wa', 'POST', '/api/wallets/import', body);
+    const r = await app.as('wa').post('/api/wallets/import', body);
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ error: 'bad_request' });
     expect((r.body as { message: string }).message).toMatch(new RegExp(`^${field}: .*${words}`));
   });
 
   it('409 when the address is linked already, by the caller or another user (any case)', async () => {
-    const again = await as('wa', 'POST', '/api/wallets/import', {
+    const again = await app.as('wa').post('/api/wallets/import', {
       chain: 'polygon',
       address: CHECKSUMMED.toUpperCase().replace('0X', '0x'),
     });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: 'conflict' });
-    expect((await as('wb', 'POST', '/api/wallets/import', { chain: 'solana', address: SOLANA })).status).toBe(409);
-    const provisioned = ((await as('wa', 'GET', '/api/wallets')).body as Wallet[]).find(
+    expect((await app.as('wb').post('/api/wallets/import', { chain: 'solana', address: SOLANA })).status).toBe(409);
+    const provisioned = ((await app.as('wa').get('/api/wallets')).body as Wallet[]).find(
       (w) => w.kind === 'provisioned',
     )!;
     expect(
-      (await as('wb', 'POST', '/api/wallets/import', { chain: provisioned.chain, address: provisioned.address }))
+      (await app.as('wb').post('/api/wallets/import', { chain: provisioned.chain, address: provisioned.address }))
         .status,
     ).toBe(409);
   });
 
   it('DELETE: imported → 200 and gone; provisioned → 400; another user’s or unknown → 404', async () => {
-    const list = (await as('wa', 'GET', '/api/wallets')).body as Wallet[];
+    const list = (await app.as('wa').get('/api/wallets')).body as Wallet[];
     const imported = list.find((w) => w.kind === 'imported' && w.chain === 'solana')!;
     const provisioned = list.find((w) => w.kind === 'provisioned')!;
-    expect((await as('wb', 'DELETE', `/api/wallets/${imported.id}`)).status).toBe(404);
-    expect((await as('wa', 'DELETE', '/api/wallets/00000000-0000-0000-0000-000000000000')).status).toBe(404);
-    const p = await as('wa', 'DELETE', `/api/wallets/${provisioned.id}`);
+    expect((await app.as('wb').delete(`/api/wallets/${imported.id}`)).status).toBe(404);
+    expect((await app.as('wa').delete('/api/wallets/00000000-0000-0000-0000-000000000000')).status).toBe(404);
+    const p = await app.as('wa').delete(`/api/wallets/${provisioned.id}`);
     expect(p.status).toBe(400);
     expect((p.body as { message: string }).message).toMatch(/^id: .*provisioned/);
-    const del = await as('wa', 'DELETE', `/api/wallets/${imported.id}`);
+    const del = await app.as('wa').delete(`/api/wallets/${imported.id}`);
     expect(del.status).toBe(200);
     expect(del.body).toMatchObject({ id: imported.id, address: SOLANA });
-    expect((await as('wa', 'DELETE', `/api/wallets/${imported.id}`)).status).toBe(404);
+    expect((await app.as('wa').delete(`/api/wallets/${imported.id}`)).status).toBe(404);
     // Unlinked: another user may link it now.
-    expect((await as('wb', 'POST', '/api/wallets/import', { chain: 'solana', address: SOLANA })).status).toBe(201);
+    expect((await app.as('wb').post('/api/wallets/import', { chain: 'solana', address: SOLANA })).status).toBe(201);
   });
 
   it('balances with the simulated chain data: USDC 1:1, MATIC $0.50, SOL $150, plus the ledger', async () => {
-    await as('wc', 'POST', '/auth/setup');
+    await app.as('wc').post('/auth/setup');
     await app.services.get(LedgerService).postAll([
       { userId: 'wc', kind: 'deposit', available: 12_500_000n, held: 0n, reference: 't', idempotencyKey: 'wc:1' },
       {
@@ -154,22 +136,20 @@ describe('wallets', () => {
         idempotencyKey: 'wc:2',
       },
     ]);
-    const polygon = (await as('wc', 'GET', '/api/wallets/balance/polygon')).body as ChainBody & {
-      maticUsdPrice: number;
-    };
+    const polygon = (await app.as('wc').get('/api/wallets/balance/polygon')).body as Polygon;
     expect(polygon.chain).toBe('polygon');
     expect(polygon.maticUsdPrice).toBe(0.5);
     expect(polygon.wallets).toHaveLength(1);
     const w = polygon.wallets[0]!;
     expect(Object.keys(w).sort()).toEqual(['address', 'kind', 'matic', 'usdValue', 'usdc', 'walletId']);
     expect(w.usdValue).toBeCloseTo(w.usdc + (w.matic as number) * 0.5, 6);
-    const solana = (await as('wc', 'GET', '/api/wallets/balance/solana')).body as ChainBody & { solUsdPrice: number };
+    const solana = (await app.as('wc').get('/api/wallets/balance/solana')).body as Solana;
     expect(solana.solUsdPrice).toBe(150);
     expect(solana.wallets[0]!.usdValue).toBeCloseTo(
       solana.wallets[0]!.usdc + (solana.wallets[0]!.sol as number) * 150,
       6,
     );
-    const agg = (await as('wc', 'GET', '/api/wallets/balance')).body as Aggregate;
+    const agg = (await app.as('wc').get('/api/wallets/balance')).body as Aggregate;
     expect(agg).toMatchObject({ currency: 'USD', available: 10, held: 2.5 });
     expect(agg.onchain).toBeCloseTo(polygon.totalUsd + solana.totalUsd, 6);
     expect(agg.total).toBeCloseTo(10 + 2.5 + agg.onchain, 6);
@@ -180,9 +160,9 @@ describe('wallets', () => {
   });
 
   it('a user without wallets has zero balances', async () => {
-    const agg = (await as('nobody', 'GET', '/api/wallets/balance')).body as Aggregate;
+    const agg = (await app.as('nobody').get('/api/wallets/balance')).body as Aggregate;
     expect(agg).toMatchObject({ total: 0, available: 0, held: 0, onchain: 0 });
-    expect(((await as('nobody', 'GET', '/api/wallets/balance/solana')).body as ChainBody).wallets).toEqual([]);
+    expect(((await app.as('nobody').get('/api/wallets/balance/solana')).body as Solana).wallets).toEqual([]);
   });
 });
 
@@ -211,9 +191,9 @@ describe('chain balances over HTTP', () => {
   });
 
   it('values the upstream balances exactly', async () => {
-    await as('hx', 'POST', '/auth/setup', undefined, remote);
-    await as('hx', 'POST', '/api/wallets/import', { chain: 'polygon', address: CHECKSUMMED }, remote);
-    const polygon = (await as('hx', 'GET', '/api/wallets/balance/polygon', undefined, remote)).body as ChainBody;
+    await remote.as('hx').post('/auth/setup');
+    await remote.as('hx').post('/api/wallets/import', { chain: 'polygon', address: CHECKSUMMED });
+    const polygon = (await remote.as('hx').get('/api/wallets/balance/polygon')).body as Polygon;
     expect(polygon.wallets.map((w) => [w.usdc, w.matic])).toEqual([
       [10.25, 2.000001],
       [11.25, 2.000001],
@@ -224,7 +204,7 @@ describe('chain balances over HTTP', () => {
     const req = upstream.requests.find((r) => (r.body as { chain: string }).chain === 'polygon')!;
     expect(req).toMatchObject({ method: 'POST', path: '/v1/balances' });
     expect(req.headers.authorization).toBe('Bearer cb-key');
-    const agg = (await as('hx', 'GET', '/api/wallets/balance', undefined, remote)).body as Aggregate;
+    const agg = (await remote.as('hx').get('/api/wallets/balance')).body as Aggregate;
     // solana: 10.25 + 0.1 × 142.5
     expect(agg.onchain).toBe(24.424938 + 24.5);
     expect(agg.prices).toEqual([
@@ -235,9 +215,9 @@ describe('chain balances over HTTP', () => {
 
   it('502 when the upstream fails or answers nonsense', async () => {
     upstream.handle(() => ({ status: 503 }));
-    expect((await as('hx', 'GET', '/api/wallets/balance/polygon', undefined, remote)).status).toBe(502);
+    expect((await remote.as('hx').get('/api/wallets/balance/polygon')).status).toBe(502);
     upstream.handle(() => ({ body: { balances: 'none' } }));
-    const r = await as('hx', 'GET', '/api/wallets/balance', undefined, remote);
+    const r = await remote.as('hx').get('/api/wallets/balance');
     expect(r.status).toBe(502);
     expect(r.body).toMatchObject({ error: 'upstream_error' });
   });

@@ -6,6 +6,7 @@ import { insertTrades } from '../../../src/modules/webhooks/fill-store';
 import { IndexerWebhookService } from '../../../src/modules/webhooks/indexer.service';
 import { checkFill, fillToTrade } from '../../../src/modules/webhooks/order-filled';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { sleep } from '../../support/wait';
 import { fillFactory, hex } from './fill-fixtures';
 
 const SECRET = 'indexer-secret-announce';
@@ -64,9 +65,8 @@ async function effects(maker: string) {
  * asynchronously), then a moment longer to see that nothing more comes.
  */
 async function expectEffects(maker: string, expected: Awaited<ReturnType<typeof effects>>): Promise<void> {
-  for (let i = 0; i < 200 && JSON.stringify(await effects(maker)) !== JSON.stringify(expected); i += 1)
-    await new Promise((r) => setTimeout(r, 25));
-  await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 200 && JSON.stringify(await effects(maker)) !== JSON.stringify(expected); i += 1) await sleep(25);
+  await sleep(100);
   expect(await effects(maker)).toEqual(expected);
 }
 

@@ -2,6 +2,8 @@ import { TRADES_TOPIC, type TradeEvent } from '../../../src/modules/trades';
 import { IndexerWebhookService } from '../../../src/modules/webhooks/indexer.service';
 import { MAX_TOKENS } from '../../../src/modules/webhooks/order-filled';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
+import { sleep, waitFor } from '../../support/wait';
 import { fillFactory, hex, shuffled } from './fill-fixtures';
 
 const SECRET = 'indexer-secret-test';
@@ -51,7 +53,7 @@ async function atOnce<T>(sends: (() => Promise<T>)[]): Promise<T[]> {
           { n: number }[]
         >`SELECT count(*)::int AS n FROM pg_locks WHERE relation = '"Trade"'::regclass AND NOT granted`;
         if (w!.n >= sends.length) break;
-        await new Promise((r) => setTimeout(r, 10));
+        await sleep(10);
       }
     },
     { timeout: 30_000 },
@@ -59,12 +61,13 @@ async function atOnce<T>(sends: (() => Promise<T>)[]): Promise<T[]> {
   return results!;
 }
 
-const fillTrades = () => app.services.db.prisma.trade.count({ where: { venueTradeId: { startsWith: 'fill_' } } });
+/** The `ingestVenueAFills` mutation over GraphQL, with the indexer's secret. */
+const ingest = (variables: { f: unknown }) =>
+  gql(app, 'mutation($f: OrderFilledBatch!) { ingestVenueAFills(fills: $f) { received skipped } }', variables, {
+    'x-indexer-secret': SECRET,
+  });
 
-async function waitFor(pred: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !pred(); i += 1) await new Promise((r) => setTimeout(r, 10));
-  expect(pred()).toBe(true);
-}
+const fillTrades = () => app.services.db.prisma.trade.count({ where: { venueTradeId: { startsWith: 'fill_' } } });
 
 describe('POST /webhooks/chain-indexer/venue_a', () => {
   it('401 without or with a wrong X-Indexer-Secret; nothing written', async () => {
@@ -107,7 +110,7 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
       true,
       true,
     ]);
-    await waitFor(() => published.length === 1);
+    await waitFor(() => published.length === 1, 'one trade published');
     published.length = 0;
     await app.services.db.prisma.trade.deleteMany({ where: { venueTradeId: { startsWith: 'fill_' } } });
 
@@ -176,7 +179,7 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
         '2025-10-09T08:53:20.000Z',
       ],
     ]);
-    await waitFor(() => published.length === 2);
+    await waitFor(() => published.length === 2, 'two trades published');
     expect(published.map((t) => [t.venue, t.marketId, t.eventId, t.side, t.price])).toEqual([
       ['venue_a', markets[0]!.venueMarketId, markets[0]!.coreEventId, 'buy', 0.425],
       ['venue_a', markets[0]!.venueMarketId, markets[0]!.coreEventId, 'sell', 0.617284],
@@ -214,7 +217,10 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
       // A fresh fill after the redeliveries: once it arrives, every earlier message has (publish order).
       const marker = fill({ m: 0, side: 'buy', maker: `0x${hex(999_999, 40)}` });
       expect((await send([marker])).body).toEqual({ received: 1, skipped: 0 });
-      await waitFor(() => published.some((t) => t.traderId === marker.maker.toLowerCase()));
+      await waitFor(
+        () => published.some((t) => t.traderId === marker.maker.toLowerCase()),
+        "the marker's trade published",
+      );
       expect(published.length - published0).toBe(31);
       expect(new Set(published.map((t) => t.id)).size).toBe(published.length);
     },
@@ -277,14 +283,7 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     const numeric = { ...f, timestamp: 1_760_200_000, makerAmountFilled: 420_000, fee: 0 };
     expect((await send([numeric])).body).toEqual({ received: 1, skipped: 0 });
     const g = fill({ m: 2, side: 'sell', ts: 1_760_200_001 });
-    const r = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: { 'x-indexer-secret': SECRET },
-      json: {
-        query: 'mutation($f: OrderFilledBatch!) { ingestVenueAFills(fills: $f) { received skipped } }',
-        variables: { f: [g, g] },
-      },
-    });
+    const r = await ingest({ f: [g, g] });
     expect(r.body).toEqual({ data: { ingestVenueAFills: { received: 2, skipped: 1 } } });
   });
 
@@ -300,17 +299,9 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
   ])('GraphQL: %s is a 400 naming the field, nothing written', async (_what, batch, message) => {
     const f = batch();
     const before = await app.services.db.prisma.trade.count();
-    const r = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: { 'x-indexer-secret': SECRET },
-      json: {
-        query: 'mutation($f: OrderFilledBatch!) { ingestVenueAFills(fills: $f) { received skipped } }',
-        variables: { f },
-      },
-    });
-    const body = r.body as { errors: { message: string; extensions: { code: string } }[] };
-    expect(body.errors[0]!.extensions.code).toBe('bad_request');
-    expect(body.errors[0]!.message).toContain(message);
+    const r = await ingest({ f });
+    expect(r.body.errors![0]!.extensions.code).toBe('bad_request');
+    expect(r.body.errors![0]!.message).toContain(message);
     expect(await app.services.db.prisma.trade.count()).toBe(before);
   });
 });

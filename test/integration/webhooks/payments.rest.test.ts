@@ -1,6 +1,9 @@
 import { paymentSignature } from '../../../src/modules/webhooks/payment-signature';
 import { signPaymentPayload } from '../../../src/modules/webhooks';
+import type { CreateOnrampSessionMutation, CreatePaymentIntentMutation } from '../../../schema/generated/operations';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { fund } from '../../support/funding';
+import { gql } from '../../support/graphql';
 import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 
@@ -28,12 +31,8 @@ const deliver = (event: unknown) => {
 };
 
 async function onramp(sub: string, amount = 100) {
-  const r = await http(`${app.url}/api/funding/onramp`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${await app.token(sub)}` },
-    json: { amount, currency: 'usd' },
-  });
-  return r.body as { id: string; processorId: string };
+  const r = await app.as(sub).post('/api/funding/onramp', { amount, currency: 'usd' });
+  return r.body as CreateOnrampSessionMutation['createOnrampSession'];
 }
 
 const available = async (userId: string) => (await app.services.get(LedgerService).balance(userId)).available;
@@ -143,12 +142,8 @@ describe('events', () => {
   });
 
   it('legacy payment intents credit on payment_intent.succeeded', async () => {
-    const r = await http(`${app.url}/api/funding/intent`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${await app.token('pc')}` },
-      json: { amount: 20, currency: 'usd' },
-    });
-    const pi = r.body as { processorId: string };
+    const r = await app.as('pc').post('/api/funding/intent', { amount: 20, currency: 'usd' });
+    const pi = r.body as CreatePaymentIntentMutation['createPaymentIntent'];
     await deliver({
       id: 'evt_pi',
       type: 'payment_intent.succeeded',
@@ -248,16 +243,7 @@ describe('events', () => {
 
   it('a payout event before its payout id is committed is unmatched, then applied on redelivery', async () => {
     const prisma = app.services.db.prisma;
-    await app.services.get(LedgerService).postAll([
-      {
-        userId: 'pw',
-        kind: 'deposit',
-        available: 30_000_000n,
-        held: 0n,
-        reference: 'test',
-        idempotencyKey: 'pw:credit',
-      },
-    ]);
+    await fund(app, 'pw', 30, { key: 'pw:credit' });
     const w = await app.services.get(WithdrawalsService).request('pw', {
       amount: 30,
       chain: 'polygon',
@@ -320,14 +306,12 @@ describe('events', () => {
 
   it('is reachable on GraphQL with the payload as an argument', async () => {
     const payload = JSON.stringify({ id: 'evt_gql', type: 'noop', data: {} });
-    const r = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: { 'payment-signature': signPaymentPayload(SECRET, payload) },
-      json: {
-        query: 'mutation($p: String!) { receivePaymentEvent(payload: $p) { eventId outcome } }',
-        variables: { p: payload },
-      },
-    });
+    const r = await gql(
+      app,
+      'mutation($p: String!) { receivePaymentEvent(payload: $p) { eventId outcome } }',
+      { p: payload },
+      { 'payment-signature': signPaymentPayload(SECRET, payload) },
+    );
     expect(r.body).toEqual({ data: { receivePaymentEvent: { eventId: 'evt_gql', outcome: 'ignored' } } });
   });
 });
