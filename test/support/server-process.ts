@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -67,4 +67,21 @@ export async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/** What a CLI run printed, trimmed, and how it exited. */
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `src/cli/<script>` to its end, with only PATH, HOME, a silent log and `env` in its environment. */
+export function runCli(script: string, args: string[], env: Record<string, string>): CliRun {
+  const r = spawnSync(process.execPath, ['-r', './scripts/register.js', `src/cli/${script}`, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...env },
+  });
+  return { status: r.status, stdout: r.stdout.trim(), stderr: r.stderr.trim() };
 }

@@ -1,21 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createJwtVerifier } from '../../../src/auth/jwt-verifier';
 import { loadConfig } from '../../../src/config';
-import { freePort, startServerProcess } from '../../support/server-process';
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-
-function cli(script: string, args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['-r', './scripts/register.js', `src/cli/${script}`, ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...env },
-  });
-  return { status: r.status, stdout: r.stdout.trim(), stderr: r.stderr.trim() };
-}
+import { freePort, runCli, startServerProcess } from '../../support/server-process';
 
 describe('token CLI', () => {
   it(
@@ -25,8 +13,8 @@ describe('token CLI', () => {
         AUTH_JWT_SECRET: 'cli-test-user-secret-0123456789abcdef',
         WALLET_AUTH_JWT_SECRET: 'cli-test-wallet-secret-0123456789abcdef',
       };
-      const user = cli('token.cli.ts', ['--sub', 'user-42'], env);
-      const wallet = cli('token.cli.ts', ['--sub', 'user-42', '--wallet'], env);
+      const user = runCli('token.cli.ts', ['--sub', 'user-42'], env);
+      const wallet = runCli('token.cli.ts', ['--sub', 'user-42', '--wallet'], env);
       expect(user.status).toBe(0);
       expect(user.stdout.split('\n')).toHaveLength(1);
       const config = loadConfig(env);
@@ -39,7 +27,7 @@ describe('token CLI', () => {
   );
 
   it('fails with a usage line without --sub', () => {
-    const r = cli('token.cli.ts', [], {});
+    const r = runCli('token.cli.ts', [], {});
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/usage: token --sub/);
   });
@@ -55,17 +43,17 @@ describe('token CLI', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('seeds an empty data folder, idempotently, then goes through the running server', async () => {
-    const first = cli('seed.cli.ts', [], { DATA_DIR: dir });
+    const first = runCli('seed.cli.ts', [], { DATA_DIR: dir });
     expect(first.stderr).toBe('');
     const a = JSON.parse(first.stdout) as { via: string; events: number; markets: number };
     expect(a.via).toBe('database');
     expect(a.events).toBeGreaterThanOrEqual(60);
-    const second = JSON.parse(cli('seed.cli.ts', [], { DATA_DIR: dir }).stdout) as typeof a;
+    const second = JSON.parse(runCli('seed.cli.ts', [], { DATA_DIR: dir }).stdout) as typeof a;
     expect(second).toEqual(a);
 
     const server = await startServerProcess({ DATA_DIR: dir, SIM_TRADE_RATE: '0' }, await freePort());
     try {
-      const viaServer = JSON.parse(cli('seed.cli.ts', [], { DATA_DIR: dir }).stdout) as typeof a;
+      const viaServer = JSON.parse(runCli('seed.cli.ts', [], { DATA_DIR: dir }).stdout) as typeof a;
       expect(viaServer).toEqual({ ...a, via: 'server' });
       const page = (await (await fetch(`${server.url}/api/events?pageSize=1`)).json()) as { total: number };
       expect(page.total).toBe(a.events);

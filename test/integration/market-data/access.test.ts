@@ -1,8 +1,15 @@
+import type {
+  MdApiKeysQuery,
+  MdCreateApiKeyMutation,
+  MdRateLimitQuery,
+  MdUsageQuery,
+} from '../../../schema/generated/operations';
 import { PLAN_LIMITS } from '../../../src/modules/api-keys';
 import { UsageService } from '../../../src/modules/usage/usage.service';
 import { UsageRecorder } from '../../../src/modules/usage/usage.recorder';
-import { startTestApp, type TestApp } from '../../support/app';
-import { gql, issueKey, md, rateHeaders } from './md-helpers';
+import { bearer, startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
+import { issueKey, md, rateHeaders } from './md-helpers';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -15,11 +22,11 @@ afterAll(async () => {
 describe('authentication', () => {
   it('accepts the key as a bearer or as X-API-Key', async () => {
     const { key } = await issueKey(app);
-    const bearer = await md(app, '/api/events/categories', undefined, { headers: { authorization: `Bearer ${key}` } });
+    const asBearer = await md(app, '/api/events/categories', undefined, { headers: bearer(key) });
     const header = await md(app, '/api/events/categories', undefined, { headers: { 'x-api-key': key } });
-    expect(bearer.status).toBe(200);
+    expect(asBearer.status).toBe(200);
     expect(header.status).toBe(200);
-    expect(header.body).toEqual(bearer.body);
+    expect(header.body).toEqual(asBearer.body);
   });
 
   it('lets the bearer win when both headers are sent', async () => {
@@ -31,10 +38,10 @@ describe('authentication', () => {
     expect(badBearer.status).toBe(401);
     // Both valid: the bearer's owner is the one served.
     const both = await md(app, '/api/keys', undefined, {
-      headers: { authorization: `Bearer ${other.key}`, 'x-api-key': good.key },
+      headers: { ...bearer(other.key), 'x-api-key': good.key },
     });
     expect(both.status).toBe(200);
-    expect((both.body as { id: string }[]).map((k) => k.id)).toEqual([other.id]);
+    expect((both.body as MdApiKeysQuery['apiKeys']).map((k) => k.id)).toEqual([other.id]);
   });
 
   it('answers 401 unauthorized with rate-limit headers for a missing, malformed or unknown key', async () => {
@@ -125,7 +132,7 @@ describe('rate limits', () => {
     expect(first.body).toEqual({ plan: 'pro', limit: 600, remaining: 599, reset: expect.any(Number), window: '1m' });
     expect(second.body).toMatchObject({ remaining: 599 });
     expect(rateHeaders(second.headers).remaining).toBe(599);
-    expect((first.body as { reset: number }).reset * 1000).toBeGreaterThan(Date.now());
+    expect((first.body as MdRateLimitQuery['apiRateLimit']).reset * 1000).toBeGreaterThan(Date.now());
   });
 
   it('limits requests without a valid key per client address', async () => {
@@ -149,15 +156,7 @@ describe('API keys', () => {
       json: { name: 'reporting', scopes: ['read'] },
     });
     expect(created.status).toBe(201);
-    const key = created.body as {
-      id: string;
-      name: string;
-      key: string;
-      key_preview: string;
-      scopes: string[];
-      plan: string;
-      created_at: string;
-    };
+    const key = created.body as MdCreateApiKeyMutation['createApiKey'];
     expect(key).toEqual({
       id: expect.stringMatching(/^key_/),
       name: 'reporting',
@@ -189,7 +188,9 @@ describe('API keys', () => {
     const after = await md(app, '/api/events/categories', key.key);
     expect(after.status).toBe(401);
     rateHeaders(after.headers);
-    expect(((await md(app, '/api/keys', admin.key)).body as { id: string }[]).map((k) => k.id)).toEqual([admin.id]);
+    expect(((await md(app, '/api/keys', admin.key)).body as MdApiKeysQuery['apiKeys']).map((k) => k.id)).toEqual([
+      admin.id,
+    ]);
     // Idempotent, and permanent.
     const again = await md(app, `/api/keys/${key.id}`, admin.key, { method: 'DELETE' });
     expect(again.body).toEqual(revoked.body);
@@ -225,12 +226,7 @@ describe('usage', () => {
     await md(app, '/api/markets?limit=1', key);
     const r = await md(app, '/api/users/me/usage?days=7', key);
     expect(r.status).toBe(200);
-    const body = r.body as {
-      period_days: number;
-      total_requests: number;
-      by_endpoint: Record<string, number>;
-      daily_usage: { date: string; requests: number }[];
-    };
+    const body = r.body as MdUsageQuery['apiUsage'];
     // 6 requests before, plus this one.
     expect(body.period_days).toBe(7);
     expect(body.total_requests).toBe(7);
@@ -251,7 +247,7 @@ describe('usage', () => {
     expect(stored.reduce((n, s) => n + Number(s.requests), 0)).toBe(5);
 
     const dflt = await md(app, '/api/users/me/usage', key);
-    expect((dflt.body as { period_days: number; daily_usage: unknown[] }).daily_usage).toHaveLength(30);
+    expect((dflt.body as MdUsageQuery['apiUsage']).daily_usage).toHaveLength(30);
     for (const bad of ['0', '91', 'x'])
       expect((await md(app, `/api/users/me/usage?days=${bad}`, key)).status).toBe(400);
   });
@@ -273,40 +269,33 @@ describe('GraphQL with an API key', () => {
     expect(usage.byEndpoint).toEqual({ '/graphql': 1 });
 
     const anonymous = await gql(app, QUERY);
-    expect((anonymous.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
-      'unauthorized',
-    );
+    expect(anonymous.body.errors![0]!.extensions.code).toBe('unauthorized');
     const readOnly = await issueKey(app, { scopes: ['read'] });
     const forbidden = await gql(
       app,
       'mutation { createApiKey(name: "x", scopes: [read]) { id } }',
       {},
-      { authorization: `Bearer ${readOnly.key}` },
+      bearer(readOnly.key),
     );
-    expect((forbidden.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
-      'forbidden',
-    );
+    expect(forbidden.body.errors![0]!.extensions.code).toBe('forbidden');
   });
 
   it('takes the key from X-API-Key when the bearer carries a user token', async () => {
     const { key } = await issueKey(app);
-    const token = await app.token('user-1');
     const r = await gql(
       app,
       '{ eventCategories { category } }',
       {},
-      { authorization: `Bearer ${token}`, 'x-api-key': key },
+      { ...(await app.bearer('user-1')), 'x-api-key': key },
     );
-    expect((r.body as { data: unknown }).data).toBeTruthy();
+    expect(r.body.data).toBeTruthy();
   });
 
   it('issues keys for any owner with the admin token only', async () => {
     const mutation =
       'mutation { issueApiKey(owner: "acme", name: "bootstrap", scopes: [read, write], plan: pro) { id key plan } }';
     const refused = await gql(app, mutation);
-    expect((refused.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
-      'unauthorized',
-    );
+    expect(refused.body.errors![0]!.extensions.code).toBe('unauthorized');
     const ok = await gql(app, mutation, {}, { 'x-admin-token': app.config.tokens.admin });
     const issued = (ok.body as { data: { issueApiKey: { key: string; plan: string } } }).data.issueApiKey;
     expect(issued.plan).toBe('pro');

@@ -1,13 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../../src/db/database';
+import type { MdApiKeysQuery } from '../../../schema/generated/operations';
 import { hashApiKey } from '../../../src/modules/api-keys';
+import { bearer } from '../../support/app';
 import { TEST_DATABASE_OPTIONS, randomSchemaName } from '../../support/db';
-import { freePort, startServerProcess } from '../../support/server-process';
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
+import { freePort, runCli, startServerProcess, type CliRun } from '../../support/server-process';
 
 interface Printed {
   via: string;
@@ -19,16 +18,9 @@ interface Printed {
   plan: string;
 }
 
-function apikey(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['-r', './scripts/register.js', 'src/cli/apikey.cli.ts', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...env },
-  });
-  return { status: r.status, stdout: r.stdout.trim(), stderr: r.stderr.trim() };
-}
+const apikey = (args: string[], env: Record<string, string>) => runCli('apikey.cli.ts', args, env);
 
-function printed(r: ReturnType<typeof apikey>): Printed {
+function printed(r: CliRun): Printed {
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   expect(r.stdout.split('\n')).toHaveLength(1);
@@ -78,11 +70,11 @@ describe('apikey CLI', () => {
       expect(second).toMatchObject({ via: 'server', owner: 'acme', scopes: ['read'], plan: 'free' });
       const res = await fetch(`${server.url}/market-data/api/keys`, { headers: { 'x-api-key': first.key } });
       expect(res.status).toBe(200);
-      const keys = (await res.json()) as { id: string; key_preview: string }[];
+      const keys = (await res.json()) as MdApiKeysQuery['apiKeys'];
       expect(keys.map((k) => k.id)).toEqual([first.id, second.id]);
       expect(keys[1]!.key_preview).toBe(second.key_preview);
       const bySecond = await fetch(`${server.url}/market-data/api/events/categories`, {
-        headers: { authorization: `Bearer ${second.key}` },
+        headers: bearer(second.key),
       });
       expect(bySecond.status).toBe(200);
       expect(bySecond.headers.get('x-ratelimit-limit')).toBe('60');

@@ -1,35 +1,21 @@
+import type {
+  MdCategoriesQuery,
+  MdComparisonFieldsFragment,
+  MdComparisonQuery,
+  MdEventsQuery,
+  MdMarketFieldsFragment,
+  MdMarketsQuery,
+} from '../../../schema/generated/operations';
 import { CATALOG_CHANGED_TOPIC } from '../../../src/modules/events';
 import { CatalogService } from '../../../src/modules/ingestion/catalog.service';
 import { startTestApp, type TestApp } from '../../support/app';
+import { eventually } from '../../support/wait';
 import { issueKey, md } from './md-helpers';
 
-interface Page<T> {
-  data: T[];
-  next_cursor: string | null;
-  has_more: boolean;
-  total_count: number;
-}
-interface Market {
-  venue: string;
-  venue_market_id: string;
-  status: string;
-  volume: number | null;
-  best_bid: number | null;
-  best_ask: number | null;
-  mid_price: number | null;
-  spread: number | null;
-  core_event_id: string;
-}
-interface Comparison {
-  id: number;
-  venue_a_id: string;
-  venue_b_id: string;
-  relationship_type: string;
-  confidence: string;
-  bucket: string | null;
-  subtag: string | null;
-  reasoning: string | null;
-}
+/** The cursor envelope of the market-data lists, around items of type `T`. */
+type Page<T> = Omit<MdMarketsQuery['marketDataMarkets'], 'data'> & { data: T[] };
+type Market = MdMarketFieldsFragment;
+type Comparison = MdComparisonFieldsFragment;
 
 const MARKET_FIELDS = [
   'venue',
@@ -215,12 +201,12 @@ describe('GET /api/markets', () => {
 
 describe('GET /api/events and /api/events/categories', () => {
   it('lists events with id and title, filtered by category, and counts categories', async () => {
-    const categories = (await md(app, '/api/events/categories', key)).body as { category: string; count: number }[];
+    const categories = (await md(app, '/api/events/categories', key)).body as MdCategoriesQuery['eventCategories'];
     const world = app.services.world.coreEvents;
     expect(categories.reduce((n, c) => n + c.count, 0)).toBe(world.length);
     for (const c of categories) {
       expect(c.count).toBe(world.filter((e) => e.category === c.category).length);
-      const { items } = await walk<{ id: string; title: string; category: string }>(
+      const { items } = await walk<MdEventsQuery['marketDataEvents']['data'][number]>(
         `/api/events?category=${c.category}`,
         7,
       );
@@ -275,10 +261,7 @@ describe('comparisons', () => {
       const [c] = (await page<Comparison>('/api/comparisons?limit=1&relationship_type=similar')).data;
       const r = await md(app, `/api/comparisons/${c!.id}`, key);
       expect(r.status).toBe(200);
-      const detail = r.body as Comparison & {
-        venue_a_markets: Record<string, unknown>[];
-        venue_b_markets: Record<string, unknown>[];
-      };
+      const detail = r.body as MdComparisonQuery['comparison'];
       expect(detail).toMatchObject(c!);
       expect(detail.venue_a_markets.length).toBeGreaterThan(0);
       expect(detail.venue_b_markets.length).toBeGreaterThan(0);
@@ -316,12 +299,10 @@ describe('comparisons', () => {
     // Catalog reads are cached per process until the catalog announces a change.
     await app.services.infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() });
     const m = await eventually(async () => {
-      const detail = (await md(app, `/api/comparisons/${c!.id}`, key)).body as {
-        venue_b_markets: Record<string, unknown>[];
-      };
+      const detail = (await md(app, `/api/comparisons/${c!.id}`, key)).body as MdComparisonQuery['comparison'];
       const found = detail.venue_b_markets.find((x) => x.venue_market_id === target.venueMarketId)!;
       return found.best_bid === null ? found : undefined;
-    });
+    }, "the market's cleared quote in the comparison detail");
     expect(m).toMatchObject({ best_bid: null, best_ask: null, mid_price: null, spread: null });
     expect(m.volume).toEqual(expect.any(Number));
   });
@@ -347,14 +328,3 @@ describe('comparisons', () => {
     expect((await walk<Comparison>('/api/comparisons', 200)).items.map((c) => c.id)).toEqual(before.map((r) => r.id));
   });
 });
-
-/** Retries `probe` until it returns a value (pub/sub delivery is asynchronous) or 5 s pass. */
-async function eventually<T>(probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached within 5 s');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

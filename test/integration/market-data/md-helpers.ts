@@ -1,6 +1,6 @@
 import type { ApiPlan, ApiScope } from '../../../src/modules/api-keys';
 import { ApiKeysService } from '../../../src/modules/api-keys/api-keys.service';
-import { http, type TestApp } from '../../support/app';
+import { bearer, http, type TestApp } from '../../support/app';
 
 /** A key created in-process (as the apikey CLI does), with its full value. */
 export async function issueKey(
@@ -21,18 +21,8 @@ export async function issueKey(
 export function md(app: TestApp, path: string, key?: string, init: RequestInit & { json?: unknown } = {}) {
   const headers = new Headers(init.headers);
   if (key !== undefined && !headers.has('authorization') && !headers.has('x-api-key'))
-    headers.set('authorization', `Bearer ${key}`);
+    headers.set('authorization', bearer(key).authorization);
   return http(`${app.url}/market-data${path}`, { ...init, headers });
-}
-
-/** A GraphQL request on /graphql with the given headers. */
-export function gql(
-  app: TestApp,
-  query: string,
-  variables: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
-) {
-  return http(`${app.url}/graphql`, { method: 'POST', headers, json: { query, variables } });
 }
 
 export const RATE_HEADERS = [
