@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config';
+import { bearer } from '../support/http';
 import { PLAN_LIMITS } from '../../src/modules/api-keys/api-keys.limits';
 // Types only: scenarios.ts imports this file, so values from it are not ready yet here.
 import type { BodyCheck, Scenario } from './scenarios';
@@ -47,7 +48,7 @@ async function enterpriseKeys(baseUrl: string): Promise<Record<string, string>[]
   });
   const body = (await res.json()) as { data?: Record<string, { key: string }>; errors?: { message: string }[] };
   if (!body.data) throw new Error(`could not create bench API keys: ${body.errors?.[0]?.message ?? res.status}`);
-  return Object.values(body.data).map(({ key }) => ({ authorization: `Bearer ${key}` }));
+  return Object.values(body.data).map(({ key }) => bearer(key));
 }
 
 const RUN = randomUUID().slice(0, 8);

@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { signToken } from '../../src/auth/token-signer';
 import { loadConfig } from '../../src/config';
+import { bearer } from '../support/http';
 import { signPaymentPayload } from '../../src/modules/webhooks/payment-signature';
 // Types only: scenarios.ts imports this file, so values from it are not ready yet here.
 import type { BodyCheck, Scenario } from './scenarios';
@@ -49,7 +50,7 @@ async function fundedTraders(baseUrl: string): Promise<Record<string, string>> {
 }
 
 async function fund(baseUrl: string, trader: string): Promise<void> {
-  const auth = { authorization: `Bearer ${await traderToken(trader)}`, 'content-type': 'application/json' };
+  const auth = { ...bearer(await traderToken(trader)), 'content-type': 'application/json' };
   for (let i = 0; i < DEPOSITS; i += 1) {
     const session = await fetch(`${baseUrl}/api/funding/onramp`, {
       method: 'POST',
@@ -118,8 +119,7 @@ export const TRADING_SCENARIOS: Scenario[] = [
     expectStatus: 200,
     check: completed,
     prepare: fundedTraders,
-    headerRotation: async () =>
-      Promise.all(TRADERS.map(async (t) => ({ authorization: `Bearer ${await traderToken(t)}` }))),
+    headerRotation: async () => Promise.all(TRADERS.map(async (t) => bearer(await traderToken(t)))),
     serverEnv: { PAYMENT_WEBHOOK_SECRET: WEBHOOK_SECRET },
   },
 ];

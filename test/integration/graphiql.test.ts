@@ -7,6 +7,7 @@ import express from 'express';
 import { parse, type DocumentNode } from 'graphql';
 import { graphiqlRouter } from '../../src/graphql/graphiql';
 import { renderGraphiqlPage } from '../../src/graphql/graphiql.html';
+import { waitFor } from '../support/wait';
 
 interface RawResponse {
   status: number;
@@ -203,11 +204,6 @@ describe('GraphiQL page bootstrap (real UMD bundles, stub DOM)', () => {
     return req;
   }
 
-  async function waitFor(condition: () => boolean): Promise<void> {
-    for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(condition()).toBe(true);
-  }
-
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       let body = '';
@@ -357,10 +353,10 @@ describe('GraphiQL page bootstrap (real UMD bundles, stub DOM)', () => {
       error: () => (ended = true),
       complete: () => (ended = true),
     });
-    await waitFor(() => values.length === 2);
+    await waitFor(() => values.length === 2, 'both values', 2_000);
     expect(openStreams.size).toBe(1);
     sub.unsubscribe();
-    await waitFor(() => openStreams.size === 0);
+    await waitFor(() => openStreams.size === 0, 'every stream closed', 2_000);
     expect(ended).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import { http, type HeaderMap, type HttpResult } from './app';
+import { http, type HeaderMap, type HttpResult } from './http';
 
 /** One entry of a GraphQL response's `errors`, as the server formats it. */
 export interface GraphqlError {

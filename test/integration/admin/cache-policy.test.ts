@@ -1,3 +1,4 @@
+import type { CachePolicyQuery } from '../../../schema/generated/operations';
 import { ROUTES } from '../../../rest-adapter/routes';
 import { LOOKUP_MAX_ENTRIES, LOOKUP_TTL_MS } from '../../../src/modules/api-keys/api-keys.service';
 import { API_KEY_REVOKED_TOPIC } from '../../../src/modules/api-keys';
@@ -5,21 +6,7 @@ import { HISTORY_CACHE_TTL_SECONDS } from '../../../src/modules/charts';
 import { CATALOG_CHANGED_TOPIC } from '../../../src/modules/events';
 import { http, startTestApp, type TestApp } from '../../support/app';
 
-interface Policy {
-  store: string;
-  history: { store: string; ttls: { interval: string; seconds: number }[] };
-  etag: { maxAgeSeconds: number; cacheControl: string; routes: { surface: string; method: string; path: string }[] };
-  responseCaches: {
-    routeId: string;
-    method: string;
-    path: string;
-    ttlSeconds: number;
-    scope: string;
-    invalidatedBy: string;
-  }[];
-  memos: { name: string; ttlSeconds: number; invalidatedBy: string }[];
-  apiKeyLookup: { ttlSeconds: number; maxEntries: number; invalidatedBy: string };
-}
+type Policy = CachePolicyQuery['cachePolicy'];
 
 const TOKEN = 'admin-test-token';
 let app: TestApp;

@@ -1,26 +1,11 @@
+import type { EventHistoryQuery } from '../../../schema/generated/operations';
 import { HISTORY_LOOKBACK_SECONDS } from '../../../src/modules/charts';
 import { VENUES, type Venue } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
 import { activeMatchedEvent, pinnedWorld, PINNED_NOW, type PinnedWorld } from '../../support/pinned-world';
 
-interface Candle {
-  t: number;
-  o: number;
-  h: number;
-  l: number;
-  c: number;
-  v: number | null;
-}
-interface History {
-  eventId: string;
-  interval: string;
-  bucketSeconds: number;
-  from: number;
-  to: number;
-  markets: { venue: Venue; marketId: string; title: string; kind: string; candles: Candle[] }[];
-  venues: { venue: Venue; status: string; markets: number; error: string | null }[];
-  failedVenues: Venue[];
-}
+type History = EventHistoryQuery['event']['history'];
 
 const NOW_S = Math.floor(PINNED_NOW / 1000);
 let app: TestApp;
@@ -32,7 +17,7 @@ const calls: Record<Venue, number> = { venue_a: 0, venue_b: 0 };
 
 beforeAll(async () => {
   pinned = pinnedWorld();
-  app = await startTestApp({}, {}, { world: pinned.world, now: pinned.now });
+  app = await startTestApp({}, {}, pinned);
   const e = activeMatchedEvent(pinned.world);
   eventId = e.id;
   slug = e.slug;
@@ -214,16 +199,10 @@ describe('GET /api/events/{eventId}/history', () => {
       $from, to: $to) {
       eventId interval bucketSeconds from to markets { venue marketId title kind candles }
       venues { venue status markets error } failedVenues } } }`;
-    const gql = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      json: { query, variables: { id: eventId, from: NOW_S - 10 * 86_400, to: NOW_S } },
-    });
-    expect((gql.body as { data: { event: { history: unknown } } }).data.event.history).toEqual(rest.body);
-    const bad = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      json: { query: `{ event(ref: "${eventId}") { history(interval: "2h") { eventId } } }` },
-    });
-    expect((bad.body as { errors: { message: string; extensions: { code: string } }[] }).errors[0]).toMatchObject({
+    const viaGraphql = await gql<EventHistoryQuery>(app, query, { id: eventId, from: NOW_S - 10 * 86_400, to: NOW_S });
+    expect(viaGraphql.body.data!.event.history).toEqual(rest.body);
+    const bad = await gql(app, `{ event(ref: "${eventId}") { history(interval: "2h") { eventId } } }`);
+    expect(bad.body.errors![0]).toMatchObject({
       message: expect.stringMatching(/^interval: /),
       extensions: { code: 'bad_request' },
     });

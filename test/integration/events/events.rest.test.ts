@@ -1,24 +1,17 @@
+import type {
+  DiscoverEventsQuery,
+  EventMarketsQuery,
+  GetEventQuery,
+  ListEventsQuery,
+} from '../../../schema/generated/operations';
 import { CATALOG_CHANGED_TOPIC } from '../../../src/modules/events';
 import { CatalogService } from '../../../src/modules/ingestion/catalog.service';
 import { http, startTestApp, type TestApp } from '../../support/app';
 
-interface EventBody {
-  id: string;
-  slug: string;
-  title: string;
-  category: string;
-  sourceType: string;
-  activityScore: number;
-  closeTime: string | null;
-  updatedAt: string;
-  markets: { venue: string; marketId: string; status: string; yesPrice: number | null; volume: number | null }[];
-}
-interface PageBody {
-  data: EventBody[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
+type EventBody = GetEventQuery['event'];
+type PageBody = ListEventsQuery['events'];
+type Discovered = DiscoverEventsQuery['discoverEvents'];
+type Markets = EventMarketsQuery['eventMarkets'];
 
 let app: TestApp;
 beforeAll(async () => {
@@ -142,18 +135,18 @@ describe('GET /api/events/discover', () => {
       `${app.url}/api/events/discover?search=${encodeURIComponent(word.toUpperCase())}&pageSize=100`,
     );
     expect(r.status).toBe(200);
-    const body = r.body as PageBody;
+    const body = r.body as Discovered;
     expect(body.data.map((e) => e.id)).toContain(ce.id);
   });
 
   it('filters by venue and sorts', async () => {
-    const a = (await http(`${app.url}/api/events/discover?venue=venue_b&pageSize=100`)).body as PageBody;
+    const a = (await http(`${app.url}/api/events/discover?venue=venue_b&pageSize=100`)).body as Discovered;
     expect(a.total).toBe(app.services.world.coreEvents.filter((e) => e.venueEventIds.venue_b !== undefined).length);
     expect(a.data.every((e) => e.markets.some((m) => m.venue === 'venue_b'))).toBe(true);
-    const closing = (await http(`${app.url}/api/events/discover?sort=close_asc&pageSize=100`)).body as PageBody;
+    const closing = (await http(`${app.url}/api/events/discover?sort=close_asc&pageSize=100`)).body as Discovered;
     const times = closing.data.map((e) => (e.closeTime ? Date.parse(e.closeTime) : Infinity));
     expect([...times].sort((x, y) => x - y)).toEqual(times);
-    const updated = (await http(`${app.url}/api/events/discover?sort=updated_desc&pageSize=100`)).body as PageBody;
+    const updated = (await http(`${app.url}/api/events/discover?sort=updated_desc&pageSize=100`)).body as Discovered;
     const u = updated.data.map((e) => Date.parse(e.updatedAt));
     expect([...u].sort((x, y) => y - x)).toEqual(u);
   });
@@ -183,14 +176,14 @@ describe('GET /api/events/discover', () => {
 describe('GET /api/events/{eventId}/markets', () => {
   it('lists the markets with venue, openOnly and sort filters', async () => {
     const ce = app.services.world.coreEvents.find((e) => e.sourceType === 'matched')!;
-    const all = (await http(`${app.url}/api/events/${ce.id}/markets`)).body as EventBody['markets'];
+    const all = (await http(`${app.url}/api/events/${ce.id}/markets`)).body as Markets;
     expect(all.length).toBeGreaterThan(1);
     const vols = all.map((m) => m.volume ?? -1);
     expect([...vols].sort((x, y) => y - x)).toEqual(vols);
-    const onlyA = (await http(`${app.url}/api/events/${ce.id}/markets?venue=venue_a`)).body as EventBody['markets'];
+    const onlyA = (await http(`${app.url}/api/events/${ce.id}/markets?venue=venue_a`)).body as Markets;
     expect(onlyA.length).toBeGreaterThan(0);
     expect(onlyA.every((m) => m.venue === 'venue_a')).toBe(true);
-    const open = (await http(`${app.url}/api/events/${ce.slug}/markets?openOnly=true`)).body as EventBody['markets'];
+    const open = (await http(`${app.url}/api/events/${ce.slug}/markets?openOnly=true`)).body as Markets;
     expect(open.every((m) => m.status === 'active')).toBe(true);
   });
 

@@ -26,7 +26,7 @@ beforeAll(async () => {
   app = await startTestApp(
     { EXECUTION_SERVICE_URL: exec.url, EXECUTION_POLL_MS: '10', EXECUTION_WAIT_MS: '1500', UPSTREAM_TIMEOUT_MS: '800' },
     {},
-    { world: pinned.world, now: pinned.now },
+    pinned,
   );
 });
 afterAll(async () => {

@@ -17,7 +17,7 @@ const event = activeMatchedEvent(pinned.world);
 const marketA = event.markets[0]!.venueMarketIds.venue_a!;
 const marketB = event.markets[0]!.venueMarketIds.venue_b!;
 beforeAll(async () => {
-  app = await startTestApp({}, {}, { world: pinned.world, now: pinned.now });
+  app = await startTestApp({}, {}, pinned);
 });
 afterAll(async () => {
   await app.close();

@@ -1,8 +1,10 @@
+import type { IngestFeedMutation } from '../../../schema/generated/operations';
 import { SignedCursor } from '../../../src/http/signed-cursor';
 import type { PubSub } from '../../../src/infra';
 import { FEED_TOPIC, FeedService, type FeedItemMessage } from '../../../src/modules/feed';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { openSse, type SseReader } from '../../support/sse';
+import { waitFor } from '../../support/wait';
 
 const TOKEN = 'feed-stream-token';
 let app: TestApp;
@@ -30,7 +32,7 @@ const ingestVia = async (target: TestApp, items: unknown[]) => {
     headers: { 'x-feed-ingest-token': TOKEN },
   });
   expect(r.status).toBe(200);
-  return r.body as { inserted: number };
+  return r.body as IngestFeedMutation['ingestFeed'];
 };
 const ingest = (items: unknown[]) => ingestVia(app, items);
 const lastId = async () => (await app.services.db.prisma.feedItem.aggregate({ _max: { id: true } }))._max.id ?? 0n;
@@ -83,7 +85,7 @@ describe('ordering', () => {
       await Promise.all(batches.map((b) => ingest(b)));
       const stored = await idsAfter(from);
       expect(stored.length).toBe(240);
-      await waitFor(() => got.length >= stored.length);
+      await waitFor(() => got.length >= stored.length, 'every stored item streamed', 10_000);
       expect(got.map((m) => m.id)).toEqual(stored);
       expect(got.map((m) => m.prevId)).toEqual([from.toString(), ...stored.slice(0, -1)]);
     } finally {
@@ -139,11 +141,3 @@ describe('ordering', () => {
     }
   });
 });
-
-async function waitFor(done: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -1,23 +1,13 @@
+import type { FeedQualityQuery, FeedQuery } from '../../../schema/generated/operations';
 import { createClient } from 'graphql-sse';
 import { EventMatcher, significantWords, type MatchableEvent } from '../../../src/modules/feed/feed-event-matcher';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
 import { openSse } from '../../support/sse';
 import { FeedService } from '../../../src/modules/feed/feed.service';
 
-interface Item {
-  id: string;
-  source: string;
-  externalId: string;
-  title: string;
-  category: string | null;
-  coreEventId: string | null;
-  mappingMethod: string | null;
-}
-interface Page {
-  data: Item[];
-  nextCursor: string | null;
-  hasMore: boolean;
-}
+type Page = FeedQuery['feed'];
+type Item = Page['data'][number];
 
 let app: TestApp;
 let seq = 0;
@@ -205,11 +195,8 @@ describe('GET /api/feed/{id} and /api/feed/quality', () => {
       const r = await http(`${app.url}/api/feed/${id}`);
       expect(r.status).toBe(404);
       expect(r.body).toMatchObject({ error: 'not_found' });
-      const gql = await http(`${app.url}/graphql`, {
-        method: 'POST',
-        json: { query: 'query($id: String!) { feedItem(id: $id) { id } }', variables: { id } },
-      });
-      expect((gql.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('not_found');
+      const viaGraphql = await gql(app, 'query($id: String!) { feedItem(id: $id) { id } }', { id });
+      expect(viaGraphql.body.errors![0]!.extensions.code).toBe('not_found');
     },
   );
 
@@ -223,16 +210,7 @@ describe('GET /api/feed/{id} and /api/feed/quality', () => {
       item({ source: 'future', publishedAt: new Date(base + 600_000).toISOString() }),
     ]);
     const before = Date.now();
-    const q = (await http(`${app.url}/api/feed/quality`)).body as {
-      sources: {
-        source: string;
-        items: number;
-        latestPublishedAt: string | null;
-        latestIngestedAt: string | null;
-        freshnessSeconds: number | null;
-      }[];
-      checkedAt: string;
-    };
+    const q = (await http(`${app.url}/api/feed/quality`)).body as FeedQualityQuery['feedQuality'];
     const after = Date.now();
     const fresh = q.sources.find((x) => x.source === 'fresh')!;
     expect(fresh).toMatchObject({ items: 2, latestPublishedAt: latest });
@@ -325,16 +303,13 @@ describe('GET /api/feed/stream', () => {
 
 describe('ingestFeed over GraphQL', () => {
   it('validates nested items with the same bounds', async () => {
-    const r = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: { 'x-feed-ingest-token': 'feed-test-token' },
-      json: {
-        query: 'mutation($items: [FeedItemInput!]!) { ingestFeed(items: $items) { inserted } }',
-        variables: { items: [item(), item({ title: 'x'.repeat(301) })] },
-      },
-    });
-    const body = r.body as { errors: { message: string; extensions: { code: string } }[] };
-    expect(body.errors[0]!.extensions.code).toBe('bad_request');
-    expect(body.errors[0]!.message).toMatch(/^items\.1\.title: /);
+    const r = await gql(
+      app,
+      'mutation($items: [FeedItemInput!]!) { ingestFeed(items: $items) { inserted } }',
+      { items: [item(), item({ title: 'x'.repeat(301) })] },
+      { 'x-feed-ingest-token': 'feed-test-token' },
+    );
+    expect(r.body.errors![0]!.extensions.code).toBe('bad_request');
+    expect(r.body.errors![0]!.message).toMatch(/^items\.1\.title: /);
   });
 });

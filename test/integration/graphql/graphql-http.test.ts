@@ -1,5 +1,7 @@
+import type { ListEventsQuery } from '../../../schema/generated/operations';
 import { serverAudits } from 'graphql-http';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
 import { EventsService } from '../../../src/modules/events/events.service';
 
 let app: TestApp;
@@ -28,35 +30,26 @@ describe('graphql-http server audits against /graphql', () => {
 
 describe('GraphQL errors', () => {
   it('carries the error-table code in extensions.code and names the field on bad arguments', async () => {
-    const r = await http(`${app.url}/graphql`, { method: 'POST', json: { query: '{ events(page: 0) { total } }' } });
+    const r = await gql(app, '{ events(page: 0) { total } }');
     expect(r.status).toBe(200);
-    const body = r.body as { errors: { message: string; extensions: { code: string } }[] };
-    expect(body.errors[0]!.extensions.code).toBe('bad_request');
-    expect(body.errors[0]!.message).toMatch(/^page: /);
+    expect(r.body.errors![0]!.extensions.code).toBe('bad_request');
+    expect(r.body.errors![0]!.message).toMatch(/^page: /);
   });
 
   it('maps not found to not_found', async () => {
-    const r = await http(`${app.url}/graphql`, { method: 'POST', json: { query: '{ event(ref: "nope") { id } }' } });
-    const body = r.body as { errors: { extensions: { code: string } }[] };
-    expect(body.errors[0]!.extensions.code).toBe('not_found');
+    const r = await gql(app, '{ event(ref: "nope") { id } }');
+    expect(r.body.errors![0]!.extensions.code).toBe('not_found');
   });
 
   it('answers the same data as the REST route (same resolvers)', async () => {
-    const gql = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      json: {
-        query:
-          '{ events(page: 2, pageSize: 7) { total page pageSize data { id slug markets { venue marketId ' +
-          'yesPrice } } } }',
-      },
-    });
+    // An ad hoc selection (a part of ListEvents): its result type is written here.
+    const viaGraphql = await gql<{ events: { total: number; data: { id: string; markets: unknown[] }[] } }>(
+      app,
+      '{ events(page: 2, pageSize: 7) { total page pageSize data { id slug markets { venue marketId yesPrice } } } }',
+    );
     const rest = await http(`${app.url}/api/events?page=2&pageSize=7`);
-    const g = (gql.body as { data: { events: { total: number; data: { id: string; markets: unknown[] }[] } } }).data
-      .events;
-    const r = rest.body as {
-      total: number;
-      data: { id: string; slug: string; markets: { venue: string; marketId: string; yesPrice: number }[] }[];
-    };
+    const g = viaGraphql.body.data!.events;
+    const r = rest.body as ListEventsQuery['events'];
     expect(g.total).toBe(r.total);
     expect(g.data).toEqual(
       r.data.map((e) => ({
@@ -71,22 +64,18 @@ describe('GraphQL errors', () => {
     const q = '{ events(pageSize: 50) { data { id markets { marketId } } } }';
     app.services.get(EventsService).invalidate(); // measure the database path, not the memo
     const before = app.services.db.queryCount();
-    await http(`${app.url}/graphql`, { method: 'POST', json: { query: q } });
+    await gql(app, q);
     const fifty = app.services.db.queryCount() - before;
     app.services.get(EventsService).invalidate();
     const before2 = app.services.db.queryCount();
-    await http(`${app.url}/graphql`, { method: 'POST', json: { query: q.replace('50', '5') } });
+    await gql(app, q.replace('50', '5'));
     const five = app.services.db.queryCount() - before2;
     expect(fifty).toBe(five);
   });
 
   it('refuses the admin mutation without X-Admin-Token', async () => {
-    const r = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      json: { query: 'mutation { syncCatalog { events } }' },
-    });
-    const body = r.body as { errors: { extensions: { code: string } }[] };
-    expect(body.errors[0]!.extensions.code).toBe('unauthorized');
+    const r = await gql(app, 'mutation { syncCatalog { events } }');
+    expect(r.body.errors![0]!.extensions.code).toBe('unauthorized');
   });
 });
 

@@ -67,7 +67,7 @@ beforeAll(async () => {
       REWARDS_CLAIM_RATE_LIMIT: '10000',
     },
     {},
-    { world: pinned.world, now: pinned.now },
+    pinned,
   );
 });
 afterAll(async () => {

@@ -1,10 +1,10 @@
 import { print } from 'graphql';
 import { MarketDetailDocument } from '../../../schema/generated/operations';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { EventsService } from '../../../src/modules/events/events.service';
 import { MarketsService } from '../../../src/modules/markets/markets.service';
-import { SearchService } from '../../../src/modules/search/search.service';
 
 /**
  * The detail screen, plus each trade's market and that market's event: the
@@ -19,9 +19,8 @@ let app: TestApp;
 let marketId: string;
 beforeAll(async () => {
   const p = pinnedWorld();
-  app = await startTestApp({}, {}, { world: p.world, now: p.now });
+  app = await startTestApp({}, {}, p);
   marketId = activeMatchedEvent(p.world).markets[0]!.venueMarketIds.venue_a!;
-  await app.services.get(SearchService).whenIdle();
 });
 afterAll(async () => {
   await app.close();
@@ -32,15 +31,14 @@ async function statementsFor(tradesLimit: number): Promise<number> {
   app.services.get(EventsService).invalidate();
   app.services.get(MarketsService).invalidate();
   const before = app.services.db.queryCount();
-  const r = await http(`${app.url}/graphql`, {
-    method: 'POST',
-    json: { query: QUERY, variables: { venue: 'venue_a', marketId, tradesLimit, chartPoints: 24 } },
-  });
+  // QUERY adds fields to the generated document: its result type is written here.
+  const r = await gql<{ market: { trades: { data: { market: { id: string; event: { id: string } } }[] } } }>(
+    app,
+    QUERY,
+    { venue: 'venue_a', marketId, tradesLimit, chartPoints: 24 },
+  );
   const used = app.services.db.queryCount() - before;
-  const body = r.body as {
-    data?: { market: { trades: { data: { market: { id: string; event: { id: string } } }[] } } };
-    errors?: unknown;
-  };
+  const body = r.body;
   expect(body.errors).toBeUndefined();
   const trades = body.data!.market.trades.data;
   expect(trades).toHaveLength(tradesLimit);
@@ -62,11 +60,8 @@ describe('the detail query', () => {
   it('runs no SQL at all once the catalog reads are memoized', async () => {
     await statementsFor(5);
     const before = app.services.db.queryCount();
-    const r = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      json: { query: QUERY, variables: { venue: 'venue_a', marketId, tradesLimit: 500 } },
-    });
-    expect((r.body as { errors?: unknown }).errors).toBeUndefined();
+    const r = await gql(app, QUERY, { venue: 'venue_a', marketId, tradesLimit: 500 });
+    expect(r.body.errors).toBeUndefined();
     expect(app.services.db.queryCount() - before).toBe(0);
   });
 });

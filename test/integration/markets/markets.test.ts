@@ -1,68 +1,17 @@
-import { MarketDetailDocument } from '../../../schema/generated/operations';
-import { print } from 'graphql';
+import {
+  MarketDetailDocument,
+  type MarketDetailQuery,
+  type MarketHoldersQuery,
+  type MarketTradesQuery,
+} from '../../../schema/generated/operations';
 import type { WorldCoreEvent } from '../../../src/venues';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
 import { activeMatchedEvent, pinnedWorld, PINNED_NOW, type PinnedWorld } from '../../support/pinned-world';
 
-interface Trade {
-  id: string;
-  venue: string;
-  marketId: string;
-  eventId: string;
-  traderId: string | null;
-  filledAt: string;
-}
-interface TradePage {
-  data: Trade[];
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
-interface Holders {
-  venue: string;
-  supported: boolean;
-  reason: string | null;
-  limit: number;
-  data: { wallet: string; outcome: string; size: number; avgPrice: number | null }[];
-}
-interface Detail {
-  id: string;
-  venue: string;
-  marketId: string;
-  eventId: string;
-  yesPrice: number | null;
-  event: { id: string; slug: string };
-  orderBook: {
-    bids: { price: number; size: number }[];
-    asks: { price: number; size: number }[];
-    spread: number;
-    mid: number;
-    timestamp: string;
-  };
-  trades: TradePage;
-  chart: {
-    interval: string;
-    bucketSeconds: number;
-    from: number;
-    to: number;
-    kind: string;
-    candles: { t: number; v: number | null }[];
-  };
-  counterpart: {
-    similarity: number;
-    priceDifference: number | null;
-    market: { venue: string; marketId: string; yesPrice: number | null };
-  } | null;
-  holderSummary: {
-    supported: boolean;
-    reason: string | null;
-    holders: number;
-    yesHolders: number;
-    noHolders: number;
-    topShare: number | null;
-    top: unknown[];
-  };
-}
+type TradePage = MarketTradesQuery['market']['trades'];
+type Holders = MarketHoldersQuery['market']['holders'];
+type Detail = MarketDetailQuery['market'];
 
 let app: TestApp;
 let pinned: PinnedWorld;
@@ -72,7 +21,7 @@ let bId: string;
 
 beforeAll(async () => {
   pinned = pinnedWorld();
-  app = await startTestApp({}, {}, { world: pinned.world, now: pinned.now });
+  app = await startTestApp({}, {}, pinned);
   event = activeMatchedEvent(pinned.world);
   aId = event.markets[0]!.venueMarketIds.venue_a!;
   bId = event.markets[0]!.venueMarketIds.venue_b!;
@@ -144,11 +93,8 @@ describe('GET /api/markets/{venue}/{marketId}/detail', () => {
 
   it('is the same answer as the GraphQL query the route runs', async () => {
     const rest = await get(`venue_a/${aId}/detail?chartPoints=12`);
-    const gql = await http(`${app.url}/graphql`, {
-      method: 'POST',
-      json: { query: print(MarketDetailDocument), variables: { venue: 'venue_a', marketId: aId, chartPoints: 12 } },
-    });
-    expect((gql.body as { data: { market: unknown } }).data.market).toEqual(rest.body);
+    const viaGraphql = await gql(app, MarketDetailDocument, { venue: 'venue_a', marketId: aId, chartPoints: 12 });
+    expect(viaGraphql.body.data!.market).toEqual(rest.body);
   });
 
   it('is a 503 while the venue is down', async () => {
@@ -246,11 +192,7 @@ describe('market screen inputs', () => {
   });
 
   it('applies the same bounds to GraphQL callers', async () => {
-    const q = (sel: string) =>
-      http(`${app.url}/graphql`, {
-        method: 'POST',
-        json: { query: `{ market(venue: venue_a, marketId: "${aId}") { ${sel} } }` },
-      });
+    const q = (sel: string) => gql(app, `{ market(venue: venue_a, marketId: "${aId}") { ${sel} } }`);
     for (const [sel, field] of [
       ['chart(points: 7) { from }', 'points'],
       ['holders(limit: 201) { limit }', 'limit'],
@@ -258,7 +200,7 @@ describe('market screen inputs', () => {
       ['orderBook(depth: 51) { mid }', 'depth'],
     ]) {
       const r = await q(sel);
-      expect((r.body as { errors: { message: string; extensions: { code: string } }[] }).errors[0]).toMatchObject({
+      expect(r.body.errors![0]).toMatchObject({
         message: expect.stringMatching(new RegExp(`^${field}: `)),
         extensions: { code: 'bad_request' },
       });

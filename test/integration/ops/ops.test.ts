@@ -1,3 +1,4 @@
+import type { PipelineQuery } from '../../../schema/generated/operations';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import { http, startTestApp, type TestApp } from '../../support/app';
 
@@ -26,11 +27,7 @@ describe('GET /health', () => {
 
 describe('GET /health/pipeline', () => {
   it('reports idle venues before any trade, then the last trade seen per venue with its lag', async () => {
-    const idle = (await http(`${app.url}/health/pipeline`)).body as {
-      status: string;
-      venues: { venue: string; status: string }[];
-      events: number;
-    };
+    const idle = (await http(`${app.url}/health/pipeline`)).body as PipelineQuery['pipeline'];
     expect(idle.status).toBe('idle');
     expect(idle.events).toBe(app.services.world.coreEvents.length);
     const market = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_b' } });
@@ -48,16 +45,7 @@ describe('GET /health/pipeline', () => {
         filledAt,
       },
     ]);
-    const r = (await http(`${app.url}/health/pipeline`)).body as {
-      status: string;
-      venues: {
-        venue: string;
-        status: string;
-        lastTradeAt: string | null;
-        lagSeconds: number | null;
-        tradesSeen: number;
-      }[];
-    };
+    const r = (await http(`${app.url}/health/pipeline`)).body as PipelineQuery['pipeline'];
     const b = r.venues.find((v) => v.venue === 'venue_b')!;
     expect(b).toMatchObject({ status: 'ok', lastTradeAt: filledAt.toISOString(), tradesSeen: 1 });
     expect(b.lagSeconds).toBeGreaterThanOrEqual(4);

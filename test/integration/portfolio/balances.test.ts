@@ -18,7 +18,7 @@ const WALLET = '0x00000000000000000000000000000000000000aa';
 beforeAll(async () => {
   chain = await startFakeUpstream(() => ({ status: 500 }));
   const p = pinnedWorld();
-  app = await startTestApp({ CHAIN_BALANCES_URL: chain.url }, {}, { world: p.world, now: p.now });
+  app = await startTestApp({ CHAIN_BALANCES_URL: chain.url }, {}, p);
   const mk = pinnedMarkets(p.world);
   await app.services.db.prisma.user.create({ data: { id: 'pf-ivy' } });
   await app.services.db.prisma.wallet.create({

@@ -32,7 +32,7 @@ const notional = (x: Fill) => (micros(x.price) * micros(x.size) + 500_000n) / MI
 
 beforeAll(async () => {
   const p = pinnedWorld();
-  app = await startTestApp({}, {}, { world: p.world, now: p.now });
+  app = await startTestApp({}, {}, p);
   mk = pinnedMarkets(p.world);
   await fund(app, 'pf-e2e', '100');
 });

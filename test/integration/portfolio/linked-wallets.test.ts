@@ -69,7 +69,7 @@ async function trade(
 
 beforeAll(async () => {
   const p = pinnedWorld();
-  app = await startTestApp({}, {}, { world: p.world, now: p.now });
+  app = await startTestApp({}, {}, p);
   mk = pinnedMarkets(p.world);
   const user = app.as('pf-erin');
   expect((await user.post('/auth/setup')).status).toBe(200);

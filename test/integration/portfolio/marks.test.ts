@@ -30,7 +30,7 @@ const open = (userId: string, market: MarketRef, size: string, costBasis: string
 
 beforeAll(async () => {
   p = pinnedWorld();
-  app = await startTestApp({}, {}, { world: p.world, now: p.now });
+  app = await startTestApp({}, {}, p);
   mk = pinnedMarkets(p.world);
   // frank: A1 (mid 0.546) and B1 (mid 0.52), 10 contracts each at cost 5.00.
   await open('pf-frank', mk.A1, '10', '5');

@@ -93,7 +93,7 @@ async function seed(userId: string, n: number): Promise<void> {
 beforeAll(async () => {
   const p = pinnedWorld();
   // No background SQL inside a measurement: the withdrawal dispatcher's poll is off.
-  app = await startTestApp({ WITHDRAWAL_DISPATCH_MS: '0' }, {}, { world: p.world, now: p.now });
+  app = await startTestApp({ WITHDRAWAL_DISPATCH_MS: '0' }, {}, p);
   await seed('sql-two', 2);
   await seed('sql-many', 200);
 });

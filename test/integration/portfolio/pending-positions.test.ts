@@ -24,11 +24,7 @@ const event = activeMatchedEvent(pinned.world);
 const marketA = event.markets[0]!.venueMarketIds.venue_a!;
 beforeAll(async () => {
   exec = await startFakeUpstream(() => ({ status: 500 }));
-  app = await startTestApp(
-    { EXECUTION_SERVICE_URL: exec.url, EXECUTION_POLL_MS: '10' },
-    {},
-    { world: pinned.world, now: pinned.now },
-  );
+  app = await startTestApp({ EXECUTION_SERVICE_URL: exec.url, EXECUTION_POLL_MS: '10' }, {}, pinned);
 });
 afterAll(async () => {
   await app.close();

@@ -158,7 +158,7 @@ async function seedOthers(): Promise<void> {
 
 beforeAll(async () => {
   const p = pinnedWorld();
-  app = await startTestApp({}, {}, { world: p.world, now: p.now });
+  app = await startTestApp({}, {}, p);
   mk = pinnedMarkets(p.world);
   // The books the hand-computed figures assume.
   const mid = async (m: MarketRef) => {

@@ -76,7 +76,7 @@ describe.each(BODIES)('with %s and bad query parameters', (_what, body) => {
     '%s %s with a valid bearer but a wrong header token → 401',
     async (_m, _p, r) => {
       const headers = {
-        authorization: `Bearer ${await app.token('credentials-first-user')}`,
+        ...(await app.bearer('credentials-first-user')),
         'x-admin-token': 'wrong',
         'x-rewards-admin-token': 'wrong',
         'x-feed-ingest-token': 'wrong',
@@ -101,9 +101,7 @@ describe.each(BODIES)('with %s and bad query parameters', (_what, body) => {
 
 it('with a credential, the same unreadable body is a 400 naming the body', async () => {
   const r = ROUTES.find((x) => x.surface === 'trading' && x.method === 'POST' && x.path === '/api/wallets/import')!;
-  const res = await call(app.url, r, '{"unterminated": ', {
-    authorization: `Bearer ${await app.token('credentials-first-user')}`,
-  });
+  const res = await call(app.url, r, '{"unterminated": ', await app.bearer('credentials-first-user'));
   expect(res.status).toBe(400);
   expect(res.body).toEqual({ error: 'bad_request', message: 'body: malformed JSON' });
 });

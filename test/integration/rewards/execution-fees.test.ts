@@ -12,11 +12,7 @@ let app: TestApp;
 const pinned = pinnedWorld();
 const marketB = activeMatchedEvent(pinned.world).markets[0]!.venueMarketIds.venue_b!;
 beforeAll(async () => {
-  app = await startTestApp(
-    { REWARDS_CASHBACK_BPS: '1000', REWARDS_REFERRAL_TIER1_BPS: '2000' },
-    {},
-    { world: pinned.world, now: pinned.now },
-  );
+  app = await startTestApp({ REWARDS_CASHBACK_BPS: '1000', REWARDS_REFERRAL_TIER1_BPS: '2000' }, {}, pinned);
 });
 afterAll(async () => {
   await app.close();

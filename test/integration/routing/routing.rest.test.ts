@@ -7,7 +7,7 @@ let app: TestApp;
 const pinned = pinnedWorld();
 const event = activeMatchedEvent(pinned.world);
 beforeAll(async () => {
-  app = await startTestApp({}, {}, { world: pinned.world, now: pinned.now });
+  app = await startTestApp({}, {}, pinned);
 });
 afterAll(async () => {
   await app.close();

@@ -1,4 +1,3 @@
-import { SearchService } from '../../../src/modules/search/search.service';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { pinnedWorld } from '../../support/pinned-world';
 import { RELEVANCE_QUERIES } from './relevance.queries';
@@ -9,9 +8,7 @@ const MIN_TOP3_HIT_RATE = 0.8;
 let app: TestApp;
 beforeAll(async () => {
   // The demo world pinned to one calendar month, so the expected slugs exist whatever today is.
-  const p = pinnedWorld();
-  app = await startTestApp({}, {}, { world: p.world, now: p.now });
-  await app.services.get(SearchService).whenIdle();
+  app = await startTestApp({}, {}, pinnedWorld());
 });
 afterAll(async () => {
   await app.close();

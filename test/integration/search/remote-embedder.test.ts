@@ -1,7 +1,9 @@
+import type { SearchEventsQuery } from '../../../schema/generated/operations';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { cosine, LocalEmbedder, RemoteEmbedder } from '../../../src/modules/search';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
 import { pinnedWorld } from '../../support/pinned-world';
 import { SearchService } from '../../../src/modules/search/search.service';
 
@@ -83,7 +85,7 @@ describe('remote embeddings provider', () => {
   beforeAll(async () => {
     api.mode = 'ok';
     const p = pinnedWorld();
-    app = await startTestApp(remoteEnv({ EMBEDDINGS_API_KEY: 'sk-test-key' }), {}, { world: p.world, now: p.now });
+    app = await startTestApp(remoteEnv({ EMBEDDINGS_API_KEY: 'sk-test-key' }), {}, p);
     await app.services.get(SearchService).whenIdle();
   });
   afterAll(async () => {
@@ -103,7 +105,7 @@ describe('remote embeddings provider', () => {
     const r = await http(`${app.url}/api/events/search?q=${encodeURIComponent('jobless rate november 2026')}&limit=3`);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ provider: 'remote', model: 'test-embed-1' });
-    expect((r.body as { data: { event: { slug: string } }[] }).data[0]!.event.slug).toBe(
+    expect((r.body as SearchEventsQuery['searchEvents']).data[0]!.event.slug).toBe(
       'us-unemployment-rate-for-november-2026',
     );
     expect(api.requests.at(-1)).toMatchObject({ inputs: 1 });
@@ -131,7 +133,7 @@ describe('remote provider down while the catalog is indexed', () => {
   it('answers 502 meanwhile, then retries the index once the API is back', async () => {
     api.mode = 'error';
     const p = pinnedWorld();
-    const app = await startTestApp(remoteEnv({ EMBEDDINGS_API_KEY: 'k' }), {}, { world: p.world, now: p.now });
+    const app = await startTestApp(remoteEnv({ EMBEDDINGS_API_KEY: 'k' }), {}, p);
     try {
       expect(await app.services.db.prisma.eventEmbedding.count()).toBe(0);
       expect((await http(`${app.url}/api/events/search?q=bitcoin`)).status).toBe(502);
@@ -140,9 +142,7 @@ describe('remote provider down while the catalog is indexed', () => {
       expect((await http(`${app.url}/api/events/search?q=bitcoin`)).body).toMatchObject({ data: [] });
       p.clock.ms += 61_000;
       const r = await http(`${app.url}/api/events/search?q=${encodeURIComponent('bitcoin price march 2027')}&limit=1`);
-      expect((r.body as { data: { event: { slug: string } }[] }).data[0]!.event.slug).toBe(
-        'bitcoin-price-on-march-31-2027',
-      );
+      expect((r.body as SearchEventsQuery['searchEvents']).data[0]!.event.slug).toBe('bitcoin-price-on-march-31-2027');
       expect(await app.services.db.prisma.eventEmbedding.count()).toBe(await app.services.db.prisma.coreEvent.count());
     } finally {
       api.mode = 'ok';
@@ -155,20 +155,14 @@ describe('remote provider without a key', () => {
   it('starts, and answers searches with 503 (REST and GraphQL)', async () => {
     api.mode = 'ok';
     const before = api.requests.length;
-    const p = pinnedWorld();
-    const app = await startTestApp(remoteEnv(), {}, { world: p.world, now: p.now });
+    const app = await startTestApp(remoteEnv(), {}, pinnedWorld());
     try {
       await app.services.get(SearchService).whenIdle();
       const r = await http(`${app.url}/api/events/search?q=bitcoin`);
       expect(r.status).toBe(503);
       expect(r.body).toEqual({ error: 'unavailable', message: expect.stringContaining('EMBEDDINGS_API_KEY') });
-      const gql = await http(`${app.url}/graphql`, {
-        method: 'POST',
-        json: { query: '{ searchEvents(q: "bitcoin") { query } }' },
-      });
-      expect((gql.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
-        'unavailable',
-      );
+      const viaGraphql = await gql(app, '{ searchEvents(q: "bitcoin") { query } }');
+      expect(viaGraphql.body.errors![0]!.extensions.code).toBe('unavailable');
       expect(api.requests.length).toBe(before); // never called without a key
     } finally {
       await app.close();

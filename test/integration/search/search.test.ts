@@ -1,28 +1,16 @@
+import type { SearchEventsQuery } from '../../../schema/generated/operations';
 import { CatalogService } from '../../../src/modules/ingestion/catalog.service';
 import { SEARCH_LIMITS } from '../../../src/modules/search';
 import { SearchService } from '../../../src/modules/search/search.service';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { gql } from '../../support/graphql';
 import { pinnedWorld } from '../../support/pinned-world';
 
-interface Hit {
-  score: number;
-  event: { id: string; slug: string; title: string; markets: { venue: string }[] };
-}
-interface Result {
-  data: Hit[];
-  query: string;
-  limit: number;
-  threshold: number;
-  provider: string;
-  model: string;
-  method: string;
-}
+type Result = SearchEventsQuery['searchEvents'];
 
 let app: TestApp;
 beforeAll(async () => {
-  const p = pinnedWorld();
-  app = await startTestApp({}, {}, { world: p.world, now: p.now });
-  await app.services.get(SearchService).whenIdle();
+  app = await startTestApp({}, {}, pinnedWorld());
 });
 afterAll(async () => {
   await app.close();
@@ -88,18 +76,15 @@ describe('GET /api/events/search', () => {
       `query($q: String!) { searchEvents(q: $q, limit: 5, threshold: 0) { data { score event { id slug title ` +
       `description category sourceType closeTime activityScore updatedAt markets { venue marketId title status ` +
       `outcomes yesPrice } } } query limit threshold provider model method } }`;
-    const gql = await http(`${app.url}/graphql`, { method: 'POST', json: { query, variables: { q: 'fed rate cut' } } });
-    expect((gql.body as { data: { searchEvents: unknown } }).data.searchEvents).toEqual(rest.body);
+    const viaGraphql = await gql<SearchEventsQuery>(app, query, { q: 'fed rate cut' });
+    expect(viaGraphql.body.data!.searchEvents).toEqual(rest.body);
     for (const [args, field] of [
       ['q: "  "', 'q'],
       ['q: "a", limit: 101', 'limit'],
       ['q: "a", threshold: 2', 'threshold'],
     ]) {
-      const bad = await http(`${app.url}/graphql`, {
-        method: 'POST',
-        json: { query: `{ searchEvents(${args}) { query } }` },
-      });
-      expect((bad.body as { errors: { message: string; extensions: { code: string } }[] }).errors[0]).toMatchObject({
+      const bad = await gql(app, `{ searchEvents(${args}) { query } }`);
+      expect(bad.body.errors![0]).toMatchObject({
         message: expect.stringMatching(new RegExp(`^${field}: `)),
         extensions: { code: 'bad_request' },
       });

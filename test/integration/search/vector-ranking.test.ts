@@ -6,9 +6,7 @@ import { RELEVANCE_QUERIES } from './relevance.queries';
 
 let app: TestApp;
 beforeAll(async () => {
-  const p = pinnedWorld();
-  app = await startTestApp({}, {}, { world: p.world, now: p.now });
-  await app.services.get(SearchService).whenIdle();
+  app = await startTestApp({}, {}, pinnedWorld());
 });
 afterAll(async () => {
   await app.close();

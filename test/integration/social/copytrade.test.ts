@@ -46,7 +46,7 @@ beforeAll(async () => {
       COPYTRADE_BLOCKED_CATEGORIES: other.category.toUpperCase(),
     },
     {},
-    { world: pinned.world, now: pinned.now },
+    pinned,
   );
   ask = (await app.services.venues.venue_a.getOrderBook(marketA)).asks[0]!.price;
 });
@@ -375,7 +375,7 @@ describe('POST /api/social/copytrade', () => {
         COPYTRADE_MAX_PRICE_DEVIATION: '0.05',
       },
       {},
-      { world: pinned.world, now: pinned.now, shareWith: app },
+      { ...pinned, shareWith: app },
     );
     try {
       await follow('rae');

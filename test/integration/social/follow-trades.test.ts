@@ -37,7 +37,7 @@ let elsewhere: string;
 
 beforeAll(async () => {
   const pinned = pinnedWorld();
-  app = await startTestApp({}, {}, { world: pinned.world, now: pinned.now });
+  app = await startTestApp({}, {}, pinned);
   const e = activeMatchedEvent(pinned.world);
   eventId = e.id;
   slug = e.slug;

@@ -67,7 +67,7 @@ const home = (userId: string | null, query = '') =>
 
 beforeAll(async () => {
   // No background SQL inside a measurement: the withdrawal dispatcher's poll is off.
-  app = await startTestApp({ WITHDRAWAL_DISPATCH_MS: '0' }, {}, { world: pinned.world, now: pinned.now });
+  app = await startTestApp({ WITHDRAWAL_DISPATCH_MS: '0' }, {}, pinned);
   const prisma = app.services.db.prisma;
   const markets = await prisma.market.findMany({
     where: { venue: 'venue_a' },

@@ -1,6 +1,7 @@
 import { createJwtVerifier } from '../../../src/auth/jwt-verifier';
 import { RequestAuth, type HeaderTokens, type RequiredSecrets } from '../../../src/auth/request-auth';
 import { signToken } from '../../../src/auth/token-signer';
+import { bearer } from '../../support/http';
 
 const user = { secret: 'request-auth-user-secret-0123456789abcdef', algorithms: ['HS256'] };
 const wallet = { secret: 'request-auth-wallet-secret-0123456789abcd', algorithms: ['HS256'] };
@@ -24,7 +25,7 @@ describe('RequestAuth', () => {
   });
 
   it('verifies a user bearer token once per request', async () => {
-    const a = auth({ Authorization: `Bearer ${await signToken(user, 'u-1')}` });
+    const a = auth(bearer(await signToken(user, 'u-1')));
     await expect(a.requireUser()).resolves.toMatchObject({ userId: 'u-1' });
     expect(a.optionalUser()).toBe(a.optionalUser());
   });
@@ -38,26 +39,22 @@ describe('RequestAuth', () => {
 
   it('keeps user and wallet-auth tokens apart', async () => {
     const walletToken = await signToken(wallet, 'u-2');
-    await expect(auth({ Authorization: `Bearer ${walletToken}` }).requireWallet()).resolves.toMatchObject({
+    await expect(auth(bearer(walletToken)).requireWallet()).resolves.toMatchObject({
       userId: 'u-2',
     });
-    await expect(auth({ Authorization: `Bearer ${walletToken}` }).requireUser()).rejects.toMatchObject({
+    await expect(auth(bearer(walletToken)).requireUser()).rejects.toMatchObject({
       code: 'unauthorized',
     });
     const userToken = await signToken(user, 'u-2');
-    await expect(auth({ Authorization: `Bearer ${userToken}` }).requireWallet()).rejects.toMatchObject({
+    await expect(auth(bearer(userToken)).requireWallet()).rejects.toMatchObject({
       code: 'unauthorized',
     });
     await expect(auth({}).requireWallet()).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
   it('requireAnyBearer takes either kind of token and refuses anything else with the user 401', async () => {
-    await expect(
-      auth({ Authorization: `Bearer ${await signToken(user, 'u-3')}` }).requireAnyBearer(),
-    ).resolves.toBeUndefined();
-    await expect(
-      auth({ Authorization: `Bearer ${await signToken(wallet, 'u-3')}` }).requireAnyBearer(),
-    ).resolves.toBeUndefined();
+    await expect(auth(bearer(await signToken(user, 'u-3'))).requireAnyBearer()).resolves.toBeUndefined();
+    await expect(auth(bearer(await signToken(wallet, 'u-3'))).requireAnyBearer()).resolves.toBeUndefined();
     await expect(auth({}).requireAnyBearer()).rejects.toMatchObject({
       code: 'unauthorized',
       message: 'a bearer token is required',
