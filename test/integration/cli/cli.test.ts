@@ -1,3 +1,4 @@
+import type { ListEventsQuery } from '../../../schema/generated/operations';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,7 +56,7 @@ describe('token CLI', () => {
     try {
       const viaServer = JSON.parse(runCli('seed.cli.ts', [], { DATA_DIR: dir }).stdout) as typeof a;
       expect(viaServer).toEqual({ ...a, via: 'server' });
-      const page = (await (await fetch(`${server.url}/api/events?pageSize=1`)).json()) as { total: number };
+      const page = (await (await fetch(`${server.url}/api/events?pageSize=1`)).json()) as ListEventsQuery['events'];
       expect(page.total).toBe(a.events);
     } finally {
       expect(await server.stop()).toBe(0);

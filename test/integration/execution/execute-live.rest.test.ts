@@ -1,18 +1,13 @@
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { ExecutionService } from '../../../src/modules/execution/execution.service';
-import { bearer, startTestApp, type TestApp } from '../../support/app';
-import {
-  startFakeUpstream,
-  type FakeUpstream,
-  type UpstreamReply,
-  type UpstreamRequest,
-} from '../../support/fake-upstream';
+import { bearer, type TestApp } from '../../support/app';
+import type { FakeUpstream, UpstreamReply, UpstreamRequest } from '../../support/fake-upstream';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { openSse } from '../../support/sse';
 import { lastData, names, postStream } from '../../support/execution-stream';
 import { fund } from '../../support/funding';
 import { micros } from '../../support/money';
-import { orderRows, positionMatchesFills } from './trading-helpers';
+import { isOrderCall, orderRows, positionMatchesFills, startWithExecutionService } from './trading-helpers';
 
 let app: TestApp;
 let exec: FakeUpstream;
@@ -21,13 +16,8 @@ const event = activeMatchedEvent(pinned.world);
 const marketA = event.markets[0]!.venueMarketIds.venue_a!;
 const marketB = event.markets[0]!.venueMarketIds.venue_b!;
 beforeAll(async () => {
-  exec = await startFakeUpstream(() => ({ status: 500 }));
   // A short wait and upstream timeout: the tests reach the poll deadline and a submit timeout in a second or two.
-  app = await startTestApp(
-    { EXECUTION_SERVICE_URL: exec.url, EXECUTION_POLL_MS: '10', EXECUTION_WAIT_MS: '1500', UPSTREAM_TIMEOUT_MS: '800' },
-    {},
-    pinned,
-  );
+  ({ app, exec } = await startWithExecutionService(pinned, { EXECUTION_WAIT_MS: '1500', UPSTREAM_TIMEOUT_MS: '800' }));
 });
 afterAll(async () => {
   await app.close();
@@ -36,7 +26,6 @@ afterAll(async () => {
 
 const live = async (sub: string, json: Record<string, unknown>, extra: Record<string, string> = {}) =>
   postStream(`${app.url}/execute`, { mode: 'live', ...json }, { ...(await app.walletBearer(sub)), ...extra });
-const orderCall = (r: UpstreamRequest) => r.method === 'POST' && r.path === '/orders';
 const serve = (handler: (r: UpstreamRequest) => UpstreamReply | Promise<UpstreamReply>) => exec.handle(handler);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const prisma = () => app.services.db.prisma;
@@ -47,7 +36,7 @@ describe('venue_a live: the execution service', () => {
   it('forwards the order with the wallet token and an idempotency key, then records its fills', async () => {
     await fund(app, 'alice', 100);
     serve((r) =>
-      orderCall(r)
+      isOrderCall(r)
         ? {
             body: {
               id: 'ex-1',
@@ -78,7 +67,7 @@ describe('venue_a live: the execution service', () => {
     expect(r.status).toBe(200);
     expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'fill', 'fill', 'completed']);
     const orderId = lastData(r).orderId;
-    const sent = exec.requests.slice(before).find(orderCall)!;
+    const sent = exec.requests.slice(before).find(isOrderCall)!;
     expect(sent.headers.authorization).toBe(`Bearer ${token}`);
     expect(sent.headers['idempotency-key']).toBe(`order:${orderId}`);
     expect(sent.body).toMatchObject({
@@ -118,7 +107,7 @@ describe('venue_a live: the execution service', () => {
     await fund(app, 'bob', 100);
     let polls = 0;
     serve((r) => {
-      if (orderCall(r)) return { status: 202, body: { id: 'ex-2', status: 'pending' } };
+      if (isOrderCall(r)) return { status: 202, body: { id: 'ex-2', status: 'pending' } };
       polls += 1;
       return polls < 3
         ? { body: { id: 'ex-2', status: 'open' } }
@@ -151,7 +140,7 @@ describe('venue_a live: the execution service', () => {
       'reconciler ends it',
     async () => {
       await fund(app, 'dave', 20);
-      serve((r) => (orderCall(r) ? { body: { id: 'ex-4', status: 'pending' } } : { status: 500 }));
+      serve((r) => (isOrderCall(r) ? { body: { id: 'ex-4', status: 'pending' } } : { status: 500 }));
       const r = await live('dave', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 });
       expect(r.status).toBe(200);
       expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
@@ -214,7 +203,7 @@ describe('venue_a live: the execution service', () => {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
       serve(async (r) => {
-        if (orderCall(r)) return { body: { id: 'ex-7', status: 'open' } };
+        if (isOrderCall(r)) return { body: { id: 'ex-7', status: 'open' } };
         await gate;
         return { body: { id: 'ex-7', status: 'filled', fills: [{ price: 0.51, size: 4 }] } };
       });
@@ -250,7 +239,7 @@ describe('venue_a live: Idempotency-Key after a 502', () => {
       await fund(app, 'kim', 20);
       let posts = 0;
       serve((r) => {
-        if (!orderCall(r)) return { status: 404 };
+        if (!isOrderCall(r)) return { status: 404 };
         posts += 1;
         return posts === 1
           ? { status: 500 }
@@ -286,7 +275,7 @@ describe('venue_a live: an outcome not known yet', () => {
       await fund(app, 'ivan', 50);
       let done = false;
       serve((r) => {
-        if (orderCall(r)) return { body: { id: 'ex-u1', status: 'open' } };
+        if (isOrderCall(r)) return { body: { id: 'ex-u1', status: 'open' } };
         if (r.path !== '/orders/ex-u1') return { status: 404 };
         return done
           ? {
@@ -360,7 +349,7 @@ describe('venue_a live: an outcome not known yet', () => {
     await fund(app, 'jade', 20);
     const posts: UpstreamRequest[] = [];
     serve(async (r) => {
-      if (!orderCall(r)) return { status: 404 };
+      if (!isOrderCall(r)) return { status: 404 };
       posts.push(r);
       if (posts.length === 1) await sleep(1_200); // beyond UPSTREAM_TIMEOUT_MS: the answer never arrives
       return { body: { id: 'ex-j', status: 'filled', fills: [{ price: 0.5, size: 2 }] } };
@@ -382,7 +371,7 @@ describe('venue_a live: an outcome not known yet', () => {
       await fund(app, 'liam', 20);
       const posts: UpstreamRequest[] = [];
       serve(async (r) => {
-        if (orderCall(r)) posts.push(r);
+        if (isOrderCall(r)) posts.push(r);
         await sleep(1_200);
         return { status: 500 };
       });
@@ -400,7 +389,7 @@ describe('venue_a live: an outcome not known yet', () => {
       const orderId = lastData(r).orderId;
       expect(await app.services.get(LedgerService).balance('liam')).toMatchObject({ held: micros(1.2002) });
       serve((q) =>
-        orderCall(q)
+        isOrderCall(q)
           ? (posts.push(q), { body: { id: 'ex-l', status: 'partially_filled', fills: [{ price: 0.58, size: 1 }] } })
           : { status: 404 },
       );
@@ -428,7 +417,7 @@ describe('venue_a live: selling a position held with more than 2 decimals', () =
   it('a sell without size sells the exact position; a partial size keeps the venue precision', async () => {
     await fund(app, 'lena', 20);
     serve((r) =>
-      orderCall(r)
+      isOrderCall(r)
         ? { body: { id: 'ex-le', status: 'partially_filled', fills: [{ price: 0.5, size: 1.2345 }] } }
         : { status: 404 },
     );
@@ -449,7 +438,7 @@ describe('venue_a live: selling a position held with more than 2 decimals', () =
   it('the exact size given explicitly sells the whole position too', async () => {
     await fund(app, 'lou', 20);
     serve((r) =>
-      orderCall(r)
+      isOrderCall(r)
         ? { body: { id: 'ex-lo', status: 'partially_filled', fills: [{ price: 0.5, size: 0.555 }] } }
         : { status: 404 },
     );

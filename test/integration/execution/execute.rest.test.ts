@@ -6,7 +6,7 @@ import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { openSse } from '../../support/sse';
 import { lastData, names, postStream } from '../../support/execution-stream';
 import { fund } from '../../support/funding';
-import { micros } from '../../support/money';
+import { micros, usd } from '../../support/money';
 import { orderRows, positionMatchesFills } from './trading-helpers';
 import { ExecutionService } from '../../../src/modules/execution/execution.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
@@ -176,7 +176,7 @@ describe('POST /execute: an authenticated simulation', () => {
     ]);
     const balance = await app.services.get(LedgerService).balance('buyer');
     expect(balance.available).toBe(micros(100) - notional - fees);
-    expect(lastData(r).balance).toEqual({ available: Number(balance.available) / 1e6, held: 0 });
+    expect(lastData(r).balance).toEqual({ available: usd(balance.available), held: 0 });
     const position = await prisma().position.findUniqueOrThrow({ where: { id: order!.positionId! } });
     expect(position).toMatchObject({
       status: 'open',

@@ -223,13 +223,7 @@ describe('GET /api/feed/{id} and /api/feed/quality', () => {
   });
 
   it('reports mapping rate, per-source counts, duplicates and freshness', async () => {
-    const q = (await http(`${app.url}/api/feed/quality`)).body as {
-      items: number;
-      mapped: number;
-      mappingRate: number;
-      duplicatesRejected: number;
-      sources: { source: string; items: number; freshnessSeconds: number | null }[];
-    };
+    const q = (await http(`${app.url}/api/feed/quality`)).body as FeedQualityQuery['feedQuality'];
     const total = await app.services.db.prisma.feedItem.count();
     const mapped = await app.services.db.prisma.feedItem.count({ where: { coreEventId: { not: null } } });
     expect(q.items).toBe(total);

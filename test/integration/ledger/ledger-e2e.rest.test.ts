@@ -20,7 +20,7 @@ import { http, startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { postStream, type StreamResult } from '../../support/execution-stream';
-import { micros } from '../../support/money';
+import { micros, usd } from '../../support/money';
 import { prng } from '../../support/prng';
 import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
@@ -183,7 +183,7 @@ describe('the ledger under a random sequence of API operations', () => {
       withdraw: async () => {
         const user = pick(USERS);
         const m = model.get(user)!;
-        const amount = Math.max(1, Math.floor((Number(m.available) / 1e6) * (0.1 + rand() * 1.1) * 100) / 100);
+        const amount = Math.max(1, Math.floor(usd(m.available) * (0.1 + rand() * 1.1) * 100) / 100);
         const r = await app.as(user).post('/api/funding/withdraw', { amount, chain: 'polygon', destination: EVM });
         if (micros(amount) > m.available) {
           expect([r.status, (r.body as { message: string }).message]).toEqual([

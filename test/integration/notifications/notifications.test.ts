@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NotificationsQuery } from '../../../schema/generated/operations';
+import type { CreateEventCommentMutation, NotificationsQuery } from '../../../schema/generated/operations';
 import { http as request, startTestApp, type TestApp, type UserClient } from '../../support/app';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import { NotificationsService } from '../../../src/modules/notifications/notifications.service';
@@ -41,7 +41,8 @@ describe('notifications from domain events', () => {
     const reg = await alice.post('/api/push-tokens', { token: TOKEN, platform: 'ios' });
     expect(reg.status).toBe(201);
     const slug = app.services.world.coreEvents[1]!.slug;
-    const c = (await alice.post(`/api/events/${slug}/comments`, { body: 'mine' })).body as { id: string };
+    const c = (await alice.post(`/api/events/${slug}/comments`, { body: 'mine' }))
+      .body as CreateEventCommentMutation['createEventComment'];
     await alice.post(`/api/events/${slug}/comments`, { body: 'self', parentId: c.id });
     await bob.post(`/api/events/${slug}/comments`, { body: 'a reply', parentId: c.id });
     const page = await list(alice);
@@ -59,7 +60,8 @@ describe('notifications from domain events', () => {
 
   it('a like notifies the author once (likes are not pushed by default)', async () => {
     const slug = app.services.world.coreEvents[1]!.slug;
-    const c = (await alice.post(`/api/events/${slug}/comments`, { body: 'like me' })).body as { id: string };
+    const c = (await alice.post(`/api/events/${slug}/comments`, { body: 'like me' }))
+      .body as CreateEventCommentMutation['createEventComment'];
     await bob.post(`/api/comments/${c.id}/like`);
     await bob.post(`/api/comments/${c.id}/like`);
     const likes = (await list(alice)).data.filter((n) => n.kind === 'comment_like');
@@ -76,7 +78,8 @@ describe('notifications from domain events', () => {
     await carol.post('/api/push-tokens', { token: device, platform: 'web' });
     await carol.put('/api/preferences', { 'notifications.comment_likes': true });
     const slug = app.services.world.coreEvents[1]!.slug;
-    const c = (await carol.post(`/api/events/${slug}/comments`, { body: 'like me again' })).body as { id: string };
+    const c = (await carol.post(`/api/events/${slug}/comments`, { body: 'like me again' }))
+      .body as CreateEventCommentMutation['createEventComment'];
     const like = (user: UserClient) => user.post(`/api/comments/${c.id}/like`);
     const unlike = (user: UserClient) => user.delete(`/api/comments/${c.id}/like`);
     for (const step of [like, unlike, like, unlike, like]) expect((await step(dan)).status).toBe(200);
@@ -173,7 +176,8 @@ describe('preferences', () => {
 
     const before = pushed.length;
     const slug = app.services.world.coreEvents[3]!.slug;
-    const c = (await alice.post(`/api/events/${slug}/comments`, { body: 'quiet' })).body as { id: string };
+    const c = (await alice.post(`/api/events/${slug}/comments`, { body: 'quiet' }))
+      .body as CreateEventCommentMutation['createEventComment'];
     await bob.post(`/api/events/${slug}/comments`, { body: 'psst', parentId: c.id });
     await app.services.get(NotificationsService).settled();
     expect(pushed.length).toBe(before); // stored, not pushed

@@ -1,3 +1,4 @@
+import type { PortfolioOverviewQuery } from '../../../schema/generated/operations';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
@@ -64,7 +65,7 @@ describe('overview balances', () => {
     const r = await app.as('pf-ivy').get('/api/portfolio/overview');
     expect(r.status).toBe(200);
     // 200.25 + 50.25 + (12.34 + 2 × 0.50) + 5.46
-    expect((r.body as { balances: unknown }).balances).toEqual({
+    expect((r.body as PortfolioOverviewQuery['portfolio']).balances).toEqual({
       currency: 'USD',
       available: 200.25,
       held: 50.25,
@@ -79,7 +80,7 @@ describe('overview balances', () => {
     chain.handle(() => ({ status: 503 }));
     const r = await app.as('pf-ivy').get('/api/portfolio/overview');
     expect(r.status).toBe(200);
-    expect((r.body as { balances: unknown }).balances).toEqual({
+    expect((r.body as PortfolioOverviewQuery['portfolio']).balances).toEqual({
       currency: 'USD',
       available: 200.25,
       held: 50.25,

@@ -1,4 +1,8 @@
-import type { ExecutionEventFieldsFragment } from '../../../schema/generated/operations';
+import type {
+  ExecutionEventFieldsFragment,
+  PortfolioHistoryQuery,
+  PositionQuery,
+} from '../../../schema/generated/operations';
 import { startTestApp, type TestApp } from '../../support/app';
 import { pinnedWorld } from '../../support/pinned-world';
 import { names, postStream } from '../../support/execution-stream';
@@ -15,6 +19,7 @@ import { pinnedMarkets } from './portfolio-fixtures';
 let app: TestApp;
 let mk: ReturnType<typeof pinnedMarkets>;
 
+type History = PortfolioHistoryQuery['portfolio']['history'];
 type Fill = Pick<NonNullable<ExecutionEventFieldsFragment['fill']>, 'price' | 'size' | 'fee'>;
 
 /** POSTs and reads the SSE answer to its end; returns the event names, the fills streamed and the position. */
@@ -86,7 +91,7 @@ describe('the portfolio after trading through /execute', () => {
       data: [{ side: 'buy', filledSize: 10, positionId, fills: buys.map((f) => expect.objectContaining(f)) }],
     });
     const history = await app.as('pf-e2e').get('/api/portfolio/history');
-    expect((history.body as { total: number }).total).toBe(buys.length);
+    expect((history.body as History).total).toBe(buys.length);
     const summary = await app.as('pf-e2e').get('/api/portfolio/summary');
     expect(summary.body).toMatchObject({ fees: usd(fees), realizedPnl: usd(-fees), openPositions: 1 });
   });
@@ -110,10 +115,10 @@ describe('the portfolio after trading through /execute', () => {
       marketValue: 3.276, // 6 × 0.546
       unrealizedPnl: -0.024,
     });
-    expect((position.body as { orders: { side: string }[] }).orders.map((o) => o.side)).toEqual(['sell', 'buy']);
+    expect((position.body as PositionQuery['position']).orders.map((o) => o.side)).toEqual(['sell', 'buy']);
     const summary = await app.as('pf-e2e').get('/api/portfolio/summary');
     expect(summary.body).toMatchObject({ realizedPnl: usd(realized), unrealizedPnl: -0.024, fees: usd(fees) });
     const history = await app.as('pf-e2e').get('/api/portfolio/history');
-    expect((history.body as { data: { side: string }[] }).data[0]!.side).toBe('sell');
+    expect((history.body as History).data[0]!.side).toBe('sell');
   });
 });

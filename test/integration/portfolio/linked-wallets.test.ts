@@ -1,4 +1,11 @@
-import type { ImportWalletMutation, WalletsQuery } from '../../../schema/generated/operations';
+import type {
+  ImportWalletMutation,
+  PortfolioAnalyticsQuery,
+  PortfolioHistoryQuery,
+  PortfolioPositionsQuery,
+  PositionsByMarketQuery,
+  WalletsQuery,
+} from '../../../schema/generated/operations';
 import { startTestApp, type TestApp } from '../../support/app';
 import { pinnedWorld } from '../../support/pinned-world';
 import { at, insertOrder, insertPosition, pinnedMarkets, type MarketRef } from './portfolio-fixtures';
@@ -119,17 +126,7 @@ describe('positions across wallets', () => {
   it('lists open service and linked-wallet positions together', async () => {
     const r = await erin('/api/portfolio');
     expect(r.status).toBe(200);
-    const body = r.body as {
-      data: {
-        id: string;
-        source: string;
-        walletAddress: string | null;
-        marketValue: number;
-        unrealizedPnl: number;
-        fees: number | null;
-        avgPrice: number;
-      }[];
-    };
+    const body = r.body as PortfolioPositionsQuery['portfolio']['positions'];
     expect(body).toMatchObject({ total: 2, costBasis: 15, marketValue: 15.97, unrealizedPnl: 0.97 });
     const wallet = body.data.find((p) => p.source === 'wallet')!;
     expect(wallet).toMatchObject({
@@ -185,7 +182,7 @@ describe('positions across wallets', () => {
 
   it('counts the wallet’s closes in the category win rates', async () => {
     const r = await erin('/api/portfolio/analytics');
-    const categories = (r.body as { categories: { category: string }[] }).categories;
+    const categories = (r.body as PortfolioAnalyticsQuery['portfolio']['analytics']).categories;
     expect(categories).toEqual([
       expect.objectContaining({
         category: 'politics',
@@ -208,7 +205,7 @@ describe('positions across wallets', () => {
 
   it('shows the wallet position on its market', async () => {
     const r = await erin(`/api/positions/by-market/venue_a/${mk.A2.marketId}`);
-    expect((r.body as { data: { source: string }[] }).data.map((p) => p.source)).toEqual(['wallet']);
+    expect((r.body as PositionsByMarketQuery['positionsByMarket']).data.map((p) => p.source)).toEqual(['wallet']);
   });
 
   it('keeps /api/positions to the service positions (the ones the caller can sell)', async () => {
@@ -221,20 +218,7 @@ describe('history across wallets', () => {
   it('merges service fills and the linked wallet’s on-chain fills, newest first', async () => {
     const r = await erin('/api/portfolio/history');
     expect(r.status).toBe(200);
-    const page = r.body as {
-      total: number;
-      data: {
-        source: string;
-        walletAddress: string | null;
-        side: string;
-        price: number;
-        size: number;
-        notional: number;
-        fee: number | null;
-        marketTitle: string | null;
-        eventId: string | null;
-      }[];
-    };
+    const page = r.body as PortfolioHistoryQuery['portfolio']['history'];
     expect(page.total).toBe(3);
     expect(page.data.map((t) => [t.source, t.side, t.price, t.size, t.notional, t.fee])).toEqual([
       ['wallet', 'sell', 0.6, 5, 3, null],

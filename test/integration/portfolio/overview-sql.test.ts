@@ -1,3 +1,4 @@
+import type { PortfolioOverviewQuery } from '../../../schema/generated/operations';
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../support/app';
 import { pinnedWorld } from '../../support/pinned-world';
@@ -109,10 +110,7 @@ async function statementsFor(userId: string, positions: number): Promise<number>
   const r = await app.as(userId).get('/api/portfolio/overview');
   const used = app.services.db.queryCount() - before;
   expect(r.status).toBe(200);
-  const body = r.body as {
-    positions: { total: number; data: { market: { event: { category: string } } | null }[] };
-    recentActivity: unknown[];
-  };
+  const body = r.body as PortfolioOverviewQuery['portfolio'];
   expect(body.positions.total).toBe(positions + 1); // and the linked wallet's position
   expect(body.positions.data.every((x) => x.market !== null && typeof x.market.event.category === 'string')).toBe(true);
   expect(body.recentActivity).toHaveLength(Math.min(positions, 10));

@@ -1,16 +1,12 @@
 import type { PositionsQuery } from '../../../schema/generated/operations';
 import { ExecutionService } from '../../../src/modules/execution/execution.service';
-import { startTestApp, type TestApp } from '../../support/app';
-import {
-  startFakeUpstream,
-  type FakeUpstream,
-  type UpstreamReply,
-  type UpstreamRequest,
-} from '../../support/fake-upstream';
+import type { TestApp } from '../../support/app';
+import type { FakeUpstream, UpstreamReply } from '../../support/fake-upstream';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { openSse, type SseReader } from '../../support/sse';
 import { lastData, postStream } from '../../support/execution-stream';
 import { fund } from '../../support/funding';
+import { isOrderCall, startWithExecutionService } from '../execution/trading-helpers';
 
 /**
  * Position status `pending`: a live order in flight where the caller holds no
@@ -23,15 +19,13 @@ const pinned = pinnedWorld();
 const event = activeMatchedEvent(pinned.world);
 const marketA = event.markets[0]!.venueMarketIds.venue_a!;
 beforeAll(async () => {
-  exec = await startFakeUpstream(() => ({ status: 500 }));
-  app = await startTestApp({ EXECUTION_SERVICE_URL: exec.url, EXECUTION_POLL_MS: '10' }, {}, pinned);
+  ({ app, exec } = await startWithExecutionService(pinned));
 });
 afterAll(async () => {
   await app.close();
   await exec.close();
 });
 
-const orderCall = (r: UpstreamRequest) => r.method === 'POST' && r.path === '/orders';
 const positions = async (sub: string, status?: string) => {
   const r = await app.as(sub).get(`/api/positions${status ? `?status=${status}` : ''}`);
   expect(r.status).toBe(200);
@@ -47,7 +41,7 @@ async function gatedLiveOrder(
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   exec.handle(async (r) => {
-    if (orderCall(r)) return { body: { id: `ex-${sub}`, status: 'open' } };
+    if (isOrderCall(r)) return { body: { id: `ex-${sub}`, status: 'open' } };
     await gate;
     return { body: final };
   });

@@ -76,6 +76,29 @@ export async function insertPosition(prisma: PrismaClient, p: PositionRow): Prom
   return id;
 }
 
+/** Open YES positions of `userId`, one on each of `markets` (catalog rows), each of `size` contracts at `costBasis`. */
+export async function insertOpenPositions(
+  prisma: PrismaClient,
+  userId: string,
+  markets: readonly { id: string; venue: Venue; venueMarketId: string; coreEventId: string }[],
+  size: string,
+  costBasis: string,
+): Promise<void> {
+  await prisma.position.createMany({
+    data: markets.map((m) => ({
+      userId,
+      venue: m.venue,
+      marketId: m.id,
+      venueMarketId: m.venueMarketId,
+      coreEventId: m.coreEventId,
+      outcome: 'yes' as const,
+      status: 'open' as const,
+      sizeMicros: micros(size),
+      costBasisMicros: micros(costBasis),
+    })),
+  });
+}
+
 export interface FillRow {
   price: string;
   size: string;

@@ -1,5 +1,6 @@
 import type {
   OrdersQuery,
+  PortfolioAnalyticsQuery,
   PortfolioHistoryQuery,
   PortfolioOverviewQuery,
   PortfolioPositionsQuery,
@@ -33,6 +34,7 @@ const ids: Record<string, string> = {};
 type Positions = PositionsQuery['positions'];
 type History = PortfolioHistoryQuery['portfolio']['history'];
 type Orders = OrdersQuery['orders'];
+type Analytics = PortfolioAnalyticsQuery['portfolio']['analytics'];
 type Status = 'open' | 'closed' | 'pending';
 const fill = (price: string, size: string, fee: string, iso: string) => ({ price, size, fee, at: at(iso) });
 
@@ -337,16 +339,16 @@ describe('GET /api/portfolio/analytics', () => {
       },
     });
     const bob = await app.as('pf-bob').get('/api/portfolio/analytics');
-    expect((bob.body as { weeklyRank: unknown }).weeklyRank).toMatchObject({
+    expect((bob.body as Analytics).weeklyRank).toMatchObject({
       volume: 100,
       trades: 1,
       rank: 1,
       participants: 3,
     });
     const dave = await app.as('pf-dave').get('/api/portfolio/analytics');
-    expect((dave.body as { weeklyRank: unknown }).weeklyRank).toMatchObject({ volume: 68.5, rank: 2 });
+    expect((dave.body as Analytics).weeklyRank).toMatchObject({ volume: 68.5, rank: 2 });
     const carol = await app.as('pf-carol').get('/api/portfolio/analytics');
-    expect((carol.body as { weeklyRank: unknown; categories: unknown[] }).weeklyRank).toMatchObject({
+    expect((carol.body as Analytics).weeklyRank).toMatchObject({
       volume: 0,
       trades: 0,
       rank: null,

@@ -1,7 +1,11 @@
-import type { CostRundownView, RouteIntentView } from '../../../src/modules/routing';
+import type { CostRundownQuery, CreateRouteMutation } from '../../../schema/generated/operations';
 import { VenueUnavailableError } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { micros } from '../../support/money';
 import { PINNED_NOW, activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
+
+type CostRundown = CostRundownQuery['costRundown'];
+type RouteIntent = CreateRouteMutation['createRoute'];
 
 let app: TestApp;
 const pinned = pinnedWorld();
@@ -67,7 +71,7 @@ describe('GET /cost-rundown', () => {
   it('prices every open market on both venues, both outcomes, and names the best venue per question', async () => {
     const r = await rundown(`core_id=${event.id}&size=10`);
     expect(r.status).toBe(200);
-    const body = r.body as CostRundownView;
+    const body = r.body as CostRundown;
     const open = await app.services.db.prisma.market.count({ where: { coreEventId: event.id, status: 'active' } });
     expect(body).toMatchObject({ coreId: event.id, side: 'buy', size: 10, amountUsd: null });
     expect(body.venues.map((v) => [v.venue, v.status])).toEqual([
@@ -104,10 +108,10 @@ describe('GET /cost-rundown', () => {
   });
 
   it('spends at most amount_usd, and prices sells as USD received', async () => {
-    const buy = (await rundown(`core_id=${event.id}&amount_usd=25`)).body as CostRundownView;
+    const buy = (await rundown(`core_id=${event.id}&amount_usd=25`)).body as CostRundown;
     expect(buy.amountUsd).toBe(25);
     for (const m of buy.markets) for (const q of [m.yes, m.no]) expect(q.notionalUsd).toBeLessThanOrEqual(25);
-    const sell = (await rundown(`core_id=${event.slug}&size=10&side=sell`)).body as CostRundownView;
+    const sell = (await rundown(`core_id=${event.slug}&size=10&side=sell`)).body as CostRundown;
     expect(sell.coreId).toBe(event.id); // the slug is accepted too
     for (const m of sell.markets) expect(m.yes.allInUsd).toBeCloseTo(m.yes.notionalUsd - m.yes.feesUsd, 6);
   });
@@ -115,7 +119,7 @@ describe('GET /cost-rundown', () => {
   it('amount_usd=0 is a 200: every quote fills nothing and costs nothing', async () => {
     const r = await rundown(`core_id=${event.id}&amount_usd=0`);
     expect(r.status).toBe(200);
-    const body = r.body as CostRundownView;
+    const body = r.body as CostRundown;
     expect(body).toMatchObject({ amountUsd: 0, size: null });
     expect(body.markets.length).toBeGreaterThan(0);
     for (const m of body.markets)
@@ -128,7 +132,7 @@ describe('GET /cost-rundown', () => {
     failBooks('venue_a', [failed]);
     const r = await rundown(`core_id=${event.id}&size=10`);
     expect(r.status).toBe(200);
-    const body = r.body as CostRundownView;
+    const body = r.body as CostRundown;
     const a = body.venues.find((v) => v.venue === 'venue_a')!;
     expect(a).toMatchObject({ status: 'partial', failedMarkets: [failed], reason: 'venue_a is unavailable' });
     expect(a.markets).toBeGreaterThan(1);
@@ -145,7 +149,7 @@ describe('GET /cost-rundown', () => {
     pinned.world.setVenueDown('venue_b', true);
     const one = await rundown(`core_id=${event.id}&size=10`);
     expect(one.status).toBe(200);
-    const body = one.body as CostRundownView;
+    const body = one.body as CostRundown;
     const b = body.venues.find((v) => v.venue === 'venue_b')!;
     expect(b).toMatchObject({ status: 'unavailable', reason: 'venue_b is unavailable' });
     expect(b.failedMarkets).toHaveLength(b.markets);
@@ -209,7 +213,7 @@ describe('POST /route', () => {
   it('picks the venue with the best all-in price and stores the quoted intent', async () => {
     const r = await route({ ...base, size: 10 });
     expect(r.status).toBe(200);
-    const intent = r.body as RouteIntentView;
+    const intent = r.body as RouteIntent;
     expect(intent).toMatchObject({
       userId: 'router',
       accountId: 'acct-1',
@@ -229,15 +233,15 @@ describe('POST /route', () => {
       venueMarketId: intent.marketId,
       marketId: `${intent.venue}:${intent.marketId}`,
       sizeMicros: 10_000_000n,
-      quotedPriceMicros: BigInt(Math.round(intent.quotedPrice * 1e6)),
-      feesMicros: BigInt(Math.round(intent.fees * 1e6)),
-      allInCostMicros: BigInt(Math.round(intent.allInCost * 1e6)),
+      quotedPriceMicros: micros(intent.quotedPrice),
+      feesMicros: micros(intent.fees),
+      allInCostMicros: micros(intent.allInCost),
       orderId: null,
     });
   });
 
   it("honours the caller's venue or market, and keeps fractional sizes off venue_b", async () => {
-    const onA = (await route({ ...base, venue: 'venue_a', outcome: 'no' })).body as RouteIntentView;
+    const onA = (await route({ ...base, venue: 'venue_a', outcome: 'no' })).body as RouteIntent;
     expect(onA).toMatchObject({ venue: 'venue_a', outcome: 'no', size: 1, alternatives: [] });
     const bMarket = event.markets[0]!.venueMarketIds.venue_b!;
     expect((await route({ ...base, marketId: bMarket })).body).toMatchObject({ venue: 'venue_b', marketId: bMarket });

@@ -1,3 +1,4 @@
+import type { SearchEventsQuery } from '../../../schema/generated/operations';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { pinnedWorld } from '../../support/pinned-world';
 import { RELEVANCE_QUERIES } from './relevance.queries';
@@ -28,7 +29,7 @@ describe('search relevance (local embedder, demo world)', () => {
         expect(slugs).toContain(slug);
         const r = await http(`${app.url}/api/events/search?q=${encodeURIComponent(q)}&limit=3&threshold=0`);
         expect(r.status).toBe(200);
-        const found = (r.body as { data: { event: { slug: string } }[] }).data.map((h) => h.event.slug);
+        const found = (r.body as SearchEventsQuery['searchEvents']).data.map((h) => h.event.slug);
         const rank = found.indexOf(slug);
         if (rank === 0) top1 += 1;
         if (rank >= 0) top3 += 1;

@@ -1,11 +1,16 @@
 import type { CopytradeMutation } from '../../../schema/generated/operations';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
+import type { FakeUpstream } from '../../support/fake-upstream';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { fund } from '../../support/funding';
+import { startWithExecutionService } from '../execution/trading-helpers';
+import { insertOpenPositions } from '../portfolio/portfolio-fixtures';
 import { gql } from '../../support/graphql';
-import { round6 } from '../../support/money';
+import { round6, usd } from '../../support/money';
+import { wallets } from '../../support/wallets';
+
+type Copy = CopytradeMutation['copytrade'];
 
 /**
  * Copytrading over REST against a real database: caps from the environment
@@ -26,28 +31,20 @@ const other = pinned.world.coreEvents.find(
     e.markets.some((m) => m.venueMarketIds.venue_a),
 )!;
 const blockedMarket = other.markets.find((m) => m.venueMarketIds.venue_a)!.venueMarketIds.venue_a!;
-const W1 = '0x' + 'a'.repeat(40);
-const W2 = '0x' + 'b'.repeat(40);
+const [W1, W2] = wallets('a', 'b');
 /** Best YES ask of the market (what a copied buy is compared with). */
 let ask: number;
 let seq = 0;
 
 beforeAll(async () => {
-  exec = await startFakeUpstream(() => ({ status: 500 }));
-  app = await startTestApp(
-    {
-      EXECUTION_SERVICE_URL: exec.url,
-      EXECUTION_POLL_MS: '10',
-      COPYTRADE_RATE_LIMIT: '5',
-      COPYTRADE_MAX_TRADE_USD: '20',
-      COPYTRADE_MAX_DAILY_USD: '30',
-      COPYTRADE_MAX_OPEN_POSITIONS: '2',
-      COPYTRADE_MAX_PRICE_DEVIATION: '0.05',
-      COPYTRADE_BLOCKED_CATEGORIES: other.category.toUpperCase(),
-    },
-    {},
-    pinned,
-  );
+  ({ app, exec } = await startWithExecutionService(pinned, {
+    COPYTRADE_RATE_LIMIT: '5',
+    COPYTRADE_MAX_TRADE_USD: '20',
+    COPYTRADE_MAX_DAILY_USD: '30',
+    COPYTRADE_MAX_OPEN_POSITIONS: '2',
+    COPYTRADE_MAX_PRICE_DEVIATION: '0.05',
+    COPYTRADE_BLOCKED_CATEGORIES: other.category.toUpperCase(),
+  }));
   ask = (await app.services.venues.venue_a.getOrderBook(marketA)).asks[0]!.price;
 });
 afterAll(async () => {
@@ -91,7 +88,7 @@ describe('POST /api/social/copytrade', () => {
     const tradeId = await trade(W1, ask);
     const r = await copy('ana', { venue: 'venue_a', traderId: W1.toUpperCase().replace('0X', '0x'), tradeId, size: 5 });
     expect(r.status).toBe(200);
-    const b = r.body as CopytradeMutation['copytrade'];
+    const b = r.body as Copy;
     expect(b.order).toMatchObject({
       state: 'filled',
       source: 'copytrade',
@@ -118,7 +115,7 @@ describe('POST /api/social/copytrade', () => {
     });
     const position = await app.services.db.prisma.position.findUniqueOrThrow({ where: { id: b.position!.id } });
     expect(position).toMatchObject({ userId: 'ana', status: 'open', sizeMicros: 5_000_000n, venueMarketId: marketA });
-    expect(b.balance!.available).toBe(round6(100 - (Number(order.notionalMicros) + Number(order.feeMicros)) / 1e6));
+    expect(b.balance!.available).toBe(round6(100 - usd(order.notionalMicros + order.feeMicros)));
   });
 
   it('amountUsd buys the whole hundredths of a contract it pays for at the best price', async () => {
@@ -127,7 +124,7 @@ describe('POST /api/social/copytrade', () => {
     const r = await copy('ben', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), amountUsd: 3 });
     expect(r.status).toBe(200);
     const expected = Math.floor(Math.round((3 * 1e6 * 1e6) / Math.round(ask * 1e6)) / 1e4) / 100;
-    expect((r.body as CopytradeMutation['copytrade']).order.requestedSize).toBe(expected);
+    expect((r.body as Copy).order.requestedSize).toBe(expected);
   });
 
   it('401 without a bearer token; live mode needs the wallet-auth token', async () => {
@@ -187,7 +184,7 @@ describe('POST /api/social/copytrade', () => {
     const size = Math.floor(18 / (ask + 0.05));
     const first = await copy('gus', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size });
     expect(first.status).toBe(200);
-    expect((first.body as { order: { state: string } }).order.state).toBe('filled');
+    expect((first.body as Copy).order.state).toBe('filled');
     const second = await copy('gus', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size });
     expect([second.status, body(second).message.split(':')[0]]).toEqual([400, 'maxDailyUsd']);
     // A smaller copy still fits under the day's cap.
@@ -203,19 +200,7 @@ describe('POST /api/social/copytrade', () => {
       take: 2,
       orderBy: { id: 'asc' },
     });
-    await app.services.db.prisma.position.createMany({
-      data: markets.map((m) => ({
-        userId: 'hal',
-        venue: m.venue,
-        marketId: m.id,
-        venueMarketId: m.venueMarketId,
-        coreEventId: m.coreEventId,
-        outcome: 'yes' as const,
-        status: 'open' as const,
-        sizeMicros: 1_000_000n,
-        costBasisMicros: 500_000n,
-      })),
-    });
+    await insertOpenPositions(app.services.db.prisma, 'hal', markets, '1', '0.5');
     const r = await copy('hal', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: 1 });
     expect([r.status, body(r).message.split(':')[0]]).toEqual([400, 'maxOpenPositions']);
   });
@@ -262,7 +247,7 @@ describe('POST /api/social/copytrade', () => {
         maxPriceDeviation: 0.03,
       });
       expect(within.status).toBe(200);
-      expect((within.body as { limitPrice: number }).limitPrice).toBe(round6(ask + 0.01));
+      expect((within.body as Copy).limitPrice).toBe(round6(ask + 0.01));
     },
   );
 
@@ -305,7 +290,7 @@ describe('POST /api/social/copytrade', () => {
       const key = { ...(await app.bearer('pia')), 'idempotency-key': 'copy-pia-1' };
       const first = await copy('pia', json, key);
       expect(first.status).toBe(200);
-      const b1 = first.body as { order: { id: string; state: string }; replayed: boolean };
+      const b1 = first.body as Copy;
       expect([b1.order.state, b1.replayed]).toEqual(['filled', false]);
 
       const retry = await copy('pia', json, key);
@@ -409,7 +394,7 @@ describe('POST /api/social/copytrade', () => {
     // The limit is 5 a minute: six replays after the copy would pass it if they were counted.
     for (let i = 0; i < 6; i += 1) {
       const replay = await copy('quil', json, key);
-      expect([replay.status, (replay.body as { replayed: boolean }).replayed]).toEqual([200, true]);
+      expect([replay.status, (replay.body as Copy).replayed]).toEqual([200, true]);
     }
     expect(await app.services.db.prisma.order.count({ where: { userId: 'quil', source: 'copytrade' } })).toBe(1);
   });

@@ -2,11 +2,10 @@ import type { CreateEventCommentMutation, SocialOverviewQuery } from '../../../s
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { wallets } from '../../support/wallets';
 
 let app: TestApp;
-const W1 = '0x' + '1'.repeat(40);
-const W2 = '0x' + '2'.repeat(40);
-const W3 = '0x' + '3'.repeat(40);
+const [W1, W2, W3] = wallets('1', '2', '3');
 let m1: string;
 let m2: string;
 

@@ -7,6 +7,7 @@ import { activeMatchedEvent, pinnedWorld, PINNED_NOW } from '../../support/pinne
 import { statementsOf } from './statements';
 import { HistoryService } from '../../../src/modules/charts/charts.service';
 import { EventsService } from '../../../src/modules/events/events.service';
+import { wallets } from '../../support/wallets';
 
 type Overlay = FollowTradesQuery['followTrades'];
 type History = EventHistoryQuery['event']['history'];
@@ -15,16 +16,7 @@ const NOW_S = Math.floor(PINNED_NOW / 1000);
 /** Start of the hour bucket three hours before the pinned clock. */
 const T0 = Math.floor(NOW_S / 3600) * 3600 - 3 * 3600;
 const at = (secondsAfterT0: number) => new Date((T0 + secondsAfterT0) * 1000);
-const wallet = (c: string) => `0x${c.repeat(40)}`;
-const [A, B, C, D, E, F, X] = ['a', 'b', 'c', 'd', 'e', 'f', '9'].map(wallet) as [
-  string,
-  string,
-  string,
-  string,
-  string,
-  string,
-  string,
-];
+const [A, B, C, D, E, F, X] = wallets('a', 'b', 'c', 'd', 'e', 'f', '9');
 
 let app: TestApp;
 let fan: string;

@@ -4,6 +4,7 @@ import { EventsService } from '../../../src/modules/events/events.service';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { gql } from '../../support/graphql';
 import { pinnedWorld } from '../../support/pinned-world';
+import { insertOpenPositions } from '../portfolio/portfolio-fixtures';
 import { statementsOf } from './statements';
 
 /**
@@ -41,19 +42,7 @@ async function trades(trader: string, market: string, n: number, at = pinned.clo
 
 async function positions(userId: string, n: number): Promise<void> {
   const markets = await app.services.db.prisma.market.findMany({ orderBy: { id: 'asc' }, take: n });
-  await app.services.db.prisma.position.createMany({
-    data: markets.map((m) => ({
-      userId,
-      venue: m.venue,
-      marketId: m.id,
-      venueMarketId: m.venueMarketId,
-      coreEventId: m.coreEventId,
-      outcome: 'yes' as const,
-      status: 'open' as const,
-      sizeMicros: 10_000_000n,
-      costBasisMicros: 4_000_000n,
-    })),
-  });
+  await insertOpenPositions(app.services.db.prisma, userId, markets, '10', '4');
 }
 
 async function follow(userId: string, traders: string[]): Promise<void> {

@@ -2,13 +2,12 @@ import type { LeaderboardQuery, TraderQuery, TraderTradesQuery } from '../../../
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { wallet, wallets } from '../../support/wallets';
 
 type TraderTrades = TraderTradesQuery['traderTrades'];
 type Leaderboard = LeaderboardQuery['leaderboard'];
 
-const X = '0x' + 'a'.repeat(40);
-const Y = '0x' + 'b'.repeat(40);
-const Z = '0x' + 'c'.repeat(40);
+const [X, Y, Z] = wallets('a', 'b', 'c');
 
 let app: TestApp;
 let marketId: string;
@@ -120,7 +119,7 @@ describe('traders', () => {
     const p = await http(`${app.url}/api/traders/venue_a/${X.toUpperCase().replace('0X', '0x')}`);
     expect(p.status).toBe(200);
     expect(p.body).toMatchObject({ traderId: X, followers: 1, volumeRank: 1, totalTrades: 3 });
-    expect((await http(`${app.url}/api/traders/venue_a/0x${'d'.repeat(40)}`)).status).toBe(404);
+    expect((await http(`${app.url}/api/traders/venue_a/${wallet('d')}`)).status).toBe(404);
     expect((await http(`${app.url}/api/traders/venue_a/nope`)).status).toBe(400);
     expect((await http(`${app.url}/api/traders/venue_c/${X}`)).status).toBe(400);
   });
@@ -129,7 +128,7 @@ describe('traders', () => {
     "volumeRank is the trader's rank on the venue's volume leaderboard, ties ordered by trader id as " + 'there',
     async () => {
       // Three traders with the same volume (0.3 each), ingested out of id order.
-      const tied = ['0x' + '3'.repeat(40), '0x' + '1'.repeat(40), '0x' + '2'.repeat(40)];
+      const tied = wallets('3', '1', '2');
       await app.services.get(TradeIngestService).ingest(tied.map((w) => t(w, 'buy', 'yes', 1, 0.3)));
       const rows = (
         (await http(`${app.url}/api/leaderboard?sort_by=total_volume&venue=venue_a&limit=200`)).body as Leaderboard

@@ -3,21 +3,14 @@ import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { http, startTestApp, type TestApp, type UserClient } from '../../support/app';
 import { statementsOf } from './statements';
+import { wallets } from '../../support/wallets';
 
 type Leaderboard = LeaderboardQuery['leaderboard'];
 type Me = LeaderboardMeQuery['leaderboardMe'];
 type Stats = UserStatsQuery['userStats'];
 
-const hex = (c: string) => `0x${c.repeat(40)}`;
 // Other traders, and the two wallets ann links (lower-case ids sort P < Q < R < S < W1 < W2).
-const [P, Q, R, S, W1, W2] = ['1', '2', '3', '4', '5', '6'].map(hex) as [
-  string,
-  string,
-  string,
-  string,
-  string,
-  string,
-];
+const [P, Q, R, S, W1, W2] = wallets('1', '2', '3', '4', '5', '6');
 
 let app: TestApp;
 let ann: UserClient;

@@ -2,6 +2,7 @@ import { TraderStatsService } from '../../../src/modules/social/traders/trader-s
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.types';
 import { startTestApp, type TestApp } from '../../support/app';
+import { round6 } from '../../support/money';
 import { statementsOf } from './statements';
 
 let app: TestApp;
@@ -39,8 +40,8 @@ function tradeSequence(prefix: string, n: number, seed: number, sides: 'mixed' |
     venueTraderId: TRADERS[Math.floor(r() * TRADERS.length)]!,
     side: sides === 'buys' || r() < 0.6 ? ('buy' as const) : ('sell' as const),
     outcome: r() < 0.5 ? ('yes' as const) : ('no' as const),
-    price: Math.round((0.01 + r() * 0.98) * 1e6) / 1e6,
-    size: Math.round((0.000001 + r() * 250) * 1e6) / 1e6,
+    price: round6(0.01 + r() * 0.98),
+    size: round6(0.000001 + r() * 250),
     filledAt: new Date(start + i * 1_000 + 137),
   }));
 }

@@ -1,3 +1,4 @@
+import type { IngestVenueAFillsMutation } from '../../../schema/generated/operations';
 import { TRADES_TOPIC, type TradeEvent } from '../../../src/modules/trades';
 import { IndexerWebhookService } from '../../../src/modules/webhooks/indexer.service';
 import { MAX_TOKENS } from '../../../src/modules/webhooks/order-filled';
@@ -207,7 +208,7 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
         .map(([, f]) => f);
       const rs = await Promise.all([send(batch), send(reversed), send(shuffled)]);
       expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
-      const acks = rs.map((r) => r.body as { received: number; skipped: number });
+      const acks = rs.map((r) => r.body as IngestVenueAFillsMutation['ingestVenueAFills']);
       expect(acks.every((a) => a.received === 30)).toBe(true);
       expect(acks.reduce((s, a) => s + (a.received - a.skipped), 0)).toBe(30);
       expect(await fillTrades()).toBe(before + 30);
@@ -251,7 +252,7 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
         [200, undefined],
         [200, undefined],
       ]);
-      const acks = rs.map((r) => r.body as { received: number; skipped: number });
+      const acks = rs.map((r) => r.body as IngestVenueAFillsMutation['ingestVenueAFills']);
       expect(acks.reduce((s, a) => s + (a.received - a.skipped), 0)).toBe(SIZE);
     }
     expect(await fillTrades()).toBe(before + SIZE * ROUNDS);

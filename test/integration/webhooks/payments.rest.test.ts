@@ -1,6 +1,10 @@
 import { paymentSignature } from '../../../src/modules/webhooks/payment-signature';
 import { signPaymentPayload } from '../../../src/modules/webhooks';
-import type { CreateOnrampSessionMutation, CreatePaymentIntentMutation } from '../../../schema/generated/operations';
+import type {
+  CreateOnrampSessionMutation,
+  CreatePaymentIntentMutation,
+  ReceivePaymentEventMutation,
+} from '../../../schema/generated/operations';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { fund } from '../../support/funding';
 import { gql } from '../../support/graphql';
@@ -135,7 +139,7 @@ describe('events', () => {
     const event = { id: 'evt_conc', type: 'onramp.completed', data: { id: s.processorId, amountReceived: 50 } };
     const rs = await Promise.all([1, 2, 3].map(() => deliver(event)));
     expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(rs.filter((r) => !(r.body as { duplicate: boolean }).duplicate)).toHaveLength(1);
+    expect(rs.filter((r) => !(r.body as ReceivePaymentEventMutation['receivePaymentEvent']).duplicate)).toHaveLength(1);
     await deliver({ ...event, id: 'evt_conc_other' });
     expect(await available('pb')).toBe(50_000_000n);
     expect(await app.services.db.prisma.ledgerEntry.count({ where: { userId: 'pb' } })).toBe(1);

@@ -7,12 +7,7 @@ import {
   weekStart,
   type FigurePosition,
 } from '../../../src/modules/portfolio/portfolio-figures';
-
-const M = (usd: string) => {
-  const [i, f = ''] = usd.replace('-', '').split('.');
-  const v = BigInt(i!) * 1_000_000n + BigInt(f.padEnd(6, '0'));
-  return usd.startsWith('-') ? -v : v;
-};
+import { micros } from '../../support/money';
 
 function position(p: Partial<FigurePosition>): FigurePosition {
   return {
@@ -31,21 +26,21 @@ function position(p: Partial<FigurePosition>): FigurePosition {
 
 describe('marks', () => {
   it('a NO contract is marked at 1 − the YES mid', () => {
-    expect(outcomeMark(M('0.45'), 'yes')).toBe(M('0.45'));
-    expect(outcomeMark(M('0.45'), 'no')).toBe(M('0.55'));
-    expect(outcomeMark(M('0.521500'), 'no')).toBe(M('0.478500'));
+    expect(outcomeMark(micros('0.45'), 'yes')).toBe(micros('0.45'));
+    expect(outcomeMark(micros('0.45'), 'no')).toBe(micros('0.55'));
+    expect(outcomeMark(micros('0.521500'), 'no')).toBe(micros('0.478500'));
   });
 
   it(
     'mid of the best levels rounds half up to the micro-dollar; one side alone is its price; an empty book has ' +
       'none',
     () => {
-      expect(bookMid({ bids: [{ price: 0.52, size: 1 }], asks: [{ price: 0.55, size: 1 }] })).toBe(M('0.535'));
-      expect(bookMid({ bids: [{ price: 0.521, size: 1 }], asks: [{ price: 0.522, size: 1 }] })).toBe(M('0.5215'));
+      expect(bookMid({ bids: [{ price: 0.52, size: 1 }], asks: [{ price: 0.55, size: 1 }] })).toBe(micros('0.535'));
+      expect(bookMid({ bids: [{ price: 0.521, size: 1 }], asks: [{ price: 0.522, size: 1 }] })).toBe(micros('0.5215'));
       // 0.000001 and 0.000002: the exact mid 0.0000015 rounds up to 0.000002.
       expect(bookMid({ bids: [{ price: 0.000001, size: 1 }], asks: [{ price: 0.000002, size: 1 }] })).toBe(2n);
-      expect(bookMid({ bids: [{ price: 0.4, size: 1 }], asks: [] })).toBe(M('0.4'));
-      expect(bookMid({ bids: [], asks: [{ price: 0.61, size: 1 }] })).toBe(M('0.61'));
+      expect(bookMid({ bids: [{ price: 0.4, size: 1 }], asks: [] })).toBe(micros('0.4'));
+      expect(bookMid({ bids: [], asks: [{ price: 0.61, size: 1 }] })).toBe(micros('0.61'));
       expect(bookMid({ bids: [], asks: [] })).toBeNull();
     },
   );
@@ -53,22 +48,25 @@ describe('marks', () => {
 
 describe('valuation', () => {
   it('values 10 contracts bought for 3.00 at a 0.45 mark: 4.50, +1.50', () => {
-    expect(valuation({ size: M('10'), costBasis: M('3'), mark: M('0.45') })).toEqual({
-      marketValue: M('4.5'),
-      unrealized: M('1.5'),
+    expect(valuation({ size: micros('10'), costBasis: micros('3'), mark: micros('0.45') })).toEqual({
+      marketValue: micros('4.5'),
+      unrealized: micros('1.5'),
     });
   });
 
   it('a NO position bought at 0.70 with YES at 0.45 (NO 0.55) loses 1.50 on 10 contracts', () => {
-    expect(valuation({ size: M('10'), costBasis: M('7'), mark: outcomeMark(M('0.45'), 'no') })).toEqual({
-      marketValue: M('5.5'),
-      unrealized: M('-1.5'),
+    expect(valuation({ size: micros('10'), costBasis: micros('7'), mark: outcomeMark(micros('0.45'), 'no') })).toEqual({
+      marketValue: micros('5.5'),
+      unrealized: micros('-1.5'),
     });
   });
 
   it('is zero when flat and unknown without a mark', () => {
     expect(valuation({ size: 0n, costBasis: 0n, mark: null })).toEqual({ marketValue: 0n, unrealized: 0n });
-    expect(valuation({ size: M('5'), costBasis: M('2'), mark: null })).toEqual({ marketValue: null, unrealized: null });
+    expect(valuation({ size: micros('5'), costBasis: micros('2'), mark: null })).toEqual({
+      marketValue: null,
+      unrealized: null,
+    });
   });
 });
 
@@ -81,28 +79,41 @@ describe('summary', () => {
   //   P5 service venue_a crypto YES 10 @ cost 5.00, no mark → counted at cost, no unrealized
   //   P6 service pending (a live order's first fill not yet in)
   const positions = [
-    position({ size: M('100'), costBasis: M('40'), fees: M('1.68'), mark: M('0.55') }),
+    position({ size: micros('100'), costBasis: micros('40'), fees: micros('1.68'), mark: micros('0.55') }),
     position({
       venue: 'venue_b',
       category: 'sports',
-      size: M('50'),
-      costBasis: M('30'),
-      fees: M('0.5'),
-      mark: outcomeMark(M('0.48'), 'no'),
+      size: micros('50'),
+      costBasis: micros('30'),
+      fees: micros('0.5'),
+      mark: outcomeMark(micros('0.48'), 'no'),
     }),
-    position({ venue: 'venue_b', category: 'sports', status: 'closed', realizedPnl: M('4.73'), fees: M('0.27') }),
-    position({ source: 'wallet', size: M('20'), costBasis: M('10'), realizedPnl: M('2'), fees: null, mark: M('0.4') }),
-    position({ category: 'crypto', size: M('10'), costBasis: M('5') }),
+    position({
+      venue: 'venue_b',
+      category: 'sports',
+      status: 'closed',
+      realizedPnl: micros('4.73'),
+      fees: micros('0.27'),
+    }),
+    position({
+      source: 'wallet',
+      size: micros('20'),
+      costBasis: micros('10'),
+      realizedPnl: micros('2'),
+      fees: null,
+      mark: micros('0.4'),
+    }),
+    position({ category: 'crypto', size: micros('10'), costBasis: micros('5') }),
     position({ status: 'pending' }),
   ];
 
   it('totals realized over every position and value, cost and unrealized over the open ones', () => {
     const s = summarize(positions);
-    expect(s.realizedPnl).toBe(M('6.73')); // 4.73 + 2.00
-    expect(s.fees).toBe(M('2.45')); // 1.68 + 0.50 + 0.27
-    expect(s.unrealizedPnl).toBe(M('9')); // 15 − 4 − 2
-    expect(s.costBasis).toBe(M('85')); // 40 + 30 + 10 + 5
-    expect(s.marketValue).toBe(M('94')); // 55 + 26 + 8 + 5 (P5 at cost)
+    expect(s.realizedPnl).toBe(micros('6.73')); // 4.73 + 2.00
+    expect(s.fees).toBe(micros('2.45')); // 1.68 + 0.50 + 0.27
+    expect(s.unrealizedPnl).toBe(micros('9')); // 15 − 4 − 2
+    expect(s.costBasis).toBe(micros('85')); // 40 + 30 + 10 + 5
+    expect(s.marketValue).toBe(micros('94')); // 55 + 26 + 8 + 5 (P5 at cost)
     expect([s.openPositions, s.closedPositions, s.unmarkedPositions]).toEqual([4, 1, 1]);
   });
 
@@ -112,17 +123,17 @@ describe('summary', () => {
       {
         key: 'venue_a',
         positions: 3,
-        costBasis: M('55'),
-        marketValue: M('68'),
-        unrealizedPnl: M('13'),
+        costBasis: micros('55'),
+        marketValue: micros('68'),
+        unrealizedPnl: micros('13'),
         shareMillionths: 723404n,
       },
       {
         key: 'venue_b',
         positions: 1,
-        costBasis: M('30'),
-        marketValue: M('26'),
-        unrealizedPnl: M('-4'),
+        costBasis: micros('30'),
+        marketValue: micros('26'),
+        unrealizedPnl: micros('-4'),
         shareMillionths: 276596n,
       },
     ]);
@@ -130,24 +141,24 @@ describe('summary', () => {
       {
         key: 'politics',
         positions: 2,
-        costBasis: M('50'),
-        marketValue: M('63'),
-        unrealizedPnl: M('13'),
+        costBasis: micros('50'),
+        marketValue: micros('63'),
+        unrealizedPnl: micros('13'),
         shareMillionths: 670213n,
       },
       {
         key: 'sports',
         positions: 1,
-        costBasis: M('30'),
-        marketValue: M('26'),
-        unrealizedPnl: M('-4'),
+        costBasis: micros('30'),
+        marketValue: micros('26'),
+        unrealizedPnl: micros('-4'),
         shareMillionths: 276596n,
       },
       {
         key: 'crypto',
         positions: 1,
-        costBasis: M('5'),
-        marketValue: M('5'),
+        costBasis: micros('5'),
+        marketValue: micros('5'),
         unrealizedPnl: 0n,
         shareMillionths: 53191n,
       },
@@ -160,21 +171,21 @@ describe('summary', () => {
       {
         key: 'service',
         positions: 3,
-        costBasis: M('75'),
-        marketValue: M('86'),
-        unrealizedPnl: M('11'),
+        costBasis: micros('75'),
+        marketValue: micros('86'),
+        unrealizedPnl: micros('11'),
         shareMillionths: 914894n, // 86 / 94
-        realizedPnl: M('4.73'),
-        fees: M('2.45'),
+        realizedPnl: micros('4.73'),
+        fees: micros('2.45'),
       },
       {
         key: 'wallet',
         positions: 1,
-        costBasis: M('10'),
-        marketValue: M('8'),
-        unrealizedPnl: M('-2'),
+        costBasis: micros('10'),
+        marketValue: micros('8'),
+        unrealizedPnl: micros('-2'),
         shareMillionths: 85106n,
-        realizedPnl: M('2'),
+        realizedPnl: micros('2'),
         fees: 0n,
       },
     ]);
@@ -190,13 +201,13 @@ describe('summary', () => {
 describe('category figures', () => {
   it('counts closed wins and losses per category; break-even closes are neither; open exposure alongside', () => {
     const rows = categoryFigures([
-      position({ size: M('100'), costBasis: M('40'), mark: M('0.55') }), // politics open, 55.00
-      position({ status: 'closed', realizedPnl: M('-1.2') }), // politics loss
+      position({ size: micros('100'), costBasis: micros('40'), mark: micros('0.55') }), // politics open, 55.00
+      position({ status: 'closed', realizedPnl: micros('-1.2') }), // politics loss
       position({ status: 'closed', realizedPnl: 0n }), // politics break-even
-      position({ category: 'crypto', status: 'closed', realizedPnl: M('4.73') }), // crypto win
-      position({ category: 'crypto', status: 'closed', realizedPnl: M('0.5') }), // crypto win
-      position({ category: 'crypto', status: 'closed', realizedPnl: M('-2') }), // crypto loss
-      position({ category: null, status: 'closed', realizedPnl: M('1') }), // unknown market: win
+      position({ category: 'crypto', status: 'closed', realizedPnl: micros('4.73') }), // crypto win
+      position({ category: 'crypto', status: 'closed', realizedPnl: micros('0.5') }), // crypto win
+      position({ category: 'crypto', status: 'closed', realizedPnl: micros('-2') }), // crypto loss
+      position({ category: null, status: 'closed', realizedPnl: micros('1') }), // unknown market: win
     ]);
     expect(rows).toEqual([
       {
@@ -205,9 +216,9 @@ describe('category figures', () => {
         wins: 0,
         losses: 1,
         winRateMillionths: 0n,
-        realizedPnl: M('-1.2'),
+        realizedPnl: micros('-1.2'),
         openPositions: 1,
-        exposure: M('55'),
+        exposure: micros('55'),
         exposureShareMillionths: 1_000_000n,
       },
       {
@@ -216,7 +227,7 @@ describe('category figures', () => {
         wins: 2,
         losses: 1,
         winRateMillionths: 666667n, // 2 / 3
-        realizedPnl: M('3.23'),
+        realizedPnl: micros('3.23'),
         openPositions: 0,
         exposure: 0n,
         exposureShareMillionths: 0n,
@@ -227,7 +238,7 @@ describe('category figures', () => {
         wins: 1,
         losses: 0,
         winRateMillionths: 1_000_000n,
-        realizedPnl: M('1'),
+        realizedPnl: micros('1'),
         openPositions: 0,
         exposure: 0n,
         exposureShareMillionths: 0n,
@@ -237,7 +248,8 @@ describe('category figures', () => {
 
   it('has no win rate before a decided close', () => {
     expect(
-      categoryFigures([position({ size: M('1'), costBasis: M('0.5'), mark: M('0.5') })])[0]!.winRateMillionths,
+      categoryFigures([position({ size: micros('1'), costBasis: micros('0.5'), mark: micros('0.5') })])[0]!
+        .winRateMillionths,
     ).toBeNull();
   });
 });

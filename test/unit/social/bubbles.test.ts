@@ -1,5 +1,6 @@
 import { bucketStart } from '../../../src/modules/charts';
 import { groupBubbles, notionalMicros, type BubbleTrade } from '../../../src/modules/social/traders/bubbles';
+import { micros } from '../../support/money';
 
 const T = 1_763_200_800; // a multiple of 3600 and of 86400
 const trade = (
@@ -14,8 +15,8 @@ const trade = (
   traderId,
   side: 'buy',
   outcome: 'yes',
-  price: BigInt(Math.round(Number(price) * 1e6)),
-  size: BigInt(Math.round(Number(size) * 1e6)),
+  price: micros(Number(price)),
+  size: micros(Number(size)),
   filledAt: new Date(at),
   ...over,
 });
