@@ -10,13 +10,14 @@ import {
   type AppServices,
   type ServiceOverrides,
 } from '../../src/services';
+import { SearchService } from '../../src/modules/search/search.service';
 import { openTestDatabase } from './db';
 import { bearer, userClient, type BearerHeader, type UserClient } from './http';
-import { SearchService } from '../../src/modules/search/search.service';
 
 // The HTTP helpers, for tests that also start an app.
 export { bearer, http, type BearerHeader, type HeaderMap, type HttpResult, type UserClient } from './http';
 
+/** A running app of a test: its URL, services and config, and its users' credentials and clients. */
 export interface TestApp {
   url: string;
   services: AppServices;
@@ -73,17 +74,20 @@ export async function startTestApp(
   // Quiescent before the first request: the search index is built in the background.
   await services.get(SearchService).whenIdle();
   const running = await startServer(services, { port: 0, host: '127.0.0.1' }, opts);
+  const token = (sub: string) => signToken(config.auth.user, sub);
+  const walletToken = (sub: string) => signToken(config.auth.wallet, sub);
+  const userBearer = async (sub: string) => bearer(await token(sub));
   return {
     url: running.url,
     services,
     config,
     running,
     redisKeyPrefix,
-    token: (sub) => signToken(config.auth.user, sub),
-    walletToken: (sub) => signToken(config.auth.wallet, sub),
-    bearer: async (sub) => bearer(await signToken(config.auth.user, sub)),
-    walletBearer: async (sub) => bearer(await signToken(config.auth.wallet, sub)),
-    as: (sub) => userClient(running.url, async () => bearer(await signToken(config.auth.user, sub))),
+    token,
+    walletToken,
+    bearer: userBearer,
+    walletBearer: async (sub) => bearer(await walletToken(sub)),
+    as: (sub) => userClient(running.url, () => userBearer(sub)),
     async close() {
       await running.stop();
       await closeServices(services);

@@ -1,6 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CreateEventCommentMutation, NotificationsQuery } from '../../../schema/generated/operations';
+import type {
+  CreateEventCommentMutation,
+  NotificationsQuery,
+  PreferencesQuery,
+} from '../../../schema/generated/operations';
 import { http as request, startTestApp, type TestApp, type UserClient } from '../../support/app';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import { NotificationsService } from '../../../src/modules/notifications/notifications.service';
@@ -155,7 +159,7 @@ describe('push tokens', () => {
 
 describe('preferences', () => {
   it('answers every key with defaults, merges a PUT, and gates pushes', async () => {
-    const get = async () => (await alice.get('/api/preferences')).body as Record<string, unknown>;
+    const get = async () => (await alice.get('/api/preferences')).body as PreferencesQuery['preferences'];
     const defaults = await get();
     expect(defaults).toMatchObject({
       'notifications.comment_replies': true,
