@@ -1,4 +1,5 @@
 import type { CoreEvent, Market } from '../../db/generated/client';
+import { round6 } from '../../money/money';
 import type { SourceType, VenueMarket } from '../../venues/venue.types';
 
 /**
@@ -83,7 +84,7 @@ export function toEventView(e: CoreEvent): EventView {
 
 /** Mid price when both sides quote, else the last trade price. */
 export function yesPrice(m: Pick<MarketView, 'bestBid' | 'bestAsk' | 'lastPrice'>): number | null {
-  if (m.bestBid !== null && m.bestAsk !== null) return Math.round(((m.bestBid + m.bestAsk) / 2) * 1e6) / 1e6;
+  if (m.bestBid !== null && m.bestAsk !== null) return round6((m.bestBid + m.bestAsk) / 2);
   return m.lastPrice;
 }
 

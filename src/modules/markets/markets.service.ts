@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../db/generated/client';
 import type { ReadMemo } from '../../infra';
+import { round6 } from '../../money/money';
 import type { PublicTrade, Venue, VenueClient } from '../../venues/venue.types';
 import { toEventView, toMarketView, yesPrice, type EventView, type MarketView } from '../events/events.models';
 import { findCounterpart } from './market-matching';
@@ -13,8 +14,6 @@ import type {
   TradePageView,
 } from './markets.models';
 import { venueCall } from './venue-errors';
-
-const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /**
  * The market screens: markets and their events from the database catalog

@@ -1,6 +1,6 @@
 import { createClient } from 'graphql-sse';
+import { mulMicros } from '../../../src/money';
 import { applyFills, EMPTY_POSITION } from '../../../src/modules/portfolio/position.math';
-import { notionalOf } from '../../../src/modules/routing/order-book.math';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
 import { openSse } from '../../utils/sse';
@@ -166,7 +166,7 @@ describe('POST /execute: an authenticated simulation', () => {
     expect(fills.map((f) => [f.seq, f.priceMicros, f.sizeMicros, f.feeMicros])).toEqual(
       streamed.map((f) => [f.seq, M(f.price), M(f.size), M(f.fee)]),
     );
-    const notional = fills.reduce((s, f) => s + notionalOf(f.priceMicros, f.sizeMicros), 0n);
+    const notional = fills.reduce((s, f) => s + mulMicros(f.priceMicros, f.sizeMicros), 0n);
     const fees = fills.reduce((s, f) => s + f.feeMicros, 0n);
     expect([order!.notionalMicros, order!.feeMicros]).toEqual([notional, fees]);
     // One notional movement, then one movement per fee with the documented key.
@@ -221,7 +221,7 @@ describe('POST /execute: an authenticated simulation', () => {
           o.fills.map((f) => ({
             side: o.side,
             size: f.sizeMicros,
-            notional: notionalOf(f.priceMicros, f.sizeMicros),
+            notional: mulMicros(f.priceMicros, f.sizeMicros),
             fee: f.feeMicros,
           })),
         ),

@@ -1,4 +1,4 @@
-import { microsToDecimal } from '../../../src/modules/ledger';
+import { microsToDecimal } from '../../../src/money';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { parseCsv, unescapeCsvText } from '../../utils/csv';
 import { as, chargeFee, refer } from './rewards-helpers';

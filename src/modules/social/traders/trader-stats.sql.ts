@@ -1,5 +1,5 @@
 import type { Prisma } from '../../../db/generated/client';
-import { decimalToMicros, microsToDecimal } from '../../ledger/money';
+import { decimalToMicros, microsToDecimal } from '../../../money';
 import type { PositionState } from '../../portfolio/position.math';
 import type { OutcomeSide, Venue } from '../../../venues/venue.types';
 
