@@ -1,6 +1,6 @@
 import type { CoreEvent, Market } from '../../db/generated/client';
 import { round6 } from '../../money/money';
-import type { SourceType, VenueMarket } from '../../venues/venue.types';
+import type { SourceType, VenueMarket } from '../../venues/venue.models';
 
 /**
  * A venue market as the domain hands it out: the venue's fields (prices as

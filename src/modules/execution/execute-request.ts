@@ -1,6 +1,6 @@
 import { AppError } from '../../errors/app-error';
-import type { Venue } from '../../venues/venue.types';
-import { VENUES } from '../../venues/venue.types';
+import type { Venue } from '../../venues/venue.models';
+import { VENUES } from '../../venues/venue.models';
 import { amountToMicros, toMicros } from '../../money';
 import {
   EXECUTION_LIMITS as L,

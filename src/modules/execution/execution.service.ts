@@ -19,7 +19,7 @@ import {
 } from './execution.models';
 import { EventLog } from './event-log';
 import { outcomeUnknown } from './execution-service.client';
-import { resolveMarket, type Catalog } from './market-resolver';
+import { lookUpMarket, type Catalog } from './market-lookup';
 import { OrderReconciler } from './order-reconciler';
 import { OrderRun, type LiveStart, type OrderPlan, type RunnerDeps } from './order-runner';
 import { submitRequestOf } from './service-outcome';
@@ -115,7 +115,7 @@ export class ExecutionService {
   ): Promise<ExecutionStream> {
     const req = checkExecuteRequest(raw);
     if (req.mode === 'live' && !principal?.live) throw AppError.unauthorized('live mode needs the wallet-auth token');
-    const market = await resolveMarket(this.deps, req);
+    const market = await lookUpMarket(this.deps, req);
     // A whole-position sell takes the position's exact size, whatever the venue's order precision.
     const sizeMicros =
       opts.exactSizeMicros !== undefined && toMicros(req.size) === opts.exactSizeMicros

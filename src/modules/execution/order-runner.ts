@@ -1,5 +1,6 @@
 import { AppError } from '../../errors/app-error';
-import type { Venue, VenueClient } from '../../venues/venue.types';
+import type { Venue } from '../../venues/venue.models';
+import type { VenueClient } from '../../venues/venue-client';
 import { microsToNumber, toMicros, MICROS_PER_UNIT as MICRO, mulMicros } from '../../money';
 import type { NewNotification } from '../notifications';
 import { feeOf, priceBook, toQuote, type FeeSchedule } from '../routing/order-book.math';

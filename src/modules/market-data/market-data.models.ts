@@ -1,6 +1,6 @@
 import type { CoreEvent, Market } from '../../db/generated/client';
 import { round6 } from '../../money/money';
-import type { MarketStatus, SourceType, Venue } from '../../venues/venue.types';
+import type { MarketStatus, SourceType, Venue } from '../../venues/venue.models';
 import { decimalToNumber } from '../events/events.models';
 
 /** Prices as the market-data surface writes them: 0..1, mid and spread only when both sides quote. */

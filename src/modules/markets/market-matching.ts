@@ -1,5 +1,5 @@
 import { round6 } from '../../money/money';
-import type { Venue } from '../../venues/venue.types';
+import type { Venue } from '../../venues/venue.models';
 import type { MarketView } from '../events/events.models';
 import { embedWeighted } from '../search/local-embedder';
 import { cosine } from '../search/vector-math';

@@ -1,7 +1,8 @@
 import type { PrismaClient } from '../../db/generated/client';
 import type { ReadMemo } from '../../infra';
 import { round6 } from '../../money/money';
-import type { PublicTrade, Venue, VenueClient } from '../../venues/venue.types';
+import type { PublicTrade, Venue } from '../../venues/venue.models';
+import type { VenueClient } from '../../venues/venue-client';
 import { toEventView, toMarketView, yesPrice, type EventView, type MarketView } from '../events/events.models';
 import { findCounterpart } from './market-matching';
 import { MARKETS_LIMITS } from './markets.limits';

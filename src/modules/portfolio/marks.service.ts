@@ -1,5 +1,6 @@
 import type { Cache } from '../../infra';
-import { VenueUnavailableError, type OrderBook, type Venue, type VenueClient } from '../../venues/venue.types';
+import { type OrderBook, type Venue } from '../../venues/venue.models';
+import { VenueUnavailableError, type VenueClient } from '../../venues/venue-client';
 import { yesPrice, type MarketView } from '../events/events.models';
 import { LAST_MARK_TTL_MS, type MarkSource } from './portfolio.limits';
 import { toMicros } from '../../money/money';

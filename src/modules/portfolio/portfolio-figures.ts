@@ -1,4 +1,4 @@
-import type { Venue } from '../../venues/venue.types';
+import type { Venue } from '../../venues/venue.models';
 import { unrealizedPnl } from './position.math';
 import type { HoldingSource, PositionStatus } from './portfolio.limits';
 import { ratioMicros } from '../../money/money';

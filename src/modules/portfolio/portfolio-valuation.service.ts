@@ -1,5 +1,5 @@
 import type { Logger } from '../../http/logger';
-import { VENUES, type Venue } from '../../venues/venue.types';
+import { VENUES, type Venue } from '../../venues/venue.models';
 import type { LedgerService } from '../ledger';
 import { microsToNumber, toMicros } from '../../money';
 import { outcomeMark } from './position.math';

@@ -1,5 +1,5 @@
 import type { Fill, Order, Position } from '../../db/generated/client';
-import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
 import { microsToNumber } from '../../money';
 import { averagePrice } from './position.math';
 import type { HoldingSource, MarkSource, OrderState, PositionStatus } from './portfolio.limits';

@@ -1,5 +1,5 @@
 import { MICROS_PER_UNIT as MICRO } from '../../money';
-import { OutcomeSide } from '../../venues/venue.types';
+import { OutcomeSide } from '../../venues/venue.models';
 import { MICROS_PER_UNIT } from '../../money/money';
 
 /**

@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from '../../db/generated/client';
-import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
 import { microsToNumber, mulMicros } from '../../money';
 import { weekStart } from './portfolio-figures';
 import type { HoldingSource } from './portfolio.limits';

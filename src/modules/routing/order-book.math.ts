@@ -1,4 +1,4 @@
-import type { BookLevel, OrderBook, OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import type { BookLevel, OrderBook, OutcomeSide, Side, Venue } from '../../venues/venue.models';
 import { MICROS_PER_UNIT as MICRO, microsToNumber, toMicros, mulMicros } from '../../money';
 
 /**

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
-import type { OrderBook, OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import type { OrderBook, OutcomeSide, Side, Venue } from '../../venues/venue.models';
 import type { MarketView } from '../events/events.models';
 import type { EventsService } from '../events/events.service';
 import { amountToMicros, microsToNumber } from '../../money';

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { AppError } from '../../errors/app-error';
-import type { PublicTrade, Side } from '../../venues/venue.types';
+import type { PublicTrade, Side } from '../../venues/venue.models';
 import type { OutcomeToken } from './outcome-tokens';
 import { MICROS_PER_UNIT, ratioMicros, microsToNumber } from '../../money/money';
 

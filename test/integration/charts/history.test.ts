@@ -1,5 +1,5 @@
 import { HISTORY_LOOKBACK_SECONDS } from '../../../src/modules/charts';
-import { VENUES, type Venue } from '../../../src/venues/venue.types';
+import { VENUES, type Venue } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { activeMatchedEvent, pinnedWorld, PINNED_NOW, type PinnedWorld } from '../../utils/pinned-world';
 

@@ -1,5 +1,5 @@
 import type { CostRundownView, RouteIntentView } from '../../../src/modules/routing';
-import { VenueUnavailableError } from '../../../src/venues/venue.types';
+import { VenueUnavailableError } from '../../../src/venues/venue-client';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { PINNED_NOW, activeMatchedEvent, pinnedWorld } from '../../utils/pinned-world';
 

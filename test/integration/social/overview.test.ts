@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PublicTrade } from '../../../src/venues/venue.types';
+import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp } from '../../utils/app';
 import { statementsOf } from './statements';
 import { EventsService } from '../../../src/modules/events/events.service';

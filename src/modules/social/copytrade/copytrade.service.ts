@@ -1,6 +1,6 @@
 import type { PrismaClient, Trade } from '../../../db/generated/client';
 import { AppError } from '../../../errors/app-error';
-import type { Venue } from '../../../venues/venue.types';
+import type { Venue } from '../../../venues/venue.models';
 import type { EventsService } from '../../events/events.service';
 import { sizeMicrosFor } from '../../execution/execute-request';
 import type { ExecutionService } from '../../execution/execution.service';

@@ -1,7 +1,7 @@
 import type { PrismaClient } from '../../../db/generated/client';
 import { decimalToNumber } from '../../events/events.models';
 import type { CommentView } from '../../comments/comments.service';
-import type { OutcomeSide, Venue } from '../../../venues/venue.types';
+import type { OutcomeSide, Venue } from '../../../venues/venue.models';
 import { round6 } from '../../../money/money';
 
 export interface MarketRef {

@@ -1,7 +1,7 @@
 import { microsToNumber, mulMicros, ratioMicros } from '../../../money';
 import { bucketStart } from '../../charts/candles';
 import type { HistoryInterval } from '../../charts/charts.limits';
-import type { OutcomeSide, Side, Venue } from '../../../venues/venue.types';
+import type { OutcomeSide, Side, Venue } from '../../../venues/venue.models';
 
 /** A followed trader's fill as the overlay groups it (micro-units). */
 export interface BubbleTrade {

@@ -6,7 +6,7 @@ import {
   unrealizedPnl,
   type PositionState,
 } from '../../portfolio/position.math';
-import type { OutcomeSide, PublicTrade, Side, Venue } from '../../../venues/venue.types';
+import type { OutcomeSide, PublicTrade, Side, Venue } from '../../../venues/venue.models';
 import {
   addStats,
   exactMicros,
