@@ -115,7 +115,7 @@ describe('the composition root', () => {
     }
   });
 
-  it('starts tasks top to bottom and stops them bottom to top; a failed stop does not keep the others running', async () => {
+  it('starts tasks top to bottom, stops them bottom to top; a failed stop does not keep others running', async () => {
     const log: string[] = [];
     const task = (name: string, failStop = false) => ({
       name,
