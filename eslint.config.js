@@ -53,7 +53,7 @@ module.exports = tseslint.config(
     files: ['rest-adapter/**/*.ts'],
     rules: {
       'no-restricted-imports': restricted({
-        regex: '^\\.\\./src/(?!modules/.+\\.(limits|models)$|http/|errors/|venues/venue\\.types$)',
+        regex: '^\\.\\./src/(?!.+\\.(limits|models)$|http/|errors/)',
         message:
           'The REST adapter runs GraphQL documents: from src/ it reads *.limits, *.models, src/http, src/errors.',
       }),

@@ -21,4 +21,7 @@ module.exports = {
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
+  // Each test file loads the Prisma client and a database of its own; a worker past this much memory
+  // after a file is replaced, so a long run does not grow until the machine kills it.
+  workerIdleMemoryLimit: '1536MB',
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EventHistoryDocument } from '../schema/generated/operations';
 import { HISTORY_INTERVALS, HISTORY_LIMITS } from '../src/modules/charts/charts.limits';
-import { VENUES } from '../src/venues/venue.types';
+import { VENUES } from '../src/venues/venue.models';
 import { int, oneOf, requiredStr } from './params';
 import { route } from './route.types';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CopytradeDocument, type CopytradeMutationVariables } from '../schema/generated/operations';
 import { EXECUTION_MODES } from '../src/modules/execution/execution.limits';
 import { COPYTRADE_LIMITS as L } from '../src/modules/social/copytrade/copytrade.limits';
-import { VENUES } from '../src/venues/venue.types';
+import { VENUES } from '../src/venues/venue.models';
 import { enumField, numberField, optionalField, stringField } from './body-shape';
 import { route } from './route.types';
 

@@ -7,7 +7,7 @@ import {
 } from '../schema/generated/operations';
 import { DISCOVER_SORTS, EVENTS_LIMITS, MARKET_SORTS } from '../src/modules/events/events.limits';
 import { CATALOG_CHANGED_TOPIC } from '../src/modules/events/events.models';
-import { SOURCE_TYPES, VENUES } from '../src/venues/venue.types';
+import { SOURCE_TYPES, VENUES } from '../src/venues/venue.models';
 import { bool, int, oneOf, requiredStr, str } from './params';
 import { route } from './route.types';
 

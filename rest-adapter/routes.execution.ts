@@ -11,7 +11,7 @@ import {
   FUNDING_CHAINS,
   ORDER_TYPES,
 } from '../src/modules/execution/execution.limits';
-import { VENUES } from '../src/venues/venue.types';
+import { VENUES } from '../src/venues/venue.models';
 import { enumField, numberField, optionalField, stringField } from './body-shape';
 import { requiredStr } from './params';
 import { route } from './route.types';

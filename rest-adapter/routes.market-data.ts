@@ -22,7 +22,7 @@ import { CATALOG_CHANGED_TOPIC } from '../src/modules/events/events.models';
 import { COMPARISON_LIMITS, CONFIDENCES, RELATIONSHIP_TYPES } from '../src/modules/comparisons/comparisons.limits';
 import { MARKET_DATA_LIMITS as L, MARKET_STATUSES } from '../src/modules/market-data/market-data.limits';
 import { USAGE_LIMITS } from '../src/modules/usage/usage.limits';
-import { VENUES } from '../src/venues/venue.types';
+import { VENUES } from '../src/venues/venue.models';
 import { int, num, oneOf, requiredInt, requiredStr, str } from './params';
 import { route } from './route.types';
 

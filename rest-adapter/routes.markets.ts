@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MarketDetailDocument, MarketHoldersDocument, MarketTradesDocument } from '../schema/generated/operations';
 import { HISTORY_LIMITS } from '../src/modules/charts/charts.limits';
 import { MARKETS_LIMITS as L } from '../src/modules/markets/markets.limits';
-import { VENUES } from '../src/venues/venue.types';
+import { VENUES } from '../src/venues/venue.models';
 import { int, requiredStr } from './params';
 import { route } from './route.types';
 

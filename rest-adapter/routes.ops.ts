@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HealthDocument, PipelineDocument, TradesDocument } from '../schema/generated/operations';
-import { VENUES } from '../src/venues/venue.types';
+import { VENUES } from '../src/venues/venue.models';
 import { oneOf, str } from './params';
 import { route } from './route.types';
 

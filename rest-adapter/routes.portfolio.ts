@@ -11,7 +11,7 @@ import {
   PositionsDocument,
 } from '../schema/generated/operations';
 import { ORDER_STATES, PORTFOLIO_LIMITS as L, POSITION_STATUSES } from '../src/modules/portfolio/portfolio.limits';
-import { VENUES } from '../src/venues/venue.types';
+import { VENUES } from '../src/venues/venue.models';
 import { int, oneOf, requiredStr } from './params';
 import { route } from './route.types';
 

@@ -6,7 +6,7 @@ import {
   type CreateRouteMutationVariables,
 } from '../schema/generated/operations';
 import { ROUTING_LIMITS as L } from '../src/modules/routing/routing.limits';
-import { VENUES } from '../src/venues/venue.types';
+import { VENUES } from '../src/venues/venue.models';
 import { int, num, oneOf, requiredStr } from './params';
 import { route } from './route.types';
 

@@ -25,7 +25,7 @@ import {
   LEADERBOARD_SORTS,
 } from '../src/modules/social/traders/traders.limits';
 import { HISTORY_INTERVALS, HISTORY_LIMITS } from '../src/modules/charts/charts.limits';
-import { VENUES } from '../src/venues/venue.types';
+import { VENUES } from '../src/venues/venue.models';
 import { int, oneOf, requiredStr } from './params';
 import { route } from './route.types';
 

@@ -51,6 +51,17 @@ export interface ServiceOverrides {
 export async function createServices(config: AppConfig, o: ServiceOverrides = {}): Promise<AppServices> {
   const modules = o.modules ?? MODULES;
   const platform = await openPlatform(config, o, modules);
+  try {
+    return await buildModules(platform, modules);
+  } catch (err) {
+    // Nothing runs yet: close what was opened (a database handed in stays its owner's).
+    await platform.infra.close();
+    if (!o.db) await platform.db.close();
+    throw err;
+  }
+}
+
+async function buildModules(platform: OpenedPlatform, modules: readonly ModuleDefinition[]): Promise<AppServices> {
   const container = new ServiceContainer();
   // The REST adapter's route table reaches the admin cache policy from here, not through a service.
   container.provide(HTTP_CACHE_ROUTES, { routes: () => ROUTES, etagCacheControl }, 'composition root');
@@ -60,7 +71,6 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     modules,
     get: <T>(token: Token<T>) => container.get(token),
     requestLoaders: () => new RequestLoaders(services, declaredLoaders),
-    markShuttingDown: platform.markShuttingDown,
   };
   for (const m of modules) {
     // While a module is built it sees only the modules above it: the registry order is checked here.

@@ -10,7 +10,7 @@ import {
   type Side,
   type SourceType,
   type Venue,
-} from '../venues/venue.types';
+} from '../venues/venue.models';
 
 /** What the schema says about one value of an enum (keyed by the wire value). */
 export interface EnumValueConfig {

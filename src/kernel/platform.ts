@@ -5,7 +5,8 @@ import type { Logger } from '../http/logger';
 import type { Metrics } from '../http/metrics';
 import type { Infra, ReadMemo } from '../infra';
 import type { SimulatedWorld } from '../venues';
-import type { Venue, VenueClient } from '../venues/venue.types';
+import type { Venue } from '../venues/venue.models';
+import type { VenueClient } from '../venues/venue-client';
 
 /** A per-process memo a module made, as the admin cache policy reports it. */
 export interface MemoEntry {

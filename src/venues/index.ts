@@ -2,7 +2,8 @@
  * Venue access: the client contract every venue fulfils, and the deterministic
  * simulated world used by default instead of the real venue APIs.
  */
-export * from './venue.types';
+export * from './venue.models';
+export * from './venue-client';
 export { createSimulatedWorld, DEFAULT_WORLD_SEED } from './sim/sim-world';
 export type { SimulatedWorld, SimulatedWorldOptions, WorldCoreEvent, WorldCoreMarket } from './sim/sim-world.types';
 export { noBidsToYesAsks } from './sim/sim-book';

@@ -1,4 +1,4 @@
-import type { PriceHistory } from '../../venues/venue.types';
+import type { PriceHistory } from '../../venues/venue.models';
 import { INTERVAL_SECONDS, type HistoryInterval } from './charts.limits';
 
 /**

@@ -1,5 +1,5 @@
 import { INTERVAL_SECONDS } from '../../venues';
-import { HISTORY_INTERVALS, type HistoryInterval } from '../../venues/venue.types';
+import { HISTORY_INTERVALS, type HistoryInterval } from '../../venues/venue.models';
 
 /**
  * Bucket length of each interval in seconds (the venue contract's buckets:

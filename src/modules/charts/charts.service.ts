@@ -1,7 +1,8 @@
 import { AppError } from '../../errors/app-error';
 import type { Cache } from '../../infra';
-import type { Venue, VenueClient } from '../../venues/venue.types';
-import { VENUES } from '../../venues/venue.types';
+import type { Venue } from '../../venues/venue.models';
+import type { VenueClient } from '../../venues/venue-client';
+import { VENUES } from '../../venues/venue.models';
 import type { MarketView } from '../events/events.models';
 import { fromVenueError } from '../markets/venue-errors';
 import { bucketStart, normalizeHistory, type CandleRow, type SeriesKind } from './candles';

@@ -1,7 +1,7 @@
 import { GraphQLScalarType } from 'graphql';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { VenueEnum } from '../../graphql/enums';
-import type { Venue } from '../../venues/venue.types';
+import type { Venue } from '../../venues/venue.models';
 import type { CandleRow, SeriesKind } from './candles';
 import type { HistoryInterval } from './charts.limits';
 import type { EventHistoryView, MarketChartView, MarketHistoryView, VenueHistoryStatusView } from './charts.models';

@@ -1,5 +1,5 @@
 import type { Comparison } from '../../db/generated/client';
-import type { Venue } from '../../venues/venue.types';
+import type { Venue } from '../../venues/venue.models';
 import type { Confidence, RelationshipType } from './comparison-matcher';
 
 /** A cross-venue mapping as the surface shows it (the detail adds market summaries). */

@@ -2,7 +2,7 @@ import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { SignedCursor } from '../../http/signed-cursor';
 import type { ReadMemo } from '../../infra';
-import type { Venue, VenueEvent } from '../../venues/venue.types';
+import type { Venue, VenueEvent } from '../../venues/venue.models';
 import { keysetPage, mapPage, type CursorPage } from '../market-data/cursor-page';
 import { toMarketSummary, type MarketSummaryView } from '../market-data/market-data.models';
 import { matchVenueEvents, type Confidence, type RelationshipType } from './comparison-matcher';

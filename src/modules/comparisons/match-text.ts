@@ -4,6 +4,8 @@
  * LMArena"), numbers and title acronyms. Pure and deterministic.
  */
 
+import { round6 } from '../../money/money';
+
 const STOPWORDS = new Set(
   (
     'a an the and or of to in on at by for from with as is are be been was were will would shall should can could ' +
@@ -220,7 +222,7 @@ export function thresholds(text: string): number[] {
     if (!money && !unit && Number.isInteger(raw) && raw <= 31 && MONTH_BEFORE.test(text.slice(0, m.index))) continue;
     const scale =
       unit === 'k' ? 1e3 : unit === 'm' || unit === 'million' ? 1e6 : unit === 'b' || unit === 'billion' ? 1e9 : 1;
-    out.push(Math.round(raw * scale * 1e6) / 1e6);
+    out.push(round6(raw * scale));
   }
   return out;
 }

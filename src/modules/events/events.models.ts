@@ -1,5 +1,6 @@
 import type { CoreEvent, Market } from '../../db/generated/client';
-import type { SourceType, VenueMarket } from '../../venues/venue.types';
+import { round6 } from '../../money/money';
+import type { SourceType, VenueMarket } from '../../venues/venue.models';
 
 /**
  * A venue market as the domain hands it out: the venue's fields (prices as
@@ -83,7 +84,7 @@ export function toEventView(e: CoreEvent): EventView {
 
 /** Mid price when both sides quote, else the last trade price. */
 export function yesPrice(m: Pick<MarketView, 'bestBid' | 'bestAsk' | 'lastPrice'>): number | null {
-  if (m.bestBid !== null && m.bestAsk !== null) return Math.round(((m.bestBid + m.bestAsk) / 2) * 1e6) / 1e6;
+  if (m.bestBid !== null && m.bestAsk !== null) return round6((m.bestBid + m.bestAsk) / 2);
   return m.lastPrice;
 }
 

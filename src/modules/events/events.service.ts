@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { ReadMemo } from '../../infra';
-import type { MarketStatus, SourceType, Venue } from '../../venues/venue.types';
+import type { MarketStatus, SourceType, Venue } from '../../venues/venue.models';
 import type { DiscoverSort, MarketSort } from './events.limits';
 import { toEventView, toMarketView, type EventView, type MarketView, type Page } from './events.models';
 

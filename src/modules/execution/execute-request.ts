@@ -1,8 +1,7 @@
 import { AppError } from '../../errors/app-error';
-import type { Venue } from '../../venues/venue.types';
-import { VENUES } from '../../venues/venue.types';
-import { amountToMicros } from '../ledger/money';
-import { toMicros } from '../routing/order-book.math';
+import type { Venue } from '../../venues/venue.models';
+import { VENUES } from '../../venues/venue.models';
+import { amountToMicros, toMicros } from '../../money';
 import {
   EXECUTION_LIMITS as L,
   EXECUTION_MODES,

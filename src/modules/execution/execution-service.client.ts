@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error';
-import type { OutcomeSide, Side } from '../../venues/venue.types';
+import type { OutcomeSide, Side } from '../../venues/venue.models';
 
 /** An order as sent to the venue_a execution service. */
 export interface ExecutionServiceOrderRequest {

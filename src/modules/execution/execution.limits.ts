@@ -1,4 +1,4 @@
-import type { Venue } from '../../venues/venue.types';
+import type { Venue } from '../../venues/venue.models';
 
 /** Input bounds of execution (documented in the README). */
 export const EXECUTION_LIMITS = {

@@ -1,6 +1,6 @@
 import type { Fill, Order, Position } from '../../db/generated/client';
-import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
-import { MICROS_PER_UNIT, microsToNumber } from '../ledger/money';
+import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
+import { MICROS_PER_UNIT, microsToNumber } from '../../money';
 import type { Quote } from '../routing/order-book.math';
 import type {
   ExecutionEventKind,

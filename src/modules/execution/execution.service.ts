@@ -5,8 +5,8 @@ import type { Logger } from '../../http/logger';
 import { PeriodicTask } from '../../infra';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { InsufficientFundsError } from '../ledger';
-import { microsToNumber } from '../ledger/money';
-import { CENT, MICRO, feeOf, toMicros } from '../routing/order-book.math';
+import { microsToNumber, toMicros, MICROS_PER_UNIT as MICRO } from '../../money';
+import { CENT, feeOf } from '../routing/order-book.math';
 import { checkExecuteRequest, checkSellRequest, sizeMicrosFor } from './execute-request';
 import {
   eventsFromOrder,
@@ -19,11 +19,12 @@ import {
 } from './execution.models';
 import { EventLog } from './event-log';
 import { outcomeUnknown } from './execution-service.client';
-import { resolveMarket, type Catalog } from './market-resolver';
+import { lookUpMarket, type Catalog } from './market-lookup';
 import { OrderReconciler } from './order-reconciler';
 import { OrderRun, type LiveStart, type OrderPlan, type RunnerDeps } from './order-runner';
 import { submitRequestOf } from './service-outcome';
 import type { OrderDraft } from './execution.models';
+import { usdText } from '../../money/money';
 
 /** A running (or replayed) execution. */
 export interface ExecutionStream {
@@ -114,7 +115,7 @@ export class ExecutionService {
   ): Promise<ExecutionStream> {
     const req = checkExecuteRequest(raw);
     if (req.mode === 'live' && !principal?.live) throw AppError.unauthorized('live mode needs the wallet-auth token');
-    const market = await resolveMarket(this.deps, req);
+    const market = await lookUpMarket(this.deps, req);
     // A whole-position sell takes the position's exact size, whatever the venue's order precision.
     const sizeMicros =
       opts.exactSizeMicros !== undefined && toMicros(req.size) === opts.exactSizeMicros
@@ -351,8 +352,8 @@ export class ExecutionService {
       const balance = await this.deps.recorder.balance(d.userId);
       throw AppError.badRequest(
         'size',
-        `insufficient balance: the order may cost up to $${(Number(hold) / 1e6).toFixed(2)}, held until it ends; ` +
-          `$${(Number(balance) / 1e6).toFixed(2)} available`,
+        `insufficient balance: the order may cost up to ${usdText(hold)}, held until it ends; ` +
+          `${usdText(balance)} available`,
       );
     }
     if (d.venue !== 'venue_a') return { order };

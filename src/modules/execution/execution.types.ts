@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum, OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
-import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
 import type { Quote } from '../routing/order-book.math';
 import { CostQuoteType } from '../routing/routing.types';
 // The portfolio read side owns the `OrderState` enum; the stream reports the same states.

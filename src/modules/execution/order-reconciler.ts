@@ -1,6 +1,6 @@
 import type { Order } from '../../db/generated/client';
 import type { Logger } from '../../http/logger';
-import { microsToNumber } from '../ledger/money';
+import { microsToNumber } from '../../money';
 import type { NewNotification } from '../notifications';
 import type { FeeSchedule } from '../routing/order-book.math';
 import { RECONCILE_LIMITS } from './execution.limits';

@@ -1,8 +1,9 @@
 import { AppError } from '../../errors/app-error';
-import type { Venue, VenueClient } from '../../venues/venue.types';
-import { microsToNumber } from '../ledger/money';
+import type { Venue } from '../../venues/venue.models';
+import type { VenueClient } from '../../venues/venue-client';
+import { microsToNumber, toMicros, MICROS_PER_UNIT as MICRO, mulMicros } from '../../money';
 import type { NewNotification } from '../notifications';
-import { MICRO, feeOf, notionalOf, priceBook, toMicros, toQuote, type FeeSchedule } from '../routing/order-book.math';
+import { feeOf, priceBook, toQuote, type FeeSchedule } from '../routing/order-book.math';
 import type { MarketBooks } from '../routing/market-books';
 import { fromVenueError } from '../markets/venue-errors';
 import type { CheckedRequest } from './execute-request';
@@ -372,7 +373,7 @@ export class OrderRun {
     let fees = 0n;
     for (const f of fills) {
       filled += f.size;
-      notional += notionalOf(f.price, f.size);
+      notional += mulMicros(f.price, f.size);
       fees += f.fee;
     }
     const at = new Date(this.deps.now());

@@ -1,6 +1,6 @@
 import type { Position, Prisma } from '../../db/generated/client';
+import { mulMicros } from '../../money';
 import { applyFill, OversellError, type PositionState } from '../portfolio/position.math';
-import { notionalOf } from '../routing/order-book.math';
 import type { OrderDraft, RecordedFill } from './execution.models';
 
 /**
@@ -129,7 +129,7 @@ export async function applyToPosition(
     fees: current.feesMicros,
   };
   for (const f of fills)
-    state = applyFill(state, { side: d.side, size: f.size, notional: notionalOf(f.price, f.size), fee: f.fee });
+    state = applyFill(state, { side: d.side, size: f.size, notional: mulMicros(f.price, f.size), fee: f.fee });
   const reopened = current.sizeMicros === 0n && state.size > 0n;
   const now = new Date();
   return tx.position.update({

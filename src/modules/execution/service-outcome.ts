@@ -1,5 +1,6 @@
 import type { NewNotification } from '../notifications';
-import { feeOf, toMicros, type FeeSchedule } from '../routing/order-book.math';
+import { toMicros } from '../../money';
+import { feeOf, type FeeSchedule } from '../routing/order-book.math';
 import type { FailureCode } from './execution.limits';
 import type { ExecuteRequest, OrderView } from './execution.models';
 import type { ExecutionServiceOrder, ExecutionServiceOrderRequest } from './execution-service.client';

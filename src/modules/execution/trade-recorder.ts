@@ -6,12 +6,12 @@ import {
   type FeeListener,
   type LedgerService,
 } from '../ledger';
-import { MICROS_PER_UNIT } from '../ledger/money';
+import { MICROS_PER_UNIT, mulMicros } from '../../money';
 import { OversellError } from '../portfolio/position.math';
-import { notionalOf } from '../routing/order-book.math';
 import { applyToPosition, markPending, undoPending } from './position-rows';
 import { EXECUTION_LEDGER_KINDS as K, type OrderSource, type OrderState } from './execution.limits';
 import { RecordedFill, OrderDraft } from './execution.models';
+import { usdText, microsToNumber } from '../../money/money';
 
 export type Settled =
   | { ok: true; order: Order; position: Position; balance: Balance }
@@ -24,7 +24,7 @@ function totals(fills: readonly RecordedFill[]) {
   let fees = 0n;
   for (const f of fills) {
     filled += f.size;
-    notional += notionalOf(f.price, f.size);
+    notional += mulMicros(f.price, f.size);
     fees += f.fee;
   }
   return { filled, notional, fees, avg: filled > 0n ? (notional * MICROS_PER_UNIT) / filled : null };
@@ -59,8 +59,8 @@ export function draftOf(o: Order): OrderDraft {
   };
 }
 
-const usd = (micros: bigint) => `$${(Number(micros) / 1e6).toFixed(2)}`;
-const contracts = (micros: bigint) => String(Number(micros) / 1e6);
+const usd = usdText;
+const contracts = (micros: bigint) => String(microsToNumber(micros));
 
 /**
  * Writes orders and their effects. A filled order's order row, fills,

@@ -1,4 +1,4 @@
-import type { AmountRule } from '../ledger/money';
+import type { AmountRule } from '../../money';
 
 /** Input bounds of funding (documented in the README). */
 export const FUNDING_LIMITS = {

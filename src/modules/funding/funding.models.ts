@@ -1,5 +1,5 @@
 import type { FundingTransaction, Withdrawal } from '../../db/generated/client';
-import { microsToNumber } from '../ledger/money';
+import { microsToNumber } from '../../money';
 import type { Chain } from '../wallets';
 import type { WithdrawalStatus } from './funding.limits';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
-import { amountToMicros, MICROS_PER_UNIT } from '../ledger/money';
+import { amountToMicros, MICROS_PER_UNIT } from '../../money';
 import { FUNDING_LIMITS, type FiatCurrency } from './funding.limits';
 import { toFundingView, type FundingKind, type FundingView, type OffsetPage } from './funding.models';
 import type { IdempotencyService } from '../idempotency/idempotency.service';

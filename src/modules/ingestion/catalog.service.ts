@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import type { WorldCoreEvent } from '../../venues';
-import type { Venue, VenueClient, VenueEvent, VenueMarket } from '../../venues/venue.types';
+import type { Venue, VenueEvent, VenueMarket } from '../../venues/venue.models';
+import type { VenueClient } from '../../venues/venue-client';
 import { comparisonUpserts, type ComparisonPair } from '../comparisons/comparisons.service';
 
 /** Where core events come from: the catalog of unified events and each venue's client. */

@@ -1,6 +1,7 @@
 import type { PrismaClient, Trade } from '../../db/generated/client';
 import type { PubSub } from '../../infra';
-import type { PublicTrade, Venue, VenueClient } from '../../venues/venue.types';
+import type { PublicTrade, Venue } from '../../venues/venue.models';
+import type { VenueClient } from '../../venues/venue-client';
 import { TRADES_TOPIC, type TradeEvent } from '../trades/trades.models';
 import { marketKey } from './catalog.service';
 import { withWriteRetry } from './write-retry';

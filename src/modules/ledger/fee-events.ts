@@ -1,4 +1,4 @@
-import type { Venue } from '../../venues/venue.types';
+import type { Venue } from '../../venues/venue.models';
 import type { LedgerDb } from './ledger.models';
 
 /**

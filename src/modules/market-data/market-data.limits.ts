@@ -8,4 +8,4 @@ export const MARKET_DATA_LIMITS = {
 } as const;
 
 /** The `status` filter's values: the venue contract's market statuses. */
-export { MARKET_STATUSES } from '../../venues/venue.types';
+export { MARKET_STATUSES } from '../../venues/venue.models';

@@ -1,5 +1,6 @@
 import type { CoreEvent, Market } from '../../db/generated/client';
-import type { MarketStatus, SourceType, Venue } from '../../venues/venue.types';
+import { round6 } from '../../money/money';
+import type { MarketStatus, SourceType, Venue } from '../../venues/venue.models';
 import { decimalToNumber } from '../events/events.models';
 
 /** Prices as the market-data surface writes them: 0..1, mid and spread only when both sides quote. */
@@ -53,8 +54,6 @@ export interface CategoryCountView {
   category: string;
   count: number;
 }
-
-const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** Bid, ask, their midpoint and spread; null prices stay null. */
 export function quoteOf(bid: number | null, ask: number | null): QuoteView {

@@ -2,7 +2,7 @@ import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { SignedCursor } from '../../http/signed-cursor';
 import type { ReadMemo } from '../../infra';
-import type { MarketStatus, Venue } from '../../venues/venue.types';
+import type { MarketStatus, Venue } from '../../venues/venue.models';
 import { keysetPage, mapPage, type CursorPage } from './cursor-page';
 import {
   toMarketDataEvent,

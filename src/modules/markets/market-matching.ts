@@ -1,4 +1,5 @@
-import type { Venue } from '../../venues/venue.types';
+import { round6 } from '../../money/money';
+import type { Venue } from '../../venues/venue.models';
 import type { MarketView } from '../events/events.models';
 import { embedWeighted } from '../search/local-embedder';
 import { cosine } from '../search/vector-math';
@@ -58,14 +59,10 @@ export function findCounterpart(
   const others = siblings.filter((m) => m.venue === other);
   if (others.length === 0) return null;
   const pair = pairMarkets(siblings, market.venue, other).find((p) => p.a.id === market.id);
-  if (pair) return { market: pair.b, similarity: round(pair.similarity) };
+  if (pair) return { market: pair.b, similarity: round6(pair.similarity) };
   const v = titleVector(market);
   const best = others
     .map((m) => ({ market: m, similarity: Math.max(0, cosine(v, titleVector(m))) }))
     .sort((x, y) => y.similarity - x.similarity || x.market.id.localeCompare(y.market.id))[0]!;
-  return { market: best.market, similarity: round(best.similarity) };
-}
-
-function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
+  return { market: best.market, similarity: round6(best.similarity) };
 }

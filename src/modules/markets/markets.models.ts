@@ -1,4 +1,4 @@
-import type { BookLevel, OutcomeSide, Venue } from '../../venues/venue.types';
+import type { BookLevel, OutcomeSide, Venue } from '../../venues/venue.models';
 import type { MarketView } from '../events/events.models';
 import type { TradeEvent } from '../trades/trades.models';
 

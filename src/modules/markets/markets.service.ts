@@ -1,6 +1,8 @@
 import type { PrismaClient } from '../../db/generated/client';
 import type { ReadMemo } from '../../infra';
-import type { PublicTrade, Venue, VenueClient } from '../../venues/venue.types';
+import { round6 } from '../../money/money';
+import type { PublicTrade, Venue } from '../../venues/venue.models';
+import type { VenueClient } from '../../venues/venue-client';
 import { toEventView, toMarketView, yesPrice, type EventView, type MarketView } from '../events/events.models';
 import { findCounterpart } from './market-matching';
 import { MARKETS_LIMITS } from './markets.limits';
@@ -13,8 +15,6 @@ import type {
   TradePageView,
 } from './markets.models';
 import { venueCall } from './venue-errors';
-
-const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /**
  * The market screens: markets and their events from the database catalog

@@ -1,7 +1,7 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { OutcomeEnum, VenueEnum } from '../../graphql/enums';
 import { UncountedOffsetPageType } from '../../graphql/paging';
-import type { BookLevel, OutcomeSide, Venue } from '../../venues/venue.types';
+import type { BookLevel, OutcomeSide, Venue } from '../../venues/venue.models';
 import type { MarketView } from '../events/events.models';
 import { MarketType } from '../events/events.types';
 import { TradeType } from '../trades/trades.types';

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors/app-error';
-import { VenueMarketNotFoundError, VenueUnavailableError } from '../../venues/venue.types';
+import { VenueMarketNotFoundError, VenueUnavailableError } from '../../venues/venue-client';
 
 /**
  * A venue client's failure in the error table: an outage is a dependency

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../db/generated/client';
-import { VENUES, type Venue } from '../../venues/venue.types';
+import { VENUES, type Venue } from '../../venues/venue.models';
 
 /** What the process knows about itself without asking the database. */
 export interface RuntimeSnapshot {

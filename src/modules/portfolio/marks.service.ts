@@ -1,8 +1,9 @@
 import type { Cache } from '../../infra';
-import { VenueUnavailableError, type OrderBook, type Venue, type VenueClient } from '../../venues/venue.types';
-import { decimalToMicros } from '../ledger/money';
+import { type OrderBook, type Venue } from '../../venues/venue.models';
+import { VenueUnavailableError, type VenueClient } from '../../venues/venue-client';
 import { yesPrice, type MarketView } from '../events/events.models';
 import { LAST_MARK_TTL_MS, type MarkSource } from './portfolio.limits';
+import { toMicros } from '../../money/money';
 
 /** The YES mark of one venue market, micro-USD per contract. */
 export interface YesMark {
@@ -24,11 +25,6 @@ export type CatalogLookup = (keys: readonly string[]) => Promise<(MarketView | n
 interface Remembered {
   yes: string;
   at: string;
-}
-
-/** A price on the 0..1 scale in micro-units (prices have at most 6 decimals). */
-function toMicros(price: number): bigint {
-  return decimalToMicros(price.toFixed(6)) ?? 0n;
 }
 
 /** Mid of the best levels (half up), or the one side that quotes; null on an empty book. */

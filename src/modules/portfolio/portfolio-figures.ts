@@ -1,18 +1,13 @@
-import type { OutcomeSide, Venue } from '../../venues/venue.types';
+import type { Venue } from '../../venues/venue.models';
 import { unrealizedPnl } from './position.math';
 import type { HoldingSource, PositionStatus } from './portfolio.limits';
+import { ratioMicros } from '../../money/money';
 
 /**
  * Portfolio arithmetic in integer micro-units, pure so it can be checked by
  * hand: marks per outcome, valuation, PnL totals, exposure buckets, category
  * win rates and the week the weekly rank covers.
  */
-const MICRO = 1_000_000n;
-
-/** The mark of an outcome from the market's YES mark: a NO contract is worth 1 − YES. */
-export function outcomeMark(yes: bigint, outcome: OutcomeSide): bigint {
-  return outcome === 'yes' ? yes : MICRO - yes;
-}
 
 /** What the figures need of a position (service or wallet). */
 export interface FigurePosition {
@@ -91,14 +86,10 @@ const emptyBucket = (): Bucket => ({
   fees: 0n,
 });
 
-function share(part: bigint, total: bigint): bigint {
-  return total === 0n ? 0n : (part * MICRO + total / 2n) / total;
-}
-
 /** Buckets by value, largest first (ties by key). */
 function buckets(map: Map<string, Bucket>, total: bigint): (ExposureFigures & { realizedPnl: bigint; fees: bigint })[] {
   return [...map]
-    .map(([key, b]) => ({ key, ...b, shareMillionths: share(b.marketValue, total) }))
+    .map(([key, b]) => ({ key, ...b, shareMillionths: ratioMicros(b.marketValue, total) }))
     .sort((a, b) =>
       a.marketValue === b.marketValue ? a.key.localeCompare(b.key) : a.marketValue > b.marketValue ? -1 : 1,
     );
@@ -210,7 +201,7 @@ export function categoryFigures(positions: readonly FigurePosition[]): CategoryF
   }
   for (const c of by.values()) {
     const decided = BigInt(c.wins + c.losses);
-    c.winRateMillionths = decided === 0n ? null : share(BigInt(c.wins), decided);
+    c.winRateMillionths = decided === 0n ? null : ratioMicros(BigInt(c.wins), decided);
   }
   return [...by.values()].sort(
     (a, b) =>

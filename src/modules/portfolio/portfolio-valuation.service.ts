@@ -1,17 +1,11 @@
 import type { Logger } from '../../http/logger';
-import { VENUES, type Venue } from '../../venues/venue.types';
+import { VENUES, type Venue } from '../../venues/venue.models';
 import type { LedgerService } from '../ledger';
-import { microsToNumber } from '../ledger/money';
+import { microsToNumber, toMicros } from '../../money';
+import { outcomeMark } from './position.math';
 import type { WalletsService } from '../wallets';
 import type { YesMark } from './marks.service';
-import {
-  categoryFigures,
-  outcomeMark,
-  summarize,
-  valuation,
-  type ExposureFigures,
-  type FigurePosition,
-} from './portfolio-figures';
+import { categoryFigures, summarize, valuation, type ExposureFigures, type FigurePosition } from './portfolio-figures';
 import type { PortfolioLoaders } from './portfolio.loaders';
 import type { MarkView, PositionView, VenueMarkStatusView } from './portfolio.models';
 import type {
@@ -26,8 +20,8 @@ import type { TradeHistoryService } from './trade-history.service';
 
 const num = microsToNumber;
 /** Back to micro-units from a JSON amount made by microsToNumber (exact below 2^53 micro-units). */
-const fromNumber = (usd: number) => BigInt(Math.round(usd * 1e6));
-const shareOf = (millionths: bigint) => Number(millionths) / 1e6;
+const fromNumber = toMicros;
+const shareOf = microsToNumber;
 const markKey = (p: Pick<PositionView, 'venue' | 'marketId'>) => `${p.venue}:${p.marketId}`;
 
 function exposureView(e: ExposureFigures): ExposureView {

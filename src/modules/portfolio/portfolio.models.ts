@@ -1,8 +1,9 @@
 import type { Fill, Order, Position } from '../../db/generated/client';
-import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
-import { microsToNumber } from '../ledger/money';
+import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
+import { microsToNumber } from '../../money';
 import { averagePrice } from './position.math';
 import type { HoldingSource, MarkSource, OrderState, PositionStatus } from './portfolio.limits';
+import { mulMicros } from '../../money/money';
 
 /** Exact figures of a position, micro-units (contracts and USD). */
 export interface PositionMicros {
@@ -127,11 +128,6 @@ export interface OffsetPage<T> {
   limit: number;
   offset: number;
   total: number;
-}
-
-/** Half-up product of micro-units back to micro-units. */
-export function mulMicros(a: bigint, b: bigint): bigint {
-  return (a * b + 500_000n) / 1_000_000n;
 }
 
 const num = microsToNumber;

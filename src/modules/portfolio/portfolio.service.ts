@@ -1,7 +1,7 @@
 import { Prisma, type PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
-import type { OutcomeSide, Venue } from '../../venues/venue.types';
-import { decimalToMicros } from '../ledger/money';
+import type { OutcomeSide, Venue } from '../../venues/venue.models';
+import { decimalToMicros } from '../../money';
 import type { OrderState, PositionStatus } from './portfolio.limits';
 import {
   positionView,

@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum, OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
 import { OffsetPageType } from '../../graphql/paging';
-import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
 import {
   HOLDING_SOURCES,
   MARK_SOURCES,

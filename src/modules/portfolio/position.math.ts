@@ -1,4 +1,6 @@
-import { MICROS_PER_UNIT as MICRO } from '../ledger/money';
+import { MICROS_PER_UNIT as MICRO } from '../../money';
+import { OutcomeSide } from '../../venues/venue.models';
+import { MICROS_PER_UNIT } from '../../money/money';
 
 /**
  * Position accounting in integer micro-units, average-cost basis.
@@ -84,4 +86,9 @@ export function markValue(p: PositionState, markPrice: bigint): bigint {
 /** Unrealized PnL at a mark price (micro-USD per contract): value at mark − cost basis. */
 export function unrealizedPnl(p: PositionState, markPrice: bigint): bigint {
   return markValue(p, markPrice) - p.costBasis;
+}
+
+/** The mark of an outcome from the market's YES mark: a NO contract is worth 1 − YES. */
+export function outcomeMark(yes: bigint, outcome: OutcomeSide): bigint {
+  return outcome === 'yes' ? yes : MICROS_PER_UNIT - yes;
 }

@@ -1,9 +1,9 @@
 import { Prisma, type PrismaClient } from '../../db/generated/client';
-import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
-import { microsToNumber } from '../ledger/money';
+import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
+import { microsToNumber, mulMicros } from '../../money';
 import { weekStart } from './portfolio-figures';
 import type { HoldingSource } from './portfolio.limits';
-import { mulMicros, type OffsetPage, type TradeView } from './portfolio.models';
+import type { OffsetPage, TradeView } from './portfolio.models';
 
 interface TradeRow {
   id: string;

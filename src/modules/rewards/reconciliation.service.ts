@@ -1,7 +1,7 @@
 import type { LedgerEntry, PrismaClient, RewardEntry } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import { TRADING_FEE_KIND } from '../ledger/fee-events';
-import { microsToDecimal, microsToNumber } from '../ledger/money';
+import { microsToDecimal, microsToNumber } from '../../money';
 import type { RewardsAccrual } from './rewards-accrual.service';
 import { REWARD_TYPES, REWARDS_LIMITS as L, type RewardType } from './rewards.limits';
 import {

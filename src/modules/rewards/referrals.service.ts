@@ -2,7 +2,7 @@ import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import { TRADING_FEE_KIND } from '../ledger/fee-events';
 import type { LedgerDb } from '../ledger/ledger.models';
-import { microsToNumber } from '../ledger/money';
+import { microsToNumber } from '../../money';
 import { newReferralCode, normalizeReferralCode } from './referral-code';
 import { REWARDS_LIMITS } from './rewards.limits';
 import type { ReferralStatusView } from './rewards.models';

@@ -3,7 +3,7 @@ import { Prisma } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { IdempotencyService } from '../idempotency/idempotency.service';
 import type { LedgerService } from '../ledger/ledger.service';
-import { microsToNumber } from '../ledger/money';
+import { microsToNumber } from '../../money';
 import type { NewNotification } from '../notifications';
 import { CLAIMABLE_TYPES, REWARD_CLAIM_KIND, type RewardType } from './rewards.limits';
 import type { RewardClaimView } from './rewards.models';

@@ -1,5 +1,5 @@
 import type { RewardEntry, RewardEvent } from '../../db/generated/client';
-import { microsToNumber } from '../ledger/money';
+import { microsToNumber } from '../../money';
 import type { Chain } from '../wallets/wallets.limits';
 import type { RewardEventKind, RewardState, RewardType } from './rewards.limits';
 

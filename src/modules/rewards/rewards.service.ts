@@ -2,7 +2,7 @@ import { PeriodicTask } from '../../infra';
 import type { PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../http/logger';
-import { microsToNumber } from '../ledger/money';
+import { microsToNumber } from '../../money';
 import type { NewNotification } from '../notifications';
 import { REWARD_TYPES, type RewardType } from './rewards.limits';
 import {

@@ -1,5 +1,6 @@
 import type { AppError } from '../../errors/app-error';
-import type { OrderBook, Venue, VenueClient } from '../../venues/venue.types';
+import type { OrderBook, Venue } from '../../venues/venue.models';
+import type { VenueClient } from '../../venues/venue-client';
 import { fromVenueError, venueCall } from '../markets/venue-errors';
 
 /** A market a book is asked for: its venue and the venue's id. */

@@ -1,5 +1,5 @@
-import type { BookLevel, OrderBook, OutcomeSide, Side, Venue } from '../../venues/venue.types';
-import { MICROS_PER_UNIT as MICRO, microsToNumber } from '../ledger/money';
+import type { BookLevel, OrderBook, OutcomeSide, Side, Venue } from '../../venues/venue.models';
+import { MICROS_PER_UNIT as MICRO, microsToNumber, toMicros, mulMicros } from '../../money';
 
 /**
  * Order-book math shared by cost preview, routing and simulated execution.
@@ -10,13 +10,6 @@ import { MICROS_PER_UNIT as MICRO, microsToNumber } from '../ledger/money';
  * enter from the venues as numbers and are converted once, at the edge, by
  * {@link toMicros}.
  */
-export { MICRO };
-
-/** A venue number (price, size, USD) in micro-units, rounded to the nearest. */
-export function toMicros(value: number): bigint {
-  if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
-  return BigInt(Math.round(value * 1e6));
-}
 
 /** A book level in micro-units. */
 export interface MicroLevel {
@@ -54,11 +47,6 @@ export interface BookWalk {
   complete: boolean;
 }
 
-/** Multiplies micro-price by micro-size into micro-USD, rounding half up. */
-export function notionalOf(price: bigint, size: bigint): bigint {
-  return (price * size + MICRO / 2n) / MICRO;
-}
-
 /** Whether a level's price is acceptable under a limit (buys: not above it; sells: not below it). */
 function withinLimit(side: Side, price: bigint, limit: bigint | undefined): boolean {
   return limit === undefined || (side === 'buy' ? price <= limit : price >= limit);
@@ -87,7 +75,7 @@ export function walkBook(levels: MicroLevel[], side: Side, target: FillTarget, l
     if (take > 0n) {
       fills.push({ price: level.price, size: take });
       filled += take;
-      notional += notionalOf(level.price, take);
+      notional += mulMicros(level.price, take);
     }
     if (take < level.size) {
       complete = true; // the target ran out inside this level

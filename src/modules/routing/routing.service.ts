@@ -1,9 +1,9 @@
 import type { PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
-import type { OrderBook, OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import type { OrderBook, OutcomeSide, Side, Venue } from '../../venues/venue.models';
 import type { MarketView } from '../events/events.models';
 import type { EventsService } from '../events/events.service';
-import { amountToMicros, microsToNumber } from '../ledger/money';
+import { amountToMicros, microsToNumber } from '../../money';
 import { findCounterpart, pairMarkets } from '../markets/market-matching';
 import type { MarketBooks } from './market-books';
 import { priceBook, toQuote, type FeeSchedule, type FillTarget, type Quote } from './order-book.math';
@@ -17,6 +17,7 @@ import {
   type CostVenueView,
   type RouteIntentView,
 } from './routing.models';
+import { round6 } from '../../money/money';
 
 export interface CostRundownQuery {
   coreId: string;
@@ -253,10 +254,7 @@ function bestPerQuestion(priced: { market: MarketView; view: CostMarketView }[])
       const alt = quotes.find((x) => x !== best) ?? null;
       const advantage =
         alt && alt.q.allInPrice !== null && best.q.allInPrice !== null
-          ? Math.round(
-              (best.q.side === 'buy' ? alt.q.allInPrice - best.q.allInPrice : best.q.allInPrice - alt.q.allInPrice) *
-                1e6,
-            ) / 1e6
+          ? round6(best.q.side === 'buy' ? alt.q.allInPrice - best.q.allInPrice : best.q.allInPrice - alt.q.allInPrice)
           : null;
       out.push({
         title: best.g.title,

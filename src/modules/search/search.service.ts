@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
+import { round6 } from '../../money/money';
 import { toEventView } from '../events/events.models';
 import type { Embedder } from './embedder.types';
 import type { EmbeddingStore, StoredVector, VectorSpace } from './embedding-store';
@@ -111,7 +112,7 @@ export class SearchService {
       data: ranked.flatMap((r) => {
         const event = byId.get(r.eventId);
         // An event deleted since it was ranked drops out rather than failing the search.
-        return event ? [{ score: Math.round(r.score * 1e6) / 1e6, event }] : [];
+        return event ? [{ score: round6(r.score), event }] : [];
       }),
       query: q,
       limit: query.limit,

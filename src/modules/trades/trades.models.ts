@@ -1,4 +1,4 @@
-import type { OutcomeSide, Side, Venue } from '../../venues/venue.types';
+import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
 
 /** The pub/sub topic every live trade is published on (both venues). */
 export const TRADES_TOPIC = 'trades';

@@ -1,6 +1,6 @@
 import { AppError } from '../../errors/app-error';
-import { base58Decode } from './base58';
-import { keccak256 } from './keccak';
+import { keccak_256 } from '@noble/hashes/sha3';
+import { base58 } from '@scure/base';
 import type { Chain } from './wallets.limits';
 
 // The chains are declared with the module's limits; named here too, beside the address rules.
@@ -11,7 +11,7 @@ const EVM = /^0x[0-9a-fA-F]{40}$/;
 /** The EIP-55 mixed-case checksum form of an EVM address (0x + 40 hex, any case). */
 export function toChecksumAddress(address: string): string {
   const hex = address.slice(2).toLowerCase();
-  const hash = keccak256(hex).toString('hex');
+  const hash = Buffer.from(keccak_256(hex)).toString('hex');
   let out = '0x';
   for (let i = 0; i < 40; i += 1) {
     const ch = hex[i]!;
@@ -34,10 +34,19 @@ export function addressProblem(chain: Chain, address: string): string | null {
     return null;
   }
   if (address.length < 32 || address.length > 44) return 'must be the base58 of 32 bytes';
-  const bytes = base58Decode(address);
+  const bytes = base58Bytes(address);
   if (bytes === null) return 'must be base58 (no 0, O, I or l)';
   if (bytes.length !== 32) return 'must be the base58 of 32 bytes';
   return null;
+}
+
+/** The bytes of a base58 string; null when it is not base58. */
+function base58Bytes(text: string): Uint8Array | null {
+  try {
+    return base58.decode(text);
+  } catch {
+    return null;
+  }
 }
 
 /**

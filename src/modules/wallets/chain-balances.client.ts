@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AppConfig } from '../../config';
-import { decimalToMicros } from '../ledger/money';
+import { decimalToMicros } from '../../money';
 import { JsonHttpClient } from '../../upstreams/json-http';
 import type { Chain } from './wallets.limits';
 

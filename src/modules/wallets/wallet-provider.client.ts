@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AppConfig } from '../../config';
 import { JsonHttpClient } from '../../upstreams/json-http';
-import { base58Encode } from './base58';
+import { base58 } from '@scure/base';
 import { toChecksumAddress } from './chain-address';
 import type { Chain } from './wallets.limits';
 
@@ -42,7 +42,7 @@ export class SimulatedWalletProvider implements WalletProvider {
   async provision(userId: string, chain: Chain): Promise<{ address: string }> {
     const digest = createHash('sha256').update(`wallet|${this.seed}|${userId}|${chain}`).digest();
     if (chain === 'polygon') return { address: toChecksumAddress(`0x${digest.subarray(0, 20).toString('hex')}`) };
-    return { address: base58Encode(digest) };
+    return { address: base58.encode(digest) };
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
-import { LEDGER_CURRENCY, microsToNumber, type LedgerService } from '../ledger';
+import { microsToNumber, mulMicros } from '../../money';
+import { LEDGER_CURRENCY, type LedgerService } from '../ledger';
 import { canonicalAddress } from './chain-address';
 import { CHAINS, type Chain } from './wallets.limits';
 import { NATIVE_SYMBOL, type ChainBalancesClient } from './chain-balances.client';
@@ -15,11 +16,6 @@ export interface ProvisionedWallet {
   kind: 'provisioned';
   /** `userId:chain`: at most one provisioned wallet per chain and user. */
   provisionSlot: string;
-}
-
-/** Half-up rounding of a micro-unit product back to micro-units. */
-function mulMicros(a: bigint, b: bigint): bigint {
-  return (a * b + 500_000n) / 1_000_000n;
 }
 
 /**

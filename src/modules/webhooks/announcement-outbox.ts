@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../db/generated/client';
 import { ANNOUNCE_STEPS, fromTradeRow, type AnnounceStep } from '../ingestion';
-import type { PublicTrade, Venue } from '../../venues/venue.types';
+import type { PublicTrade, Venue } from '../../venues/venue.models';
 
 /** A `TradeAnnouncement` row claimed by this process. */
 export interface ClaimedAnnouncement {

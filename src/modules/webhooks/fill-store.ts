@@ -1,6 +1,6 @@
 import type { RawSql } from '../../db/raw-sql';
 import { ANNOUNCE_STEPS, inTradeKeyOrder, withWriteRetry } from '../ingestion';
-import type { PublicTrade } from '../../venues/venue.types';
+import type { PublicTrade } from '../../venues/venue.models';
 
 /** What one insert of a delivery's trades wrote. */
 export interface StoredTrades {

@@ -3,7 +3,7 @@ import type { RawSql } from '../../db/raw-sql';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../http/logger';
 import type { TradeIngestService } from '../ingestion';
-import type { PublicTrade } from '../../venues/venue.types';
+import type { PublicTrade } from '../../venues/venue.models';
 import { PeriodicTask } from '../../infra';
 import { AnnouncementOutbox } from './announcement-outbox';
 import { insertTrades } from './fill-store';

@@ -1,7 +1,8 @@
 import { hash } from 'node:crypto';
 import { AppError } from '../../errors/app-error';
-import type { PublicTrade, Side } from '../../venues/venue.types';
+import type { PublicTrade, Side } from '../../venues/venue.models';
 import type { OutcomeToken } from './outcome-tokens';
+import { MICROS_PER_UNIT, ratioMicros, microsToNumber } from '../../money/money';
 
 /** A Goldsky-style OrderFilled record of venue_a's exchange contract (uint256 values as decimal strings). */
 export interface OrderFilled {
@@ -123,7 +124,7 @@ export function checkFill(f: OrderFilled, i: number, nowSeconds: number): Checke
       `outcome tokens must be positive and below ${MAX_TOKENS} base units`,
     );
   // Prices are in (0, 1] USDC per token; micro-unit rounding must keep them above 0.
-  if (usdc <= 0n || usdc > tokens || (usdc * 1_000_000n) / tokens === 0n) {
+  if (usdc <= 0n || usdc > tokens || (usdc * MICROS_PER_UNIT) / tokens === 0n) {
     throw bad(buy ? 'makerAmountFilled' : 'takerAmountFilled', 'price (USDC / tokens) must be in (0, 1]');
   }
   return {
@@ -148,7 +149,7 @@ export function fillTradeId(venueMarketId: string, trader: string, side: Side, f
 
 /** The public trade of a checked fill on a known market outcome. */
 export function fillToTrade(c: CheckedFill, token: OutcomeToken): PublicTrade {
-  const priceMicros = (c.usdc * 1_000_000n + c.tokens / 2n) / c.tokens;
+  const priceMicros = ratioMicros(c.usdc, c.tokens);
   return {
     venue: 'venue_a',
     venueTradeId: fillTradeId(token.venueMarketId, c.trader, c.side, c.filledAt),
@@ -156,8 +157,8 @@ export function fillToTrade(c: CheckedFill, token: OutcomeToken): PublicTrade {
     venueTraderId: c.trader,
     side: c.side,
     outcome: token.outcome,
-    price: Number(priceMicros) / 1e6,
-    size: Number(c.tokens) / 1e6,
+    price: microsToNumber(priceMicros),
+    size: microsToNumber(c.tokens),
     filledAt: c.filledAt,
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../../db/generated/client';
-import type { OutcomeSide } from '../../venues/venue.types';
+import type { OutcomeSide } from '../../venues/venue.models';
 
 /**
  * venue_a's on-chain asset ids: each market outcome is an ERC-1155 token whose

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FUNDING_LIMITS } from '../funding/funding.limits';
-import { MICROS_PER_UNIT, decimalToMicros } from '../ledger/money';
+import { MICROS_PER_UNIT, decimalToMicros } from '../../money';
 
 /** Most a success event may credit, micro-units (bigint columns hold far more; a deposit never does). */
 export const MAX_CREDIT_MICROS = BigInt(FUNDING_LIMITS.credit.maxUsd) * MICROS_PER_UNIT;

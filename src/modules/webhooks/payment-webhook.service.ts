@@ -2,7 +2,8 @@ import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { PayoutRef, WithdrawalsService } from '../funding';
 import { FUNDING_LIMITS } from '../funding/funding.limits';
-import { LEDGER_KINDS, microsToDecimal, type LedgerService } from '../ledger';
+import { microsToDecimal } from '../../money';
+import { LEDGER_KINDS, type LedgerService } from '../ledger';
 import { PAYMENT_EVENT_KINDS as K, creditedMicros, paymentEventSchema, type PaymentEvent } from './payment-events';
 import { verifyPaymentSignature } from './payment-signature';
 

@@ -1,4 +1,4 @@
-import type { BookLevel } from '../venue.types';
+import type { BookLevel } from '../venue.models';
 import { hashInts, toUnit } from './prng';
 import type { SimMarket } from './sim-catalog';
 import { priceAt, roundToTick } from './sim-price';

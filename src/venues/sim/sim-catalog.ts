@@ -1,4 +1,4 @@
-import type { MarketStatus, SourceType, Venue } from '../venue.types';
+import type { MarketStatus, SourceType, Venue } from '../venue.models';
 import { hashString, hexFrom, Prng, toUnit } from './prng';
 import type { EventDraft, EventTemplate, MarketDraft, Wording } from './sim-catalog.types';
 import { slugify } from './sim-catalog.types';

@@ -1,4 +1,4 @@
-import type { Candle, HistoryInterval, PriceHistory, PriceHistoryQuery, PricePoint } from '../venue.types';
+import type { Candle, HistoryInterval, PriceHistory, PriceHistoryQuery, PricePoint } from '../venue.models';
 import type { SimMarket } from './sim-catalog';
 import { PRICE_STEP_S, priceAt, roundToTick } from './sim-price';
 import { volumeRate } from './sim-trades';

@@ -1,4 +1,4 @@
-import type { Holder } from '../venue.types';
+import type { Holder } from '../venue.models';
 import { hashInts, toUnit } from './prng';
 import type { SimMarket } from './sim-catalog';
 import { priceAt, roundToTick } from './sim-price';

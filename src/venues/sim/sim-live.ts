@@ -1,4 +1,4 @@
-import type { PublicTrade } from '../venue.types';
+import type { PublicTrade } from '../venue.models';
 import { hashInts, hexFrom, toUnit, uuidFrom } from './prng';
 import type { SimMarket } from './sim-catalog';
 import { takerTrade } from './sim-trades';

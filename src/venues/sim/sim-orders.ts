@@ -1,4 +1,5 @@
-import type { BookLevel, OrderFill, PlaceOrderRequest, PlaceOrderResult } from '../venue.types';
+import type { BookLevel } from '../venue.models';
+import type { OrderFill, PlaceOrderRequest, PlaceOrderResult } from '../venue-client';
 import type { YesBook } from './sim-book';
 import { roundToTick } from './sim-price';
 

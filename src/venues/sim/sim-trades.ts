@@ -1,4 +1,4 @@
-import type { OutcomeSide, PublicTrade, Side } from '../venue.types';
+import type { OutcomeSide, PublicTrade, Side } from '../venue.models';
 import { hashInts, hexFrom, toUnit, uuidFrom } from './prng';
 import type { SimMarket } from './sim-catalog';
 import { priceAt, roundToTick } from './sim-price';

@@ -1,19 +1,21 @@
 import {
   type HoldersResult,
   type OrderBook,
-  type PlaceOrderRequest,
-  type PlaceOrderResult,
   type PriceHistory,
   type PriceHistoryQuery,
   type PublicTrade,
-  type TradeListener,
   type Venue,
-  type VenueClient,
   type VenueEvent,
   type VenueMarket,
+} from '../venue.models';
+import {
+  type PlaceOrderRequest,
+  type PlaceOrderResult,
+  type TradeListener,
+  type VenueClient,
   VenueMarketNotFoundError,
   VenueUnavailableError,
-} from '../venue.types';
+} from '../venue-client';
 import { hexFrom, uuidFrom } from './prng';
 import { BOOK_BUCKET_S, bookLiquidity, yesBookAt } from './sim-book';
 import { type SimCatalog, type SimMarket, statusAt } from './sim-catalog';

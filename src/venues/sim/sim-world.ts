@@ -1,4 +1,4 @@
-import { type PublicTrade, type Venue, VENUES } from '../venue.types';
+import { type PublicTrade, type Venue, VENUES } from '../venue.models';
 import { buildCatalog } from './sim-catalog';
 import { monthStart } from './sim-dates';
 import { LiveTradeGenerator, LiveTradeLog } from './sim-live';

@@ -1,4 +1,5 @@
-import type { SourceType, Venue, VenueClient } from '../venue.types';
+import type { SourceType, Venue } from '../venue.models';
+import type { VenueClient } from '../venue-client';
 
 /** One question inside a core event, with the venue market that lists it on each venue. */
 export interface WorldCoreMarket {

@@ -1,5 +1,5 @@
+import { base58 } from '@scure/base';
 import type { AccountWalletFieldsFragment, MeQuery, SetupAccountMutation } from '../../../schema/generated/operations';
-import { base58Decode } from '../../../src/modules/wallets/base58';
 import { toChecksumAddress } from '../../../src/modules/wallets/chain-address';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
@@ -28,7 +28,7 @@ function expectProvisioned(wallets: Wallet[]): void {
   expect(polygon.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
   expect(toChecksumAddress(polygon.address)).toBe(polygon.address);
   const solana = wallets.find((w) => w.chain === 'solana')!;
-  expect(base58Decode(solana.address)).toHaveLength(32);
+  expect(base58.decode(solana.address)).toHaveLength(32);
 }
 
 describe('POST /auth/setup', () => {

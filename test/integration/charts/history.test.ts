@@ -1,6 +1,6 @@
 import type { EventHistoryQuery } from '../../../schema/generated/operations';
 import { HISTORY_LOOKBACK_SECONDS } from '../../../src/modules/charts';
-import { VENUES, type Venue } from '../../../src/venues/venue.types';
+import { VENUES, type Venue } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { gql } from '../../support/graphql';
 import { activeMatchedEvent, pinnedWorld, PINNED_NOW, type PinnedWorld } from '../../support/pinned-world';

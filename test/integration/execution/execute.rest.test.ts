@@ -1,6 +1,6 @@
 import { createClient } from 'graphql-sse';
+import { mulMicros } from '../../../src/money';
 import { applyFills, EMPTY_POSITION } from '../../../src/modules/portfolio/position.math';
-import { notionalOf } from '../../../src/modules/routing/order-book.math';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { openSse } from '../../support/sse';
@@ -166,7 +166,7 @@ describe('POST /execute: an authenticated simulation', () => {
     expect(fills.map((f) => [f.seq, f.priceMicros, f.sizeMicros, f.feeMicros])).toEqual(
       streamed.map((f) => [f.seq, micros(f.price), micros(f.size), micros(f.fee)]),
     );
-    const notional = fills.reduce((s, f) => s + notionalOf(f.priceMicros, f.sizeMicros), 0n);
+    const notional = fills.reduce((s, f) => s + mulMicros(f.priceMicros, f.sizeMicros), 0n);
     const fees = fills.reduce((s, f) => s + f.feeMicros, 0n);
     expect([order!.notionalMicros, order!.feeMicros]).toEqual([notional, fees]);
     // One notional movement, then one movement per fee with the documented key.
@@ -224,7 +224,7 @@ describe('POST /execute: an authenticated simulation', () => {
           o.fills.map((f) => ({
             side: o.side,
             size: f.sizeMicros,
-            notional: notionalOf(f.priceMicros, f.sizeMicros),
+            notional: mulMicros(f.priceMicros, f.sizeMicros),
             fee: f.feeMicros,
           })),
         ),

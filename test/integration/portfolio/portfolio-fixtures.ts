@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../../../src/db/generated/client';
-import type { OutcomeSide, Side, Venue } from '../../../src/venues/venue.types';
+import type { OutcomeSide, Side, Venue } from '../../../src/venues/venue.models';
 import type { SimulatedWorld } from '../../../src/venues';
 import { activeMatchedEvent, PINNED_NOW } from '../../support/pinned-world';
 import { MICROS_PER_USD, micros } from '../../support/money';

@@ -1,5 +1,5 @@
 import type { RewardsReconciliationQuery, WalletsQuery } from '../../../schema/generated/operations';
-import { microsToDecimal } from '../../../src/modules/ledger';
+import { microsToDecimal } from '../../../src/money';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { parseCsv, unescapeCsvText } from '../../support/csv';
 import { gql } from '../../support/graphql';

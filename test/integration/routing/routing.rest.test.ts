@@ -1,5 +1,5 @@
 import type { CostRundownQuery, CreateRouteMutation } from '../../../schema/generated/operations';
-import { VenueUnavailableError } from '../../../src/venues/venue.types';
+import { VenueUnavailableError } from '../../../src/venues/venue-client';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { micros } from '../../support/money';
 import { PINNED_NOW, activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';

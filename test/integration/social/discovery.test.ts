@@ -1,6 +1,6 @@
 import type { CreateEventCommentMutation, SocialOverviewQuery } from '../../../schema/generated/operations';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
-import type { PublicTrade } from '../../../src/venues/venue.types';
+import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { wallets } from '../../support/wallets';
 

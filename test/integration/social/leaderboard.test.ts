@@ -1,6 +1,6 @@
 import type { LeaderboardQuery, TraderQuery, TraderTradesQuery } from '../../../schema/generated/operations';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
-import type { PublicTrade } from '../../../src/venues/venue.types';
+import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { wallet, wallets } from '../../support/wallets';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateEventCommentMutation, SocialOverviewQuery } from '../../../schema/generated/operations';
-import type { PublicTrade } from '../../../src/venues/venue.types';
+import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { statementsOf } from './statements';
 import { EventsService } from '../../../src/modules/events/events.service';

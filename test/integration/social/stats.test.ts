@@ -1,6 +1,6 @@
 import type { LeaderboardMeQuery, LeaderboardQuery, UserStatsQuery } from '../../../schema/generated/operations';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
-import type { PublicTrade } from '../../../src/venues/venue.types';
+import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp, type UserClient } from '../../support/app';
 import { statementsOf } from './statements';
 import { wallets } from '../../support/wallets';

@@ -1,6 +1,6 @@
 import { TraderStatsService } from '../../../src/modules/social/traders/trader-stats.service';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
-import type { PublicTrade } from '../../../src/venues/venue.types';
+import type { PublicTrade } from '../../../src/venues/venue.models';
 import { startTestApp, type TestApp } from '../../support/app';
 import { round6 } from '../../support/money';
 import { statementsOf } from './statements';

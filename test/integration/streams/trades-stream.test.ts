@@ -1,5 +1,5 @@
 import { createClient } from 'graphql-sse';
-import type { PublicTrade } from '../../../src/venues/venue.types';
+import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { openSse } from '../../support/sse';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';

@@ -1,7 +1,7 @@
 import { bookMid } from '../../../src/modules/portfolio/marks.service';
+import { outcomeMark } from '../../../src/modules/portfolio/position.math';
 import {
   categoryFigures,
-  outcomeMark,
   summarize,
   valuation,
   weekStart,

@@ -1,4 +1,5 @@
-import { feesFor, levelsFor, toMicros, walkBook, type FeeSchedule } from '../../../src/modules/routing/order-book.math';
+import { feesFor, levelsFor, walkBook, type FeeSchedule } from '../../../src/modules/routing/order-book.math';
+import { toMicros } from '../../../src/money';
 import {
   EMPTY_POSITION,
   OversellError,

@@ -5,10 +5,10 @@ import {
   levelsFor,
   priceBook,
   quote,
-  toMicros,
   walkBook,
   type FeeSchedule,
 } from '../../../src/modules/routing/order-book.math';
+import { toMicros } from '../../../src/money';
 import { betterQuote } from '../../../src/modules/routing/routing.models';
 
 // Hand-computed cases on one YES book: bids 0.40×100, 0.38×50; asks 0.42×30, 0.45×100 (mid 0.41).

@@ -1,5 +1,5 @@
 import { bucketStart } from '../../../src/modules/charts';
-import { groupBubbles, notionalMicros, type BubbleTrade } from '../../../src/modules/social/traders/bubbles';
+import { groupBubbles, type BubbleTrade } from '../../../src/modules/social/traders/bubbles';
 import { micros } from '../../support/money';
 
 const T = 1_763_200_800; // a multiple of 3600 and of 86400
@@ -19,14 +19,6 @@ const trade = (
   size: micros(Number(size)),
   filledAt: new Date(at),
   ...over,
-});
-
-describe('notionalMicros', () => {
-  it('rounds price × size half up to the micro-unit', () => {
-    expect(notionalMicros(400_000n, 10_000_000n)).toBe(4_000_000n); // 0.40 × 10 = 4.00
-    expect(notionalMicros(333_333n, 1_500_000n)).toBe(500_000n); // 0.333333 × 1.5 = 0.4999995: the half rounds up
-    expect(notionalMicros(333_333n, 1_000_001n)).toBe(333_333n); // 0.333333333… rounds down
-  });
 });
 
 describe('groupBubbles', () => {

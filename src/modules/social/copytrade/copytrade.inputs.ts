@@ -1,7 +1,7 @@
 import { Field, Float, InputType } from 'type-graphql';
 import { AppError } from '../../../errors/app-error';
 import { VenueEnum } from '../../../graphql/enums';
-import { VENUES } from '../../../venues/venue.types';
+import { VENUES } from '../../../venues/venue.models';
 import { EXECUTION_MODES } from '../../execution/execution.limits';
 import { ExecutionModeEnum } from '../../execution/execution.types';
 import { COPYTRADE_LIMITS as L, type CopytradeRequest } from './copytrade.limits';

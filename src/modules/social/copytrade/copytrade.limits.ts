@@ -1,3 +1,4 @@
+import { MICROS_PER_UNIT } from '../../../money/money';
 import type { ExecutionMode } from '../../execution/execution.limits';
 
 /** Input bounds of `POST /api/social/copytrade` (documented in the README). */
@@ -62,5 +63,5 @@ export function deviation(a: bigint, b: bigint): bigint {
  */
 export function copyLimitMicros(side: 'buy' | 'sell', traderPrice: bigint, allowed: bigint): bigint {
   const p = side === 'buy' ? traderPrice + allowed : traderPrice - allowed;
-  return p < 0n ? 0n : p > 1_000_000n ? 1_000_000n : p;
+  return p < 0n ? 0n : p > MICROS_PER_UNIT ? MICROS_PER_UNIT : p;
 }

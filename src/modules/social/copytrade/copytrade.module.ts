@@ -1,4 +1,5 @@
 import { defineModule, provide } from '../../../kernel';
+import { toMicros } from '../../../money/money';
 import { EventsService } from '../../events/events.service';
 import { ExecutionService } from '../../execution/execution.service';
 import { MarketsService } from '../../markets/markets.service';
@@ -19,12 +20,12 @@ export const copytradeModule = defineModule({
         events: get(EventsService),
         books: get(MarketBooks),
         caps: {
-          maxTradeMicros: BigInt(caps.maxTradeUsd) * 1_000_000n,
-          maxDailyMicros: BigInt(caps.maxDailyUsd) * 1_000_000n,
+          maxTradeMicros: toMicros(caps.maxTradeUsd),
+          maxDailyMicros: toMicros(caps.maxDailyUsd),
           maxOpenPositions: caps.maxOpenPositions,
           allowedCategories: caps.allowedCategories,
           blockedCategories: caps.blockedCategories,
-          maxDeviationMicros: BigInt(Math.round(caps.maxPriceDeviation * 1e6)),
+          maxDeviationMicros: toMicros(caps.maxPriceDeviation),
         },
       });
     }),

@@ -1,15 +1,15 @@
 import type { PrismaClient, Trade } from '../../../db/generated/client';
 import { AppError } from '../../../errors/app-error';
-import type { Venue } from '../../../venues/venue.types';
+import type { Venue } from '../../../venues/venue.models';
 import type { EventsService } from '../../events/events.service';
 import { sizeMicrosFor } from '../../execution/execute-request';
 import type { ExecutionService } from '../../execution/execution.service';
 import type { BalanceView, ExecutionPrincipal, OrderView, PositionSummaryView } from '../../execution/execution.models';
 import { IdempotencyService } from '../../idempotency/idempotency.service';
-import { MICROS_PER_UNIT, microsToNumber } from '../../ledger/money';
+import { MICROS_PER_UNIT, microsToNumber, toMicros, mulMicros } from '../../../money';
 import type { MarketsService } from '../../markets/markets.service';
 import type { MarketBooks } from '../../routing/market-books';
-import { CENT, levelsFor, notionalOf, toMicros } from '../../routing/order-book.math';
+import { CENT, levelsFor } from '../../routing/order-book.math';
 import { copyLimitMicros, deviation, utcMidnight, type CopytradeCaps, type CopytradeRequest } from './copytrade.limits';
 import type { TraderTradeView } from '../traders/leaderboard.service';
 import { normalizeTraderId } from '../traders/trader-id';
@@ -141,7 +141,7 @@ export class CopytradeService {
       req.size !== undefined ? sizeMicrosFor(trade.venue, req.size) : sizeForAmount(trade.venue, req.amountUsd!, best);
     if (sizeMicros <= 0n) throw AppError.badRequest('amountUsd', `buys less than the smallest size at ${num(best)}`);
 
-    const usd = notionalOf(limit, sizeMicros);
+    const usd = mulMicros(limit, sizeMicros);
     if (usd > caps.maxTradeMicros)
       throw AppError.badRequest(
         'maxTradeUsd',
@@ -241,7 +241,7 @@ export class CopytradeService {
       (sum, o) =>
         sum +
         (o.state === 'pending' || o.state === 'submitted'
-          ? notionalOf(o.limitPriceMicros ?? MICROS_PER_UNIT, o.requestedSizeMicros)
+          ? mulMicros(o.limitPriceMicros ?? MICROS_PER_UNIT, o.requestedSizeMicros)
           : o.notionalMicros),
       0n,
     );

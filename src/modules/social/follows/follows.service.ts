@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../../db/generated/client';
-import type { PublicTrade, Venue } from '../../../venues/venue.types';
+import type { PublicTrade, Venue } from '../../../venues/venue.models';
 import type { NewNotification } from '../../notifications/notifications.service';
 import { normalizeTraderId } from '../traders/trader-id';
 

@@ -1,7 +1,8 @@
 import type { PrismaClient } from '../../../db/generated/client';
 import { decimalToNumber } from '../../events/events.models';
 import type { CommentView } from '../../comments/comments.service';
-import type { OutcomeSide, Venue } from '../../../venues/venue.types';
+import type { OutcomeSide, Venue } from '../../../venues/venue.models';
+import { round6 } from '../../../money/money';
 
 export interface MarketRef {
   venue: Venue;
@@ -76,7 +77,7 @@ export class DiscoveryService {
             traderId: p.traderId,
             outcome: p.outcome,
             size,
-            avgPrice: size > 0 ? Math.round((basis / size) * 1e6) / 1e6 : null,
+            avgPrice: size > 0 ? round6(basis / size) : null,
           };
         })
         .sort((a, b) => b.size - a.size || a.traderId.localeCompare(b.traderId)),

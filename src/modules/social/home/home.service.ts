@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from '../../../db/generated/client';
-import type { OutcomeSide, Side, Venue } from '../../../venues/venue.types';
+import type { OutcomeSide, Side, Venue } from '../../../venues/venue.models';
 import type { EventView } from '../../events/events.models';
 import type { EventsService } from '../../events/events.service';
 import { HOME_LIMITS } from './home.limits';

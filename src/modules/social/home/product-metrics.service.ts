@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../../db/generated/client';
-import { microsToNumber } from '../../ledger/money';
+import { microsToNumber } from '../../../money';
 import { PRODUCT_METRIC_WINDOWS_DAYS as W } from './home.limits';
 
 export interface CountWindowsView {

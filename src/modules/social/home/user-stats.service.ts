@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../../db/generated/client';
-import { microsToNumber } from '../../ledger/money';
+import { microsToNumber } from '../../../money';
 import { exactMicros } from '../traders/trader-stats.sql';
 
 /** The user's wallets as venue_a traders: their trader stats summed. */

@@ -1,6 +1,7 @@
+import { microsToNumber, mulMicros, ratioMicros } from '../../../money';
 import { bucketStart } from '../../charts/candles';
 import type { HistoryInterval } from '../../charts/charts.limits';
-import type { OutcomeSide, Side, Venue } from '../../../venues/venue.types';
+import type { OutcomeSide, Side, Venue } from '../../../venues/venue.models';
 
 /** A followed trader's fill as the overlay groups it (micro-units). */
 export interface BubbleTrade {
@@ -55,13 +56,7 @@ interface TraderAcc {
   trades: number;
 }
 
-const MICRO = 1_000_000n;
-const toNumber = (micros: bigint) => Number(micros) / 1e6;
-
-/** price × size in micro-USD, rounded half up (as trader stats count volume). */
-export function notionalMicros(price: bigint, size: bigint): bigint {
-  return (price * size + MICRO / 2n) / MICRO;
-}
+const toNumber = microsToNumber;
 
 /** Larger size first, then larger notional, then trader id: a total order, so top N is stable. */
 function byTradeSize(a: TraderAcc, b: TraderAcc): number {
@@ -98,7 +93,7 @@ export function groupBubbles(trades: readonly BubbleTrade[], interval: HistoryIn
     }
     const acc = g.traders.get(tr.traderId) ?? { traderId: tr.traderId, size: 0n, notional: 0n, trades: 0 };
     acc.size += tr.size;
-    acc.notional += notionalMicros(tr.price, tr.size);
+    acc.notional += mulMicros(tr.price, tr.size);
     acc.trades += 1;
     g.traders.set(tr.traderId, acc);
   }
@@ -115,7 +110,7 @@ export function groupBubbles(trades: readonly BubbleTrade[], interval: HistoryIn
         traderId: a.traderId,
         size: toNumber(a.size),
         notional: toNumber(a.notional),
-        avgPrice: toNumber(a.size === 0n ? 0n : (a.notional * MICRO + a.size / 2n) / a.size),
+        avgPrice: toNumber(ratioMicros(a.notional, a.size)),
         trades: a.trades,
       })),
     };

@@ -3,7 +3,7 @@ import { AppError } from '../../../errors/app-error';
 import type { HistoryService } from '../../charts/charts.service';
 import type { HistoryInterval } from '../../charts/charts.limits';
 import type { EventsService } from '../../events/events.service';
-import type { OutcomeSide, Side, Venue } from '../../../venues/venue.types';
+import type { OutcomeSide, Side, Venue } from '../../../venues/venue.models';
 import { groupBubbles, type BubbleTrade, type BubbleView } from './bubbles';
 import { exactMicros } from './trader-stats.sql';
 import { FOLLOW_TRADES_LIMITS, TRADER_IDENTITY_VENUES } from './traders.limits';

@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient, TraderStat } from '../../../db/generated/client';
 import { AppError } from '../../../errors/app-error';
 import { decimalToNumber } from '../../events/events.models';
-import { VENUES, type OutcomeSide, type Side, type Venue } from '../../../venues/venue.types';
+import { VENUES, type OutcomeSide, type Side, type Venue } from '../../../venues/venue.models';
 import { normalizeTraderId } from './trader-id';
 import { userTraderIds } from './user-traders';
 import { LeaderboardSort } from './traders.limits';

@@ -1,5 +1,5 @@
 import { AppError } from '../../../errors/app-error';
-import type { Venue } from '../../../venues/venue.types';
+import type { Venue } from '../../../venues/venue.models';
 
 /**
  * Trader identities per venue: venue_a traders are wallets (0x + 40 hex,

@@ -1,6 +1,12 @@
 import type { PrismaClient } from '../../../db/generated/client';
-import { EMPTY_POSITION, applyFill, unrealizedPnl, type PositionState } from '../../portfolio/position.math';
-import type { OutcomeSide, PublicTrade, Side, Venue } from '../../../venues/venue.types';
+import {
+  EMPTY_POSITION,
+  applyFill,
+  outcomeMark,
+  unrealizedPnl,
+  type PositionState,
+} from '../../portfolio/position.math';
+import type { OutcomeSide, PublicTrade, Side, Venue } from '../../../venues/venue.models';
 import {
   addStats,
   exactMicros,
@@ -10,6 +16,7 @@ import {
   type PositionRow,
   type StatRow,
 } from './trader-stats.sql';
+import { toMicros, mulMicros } from '../../../money/money';
 
 /** A trade as the stats need it (prices and sizes in micro-units). */
 interface StatTrade {
@@ -68,8 +75,8 @@ export class TraderStatsService {
         venueMarketId: t.venueMarketId,
         outcome: t.outcome,
         side: t.side,
-        price: BigInt(Math.round(t.price * 1e6)),
-        size: BigInt(Math.round(t.size * 1e6)),
+        price: toMicros(t.price),
+        size: toMicros(t.size),
         filledAt: t.filledAt,
       }))
       .sort((a, b) => a.filledAt.getTime() - b.filledAt.getTime());
@@ -123,7 +130,7 @@ export class TraderStatsService {
       const [venue, traderId, venueMarketId, outcome] = k.split('|') as [Venue, string, string, OutcomeSide];
       const yes = marks.get(`${venue}|${venueMarketId}`);
       if (yes === undefined || p.size === 0n) continue;
-      const mark = outcome === 'yes' ? yes : 1_000_000n - yes;
+      const mark = outcomeMark(yes, outcome);
       const tk = `${venue}|${traderId}`;
       unrealized.set(tk, (unrealized.get(tk) ?? 0n) + unrealizedPnl(p, mark));
     }
@@ -168,7 +175,7 @@ function accumulate(rows: readonly StatTrade[], positions: Map<string, PositionS
     const pk = key(t);
     const before = positions.get(pk) ?? EMPTY_POSITION;
     const size = t.side === 'sell' && t.size > before.size ? before.size : t.size;
-    const notional = (t.price * size + 500_000n) / 1_000_000n;
+    const notional = mulMicros(t.price, size);
     const after = size === 0n ? before : applyFill(before, { side: t.side, size, notional, fee: 0n });
     positions.set(pk, after);
     const realized = after.realizedPnl - before.realizedPnl;
@@ -182,7 +189,7 @@ function accumulate(rows: readonly StatTrade[], positions: Map<string, PositionS
       first: t.filledAt,
       last: t.filledAt,
     };
-    a.volume += (t.price * t.size + 500_000n) / 1_000_000n;
+    a.volume += mulMicros(t.price, t.size);
     a.trades += 1;
     if (t.side === 'sell' && realized > 0n) a.wins += 1;
     if (t.side === 'sell' && realized < 0n) a.losses += 1;

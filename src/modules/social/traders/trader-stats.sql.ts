@@ -1,7 +1,7 @@
 import type { Prisma } from '../../../db/generated/client';
-import { decimalToMicros, microsToDecimal } from '../../ledger/money';
+import { decimalToMicros, microsToDecimal } from '../../../money';
 import type { PositionState } from '../../portfolio/position.math';
-import type { OutcomeSide, Venue } from '../../../venues/venue.types';
+import type { OutcomeSide, Venue } from '../../../venues/venue.models';
 
 /**
  * The set-based statements behind trader positions and stats: each reads or

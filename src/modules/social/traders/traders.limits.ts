@@ -1,4 +1,4 @@
-import type { Venue } from '../../../venues/venue.types';
+import type { Venue } from '../../../venues/venue.models';
 
 /** Bounds of the follow-trade overlay (`GET /api/events/{eventId}/follow-trades`). */
 export const FOLLOW_TRADES_LIMITS = {

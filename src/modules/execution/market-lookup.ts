@@ -1,5 +1,5 @@
 import { AppError } from '../../errors/app-error';
-import { VENUES } from '../../venues/venue.types';
+import { VENUES } from '../../venues/venue.models';
 import type { MarketView } from '../events/events.models';
 import type { EventsService } from '../events/events.service';
 import type { MarketsService } from '../markets/markets.service';
@@ -17,7 +17,7 @@ export interface Catalog {
  * Read from the catalog memo. Unknown, ambiguous, of another event, or not
  * trading: 400.
  */
-export async function resolveMarket(catalog: Catalog, req: CheckedRequest): Promise<MarketView> {
+export async function lookUpMarket(catalog: Catalog, req: CheckedRequest): Promise<MarketView> {
   const prefixed = /^(venue_a|venue_b):(.+)$/.exec(req.marketId);
   const native = req.venueMarketId ?? req.marketId;
   const keys = prefixed ? [req.marketId] : (req.venue ? [req.venue] : VENUES).map((v) => `${v}:${native}`);

@@ -1,7 +1,7 @@
 /**
- * The contract every venue client fulfils, whatever is behind it (the simulated
- * world, or a venue's HTTP API). Prices are on the 0..1 scale (1 = one dollar);
- * sizes are contracts. Domain code talks to venues only through this interface.
+ * What the venues speak, whatever is behind them: the wire values (venues,
+ * sides, statuses) and the shapes of events, markets, books, price history and
+ * trades. Prices are on the 0..1 scale (1 = one dollar); sizes are contracts.
  */
 export const VENUES = ['venue_a', 'venue_b'] as const;
 export type Venue = (typeof VENUES)[number];
@@ -112,60 +112,3 @@ export interface Holder {
   avgPrice: number | null;
 }
 export type HoldersResult = { supported: true; holders: Holder[] } | { supported: false; reason: string; holders: [] };
-
-export interface PlaceOrderRequest {
-  venueMarketId: string;
-  side: Side;
-  outcome: OutcomeSide;
-  size: number;
-  orderType: 'market' | 'limit';
-  limitPrice?: number;
-  clientOrderId: string;
-}
-export interface OrderFill {
-  price: number;
-  size: number;
-  filledAt: Date;
-}
-export interface PlaceOrderResult {
-  venueOrderId: string;
-  status: 'filled' | 'partially_filled' | 'rejected';
-  fills: OrderFill[];
-  reason?: string;
-}
-
-export type TradeListener = (trade: PublicTrade) => void;
-
-export interface VenueClient {
-  readonly venue: Venue;
-  /** The venue's whole catalog of events with their markets. */
-  listEvents(): Promise<VenueEvent[]>;
-  getOrderBook(venueMarketId: string, depth?: number): Promise<OrderBook>;
-  getPriceHistory(venueMarketId: string, query: PriceHistoryQuery): Promise<PriceHistory>;
-  /** Newest first. */
-  getPublicTrades(venueMarketId: string, page: { limit: number; offset: number }): Promise<PublicTrade[]>;
-  getHolders(venueMarketId: string, limit: number): Promise<HoldersResult>;
-  placeOrder(order: PlaceOrderRequest): Promise<PlaceOrderResult>;
-  /** Live public trades as the venue reports them; returns an unsubscribe function. */
-  onTrade(listener: TradeListener): () => void;
-}
-
-/** Errors a venue client throws when the venue cannot answer. */
-export class VenueUnavailableError extends Error {
-  constructor(
-    readonly venue: Venue,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'VenueUnavailableError';
-  }
-}
-export class VenueMarketNotFoundError extends Error {
-  constructor(
-    readonly venue: Venue,
-    readonly venueMarketId: string,
-  ) {
-    super(`${venue} market ${venueMarketId} not found`);
-    this.name = 'VenueMarketNotFoundError';
-  }
-}

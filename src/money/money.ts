@@ -1,9 +1,10 @@
-import { AppError } from '../../errors/app-error';
+import { AppError } from '../errors/app-error';
 
 /**
- * Money in integer micro-units (1e-6 of the unit, USDC's precision): exact
- * arithmetic with bigint, never binary floats. The API speaks JSON numbers;
- * these convert at the edges.
+ * Money and prices in integer micro-units (1e-6 of the unit, USDC's precision):
+ * exact arithmetic with bigint, never binary floats. The API speaks JSON
+ * numbers; these convert at the edges. Every module's micro-unit arithmetic
+ * comes from here.
  */
 export const MICROS_PER_UNIT = 1_000_000n;
 
@@ -22,6 +23,19 @@ export function decimalToMicros(text: string): bigint | null {
   return m[1] ? -micros : micros;
 }
 
+/** A stored decimal (at most 6 places) read back as text, in micro-units; anything else is a bug. */
+export function exactMicros(text: string): bigint {
+  const micros = decimalToMicros(text);
+  if (micros === null) throw new RangeError(`not a decimal: ${text}`);
+  return micros;
+}
+
+/** A number from a venue or a setting (price, size, USD) in micro-units, rounded to the nearest. */
+export function toMicros(value: number): bigint {
+  if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
+  return BigInt(Math.round(value * 1e6));
+}
+
 /** Micro-units as a JSON number (the nearest double to the exact decimal). */
 export function microsToNumber(micros: bigint): number {
   return Number(micros) / 1e6;
@@ -32,6 +46,29 @@ export function microsToDecimal(micros: bigint): string {
   const sign = micros < 0n ? '-' : '';
   const abs = micros < 0n ? -micros : micros;
   return `${sign}${abs / MICROS_PER_UNIT}.${(abs % MICROS_PER_UNIT).toString().padStart(6, '0')}`;
+}
+
+/** Micro-USD as a message shows it: `$12.50`. */
+export function usdText(micros: bigint): string {
+  return `$${microsToNumber(micros).toFixed(2)}`;
+}
+
+/**
+ * The product of two micro-unit amounts, in micro-units, rounded half up
+ * (non-negative operands): price × size is a notional, amount × USD price a value.
+ */
+export function mulMicros(a: bigint, b: bigint): bigint {
+  return (a * b + MICROS_PER_UNIT / 2n) / MICROS_PER_UNIT;
+}
+
+/** `part / total` in millionths, rounded half up (non-negative operands); 0 when the total is 0. */
+export function ratioMicros(part: bigint, total: bigint): bigint {
+  return total === 0n ? 0n : (part * MICROS_PER_UNIT + total / 2n) / total;
+}
+
+/** A JSON number rounded to micro precision (6 decimals), so a derived price or share prints cleanly. */
+export function round6(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
 }
 
 export interface AmountRule {
