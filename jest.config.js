@@ -21,7 +21,9 @@ module.exports = {
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
-  // Each test file loads the Prisma client and a database of its own; a worker past this much memory
-  // after a file is replaced, so a long run does not grow until the machine kills it.
-  workerIdleMemoryLimit: '1536MB',
+  // Each test file loads the app and an in-memory database of its own, and a worker keeps some of
+  // every file it ran: its WebAssembly memory (PGlite) grows far beyond the JS heap, to 10 GB over a
+  // run. Jest measures only the heap, which grows with it (about 30 MB a file): a worker whose heap
+  // passes this after a file is replaced, which keeps its whole footprint to a few GB.
+  workerIdleMemoryLimit: '300MB',
 };
