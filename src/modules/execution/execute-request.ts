@@ -5,11 +5,11 @@ import { amountToMicros, toMicros } from '../../money';
 import {
   EXECUTION_LIMITS as L,
   EXECUTION_MODES,
-  FUNDING_CHAINS,
   ORDER_TYPES,
   type ExecutionMode,
   type OrderKind,
 } from './execution.limits';
+import { CHAINS } from '../wallets/wallets.limits';
 import type { ExecuteRequest, SellRequest } from './execution.models';
 
 /** A request that passed every check that does not need the catalog. */
@@ -88,7 +88,7 @@ export function checkExecuteRequest(r: ExecuteRequest): CheckedRequest {
     mode: oneOf('mode', r.mode, EXECUTION_MODES) ?? 'simulation',
     venue: oneOf('venue', r.venue, VENUES),
     coreId: text('coreId', r.coreId),
-    fundingSourceChain: oneOf('fundingSourceChain', r.fundingSourceChain, FUNDING_CHAINS),
+    fundingSourceChain: oneOf('fundingSourceChain', r.fundingSourceChain, CHAINS),
     fundingSourceCurrency: text('fundingSourceCurrency', r.fundingSourceCurrency),
     fundingAmountAtomic: atomic,
     referrerId: text('referrerId', r.referrerId),
