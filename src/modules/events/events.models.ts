@@ -1,6 +1,6 @@
 import type { CoreEvent, Market } from '../../db/generated/client';
 import { round6 } from '../../money/money';
-import type { SourceType, VenueMarket } from '../../venues/venue.models';
+import type { MarketFigures, SourceType, VenueMarket } from '../../venues/venue.models';
 
 /**
  * A venue market as the domain hands it out: the venue's fields (prices as
@@ -42,6 +42,18 @@ export function decimalToNumber(value: DecimalLike): number | null {
   return value === null ? null : Number(value.toString());
 }
 
+/** A market row's figures and pictures, as every view of a market shows them. */
+export function marketFigures(m: Market): MarketFigures {
+  return {
+    volume: decimalToNumber(m.volume),
+    volume24h: decimalToNumber(m.volume24h),
+    openInterest: decimalToNumber(m.openInterest),
+    liquidity: decimalToNumber(m.liquidity),
+    iconUrl: m.iconUrl,
+    imageUrl: m.imageUrl,
+  };
+}
+
 export function toMarketView(m: Market): MarketView {
   return {
     id: m.id,
@@ -58,12 +70,7 @@ export function toMarketView(m: Market): MarketView {
     bestBid: decimalToNumber(m.bestBid),
     bestAsk: decimalToNumber(m.bestAsk),
     lastPrice: decimalToNumber(m.lastPrice),
-    volume: decimalToNumber(m.volume),
-    volume24h: decimalToNumber(m.volume24h),
-    openInterest: decimalToNumber(m.openInterest),
-    liquidity: decimalToNumber(m.liquidity),
-    iconUrl: m.iconUrl,
-    imageUrl: m.imageUrl,
+    ...marketFigures(m),
     updatedAt: m.updatedAt,
   };
 }

@@ -1,10 +1,31 @@
 import { Field, Float, ID, ObjectType } from 'type-graphql';
 import { MarketStatusEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
 import { NumberedPageType } from '../../graphql/paging';
+import type { MarketFigures } from '../../venues/venue.models';
 import type { EventView, MarketView } from './events.models';
 
+/**
+ * A market's figures and pictures, declared once for every GraphQL view of a market that shows
+ * them (`Market` here, `MarketDataMarket` on the market-data surface). Never named in the schema.
+ */
+@ObjectType()
+export abstract class MarketFiguresType implements MarketFigures {
+  @Field(() => Float, { nullable: true })
+  volume: number | null;
+  @Field(() => Float, { nullable: true })
+  volume24h: number | null;
+  @Field(() => Float, { nullable: true })
+  openInterest: number | null;
+  @Field(() => Float, { nullable: true })
+  liquidity: number | null;
+  @Field(() => String, { nullable: true })
+  iconUrl: string | null;
+  @Field(() => String, { nullable: true })
+  imageUrl: string | null;
+}
+
 @ObjectType('Market', { description: "A venue's market inside a core event. Prices are on the 0..1 scale." })
-export class MarketType implements MarketView {
+export class MarketType extends MarketFiguresType implements MarketView {
   @Field(() => ID, { description: 'Internal id (`venue:marketId`).' })
   id: string;
   @Field(() => VenueEnum)
@@ -33,18 +54,6 @@ export class MarketType implements MarketView {
   bestAsk: number | null;
   @Field(() => Float, { nullable: true })
   lastPrice: number | null;
-  @Field(() => Float, { nullable: true })
-  volume: number | null;
-  @Field(() => Float, { nullable: true })
-  volume24h: number | null;
-  @Field(() => Float, { nullable: true })
-  openInterest: number | null;
-  @Field(() => Float, { nullable: true })
-  liquidity: number | null;
-  @Field(() => String, { nullable: true })
-  iconUrl: string | null;
-  @Field(() => String, { nullable: true })
-  imageUrl: string | null;
   @Field()
   updatedAt: Date;
 }

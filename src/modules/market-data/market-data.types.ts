@@ -1,6 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { MarketStatusEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
 import { CountedCursorPageType } from '../../graphql/paging';
+import { MarketFiguresType } from '../events/events.types';
 import type { CursorPage } from './cursor-page';
 import type {
   CategoryCountView,
@@ -12,7 +13,7 @@ import type {
 @ObjectType('MarketDataMarket', {
   description: 'A venue market on the market-data surface. Prices on the 0..1 scale (1 = one dollar).',
 })
-export class MarketDataMarketType implements MarketDataMarketView {
+export class MarketDataMarketType extends MarketFiguresType implements MarketDataMarketView {
   @Field(() => VenueEnum)
   venue: MarketDataMarketView['venue'];
   @Field({ description: "The venue's native market id." })
@@ -41,18 +42,6 @@ export class MarketDataMarketType implements MarketDataMarketView {
   midPrice: number | null;
   @Field(() => Float, { nullable: true, description: 'Best ask minus best bid (null unless both quote).' })
   spread: number | null;
-  @Field(() => Float, { nullable: true })
-  volume: number | null;
-  @Field(() => Float, { nullable: true })
-  volume24h: number | null;
-  @Field(() => Float, { nullable: true })
-  openInterest: number | null;
-  @Field(() => Float, { nullable: true })
-  liquidity: number | null;
-  @Field(() => String, { nullable: true })
-  iconUrl: string | null;
-  @Field(() => String, { nullable: true })
-  imageUrl: string | null;
 }
 
 @ObjectType('MarketSummary', { description: 'A market beside its counterpart in a comparison: quote and volume.' })
