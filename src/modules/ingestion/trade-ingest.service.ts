@@ -2,7 +2,7 @@ import type { PrismaClient, Trade } from '../../db/generated/client';
 import type { PubSub } from '../../infra';
 import type { PublicTrade, Venue } from '../../venues/venue.models';
 import type { VenueClient } from '../../venues/venue-client';
-import { TRADES_TOPIC, type TradeEvent } from '../trades/trades.models';
+import { TRADES_TOPIC, tradeFigures, type TradeEvent } from '../trades/trades.models';
 import { marketKey } from './catalog.service';
 import { withWriteRetry } from './write-retry';
 
@@ -226,15 +226,9 @@ export class TradeIngestService {
 
   private toEvent(t: PublicTrade): TradeEvent {
     return {
-      id: `${t.venue}:${t.venueTradeId}`,
-      venue: t.venue,
-      marketId: t.venueMarketId,
+      ...tradeFigures(t),
       eventId: this.eventOfMarket(marketKey(t.venue, t.venueMarketId)) ?? null,
       traderId: t.venueTraderId,
-      side: t.side,
-      outcome: t.outcome,
-      price: t.price,
-      size: t.size,
       filledAt: t.filledAt.toISOString(),
     };
   }

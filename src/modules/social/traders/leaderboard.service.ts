@@ -1,10 +1,11 @@
-import type { Prisma, PrismaClient, TraderStat } from '../../../db/generated/client';
+import type { Prisma, PrismaClient, Trade, TraderStat } from '../../../db/generated/client';
 import { AppError } from '../../../errors/app-error';
 import { decimalToNumber } from '../../events/events.models';
-import { VENUES, type OutcomeSide, type Side, type Venue } from '../../../venues/venue.models';
+import { VENUES, type Venue } from '../../../venues/venue.models';
 import { normalizeTraderId } from './trader-id';
 import { userTraderIds } from './user-traders';
 import { LeaderboardSort } from './traders.limits';
+import { tradeFigures, type TradeFigures } from '../../trades/trades.models';
 
 export interface TraderStatsView {
   venue: Venue;
@@ -56,15 +57,14 @@ export interface LeaderboardMeView {
   neighbours: LeaderboardRow[];
 }
 
-export interface TraderTradeView {
-  id: string;
-  venue: Venue;
-  marketId: string;
-  side: Side;
-  outcome: OutcomeSide;
-  price: number;
-  size: number;
+/** A public trade of a trader's history (or the trade a copytrade copied). */
+export interface TraderTradeView extends TradeFigures {
   filledAt: Date;
+}
+
+/** A stored public trade as a trader's history shows it. */
+export function toTraderTradeView(t: Trade): TraderTradeView {
+  return { ...tradeFigures(t), filledAt: t.filledAt };
 }
 
 export interface TraderTradePage {
@@ -192,16 +192,6 @@ export class LeaderboardService {
       this.prisma.trade.findMany({ where, orderBy: [{ filledAt: 'desc' }, { id: 'asc' }], skip: offset, take: limit }),
       this.prisma.trade.count({ where }),
     ]);
-    const data = rows.map((t) => ({
-      id: `${t.venue}:${t.venueTradeId}`,
-      venue: t.venue,
-      marketId: t.venueMarketId,
-      side: t.side,
-      outcome: t.outcome,
-      price: decimalToNumber(t.price) ?? 0,
-      size: decimalToNumber(t.size) ?? 0,
-      filledAt: t.filledAt,
-    }));
-    return { data, limit, offset, total };
+    return { data: rows.map(toTraderTradeView), limit, offset, total };
   }
 }
