@@ -155,8 +155,8 @@ function BoundedInt(bounds: IntBounds, describe: boolean, rangeMessage: boolean)
   return (target: object, property: string) => decorators.forEach((decorate) => decorate(target, property));
 }
 
-/** What the paging arguments extend when the list has no other arguments (type-graphql's mixin pattern). */
-class NoArgs {}
+/** What argument mixins (paging here, and others') extend when the list has no other arguments. */
+export class NoArgs {}
 
 /**
  * `Base` with the named integer arguments, each bounded by its entry of `bounds` (a module's
