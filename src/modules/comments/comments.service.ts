@@ -32,7 +32,8 @@ export interface LikeState {
   likeCount: number;
 }
 
-const VIEW = {
+/** The columns of a comment row that make its view (a `select` returning a {@link CommentView}). */
+export const COMMENT_VIEW_SELECT = {
   id: true,
   eventId: true,
   tradeId: true,
@@ -85,7 +86,7 @@ export class CommentsService {
         ? [{ likeCount: 'desc' }, { createdAt: 'desc' }, { id: 'asc' }]
         : [{ createdAt: 'desc' }, { id: 'asc' }];
     const [data, total] = await this.prisma.$transaction([
-      this.prisma.comment.findMany({ where, orderBy, skip: offset, take: limit, select: VIEW }),
+      this.prisma.comment.findMany({ where, orderBy, skip: offset, take: limit, select: COMMENT_VIEW_SELECT }),
       this.prisma.comment.count({ where }),
     ]);
     return { data, limit, offset, total };
@@ -101,7 +102,7 @@ export class CommentsService {
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
         skip: offset,
         take: limit,
-        select: VIEW,
+        select: COMMENT_VIEW_SELECT,
       }),
       this.prisma.comment.count({ where }),
     ]);
@@ -132,7 +133,7 @@ export class CommentsService {
       }
       return tx.comment.create({
         data: { id: randomUUID(), ...target, parentId: rootId, authorId, body: text },
-        select: VIEW,
+        select: COMMENT_VIEW_SELECT,
       });
     });
     if (repliedTo !== null && repliedTo !== authorId) {
@@ -157,7 +158,7 @@ export class CommentsService {
   /** Deletes a comment and its replies; only its author may (403 otherwise). */
   async delete(userId: string, commentId: string): Promise<CommentView> {
     return this.prisma.$transaction(async (tx) => {
-      const c = await tx.comment.findUnique({ where: { id: commentId }, select: VIEW });
+      const c = await tx.comment.findUnique({ where: { id: commentId }, select: COMMENT_VIEW_SELECT });
       if (!c) throw AppError.notFound(`comment ${commentId}`);
       if (c.authorId !== userId) throw AppError.forbidden('only the author may delete a comment');
       await tx.comment.delete({ where: { id: commentId } });
