@@ -21,7 +21,7 @@ export interface ListenerEntry {
   readonly listener: (payload: unknown) => void;
 }
 
-/** A listener as a pub/sub keeps it: the payload is whatever the publisher sent (typing it is the caller's contract). */
+/** A listener as a pub/sub keeps it (the payload is whatever the publisher sent; typing it is the caller's). */
 export function listenerEntry<T>(listener: (payload: T) => void): ListenerEntry {
   return { listener: listener as (payload: unknown) => void };
 }
