@@ -1,5 +1,5 @@
 import type { RewardType } from './rewards.limits';
-import type { RewardUnit } from './rewards.models';
+import type { RewardEntryFields, RewardUnit } from './rewards.models';
 
 /** A time window `[from, to)` of fee (ledger) times. */
 export interface TimeWindow {
@@ -49,21 +49,12 @@ export interface ReconciliationView {
 }
 
 /** One rewards-ledger row as exported (amounts as exact decimal strings). */
-export interface RewardExportRow {
-  id: string;
+export interface RewardExportRow extends RewardEntryFields {
   userId: string;
-  type: RewardType;
   state: string;
   amount: string;
-  unit: RewardUnit;
-  source: string;
   sourceUserId: string;
   fee: string;
-  rate: number;
-  accruedAt: Date;
-  availableAt: Date;
-  claimId: string | null;
-  claimedAt: Date | null;
 }
 
 export interface ReplayReportView {

@@ -11,7 +11,7 @@ import {
   type RewardExportRow,
   type TypeReconciliationView,
 } from './reconciliation.models';
-import { RewardTypeEnum } from './rewards.types';
+import { RewardEntryFieldsObject, RewardTypeEnum } from './rewards.types';
 
 export const DiscrepancyReasonEnum = graphqlEnum(DISCREPANCY_REASONS, {
   name: 'RewardDiscrepancyReason',
@@ -85,13 +85,9 @@ export class RewardsReconciliationObject implements ReconciliationView {
 @ObjectType('RewardExportRow', {
   description: 'One rewards-ledger row; amounts as exact decimal strings (six decimals).',
 })
-export class RewardExportRowObject implements RewardExportRow {
-  @Field(() => ID)
-  id: string;
+export class RewardExportRowObject extends RewardEntryFieldsObject implements RewardExportRow {
   @Field()
   userId: string;
-  @Field(() => RewardTypeEnum)
-  type: RewardType;
   @Field()
   state: string;
   @Field()
@@ -106,14 +102,6 @@ export class RewardExportRowObject implements RewardExportRow {
   fee: string;
   @Field(() => Int)
   rate: number;
-  @Field()
-  accruedAt: Date;
-  @Field()
-  availableAt: Date;
-  @Field(() => String, { nullable: true })
-  claimId: string | null;
-  @Field(() => Date, { nullable: true })
-  claimedAt: Date | null;
 }
 
 @ObjectType('RewardsReplayReport')

@@ -6,6 +6,7 @@ import { microsToNumber } from '../../money';
 import type { NewNotification } from '../notifications';
 import { REWARD_TYPES, type RewardType } from './rewards.limits';
 import {
+  trailOf,
   toRewardEventView,
   toRewardView,
   unitOf,
@@ -140,16 +141,7 @@ export class RewardsService {
               WHERE "userId" = ${userId} AND "state" = 'pending' AND "availableAt" <= ${now}
               RETURNING "id", "userId", "type"::text AS "type", "amountMicros", "source"`;
       if (rows.length > 0) {
-        await tx.rewardEvent.createMany({
-          data: rows.map((r) => ({
-            rewardId: r.id,
-            userId: r.userId,
-            type: r.type,
-            event: 'available' as const,
-            amountMicros: r.amountMicros,
-            source: r.source,
-          })),
-        });
+        await tx.rewardEvent.createMany({ data: trailOf('available', rows) });
       }
       return rows;
     });
