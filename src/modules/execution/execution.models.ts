@@ -1,7 +1,7 @@
 import type { Fill, Order, Position } from '../../db/generated/client';
 import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
 import { MICROS_PER_UNIT, microsToNumber, mulMicros } from '../../money';
-import type { Quote } from '../routing/order-book.math';
+import { allInOf, type Quote } from '../routing/order-book.math';
 import { orderFigures, type FillFigures, type OrderFigures } from '../portfolio/portfolio.models';
 import type { Chain } from '../wallets/wallets.limits';
 import type { ExecutionEventKind, ExecutionMode, FailureCode, OrderKind, OrderSource } from './execution.limits';
@@ -124,14 +124,9 @@ export interface ExecutionEvent {
   error: ExecutionErrorView | null;
 }
 
-/** What a buy pays (notional + fees) or a sell receives (notional − fees), micro-USD. */
-export function orderTotal(side: Side, notional: bigint, fees: bigint): bigint {
-  return side === 'buy' ? notional + fees : notional - fees;
-}
-
 /** An order row as the stream shows it. */
 export function toOrderView(o: Order): OrderView {
-  const total = orderTotal(o.side, o.notionalMicros, o.feeMicros);
+  const total = allInOf(o.side, o.notionalMicros, o.feeMicros);
   return { ...orderFigures(o), coreId: o.coreEventId, total: microsToNumber(total), persisted: true };
 }
 

@@ -3,7 +3,7 @@ import type { OrderBook, Venue } from '../../venues/venue.models';
 import type { VenueClient } from '../../venues/venue-client';
 import { microsToNumber, toMicros } from '../../money';
 import type { NewNotification } from '../notifications';
-import { feeOf, priceBook, toQuote, type BookQuote, type FeeSchedule } from '../routing/order-book.math';
+import { allInOf, feeOf, priceBook, toQuote, type BookQuote, type FeeSchedule } from '../routing/order-book.math';
 import type { MarketBooks } from '../routing/market-books';
 import { fromVenueError } from '../markets/venue-errors';
 import type { CheckedRequest } from './execute-request';
@@ -12,7 +12,6 @@ import type { ExecutionEventKind, FailureCode } from './execution.limits';
 import {
   executionEvent,
   fillTotals,
-  orderTotal,
   toFillView,
   toOrderView,
   toPositionSummary,
@@ -368,7 +367,7 @@ export class OrderRun {
       avgPrice: avg === null ? null : num(avg),
       notional: num(notional),
       fees: num(fees),
-      total: num(orderTotal(d.side, notional, fees)),
+      total: num(allInOf(d.side, notional, fees)),
       failureReason: null,
       externalOrderId: null,
       positionId: d.positionId,

@@ -45,8 +45,8 @@ export function inTradeKeyOrder<T extends Pick<PublicTrade, 'venue' | 'venueTrad
   return [...trades].sort((a, b) => cmp(a.venue, b.venue) || cmp(a.venueTradeId, b.venueTradeId));
 }
 
-/** A venue's public trade as a row of the trades table (exact decimals). */
-export function toTradeRow(t: PublicTrade) {
+/** What a public trade and its row of the trades table hold alike: everything but the decimals. */
+function tradeColumns(t: Omit<PublicTrade, 'price' | 'size'>): Omit<PublicTrade, 'price' | 'size'> {
   return {
     venue: t.venue,
     venueTradeId: t.venueTradeId,
@@ -54,25 +54,18 @@ export function toTradeRow(t: PublicTrade) {
     venueTraderId: t.venueTraderId,
     side: t.side,
     outcome: t.outcome,
-    price: t.price.toFixed(6),
-    size: t.size.toFixed(6),
     filledAt: t.filledAt,
   };
 }
 
+/** A venue's public trade as a row of the trades table (exact decimals). */
+export function toTradeRow(t: PublicTrade) {
+  return { ...tradeColumns(t), price: t.price.toFixed(6), size: t.size.toFixed(6) };
+}
+
 /** A row of the trades table as the venue's public trade again (the inverse of {@link toTradeRow}). */
 export function fromTradeRow(t: Trade): PublicTrade {
-  return {
-    venue: t.venue,
-    venueTradeId: t.venueTradeId,
-    venueMarketId: t.venueMarketId,
-    venueTraderId: t.venueTraderId,
-    side: t.side,
-    outcome: t.outcome,
-    price: Number(t.price),
-    size: Number(t.size),
-    filledAt: t.filledAt,
-  };
+  return { ...tradeColumns(t), price: Number(t.price), size: Number(t.size) };
 }
 
 /**
