@@ -1,12 +1,5 @@
-import { decodeEnvelope, deliveryLag, encodeEnvelope } from './pubsub-envelope';
-import {
-  deliverTo,
-  listenerEntry,
-  reportLag,
-  TopicIterators,
-  type ListenerEntry,
-  type PubSubOptions,
-} from './pubsub-support';
+import { decodeEnvelope, encodeEnvelope } from './pubsub-envelope';
+import { deliver, listenerEntry, TopicIterators, type ListenerEntry, type PubSubOptions } from './pubsub-support';
 import type { PubSub, PubSubIterator, Unsubscribe } from './pubsub.types';
 
 /** Options for {@link MemoryPubSub}. */
@@ -104,9 +97,9 @@ export class MemoryPubSub implements PubSub {
   private deliver({ topic, raw, targets }: Delivery): void {
     const live = targets.filter((entry) => this.isSubscribed(topic, entry));
     if (live.length === 0) return;
-    const { publishedAt, payload } = decodeEnvelope(raw);
-    reportLag(this.options, topic, deliveryLag(publishedAt, this.options.now()));
-    deliverTo(live, (entry) => this.isSubscribed(topic, entry), payload, this.options);
+    const envelope = decodeEnvelope(raw);
+    const subscribed = (entry: ListenerEntry) => this.isSubscribed(topic, entry);
+    deliver({ topic, envelope, now: this.options.now(), entries: live, subscribed }, this.options);
   }
 
   private isSubscribed(topic: string, entry: ListenerEntry): boolean {

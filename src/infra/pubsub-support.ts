@@ -1,5 +1,6 @@
 import { asError } from './cache-support';
 import type { InfraErrorHandler } from './infra.types';
+import { deliveryLag, type PubSubEnvelope } from './pubsub-envelope';
 import type { PubSubIterator, Unsubscribe } from './pubsub.types';
 import { TopicIterator } from './topic-iterator';
 
@@ -27,7 +28,7 @@ export function listenerEntry<T>(listener: (payload: T) => void): ListenerEntry 
 }
 
 /** Feeds the lag metric; a throwing metric callback must not stop delivery. */
-export function reportLag(options: PubSubOptions, topic: string, lagMs: number): void {
+function reportLag(options: PubSubOptions, topic: string, lagMs: number): void {
   try {
     options.onDeliveryLag?.(topic, lagMs);
   } catch (error) {
@@ -35,18 +36,26 @@ export function reportLag(options: PubSubOptions, topic: string, lagMs: number):
   }
 }
 
+/** One message of `topic` to hand out, and who may still receive it. */
+export interface MessageDelivery {
+  topic: string;
+  envelope: PubSubEnvelope<unknown>;
+  /** The receiver's clock (unix ms) now, for the lag metric. */
+  now: number;
+  entries: readonly ListenerEntry[];
+  /** Whether a listener is still subscribed: an earlier listener may unsubscribe a later one. */
+  subscribed: (entry: ListenerEntry) => boolean;
+}
+
 /**
- * Hands one message to `entries` in order. An earlier listener may unsubscribe a later one
- * (`subscribed` says whether it still is); a throwing listener is reported and the others still run.
+ * Feeds the lag metric, then hands the message to its listeners in order, skipping those no
+ * longer subscribed; a throwing listener is reported and the others still run.
  */
-export function deliverTo(
-  entries: readonly ListenerEntry[],
-  subscribed: (entry: ListenerEntry) => boolean,
-  payload: unknown,
-  options: PubSubOptions,
-): void {
-  for (const entry of entries) {
-    if (!subscribed(entry)) continue;
+export function deliver(d: MessageDelivery, options: PubSubOptions): void {
+  reportLag(options, d.topic, deliveryLag(d.envelope.publishedAt, d.now));
+  const { payload } = d.envelope;
+  for (const entry of d.entries) {
+    if (!d.subscribed(entry)) continue;
     try {
       entry.listener(payload);
     } catch (error) {

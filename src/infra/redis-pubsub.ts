@@ -1,14 +1,7 @@
 import type { Redis } from 'ioredis';
 import { asError } from './cache-support';
-import { decodeEnvelope, deliveryLag, encodeEnvelope } from './pubsub-envelope';
-import {
-  deliverTo,
-  listenerEntry,
-  reportLag,
-  TopicIterators,
-  type ListenerEntry,
-  type PubSubOptions,
-} from './pubsub-support';
+import { decodeEnvelope, encodeEnvelope } from './pubsub-envelope';
+import { deliver, listenerEntry, TopicIterators, type ListenerEntry, type PubSubOptions } from './pubsub-support';
 import type { PubSub, PubSubIterator, Unsubscribe } from './pubsub.types';
 import { closeRedisClient } from './redis-connection';
 
@@ -149,8 +142,8 @@ export class RedisPubSub implements PubSub {
       this.options.onError(asError(error), 'pubsub:message');
       return;
     }
-    reportLag(this.options, state.topic, deliveryLag(envelope.publishedAt, Date.now()));
-    deliverTo([...state.listeners], (entry) => state.listeners.has(entry), envelope.payload, this.options);
+    const subscribed = (entry: ListenerEntry) => state.listeners.has(entry);
+    deliver({ topic: state.topic, envelope, now: Date.now(), entries: [...state.listeners], subscribed }, this.options);
   }
 
   private channelOf(topic: string): string {
