@@ -7,6 +7,12 @@ export interface TimeWindow {
   to: Date;
 }
 
+/** What a report over a window of fee times starts with: the window and the trading fees in it. */
+export interface FeeWindowReport extends TimeWindow {
+  /** Trading fees in the ledger in the window. */
+  fees: number;
+}
+
 /** Why a fee's rewards and the ledger disagree. */
 export const DISCREPANCY_REASONS = ['missing', 'unexpected', 'beneficiary', 'amount', 'orphan'] as const;
 export type DiscrepancyReason = (typeof DISCREPANCY_REASONS)[number];
@@ -34,11 +40,8 @@ export interface TypeReconciliationView {
   recorded: number;
 }
 
-export interface ReconciliationView {
-  from: Date;
-  to: Date;
-  /** Trading fees in the ledger in the window, and their USD total. */
-  fees: number;
+export interface ReconciliationView extends FeeWindowReport {
+  /** The window's trading fees in USD. */
   feesUsd: number;
   byType: TypeReconciliationView[];
   /** Every discrepancy is counted; the first ones are listed. */
@@ -57,11 +60,7 @@ export interface RewardExportRow extends RewardEntryFields {
   fee: string;
 }
 
-export interface ReplayReportView {
-  from: Date;
-  to: Date;
-  /** Fees in the window. */
-  fees: number;
+export interface ReplayReportView extends FeeWindowReport {
   /** Rewards written by this replay (0 when nothing was missing). */
   inserted: number;
 }

@@ -6,6 +6,7 @@ import {
   DISCREPANCY_REASONS,
   type DiscrepancyReason,
   type DiscrepancyView,
+  type FeeWindowReport,
   type ReconciliationView,
   type ReplayReportView,
   type RewardExportRow,
@@ -58,16 +59,21 @@ export class RewardTypeReconciliationObject implements TypeReconciliationView {
   recorded: number;
 }
 
-@ObjectType('RewardsReconciliation', {
-  description: 'The rewards ledger against the trading fees of the balance ledger, over a window of fee times.',
-})
-export class RewardsReconciliationObject implements ReconciliationView {
+/** The window and fee count both window reports start with. Never named in the schema. */
+@ObjectType()
+export abstract class FeeWindowReportObject implements FeeWindowReport {
   @Field()
   from: Date;
   @Field()
   to: Date;
   @Field(() => Int, { description: 'Trading fees in the window.' })
   fees: number;
+}
+
+@ObjectType('RewardsReconciliation', {
+  description: 'The rewards ledger against the trading fees of the balance ledger, over a window of fee times.',
+})
+export class RewardsReconciliationObject extends FeeWindowReportObject implements ReconciliationView {
   @Field(() => Float)
   feesUsd: number;
   @Field(() => [RewardTypeReconciliationObject])
@@ -105,13 +111,7 @@ export class RewardExportRowObject extends RewardEntryFieldsObject implements Re
 }
 
 @ObjectType('RewardsReplayReport')
-export class RewardsReplayReportObject implements ReplayReportView {
-  @Field()
-  from: Date;
-  @Field()
-  to: Date;
-  @Field(() => Int, { description: 'Trading fees in the window.' })
-  fees: number;
+export class RewardsReplayReportObject extends FeeWindowReportObject implements ReplayReportView {
   @Field(() => Int, { description: 'Rewards written (0 when nothing was missing).' })
   inserted: number;
 }
