@@ -138,12 +138,7 @@ export interface VenueMarkStatusView {
   reason: string | null;
 }
 
-export interface OffsetPage<T> {
-  data: T[];
-  limit: number;
-  offset: number;
-  total: number;
-}
+export type { OffsetPage } from '../../db/offset-page';
 
 const num = microsToNumber;
 const numOrNull = (v: bigint | null) => (v === null ? null : num(v));

@@ -64,12 +64,7 @@ export interface RewardEventView {
   at: Date;
 }
 
-export interface OffsetPage<T> {
-  data: T[];
-  limit: number;
-  offset: number;
-  total: number;
-}
+export type { OffsetPage } from '../../db/offset-page';
 
 export function toRewardView(r: RewardEntry): RewardView {
   return {
