@@ -42,6 +42,25 @@ export function decimalToNumber(value: DecimalLike): number | null {
   return value === null ? null : Number(value.toString());
 }
 
+/** The fields a venue market and its catalog row hold alike, stored as the venue gives them. */
+export type MarketWording = Pick<
+  VenueMarket,
+  'venueEventId' | 'title' | 'description' | 'slug' | 'status' | 'outcomes' | 'endDate'
+>;
+
+/** A venue market's (or its row's) wording, state and dates: what the catalog stores and shows unchanged. */
+export function marketWording(m: MarketWording): MarketWording {
+  return {
+    venueEventId: m.venueEventId,
+    title: m.title,
+    description: m.description,
+    slug: m.slug,
+    status: m.status,
+    outcomes: m.outcomes,
+    endDate: m.endDate,
+  };
+}
+
 /** A market row's figures and pictures, as every view of a market shows them. */
 export function marketFigures(m: Market): MarketFigures {
   return {
@@ -59,14 +78,8 @@ export function toMarketView(m: Market): MarketView {
     id: m.id,
     venue: m.venue,
     marketId: m.venueMarketId,
-    venueEventId: m.venueEventId,
     eventId: m.coreEventId,
-    title: m.title,
-    description: m.description,
-    slug: m.slug,
-    status: m.status,
-    outcomes: m.outcomes,
-    endDate: m.endDate,
+    ...marketWording(m),
     bestBid: decimalToNumber(m.bestBid),
     bestAsk: decimalToNumber(m.bestAsk),
     lastPrice: decimalToNumber(m.lastPrice),
