@@ -3,6 +3,7 @@ import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
 import { MICROS_PER_UNIT, microsToNumber, mulMicros } from '../../money';
 import { allInOf, type Quote } from '../routing/order-book.math';
 import { orderFigures, type FillFigures, type OrderFigures } from '../portfolio/portfolio.models';
+import { averagePrice } from '../portfolio/position.math';
 import type { Chain } from '../wallets/wallets.limits';
 import type { ExecutionEventKind, ExecutionMode, FailureCode, OrderKind, OrderSource } from './execution.limits';
 
@@ -187,11 +188,17 @@ export function executionEvent(
 }
 
 export function toPositionSummary(p: Position): PositionSummaryView {
+  const avg = averagePrice({
+    size: p.sizeMicros,
+    costBasis: p.costBasisMicros,
+    realizedPnl: p.realizedPnlMicros,
+    fees: p.feesMicros,
+  });
   return {
     id: p.id,
     status: p.status,
     size: microsToNumber(p.sizeMicros),
-    avgPrice: p.sizeMicros === 0n ? null : microsToNumber((p.costBasisMicros * MICROS_PER_UNIT) / p.sizeMicros),
+    avgPrice: avg === null ? null : microsToNumber(avg),
     costBasis: microsToNumber(p.costBasisMicros),
     realizedPnl: microsToNumber(p.realizedPnlMicros),
     fees: microsToNumber(p.feesMicros),
