@@ -15,15 +15,31 @@ export type MarketView = Omit<VenueMarket, 'venueMarketId'> & {
   eventId: string;
 };
 
-/** A core event without its markets (those load through a loader). */
-export interface EventView {
+/** What every view of a core event shows: the event itself and the market-data events list. */
+export interface CoreEventFields {
   id: string;
   slug: string;
   title: string;
-  description: string;
   category: string;
   sourceType: SourceType;
   closeTime: Date | null;
+}
+
+/** A core event row's fields every view shows. */
+export function coreEventFields(e: CoreEvent): CoreEventFields {
+  return {
+    id: e.id,
+    slug: e.slug,
+    title: e.title,
+    category: e.category,
+    sourceType: e.sourceType,
+    closeTime: e.closeTime,
+  };
+}
+
+/** A core event without its markets (those load through a loader). */
+export interface EventView extends CoreEventFields {
+  description: string;
   activityScore: number;
   updatedAt: Date;
 }
@@ -90,13 +106,8 @@ export function toMarketView(m: Market): MarketView {
 
 export function toEventView(e: CoreEvent): EventView {
   return {
-    id: e.id,
-    slug: e.slug,
-    title: e.title,
+    ...coreEventFields(e),
     description: e.description,
-    category: e.category,
-    sourceType: e.sourceType,
-    closeTime: e.closeTime,
     activityScore: decimalToNumber(e.activityScore) ?? 0,
     updatedAt: e.updatedAt,
   };

@@ -2,7 +2,7 @@ import { Field, Float, ID, ObjectType } from 'type-graphql';
 import { MarketStatusEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
 import { NumberedPageType } from '../../graphql/paging';
 import type { MarketFigures } from '../../venues/venue.models';
-import type { EventView, MarketView } from './events.models';
+import type { CoreEventFields, EventView, MarketView } from './events.models';
 
 /**
  * A market's figures and pictures, declared once for every GraphQL view of a market that shows
@@ -58,8 +58,12 @@ export class MarketType extends MarketFiguresType implements MarketView {
   updatedAt: Date;
 }
 
-@ObjectType('Event', { description: 'A core event: one question, with the markets of one or both venues.' })
-export class EventType implements EventView {
+/**
+ * The fields every GraphQL view of a core event declares alike (`Event` here, `MarketDataEvent`
+ * on the market-data surface). Never named in the schema.
+ */
+@ObjectType()
+export abstract class CoreEventFieldsType implements CoreEventFields {
   @Field(() => ID)
   id: string;
   @Field()
@@ -67,13 +71,17 @@ export class EventType implements EventView {
   @Field()
   title: string;
   @Field()
-  description: string;
-  @Field()
   category: string;
   @Field(() => SourceTypeEnum)
-  sourceType: EventView['sourceType'];
+  sourceType: CoreEventFields['sourceType'];
   @Field(() => Date, { nullable: true })
   closeTime: Date | null;
+}
+
+@ObjectType('Event', { description: 'A core event: one question, with the markets of one or both venues.' })
+export class EventType extends CoreEventFieldsType implements EventView {
+  @Field()
+  description: string;
   @Field(() => Float, { description: '24 h volume across the markets: the discover `activity_desc` order.' })
   activityScore: number;
   @Field()

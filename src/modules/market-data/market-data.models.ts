@@ -1,7 +1,7 @@
-import type { CoreEvent, Market } from '../../db/generated/client';
+import type { Market } from '../../db/generated/client';
 import { round6 } from '../../money/money';
-import type { MarketFigures, MarketStatus, SourceType, Venue } from '../../venues/venue.models';
-import { decimalToNumber, marketFigures } from '../events/events.models';
+import type { MarketFigures, MarketStatus, Venue } from '../../venues/venue.models';
+import { decimalToNumber, marketFigures, type CoreEventFields } from '../events/events.models';
 
 /** Prices as the market-data surface writes them: 0..1, mid and spread only when both sides quote. */
 export interface QuoteView {
@@ -34,15 +34,8 @@ export interface MarketSummaryView extends QuoteView {
   volume24h: number | null;
 }
 
-/** An item of the events list. */
-export interface MarketDataEventView {
-  id: string;
-  title: string;
-  slug: string;
-  category: string;
-  sourceType: SourceType;
-  closeTime: Date | null;
-}
+/** An item of the events list: the fields every view of a core event shows. */
+export type MarketDataEventView = CoreEventFields;
 
 export interface CategoryCountView {
   category: string;
@@ -85,16 +78,5 @@ export function toMarketSummary(m: Market): MarketSummaryView {
     ...quoteOf(decimalToNumber(m.bestBid), decimalToNumber(m.bestAsk)),
     volume: decimalToNumber(m.volume),
     volume24h: decimalToNumber(m.volume24h),
-  };
-}
-
-export function toMarketDataEvent(e: CoreEvent): MarketDataEventView {
-  return {
-    id: e.id,
-    title: e.title,
-    slug: e.slug,
-    category: e.category,
-    sourceType: e.sourceType,
-    closeTime: e.closeTime,
   };
 }

@@ -3,9 +3,9 @@ import { AppError } from '../../errors/app-error';
 import type { SignedCursor } from '../../http/signed-cursor';
 import type { ReadMemo } from '../../infra';
 import type { MarketStatus, Venue } from '../../venues/venue.models';
+import { coreEventFields } from '../events/events.models';
 import { keysetPageById, mapPage, type CursorPage } from './cursor-page';
 import {
-  toMarketDataEvent,
   toMarketDataMarket,
   type CategoryCountView,
   type MarketDataEventView,
@@ -99,7 +99,8 @@ export class MarketDataService {
           limit: q.limit,
         },
       );
-      return mapPage(page, toMarketDataEvent);
+      // An events-list item is the fields every view of a core event shows.
+      return mapPage(page, coreEventFields);
     });
   }
 

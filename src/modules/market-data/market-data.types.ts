@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { MarketStatusEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
+import { MarketStatusEnum, VenueEnum } from '../../graphql/enums';
 import { CountedCursorPageType } from '../../graphql/paging';
-import { MarketFiguresType } from '../events/events.types';
+import { CoreEventFieldsType, MarketFiguresType } from '../events/events.types';
 import type { CursorPage } from './cursor-page';
 import type {
   CategoryCountView,
@@ -67,20 +67,7 @@ export class MarketSummaryType implements MarketSummaryView {
 }
 
 @ObjectType('MarketDataEvent', { description: 'An item of the market-data events list.' })
-export class MarketDataEventType implements MarketDataEventView {
-  @Field(() => ID)
-  id: string;
-  @Field()
-  title: string;
-  @Field()
-  slug: string;
-  @Field()
-  category: string;
-  @Field(() => SourceTypeEnum)
-  sourceType: MarketDataEventView['sourceType'];
-  @Field(() => Date, { nullable: true })
-  closeTime: Date | null;
-}
+export class MarketDataEventType extends CoreEventFieldsType implements MarketDataEventView {}
 
 @ObjectType('EventCategory')
 export class EventCategoryType implements CategoryCountView {
