@@ -1,15 +1,36 @@
 import { Field, Float, ID, ObjectType } from 'type-graphql';
 import { MarketStatusEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
 import { NumberedPageType } from '../../graphql/paging';
-import type { MarketFigures } from '../../venues/venue.models';
+import type { MarketFigures, MarketStatus, Venue, VenueMarket } from '../../venues/venue.models';
 import type { CoreEventFields, EventView, MarketView } from './events.models';
 
+/** What `Market` and `MarketDataMarket` show of a venue market under the venue's own names. */
+type VenueMarketFields = MarketFigures &
+  Pick<VenueMarket, 'venue' | 'venueEventId' | 'title' | 'description' | 'status' | 'outcomes' | 'bestBid' | 'bestAsk'>;
+
 /**
- * A market's figures and pictures, declared once for every GraphQL view of a market that shows
- * them (`Market` here, `MarketDataMarket` on the market-data surface). Never named in the schema.
+ * The fields every GraphQL view of a venue market declares alike (`Market` here,
+ * `MarketDataMarket` on the market-data surface), its figures and pictures included; each adds
+ * its ids and the fields it names or describes otherwise. Never named in the schema.
  */
 @ObjectType()
-export abstract class MarketFiguresType implements MarketFigures {
+export abstract class VenueMarketFieldsType implements VenueMarketFields {
+  @Field(() => VenueEnum)
+  venue: Venue;
+  @Field({ description: "The venue's native event id." })
+  venueEventId: string;
+  @Field()
+  title: string;
+  @Field(() => String, { nullable: true, description: 'Resolution criteria.' })
+  description: string | null;
+  @Field(() => MarketStatusEnum)
+  status: MarketStatus;
+  @Field(() => [String])
+  outcomes: string[];
+  @Field(() => Float, { nullable: true })
+  bestBid: number | null;
+  @Field(() => Float, { nullable: true })
+  bestAsk: number | null;
   @Field(() => Float, { nullable: true })
   volume: number | null;
   @Field(() => Float, { nullable: true })
@@ -25,33 +46,17 @@ export abstract class MarketFiguresType implements MarketFigures {
 }
 
 @ObjectType('Market', { description: "A venue's market inside a core event. Prices are on the 0..1 scale." })
-export class MarketType extends MarketFiguresType implements MarketView {
+export class MarketType extends VenueMarketFieldsType implements MarketView {
   @Field(() => ID, { description: 'Internal id (`venue:marketId`).' })
   id: string;
-  @Field(() => VenueEnum)
-  venue: MarketView['venue'];
   @Field({ description: "The venue's native market id." })
   marketId: string;
-  @Field({ description: "The venue's native event id." })
-  venueEventId: string;
   @Field(() => ID, { description: 'The core event this market belongs to.' })
   eventId: string;
-  @Field()
-  title: string;
-  @Field(() => String, { nullable: true, description: 'Resolution criteria.' })
-  description: string | null;
   @Field(() => String, { nullable: true })
   slug: string | null;
-  @Field(() => MarketStatusEnum)
-  status: MarketView['status'];
-  @Field(() => [String])
-  outcomes: string[];
   @Field(() => Date, { nullable: true })
   endDate: Date | null;
-  @Field(() => Float, { nullable: true })
-  bestBid: number | null;
-  @Field(() => Float, { nullable: true })
-  bestAsk: number | null;
   @Field(() => Float, { nullable: true })
   lastPrice: number | null;
   @Field()

@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { MarketStatusEnum, VenueEnum } from '../../graphql/enums';
+import { VenueEnum } from '../../graphql/enums';
 import { CountedCursorPageType } from '../../graphql/paging';
-import { CoreEventFieldsType, MarketFiguresType } from '../events/events.types';
+import { CoreEventFieldsType, VenueMarketFieldsType } from '../events/events.types';
 import type { CursorPage } from './cursor-page';
 import type {
   CategoryCountView,
@@ -13,31 +13,15 @@ import type {
 @ObjectType('MarketDataMarket', {
   description: 'A venue market on the market-data surface. Prices on the 0..1 scale (1 = one dollar).',
 })
-export class MarketDataMarketType extends MarketFiguresType implements MarketDataMarketView {
-  @Field(() => VenueEnum)
-  venue: MarketDataMarketView['venue'];
+export class MarketDataMarketType extends VenueMarketFieldsType implements MarketDataMarketView {
   @Field({ description: "The venue's native market id." })
   venueMarketId: string;
-  @Field()
-  title: string;
-  @Field(() => MarketStatusEnum)
-  status: MarketDataMarketView['status'];
-  @Field({ description: "The venue's native event id." })
-  venueEventId: string;
   @Field(() => ID, { description: "The service's event id." })
   coreEventId: string;
-  @Field(() => String, { nullable: true, description: 'Resolution criteria.' })
-  description: string | null;
   @Field(() => String, { nullable: true })
   marketSlug: string | null;
-  @Field(() => [String])
-  outcomes: string[];
   @Field(() => Date, { nullable: true, description: 'Scheduled close or resolution.' })
   endDateIso: Date | null;
-  @Field(() => Float, { nullable: true })
-  bestBid: number | null;
-  @Field(() => Float, { nullable: true })
-  bestAsk: number | null;
   @Field(() => Float, { nullable: true, description: 'Midpoint of best bid and best ask (null unless both quote).' })
   midPrice: number | null;
   @Field(() => Float, { nullable: true, description: 'Best ask minus best bid (null unless both quote).' })
