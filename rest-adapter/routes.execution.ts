@@ -5,12 +5,8 @@ import {
   type ExecuteSubscriptionVariables,
   type SellPositionSubscriptionVariables,
 } from '../schema/generated/operations';
-import {
-  EXECUTION_LIMITS as L,
-  EXECUTION_MODES,
-  FUNDING_CHAINS,
-  ORDER_TYPES,
-} from '../src/modules/execution/execution.limits';
+import { EXECUTION_LIMITS as L, EXECUTION_MODES, ORDER_TYPES } from '../src/modules/execution/execution.limits';
+import { CHAINS } from '../src/modules/wallets/wallets.limits';
 import { VENUES } from '../src/venues/venue.models';
 import { enumField, numberField, optionalField, stringField } from './body-shape';
 import { requiredStr } from './params';
@@ -36,7 +32,7 @@ const executeBody = z.object({
   mode,
   venue: optionalField(enumField(VENUES)),
   coreId: text,
-  fundingSourceChain: optionalField(enumField(FUNDING_CHAINS)),
+  fundingSourceChain: optionalField(enumField(CHAINS)),
   fundingSourceCurrency: text,
   fundingAmountAtomic: optionalField(stringField({ pattern: `^\\d{1,${L.atomicDigits.max}}$` })),
   referrerId: text,

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { loadConfig } from '../config';
-import { openDatabase } from '../db';
 import {
   API_KEY_LIMITS,
   API_PLANS,
@@ -9,14 +8,23 @@ import {
   type ApiScope,
 } from '../modules/api-keys/api-keys.limits';
 import { createApiKey } from '../modules/api-keys/api-keys.service';
-import { readRuntimeFile } from '../runtime-file';
 import { parseArgs, runCli } from './cli-args';
+import { onServerOrDatabase } from './cli-backend';
 
 const USAGE = 'usage: apikey --owner OWNER --name NAME --scopes read,write [--plan free|pro|enterprise]';
 
 const ISSUE = `mutation Issue($owner: String!, $name: String!, $scopes: [ApiScope!]!, $plan: ApiPlan!) {
   issueApiKey(owner: $owner, name: $name, scopes: $scopes, plan: $plan) { id key keyPreview scopes plan createdAt }
 }`;
+
+/** What both ways of issuing a key answer and the CLI prints. */
+interface IssuedKey {
+  id: string;
+  key: string;
+  keyPreview: string;
+  scopes: readonly string[];
+  plan: string;
+}
 
 interface Request {
   owner: string;
@@ -55,58 +63,30 @@ function parseRequest(argv: string[]): Request {
 // Creates a market-data API key and prints one line of JSON with its id and key
 // (the only time the key is shown). With the embedded database and a server
 // running on it, the server creates the key (PGlite admits one process);
-// otherwise the CLI opens the database itself.
+// otherwise the CLI opens the database itself (see cli-backend).
 runCli(async () => {
   const req = parseRequest(process.argv.slice(2));
-  const config = loadConfig();
-  const running = config.databaseUrl === undefined ? readRuntimeFile(config.dataDir) : null;
-  if (running) {
-    const res = await fetch(`${running.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-admin-token': config.tokens.admin },
-      body: JSON.stringify({ query: ISSUE, variables: req }),
-    });
-    const body = (await res.json()) as {
-      data?: {
-        issueApiKey: { id: string; key: string; keyPreview: string; scopes: string[]; plan: string; createdAt: string };
-      };
-      errors?: { message: string }[];
-    };
-    if (!body.data) throw new Error(`the running server refused: ${body.errors?.[0]?.message ?? res.status}`);
-    const k = body.data.issueApiKey;
-    const out = {
-      via: 'server',
-      id: k.id,
-      key: k.key,
-      key_preview: k.keyPreview,
-      owner: req.owner,
-      name: req.name,
-      scopes: k.scopes,
-      plan: k.plan,
-      created_at: k.createdAt,
-    };
-    process.stdout.write(`${JSON.stringify(out)}\n`);
-    return;
-  }
-  const db = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.databaseUrl ? undefined : config.dataDir,
+  const printed = (k: IssuedKey, name: string, createdAt: string) => ({
+    id: k.id,
+    key: k.key,
+    key_preview: k.keyPreview,
+    owner: req.owner,
+    name,
+    scopes: k.scopes,
+    plan: k.plan,
+    created_at: createdAt,
   });
-  try {
-    const k = await createApiKey(db.prisma, req);
-    const out = {
-      via: 'database',
-      id: k.id,
-      key: k.key,
-      key_preview: k.keyPreview,
-      owner: req.owner,
-      name: k.name,
-      scopes: k.scopes,
-      plan: k.plan,
-      created_at: k.createdAt.toISOString(),
-    };
-    process.stdout.write(`${JSON.stringify(out)}\n`);
-  } finally {
-    await db.close();
-  }
+  const out = await onServerOrDatabase(loadConfig(), {
+    server: {
+      query: ISSUE,
+      variables: req,
+      answer: ({ issueApiKey: k }: { issueApiKey: IssuedKey & { createdAt: string } }) =>
+        printed(k, req.name, k.createdAt),
+    },
+    database: async (db) => {
+      const k = await createApiKey(db.prisma, req);
+      return printed(k, k.name, k.createdAt.toISOString());
+    },
+  });
+  process.stdout.write(`${JSON.stringify(out)}\n`);
 });

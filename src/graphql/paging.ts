@@ -1,4 +1,5 @@
 import { IsOptional, Max, MaxLength, Min } from 'class-validator';
+import { GraphQLBoolean, GraphQLString, type GraphQLScalarType } from 'graphql';
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 
 /**
@@ -27,24 +28,60 @@ export interface PageTypeOptions<F extends string> {
   descriptions?: PageDescriptions<F>;
 }
 
+/** Every field a page may carry besides `data`, with its value type. */
+interface PageFields {
+  page: number;
+  pageSize: number;
+  limit: number;
+  offset: number;
+  total: number;
+  totalCount: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** The GraphQL type of each page field: the same name means the same type in every paging. */
+const PAGE_FIELD_TYPES: { readonly [F in keyof PageFields]: { type: () => GraphQLScalarType; nullable?: true } } = {
+  page: { type: () => Int },
+  pageSize: { type: () => Int },
+  limit: { type: () => Int },
+  offset: { type: () => Int },
+  total: { type: () => Int },
+  totalCount: { type: () => Int },
+  hasMore: { type: () => GraphQLBoolean },
+  nextCursor: { type: () => GraphQLString, nullable: true },
+};
+
+/** A page of `TItem` rows: `data`, then the named fields in order. */
+export type Page<TItem extends object, F extends keyof PageFields> = { data: TItem[] } & Pick<PageFields, F>;
+
+/**
+ * The abstract page class of one paging: `data` (a list of `item`) and the given fields, each
+ * described as the list's options say. The fields are declared from the table above rather than
+ * written out per paging, so that a field means the same in every paging.
+ */
+function pageType<TItem extends object, F extends keyof PageFields>(
+  item: ClassType,
+  fields: readonly F[],
+  options: PageTypeOptions<F>,
+): abstract new () => Page<TItem, F> {
+  const d: PageDescriptions<F> = options.descriptions ?? {};
+  abstract class PageBase {}
+  Field(() => [item])(PageBase.prototype, 'data');
+  for (const name of fields) {
+    const { type, nullable } = PAGE_FIELD_TYPES[name];
+    Field(type, { nullable, description: d[name] })(PageBase.prototype, name);
+  }
+  ObjectType()(PageBase);
+  return PageBase as abstract new () => Page<TItem, F>;
+}
+
 /** A page by number: `page` (from 1) of `pageSize` rows, with the count over all pages. */
 export function NumberedPageType<TItem extends object>(
   item: ClassType,
   options: PageTypeOptions<'page' | 'pageSize' | 'total'> = {},
 ) {
-  const d = options.descriptions ?? {};
-  @ObjectType()
-  abstract class NumberedPage {
-    @Field(() => [item])
-    data: TItem[];
-    @Field(() => Int, { description: d.page })
-    page: number;
-    @Field(() => Int, { description: d.pageSize })
-    pageSize: number;
-    @Field(() => Int, { description: d.total })
-    total: number;
-  }
-  return NumberedPage;
+  return pageType<TItem, 'page' | 'pageSize' | 'total'>(item, ['page', 'pageSize', 'total'], options);
 }
 
 /** The `limit` rows after the first `offset`, with the count over all pages. */
@@ -52,19 +89,7 @@ export function OffsetPageType<TItem extends object>(
   item: ClassType,
   options: PageTypeOptions<'limit' | 'offset' | 'total'> = {},
 ) {
-  const d = options.descriptions ?? {};
-  @ObjectType()
-  abstract class OffsetPage {
-    @Field(() => [item])
-    data: TItem[];
-    @Field(() => Int, { description: d.limit })
-    limit: number;
-    @Field(() => Int, { description: d.offset })
-    offset: number;
-    @Field(() => Int, { description: d.total })
-    total: number;
-  }
-  return OffsetPage;
+  return pageType<TItem, 'limit' | 'offset' | 'total'>(item, ['limit', 'offset', 'total'], options);
 }
 
 /** An offset page of a list nothing counts (a venue's feed): `hasMore` instead of a total. */
@@ -72,19 +97,7 @@ export function UncountedOffsetPageType<TItem extends object>(
   item: ClassType,
   options: PageTypeOptions<'limit' | 'offset' | 'hasMore'> = {},
 ) {
-  const d = options.descriptions ?? {};
-  @ObjectType()
-  abstract class UncountedOffsetPage {
-    @Field(() => [item])
-    data: TItem[];
-    @Field(() => Int, { description: d.limit })
-    limit: number;
-    @Field(() => Int, { description: d.offset })
-    offset: number;
-    @Field({ description: d.hasMore })
-    hasMore: boolean;
-  }
-  return UncountedOffsetPage;
+  return pageType<TItem, 'limit' | 'offset' | 'hasMore'>(item, ['limit', 'offset', 'hasMore'], options);
 }
 
 /** A keyset page: the rows after the cursor, and the cursor of the next page (null on the last). */
@@ -92,17 +105,7 @@ export function CursorPageType<TItem extends object>(
   item: ClassType,
   options: PageTypeOptions<'nextCursor' | 'hasMore'> = {},
 ) {
-  const d = options.descriptions ?? {};
-  @ObjectType()
-  abstract class CursorPage {
-    @Field(() => [item])
-    data: TItem[];
-    @Field(() => String, { nullable: true, description: d.nextCursor })
-    nextCursor: string | null;
-    @Field({ description: d.hasMore })
-    hasMore: boolean;
-  }
-  return CursorPage;
+  return pageType<TItem, 'nextCursor' | 'hasMore'>(item, ['nextCursor', 'hasMore'], options);
 }
 
 /** A keyset page with the count of the rows matching the filters, over all pages. */
@@ -110,13 +113,11 @@ export function CountedCursorPageType<TItem extends object>(
   item: ClassType,
   options: PageTypeOptions<'nextCursor' | 'hasMore' | 'totalCount'> = {},
 ) {
-  const d = options.descriptions ?? {};
-  @ObjectType()
-  abstract class CountedCursorPage extends CursorPageType<TItem>(item, options) {
-    @Field(() => Int, { description: d.totalCount })
-    totalCount: number;
-  }
-  return CountedCursorPage;
+  return pageType<TItem, 'nextCursor' | 'hasMore' | 'totalCount'>(
+    item,
+    ['nextCursor', 'hasMore', 'totalCount'],
+    options,
+  );
 }
 
 /** An integer argument's bounds, as a module's `*.limits.ts` states them. */
@@ -137,19 +138,44 @@ export interface PagingArgsOptions<A extends string> {
   rangeMessage?: boolean;
 }
 
-/** The type-graphql field and the class-validator bounds of one integer paging argument. */
-function BoundedInt(bounds: IntBounds, defaultValue: number, describe: boolean, rangeMessage: boolean) {
+/**
+ * The type-graphql field and the class-validator bounds of one integer paging argument; it
+ * defaults to the bound's default, else to 0 (the first offset).
+ */
+function BoundedInt(bounds: IntBounds, describe: boolean, rangeMessage: boolean) {
   const message = rangeMessage ? { message: `must be an integer from ${bounds.min} to ${bounds.max}` } : undefined;
   const decorators = [
-    Field(() => Int, { defaultValue, description: describe ? `${bounds.min}..${bounds.max}` : undefined }),
+    Field(() => Int, {
+      defaultValue: bounds.default ?? 0,
+      description: describe ? `${bounds.min}..${bounds.max}` : undefined,
+    }),
     Min(bounds.min, message),
     Max(bounds.max, message),
   ];
   return (target: object, property: string) => decorators.forEach((decorate) => decorate(target, property));
 }
 
-/** What the paging arguments extend when the list has no other arguments (type-graphql's mixin pattern). */
-class NoArgs {}
+/** What argument mixins (paging here, and others') extend when the list has no other arguments. */
+export class NoArgs {}
+
+/**
+ * `Base` with the named integer arguments, each bounded by its entry of `bounds` (a module's
+ * `*.limits.ts` object, which holds other bounds too).
+ */
+function IntPagingArgs<TBase extends ClassType, A extends string>(
+  Base: TBase,
+  bounds: Readonly<Record<A, IntBounds>>,
+  names: readonly A[],
+  options: PagingArgsOptions<A>,
+) {
+  const { describe = names, rangeMessage = false } = options;
+  @ArgsType()
+  class IntPaging extends Base {}
+  for (const name of names) {
+    BoundedInt(bounds[name], describe.includes(name), rangeMessage)(IntPaging.prototype, name);
+  }
+  return IntPaging as TBase & ClassType<Record<A, number>>;
+}
 
 /** Bounds of numbered paging. */
 export interface NumberedPagingBounds {
@@ -163,16 +189,7 @@ export function NumberedPagingArgs<TBase extends ClassType = typeof NoArgs>(
   options: PagingArgsOptions<'page' | 'pageSize'> = {},
   Base: TBase = NoArgs as TBase,
 ) {
-  const { describe = ['page', 'pageSize'], rangeMessage = false } = options;
-  @ArgsType()
-  class NumberedPaging extends Base {
-    @BoundedInt(bounds.page, bounds.page.default, describe.includes('page'), rangeMessage)
-    page: number;
-
-    @BoundedInt(bounds.pageSize, bounds.pageSize.default, describe.includes('pageSize'), rangeMessage)
-    pageSize: number;
-  }
-  return NumberedPaging;
+  return IntPagingArgs(Base, bounds, ['page', 'pageSize'], options);
 }
 
 /** Bounds of offset paging; `offset` defaults to 0 (the first page) unless stated. */
@@ -187,16 +204,7 @@ export function OffsetPagingArgs<TBase extends ClassType = typeof NoArgs>(
   options: PagingArgsOptions<'limit' | 'offset'> = {},
   Base: TBase = NoArgs as TBase,
 ) {
-  const { describe = ['limit', 'offset'], rangeMessage = false } = options;
-  @ArgsType()
-  class OffsetPaging extends Base {
-    @BoundedInt(bounds.limit, bounds.limit.default, describe.includes('limit'), rangeMessage)
-    limit: number;
-
-    @BoundedInt(bounds.offset, bounds.offset.default ?? 0, describe.includes('offset'), rangeMessage)
-    offset: number;
-  }
-  return OffsetPaging;
+  return IntPagingArgs(Base, bounds, ['limit', 'offset'], options);
 }
 
 /** Bounds of cursor paging: the page size and the longest cursor accepted. */
@@ -217,16 +225,9 @@ export function CursorPagingArgs<TBase extends ClassType = typeof NoArgs>(
   options: CursorPagingArgsOptions = {},
   Base: TBase = NoArgs as TBase,
 ) {
-  const {
-    describe = ['limit'],
-    rangeMessage = false,
-    cursorDescription = 'The `nextCursor` of the previous page (same filters).',
-  } = options;
+  const { cursorDescription = 'The `nextCursor` of the previous page (same filters).' } = options;
   @ArgsType()
-  class CursorPaging extends Base {
-    @BoundedInt(bounds.limit, bounds.limit.default, describe.includes('limit'), rangeMessage)
-    limit: number;
-
+  class CursorPaging extends IntPagingArgs(Base, bounds, ['limit'], options) {
     @Field(() => String, { nullable: true, description: cursorDescription })
     @IsOptional()
     @MaxLength(bounds.cursor.max)

@@ -1,25 +1,10 @@
-import { asError } from './cache-support';
-import type { InfraErrorHandler } from './infra.types';
-import { decodeEnvelope, deliveryLag, encodeEnvelope } from './pubsub-envelope';
+import { decodeEnvelope, encodeEnvelope } from './pubsub-envelope';
+import { deliver, listenerEntry, TopicIterators, type ListenerEntry, type PubSubOptions } from './pubsub-support';
 import type { PubSub, PubSubIterator, Unsubscribe } from './pubsub.types';
-import { TopicIterator } from './topic-iterator';
-
-/** Options shared by both pub/sub implementations. */
-export interface PubSubOptions {
-  onError: InfraErrorHandler;
-  onDeliveryLag?: (topic: string, lagMs: number) => void;
-  onIteratorDrop?: (topic: string) => void;
-  iteratorBufferSize: number;
-}
 
 /** Options for {@link MemoryPubSub}. */
 export interface MemoryPubSubOptions extends PubSubOptions {
   now: () => number;
-}
-
-/** Wraps a listener so the same function subscribed twice counts (and unsubscribes) twice. */
-interface ListenerEntry {
-  readonly listener: (payload: unknown) => void;
 }
 
 interface Delivery {
@@ -37,12 +22,14 @@ interface Delivery {
  */
 export class MemoryPubSub implements PubSub {
   private readonly topics = new Map<string, Set<ListenerEntry>>();
-  private readonly iterators = new Set<PubSubIterator<unknown>>();
+  private readonly iterators: TopicIterators;
   private queue: Delivery[] = [];
   private flushHandle: NodeJS.Immediate | undefined;
   private closed = false;
 
-  constructor(private readonly options: MemoryPubSubOptions) {}
+  constructor(private readonly options: MemoryPubSubOptions) {
+    this.iterators = new TopicIterators((topic, listener) => this.subscribe(topic, listener), options);
+  }
 
   async publish<T>(topic: string, payload: T): Promise<void> {
     return this.publishMany(topic, [payload]);
@@ -64,8 +51,7 @@ export class MemoryPubSub implements PubSub {
 
   async subscribe<T>(topic: string, listener: (payload: T) => void): Promise<Unsubscribe> {
     this.assertOpen();
-    // The payload is whatever the publisher sent; typing it is the caller's contract.
-    const entry: ListenerEntry = { listener: listener as (payload: unknown) => void };
+    const entry = listenerEntry(listener);
     let listeners = this.topics.get(topic);
     if (!listeners) {
       listeners = new Set();
@@ -84,13 +70,7 @@ export class MemoryPubSub implements PubSub {
   }
 
   iterate<T>(topic: string): PubSubIterator<T> {
-    const iterator: PubSubIterator<T> = new TopicIterator<T>((listener) => this.subscribe(topic, listener), {
-      maxBuffer: this.options.iteratorBufferSize,
-      onDrop: () => this.options.onIteratorDrop?.(topic),
-      onFinish: () => this.iterators.delete(iterator),
-    });
-    this.iterators.add(iterator);
-    return iterator;
+    return this.iterators.iterate<T>(topic);
   }
 
   listenerCount(topic: string): number {
@@ -100,8 +80,7 @@ export class MemoryPubSub implements PubSub {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([...this.iterators].map((iterator) => iterator.return()));
-    this.iterators.clear();
+    await this.iterators.closeAll();
     this.topics.clear();
     this.queue = [];
     if (this.flushHandle) clearImmediate(this.flushHandle);
@@ -118,17 +97,9 @@ export class MemoryPubSub implements PubSub {
   private deliver({ topic, raw, targets }: Delivery): void {
     const live = targets.filter((entry) => this.isSubscribed(topic, entry));
     if (live.length === 0) return;
-    const { publishedAt, payload } = decodeEnvelope(raw);
-    reportLag(this.options, topic, deliveryLag(publishedAt, this.options.now()));
-    for (const entry of live) {
-      // An earlier listener in this loop may have unsubscribed this one.
-      if (!this.isSubscribed(topic, entry)) continue;
-      try {
-        entry.listener(payload);
-      } catch (error) {
-        this.options.onError(asError(error), 'pubsub:listener');
-      }
-    }
+    const envelope = decodeEnvelope(raw);
+    const subscribed = (entry: ListenerEntry) => this.isSubscribed(topic, entry);
+    deliver({ topic, envelope, now: this.options.now(), entries: live, subscribed }, this.options);
   }
 
   private isSubscribed(topic: string, entry: ListenerEntry): boolean {
@@ -137,14 +108,5 @@ export class MemoryPubSub implements PubSub {
 
   private assertOpen(): void {
     if (this.closed) throw new Error('pub/sub is closed');
-  }
-}
-
-/** Feeds the lag metric; a throwing metric callback must not stop delivery. */
-export function reportLag(options: PubSubOptions, topic: string, lagMs: number): void {
-  try {
-    options.onDeliveryLag?.(topic, lagMs);
-  } catch (error) {
-    options.onError(asError(error), 'pubsub:listener');
   }
 }

@@ -1,15 +1,9 @@
 import type { Redis } from 'ioredis';
 import { asError } from './cache-support';
-import { reportLag, type PubSubOptions } from './memory-pubsub';
-import { decodeEnvelope, deliveryLag, encodeEnvelope } from './pubsub-envelope';
+import { decodeEnvelope, encodeEnvelope } from './pubsub-envelope';
+import { deliver, listenerEntry, TopicIterators, type ListenerEntry, type PubSubOptions } from './pubsub-support';
 import type { PubSub, PubSubIterator, Unsubscribe } from './pubsub.types';
 import { closeRedisClient } from './redis-connection';
-import { TopicIterator } from './topic-iterator';
-
-/** Wraps a listener so the same function subscribed twice counts (and unsubscribes) twice. */
-interface ListenerEntry {
-  readonly listener: (payload: unknown) => void;
-}
 
 /** Local listeners of one Redis channel; the channel is subscribed while this exists. */
 interface ChannelState {
@@ -29,7 +23,7 @@ interface ChannelState {
  */
 export class RedisPubSub implements PubSub {
   private readonly channels = new Map<string, ChannelState>();
-  private readonly iterators = new Set<PubSubIterator<unknown>>();
+  private readonly iterators: TopicIterators;
   private closed = false;
 
   /**
@@ -44,6 +38,7 @@ export class RedisPubSub implements PubSub {
     private readonly options: PubSubOptions,
   ) {
     this.subscriber.on('message', (channel: string, message: string) => this.onMessage(channel, message));
+    this.iterators = new TopicIterators((topic, listener) => this.subscribe(topic, listener), options);
   }
 
   async publish<T>(topic: string, payload: T): Promise<void> {
@@ -71,8 +66,7 @@ export class RedisPubSub implements PubSub {
     this.assertOpen();
     const channel = this.channelOf(topic);
     const state = this.channels.get(channel) ?? this.openChannel(channel, topic);
-    // The payload is whatever the publisher sent; typing it is the caller's contract.
-    const entry: ListenerEntry = { listener: listener as (payload: unknown) => void };
+    const entry = listenerEntry(listener);
     state.listeners.add(entry);
     try {
       // Resolve only once Redis confirmed the SUBSCRIBE: a caller that
@@ -91,13 +85,7 @@ export class RedisPubSub implements PubSub {
   }
 
   iterate<T>(topic: string): PubSubIterator<T> {
-    const iterator: PubSubIterator<T> = new TopicIterator<T>((listener) => this.subscribe(topic, listener), {
-      maxBuffer: this.options.iteratorBufferSize,
-      onDrop: () => this.options.onIteratorDrop?.(topic),
-      onFinish: () => this.iterators.delete(iterator),
-    });
-    this.iterators.add(iterator);
-    return iterator;
+    return this.iterators.iterate<T>(topic);
   }
 
   listenerCount(topic: string): number {
@@ -108,8 +96,7 @@ export class RedisPubSub implements PubSub {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([...this.iterators].map((iterator) => iterator.return()));
-    this.iterators.clear();
+    await this.iterators.closeAll();
     // No per-channel UNSUBSCRIBE: quitting the connection drops them all.
     this.channels.clear();
     await closeRedisClient(this.subscriber);
@@ -155,17 +142,8 @@ export class RedisPubSub implements PubSub {
       this.options.onError(asError(error), 'pubsub:message');
       return;
     }
-    reportLag(this.options, state.topic, deliveryLag(envelope.publishedAt, Date.now()));
-    const { payload } = envelope;
-    for (const entry of [...state.listeners]) {
-      // An earlier listener in this loop may have unsubscribed this one.
-      if (!state.listeners.has(entry)) continue;
-      try {
-        entry.listener(payload);
-      } catch (error) {
-        this.options.onError(asError(error), 'pubsub:listener');
-      }
-    }
+    const subscribed = (entry: ListenerEntry) => state.listeners.has(entry);
+    deliver({ topic: state.topic, envelope, now: Date.now(), entries: [...state.listeners], subscribed }, this.options);
   }
 
   private channelOf(topic: string): string {

@@ -21,7 +21,20 @@ export type MarketStatus = (typeof MARKET_STATUSES)[number];
 export const HISTORY_INTERVALS = ['1m', '5m', '1h', '1d', '1w'] as const;
 export type HistoryInterval = (typeof HISTORY_INTERVALS)[number];
 
-export interface VenueMarket {
+/**
+ * A market's activity figures and pictures as its venue publishes them: every view of a
+ * market that shows them (the catalog's and the market-data surface's) shows these.
+ */
+export interface MarketFigures {
+  volume: number | null;
+  volume24h: number | null;
+  openInterest: number | null;
+  liquidity: number | null;
+  iconUrl: string | null;
+  imageUrl: string | null;
+}
+
+export interface VenueMarket extends MarketFigures {
   venue: Venue;
   venueMarketId: string;
   venueEventId: string;
@@ -34,12 +47,6 @@ export interface VenueMarket {
   bestBid: number | null;
   bestAsk: number | null;
   lastPrice: number | null;
-  volume: number | null;
-  volume24h: number | null;
-  openInterest: number | null;
-  liquidity: number | null;
-  iconUrl: string | null;
-  imageUrl: string | null;
   updatedAt: Date;
 }
 

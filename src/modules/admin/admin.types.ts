@@ -1,4 +1,5 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
+import type { CachedRouteRef } from './cache-policy.service';
 
 @ObjectType('HistoryCacheTtl')
 export class HistoryCacheTtlObject {
@@ -19,7 +20,7 @@ export class HistoryCachePolicyObject {
 }
 
 @ObjectType('CachedRouteRef')
-export class CachedRouteRefObject {
+export class CachedRouteRefObject implements CachedRouteRef {
   @Field()
   surface: string;
   @Field()
@@ -41,15 +42,9 @@ export class EtagPolicyObject {
 @ObjectType('ResponseCachePolicy', {
   description: 'A REST route whose serialized responses are memoized per variables.',
 })
-export class ResponseCachePolicyObject {
+export class ResponseCachePolicyObject extends CachedRouteRefObject {
   @Field()
   routeId: string;
-  @Field()
-  surface: string;
-  @Field()
-  method: string;
-  @Field()
-  path: string;
   @Field(() => Float)
   ttlSeconds: number;
   @Field({ description: '`process`: each server process keeps its own.' })

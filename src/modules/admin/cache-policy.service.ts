@@ -41,19 +41,16 @@ export interface CachePolicySources {
   memos(): readonly PolicyMemo[];
 }
 
+/** Which REST route a policy applies to. */
+export type CachedRouteRef = Pick<PolicyRoute, 'surface' | 'method' | 'path'>;
+
+const routeRef = (r: PolicyRoute): CachedRouteRef => ({ surface: r.surface, method: r.method, path: r.path });
+
 export interface CachePolicyView {
   store: string;
   history: { store: string; keyedBy: string; ttls: { interval: string; seconds: number }[] };
-  etag: { maxAgeSeconds: number; cacheControl: string; routes: { surface: string; method: string; path: string }[] };
-  responseCaches: {
-    routeId: string;
-    surface: string;
-    method: string;
-    path: string;
-    ttlSeconds: number;
-    scope: string;
-    invalidatedBy: string;
-  }[];
+  etag: { maxAgeSeconds: number; cacheControl: string; routes: CachedRouteRef[] };
+  responseCaches: (CachedRouteRef & { routeId: string; ttlSeconds: number; scope: string; invalidatedBy: string })[];
   memos: { name: string; ttlSeconds: number; scope: string; invalidatedBy: string }[];
   apiKeyLookup: { ttlSeconds: number; maxEntries: number; scope: string; invalidatedBy: string };
 }
@@ -76,16 +73,14 @@ export class CachePolicyService {
       etag: {
         maxAgeSeconds: this.s.etagMaxAgeSeconds,
         cacheControl: this.s.http.etagCacheControl(this.s.etagMaxAgeSeconds),
-        routes: routes.filter((r) => r.etag).map((r) => ({ surface: r.surface, method: r.method, path: r.path })),
+        routes: routes.filter((r) => r.etag).map(routeRef),
       },
       responseCaches: routes.flatMap((r) =>
         r.cache
           ? [
               {
                 routeId: r.id,
-                surface: r.surface,
-                method: r.method,
-                path: r.path,
+                ...routeRef(r),
                 ttlSeconds: seconds(r.cache.ttlMs),
                 scope: 'process',
                 invalidatedBy: r.cache.invalidatedBy,

@@ -21,6 +21,17 @@ export interface HistoryRange {
   lastBucket: number;
 }
 
+/**
+ * The window a history answer covers, as every view drawn on it reports it (an event's history,
+ * a market's chart, the follow-trade overlay): interval, bucket width and effective range.
+ */
+export type HistoryWindow = Pick<HistoryRange, 'interval' | 'bucketSeconds' | 'from' | 'to'>;
+
+/** The reported window of a validated range. */
+export function historyWindow(r: HistoryRange): HistoryWindow {
+  return { interval: r.interval, bucketSeconds: r.bucketSeconds, from: r.from, to: r.to };
+}
+
 /** One venue market's series. */
 export interface MarketHistoryView {
   venue: Venue;
@@ -40,12 +51,8 @@ export interface VenueHistoryStatusView {
   error: string | null;
 }
 
-export interface EventHistoryView {
+export interface EventHistoryView extends HistoryWindow {
   eventId: string;
-  interval: HistoryInterval;
-  bucketSeconds: number;
-  from: number;
-  to: number;
   markets: MarketHistoryView[];
   venues: VenueHistoryStatusView[];
   /** The venues that failed (their markets are left out); empty when all answered. */
@@ -53,11 +60,7 @@ export interface EventHistoryView {
 }
 
 /** A market's chart for the detail screen: the newest `points` buckets. */
-export interface MarketChartView {
-  interval: HistoryInterval;
-  bucketSeconds: number;
-  from: number;
-  to: number;
+export interface MarketChartView extends HistoryWindow {
   kind: SeriesKind;
   candles: CandleRow[];
 }

@@ -14,13 +14,14 @@ import {
   INTERVAL_SECONDS,
   type HistoryInterval,
 } from './charts.limits';
-import type {
-  EventHistoryView,
-  HistoryRange,
-  HistoryRequest,
-  MarketChartView,
-  MarketHistoryView,
-  VenueHistoryStatusView,
+import {
+  historyWindow,
+  type EventHistoryView,
+  type HistoryRange,
+  type HistoryRequest,
+  type MarketChartView,
+  type MarketHistoryView,
+  type VenueHistoryStatusView,
 } from './charts.models';
 
 export interface HistoryServiceOptions {
@@ -121,10 +122,7 @@ export class HistoryService {
     }
     return {
       eventId,
-      interval: range.interval,
-      bucketSeconds: range.bucketSeconds,
-      from: range.from,
-      to: range.to,
+      ...historyWindow(range),
       markets: series,
       venues: statuses,
       failedVenues,
@@ -148,7 +146,7 @@ export class HistoryService {
     const range: HistoryRange = { interval, bucketSeconds: step, from: firstBucket, to: end, firstBucket, lastBucket };
     try {
       const s = await this.series(market.venue, market.marketId, range);
-      return { interval, bucketSeconds: step, from: firstBucket, to: end, kind: s.kind, candles: s.candles };
+      return { ...historyWindow(range), kind: s.kind, candles: s.candles };
     } catch (err) {
       throw fromVenueError(err);
     }

@@ -4,7 +4,13 @@ import { VenueEnum } from '../../graphql/enums';
 import type { Venue } from '../../venues/venue.models';
 import type { CandleRow, SeriesKind } from './candles';
 import type { HistoryInterval } from './charts.limits';
-import type { EventHistoryView, MarketChartView, MarketHistoryView, VenueHistoryStatusView } from './charts.models';
+import type {
+  EventHistoryView,
+  HistoryWindow,
+  MarketChartView,
+  MarketHistoryView,
+  VenueHistoryStatusView,
+} from './charts.models';
 
 /**
  * A chart row as one leaf value. The row's fields are fixed by the interface
@@ -66,14 +72,23 @@ export class VenueHistoryStatusType implements VenueHistoryStatusView {
   error: string | null;
 }
 
-@ObjectType('EventHistory', { description: "An event's price history: one normalized candle series per venue market." })
-export class EventHistoryType implements EventHistoryView {
-  @Field()
-  eventId: string;
+/**
+ * The fields of a history window that every view drawn on a history declares alike
+ * (`EventHistory`, `MarketChart`, `FollowTrades`); each adds its range with its own wording.
+ * Never named in the schema.
+ */
+@ObjectType()
+export abstract class HistoryWindowFieldsType implements Pick<HistoryWindow, 'interval' | 'bucketSeconds'> {
   @Field(() => String)
   interval: HistoryInterval;
   @Field(() => Int)
   bucketSeconds: number;
+}
+
+@ObjectType('EventHistory', { description: "An event's price history: one normalized candle series per venue market." })
+export class EventHistoryType extends HistoryWindowFieldsType implements EventHistoryView {
+  @Field()
+  eventId: string;
   @Field(() => Int, { description: 'Effective range start, unix seconds (rows start at its bucket).' })
   from: number;
   @Field(() => Int, { description: 'Effective range end, unix seconds.' })
@@ -87,11 +102,7 @@ export class EventHistoryType implements EventHistoryView {
 }
 
 @ObjectType('MarketChart', { description: "A market's newest buckets, for the detail screen." })
-export class MarketChartType implements MarketChartView {
-  @Field(() => String)
-  interval: HistoryInterval;
-  @Field(() => Int)
-  bucketSeconds: number;
+export class MarketChartType extends HistoryWindowFieldsType implements MarketChartView {
   @Field(() => Int)
   from: number;
   @Field(() => Int)

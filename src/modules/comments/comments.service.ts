@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../../db/generated/client';
+import { readOffsetPage, type OffsetPage } from '../../db/offset-page';
 import { AppError } from '../../errors/app-error';
 import type { NewNotification } from '../notifications/notifications.service';
 import type { CommentSort } from './comments.limits';
@@ -19,12 +20,7 @@ export interface CommentView {
   createdAt: Date;
 }
 
-export interface CommentPage {
-  data: CommentView[];
-  limit: number;
-  offset: number;
-  total: number;
-}
+export type CommentPage = OffsetPage<CommentView>;
 
 export interface LikeState {
   commentId: string;
@@ -32,7 +28,8 @@ export interface LikeState {
   likeCount: number;
 }
 
-const VIEW = {
+/** The columns of a comment row that make its view (a `select` returning a {@link CommentView}). */
+export const COMMENT_VIEW_SELECT = {
   id: true,
   eventId: true,
   tradeId: true,
@@ -84,28 +81,30 @@ export class CommentsService {
       sort === 'top'
         ? [{ likeCount: 'desc' }, { createdAt: 'desc' }, { id: 'asc' }]
         : [{ createdAt: 'desc' }, { id: 'asc' }];
-    const [data, total] = await this.prisma.$transaction([
-      this.prisma.comment.findMany({ where, orderBy, skip: offset, take: limit, select: VIEW }),
-      this.prisma.comment.count({ where }),
-    ]);
-    return { data, limit, offset, total };
+    return this.page(where, orderBy, limit, offset);
   }
 
   /** Replies of a comment, oldest first. */
   async replies(commentId: string, limit: number, offset: number): Promise<CommentPage> {
     await this.require(commentId);
-    const where = { parentId: commentId };
-    const [data, total] = await this.prisma.$transaction([
-      this.prisma.comment.findMany({
-        where,
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        skip: offset,
-        take: limit,
-        select: VIEW,
-      }),
-      this.prisma.comment.count({ where }),
-    ]);
-    return { data, limit, offset, total };
+    return this.page({ parentId: commentId }, [{ createdAt: 'asc' }, { id: 'asc' }], limit, offset);
+  }
+
+  private page(
+    where: Prisma.CommentWhereInput,
+    orderBy: Prisma.CommentOrderByWithRelationInput[],
+    limit: number,
+    offset: number,
+  ): Promise<CommentPage> {
+    return readOffsetPage(
+      this.prisma,
+      { limit, offset },
+      (window) => [
+        this.prisma.comment.findMany({ where, orderBy, select: COMMENT_VIEW_SELECT, ...window }),
+        this.prisma.comment.count({ where }),
+      ],
+      (c) => c,
+    );
   }
 
   /**
@@ -132,7 +131,7 @@ export class CommentsService {
       }
       return tx.comment.create({
         data: { id: randomUUID(), ...target, parentId: rootId, authorId, body: text },
-        select: VIEW,
+        select: COMMENT_VIEW_SELECT,
       });
     });
     if (repliedTo !== null && repliedTo !== authorId) {
@@ -157,7 +156,7 @@ export class CommentsService {
   /** Deletes a comment and its replies; only its author may (403 otherwise). */
   async delete(userId: string, commentId: string): Promise<CommentView> {
     return this.prisma.$transaction(async (tx) => {
-      const c = await tx.comment.findUnique({ where: { id: commentId }, select: VIEW });
+      const c = await tx.comment.findUnique({ where: { id: commentId }, select: COMMENT_VIEW_SELECT });
       if (!c) throw AppError.notFound(`comment ${commentId}`);
       if (c.authorId !== userId) throw AppError.forbidden('only the author may delete a comment');
       await tx.comment.delete({ where: { id: commentId } });

@@ -154,29 +154,21 @@ function measureDifferences(textA: string, textB: string): Difference[] {
  * extra name ("US", "NASA") is just more detailed wording.
  */
 function sourceDifferences(a: MatchSide, b: MatchSide, textA: string, textB: string): Difference[] {
-  const out: Difference[] = [];
   const missing = (title: string, other: string) =>
     titleAcronyms(title).filter((w) => !PLACE_ACRONYMS.has(w) && !mentions(other, w));
   const ownNames = (text: string, other: string) => properNames(text).filter((w) => !mentions(other, w));
-  const fromA = missing(a.title, textB);
-  const fromB = missing(b.title, textA);
-  if (fromB.length > 0) {
-    const aOwn = ownNames(textA, textB);
-    if (aOwn.length > 0)
-      out.push({
-        kind: 'source',
-        detail: `venue_b's title cites ${quoteList(fromB)} where venue_a cites ${quoteList(aOwn.slice(0, 3))}`,
-      });
-  }
-  if (fromA.length > 0) {
-    const bOwn = ownNames(textB, textA);
-    if (bOwn.length > 0)
-      out.push({
-        kind: 'source',
-        detail: `venue_a's title cites ${quoteList(fromA)} where venue_b cites ${quoteList(bOwn.slice(0, 3))}`,
-      });
-  }
-  return out;
+  type Side = { venue: string; title: string; text: string };
+  // One direction: `one`'s title cites names `other` never mentions, while `other` names its own.
+  const oneWay = (one: Side, other: Side): Difference[] => {
+    const cited = missing(one.title, other.text);
+    const theirs = cited.length > 0 ? ownNames(other.text, one.text) : [];
+    if (theirs.length === 0) return [];
+    const where = `where ${other.venue} cites ${quoteList(theirs.slice(0, 3))}`;
+    return [{ kind: 'source', detail: `${one.venue}'s title cites ${quoteList(cited)} ${where}` }];
+  };
+  const sideA = { venue: 'venue_a', title: a.title, text: textA };
+  const sideB = { venue: 'venue_b', title: b.title, text: textB };
+  return [...oneWay(sideB, sideA), ...oneWay(sideA, sideB)];
 }
 
 function quoteList(items: readonly string[]): string {

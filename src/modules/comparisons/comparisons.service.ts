@@ -3,7 +3,7 @@ import { AppError } from '../../errors/app-error';
 import type { SignedCursor } from '../../http/signed-cursor';
 import type { ReadMemo } from '../../infra';
 import type { Venue, VenueEvent } from '../../venues/venue.models';
-import { keysetPage, mapPage, type CursorPage } from '../market-data/cursor-page';
+import { keysetPageById, mapPage, type CursorPage } from '../market-data/cursor-page';
 import { toMarketSummary, type MarketSummaryView } from '../market-data/market-data.models';
 import { matchVenueEvents, type Confidence, type RelationshipType } from './comparison-matcher';
 import { toComparisonView, venueEventKey, type ComparisonView } from './comparisons.models';
@@ -72,26 +72,21 @@ export class ComparisonsService {
         ...(q.confidence !== undefined && { confidence: q.confidence }),
         ...(q.relationshipType !== undefined && { relationshipType: q.relationshipType }),
       };
-      const page = await keysetPage(this.cursors, {
-        list: 'comparisons',
-        filters: {
-          bucket: q.bucket ?? null,
-          confidence: q.confidence ?? null,
-          relationshipType: q.relationshipType ?? null,
+      const page = await keysetPageById(
+        this.cursors,
+        this.prisma,
+        { model: this.prisma.comparison, where },
+        {
+          list: 'comparisons',
+          filters: {
+            bucket: q.bucket ?? null,
+            confidence: q.confidence ?? null,
+            relationshipType: q.relationshipType ?? null,
+          },
+          cursor: q.cursor,
+          limit: q.limit,
         },
-        cursor: q.cursor,
-        limit: q.limit,
-        fetch: (after: number | undefined, take) =>
-          this.prisma.$transaction([
-            this.prisma.comparison.findMany({
-              where: after === undefined ? where : { AND: [where, { id: { gt: after } }] },
-              orderBy: { id: 'asc' },
-              take,
-            }),
-            this.prisma.comparison.count({ where }),
-          ]),
-        keyOf: (row) => row.id,
-      });
+      );
       return mapPage(page, toComparisonView);
     });
   }

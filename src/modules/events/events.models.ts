@@ -1,6 +1,6 @@
 import type { CoreEvent, Market } from '../../db/generated/client';
 import { round6 } from '../../money/money';
-import type { SourceType, VenueMarket } from '../../venues/venue.models';
+import type { MarketFigures, SourceType, VenueMarket } from '../../venues/venue.models';
 
 /**
  * A venue market as the domain hands it out: the venue's fields (prices as
@@ -15,15 +15,31 @@ export type MarketView = Omit<VenueMarket, 'venueMarketId'> & {
   eventId: string;
 };
 
-/** A core event without its markets (those load through a loader). */
-export interface EventView {
+/** What every view of a core event shows: the event itself and the market-data events list. */
+export interface CoreEventFields {
   id: string;
   slug: string;
   title: string;
-  description: string;
   category: string;
   sourceType: SourceType;
   closeTime: Date | null;
+}
+
+/** A core event row's fields every view shows. */
+export function coreEventFields(e: CoreEvent): CoreEventFields {
+  return {
+    id: e.id,
+    slug: e.slug,
+    title: e.title,
+    category: e.category,
+    sourceType: e.sourceType,
+    closeTime: e.closeTime,
+  };
+}
+
+/** A core event without its markets (those load through a loader). */
+export interface EventView extends CoreEventFields {
+  description: string;
   activityScore: number;
   updatedAt: Date;
 }
@@ -42,41 +58,56 @@ export function decimalToNumber(value: DecimalLike): number | null {
   return value === null ? null : Number(value.toString());
 }
 
-export function toMarketView(m: Market): MarketView {
+/** The fields a venue market and its catalog row hold alike, stored as the venue gives them. */
+export type MarketWording = Pick<
+  VenueMarket,
+  'venueEventId' | 'title' | 'description' | 'slug' | 'status' | 'outcomes' | 'endDate'
+>;
+
+/** A venue market's (or its row's) wording, state and dates: what the catalog stores and shows unchanged. */
+export function marketWording(m: MarketWording): MarketWording {
   return {
-    id: m.id,
-    venue: m.venue,
-    marketId: m.venueMarketId,
     venueEventId: m.venueEventId,
-    eventId: m.coreEventId,
     title: m.title,
     description: m.description,
     slug: m.slug,
     status: m.status,
     outcomes: m.outcomes,
     endDate: m.endDate,
-    bestBid: decimalToNumber(m.bestBid),
-    bestAsk: decimalToNumber(m.bestAsk),
-    lastPrice: decimalToNumber(m.lastPrice),
+  };
+}
+
+/** A market row's figures and pictures, as every view of a market shows them. */
+export function marketFigures(m: Market): MarketFigures {
+  return {
     volume: decimalToNumber(m.volume),
     volume24h: decimalToNumber(m.volume24h),
     openInterest: decimalToNumber(m.openInterest),
     liquidity: decimalToNumber(m.liquidity),
     iconUrl: m.iconUrl,
     imageUrl: m.imageUrl,
+  };
+}
+
+export function toMarketView(m: Market): MarketView {
+  return {
+    id: m.id,
+    venue: m.venue,
+    marketId: m.venueMarketId,
+    eventId: m.coreEventId,
+    ...marketWording(m),
+    bestBid: decimalToNumber(m.bestBid),
+    bestAsk: decimalToNumber(m.bestAsk),
+    lastPrice: decimalToNumber(m.lastPrice),
+    ...marketFigures(m),
     updatedAt: m.updatedAt,
   };
 }
 
 export function toEventView(e: CoreEvent): EventView {
   return {
-    id: e.id,
-    slug: e.slug,
-    title: e.title,
+    ...coreEventFields(e),
     description: e.description,
-    category: e.category,
-    sourceType: e.sourceType,
-    closeTime: e.closeTime,
     activityScore: decimalToNumber(e.activityScore) ?? 0,
     updatedAt: e.updatedAt,
   };

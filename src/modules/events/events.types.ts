@@ -1,38 +1,36 @@
 import { Field, Float, ID, ObjectType } from 'type-graphql';
 import { MarketStatusEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
 import { NumberedPageType } from '../../graphql/paging';
-import type { EventView, MarketView } from './events.models';
+import type { MarketFigures, MarketStatus, Venue, VenueMarket } from '../../venues/venue.models';
+import type { CoreEventFields, EventView, MarketView } from './events.models';
 
-@ObjectType('Market', { description: "A venue's market inside a core event. Prices are on the 0..1 scale." })
-export class MarketType implements MarketView {
-  @Field(() => ID, { description: 'Internal id (`venue:marketId`).' })
-  id: string;
+/** What `Market` and `MarketDataMarket` show of a venue market under the venue's own names. */
+type VenueMarketFields = MarketFigures &
+  Pick<VenueMarket, 'venue' | 'venueEventId' | 'title' | 'description' | 'status' | 'outcomes' | 'bestBid' | 'bestAsk'>;
+
+/**
+ * The fields every GraphQL view of a venue market declares alike (`Market` here,
+ * `MarketDataMarket` on the market-data surface), its figures and pictures included; each adds
+ * its ids and the fields it names or describes otherwise. Never named in the schema.
+ */
+@ObjectType()
+export abstract class VenueMarketFieldsType implements VenueMarketFields {
   @Field(() => VenueEnum)
-  venue: MarketView['venue'];
-  @Field({ description: "The venue's native market id." })
-  marketId: string;
+  venue: Venue;
   @Field({ description: "The venue's native event id." })
   venueEventId: string;
-  @Field(() => ID, { description: 'The core event this market belongs to.' })
-  eventId: string;
   @Field()
   title: string;
   @Field(() => String, { nullable: true, description: 'Resolution criteria.' })
   description: string | null;
-  @Field(() => String, { nullable: true })
-  slug: string | null;
   @Field(() => MarketStatusEnum)
-  status: MarketView['status'];
+  status: MarketStatus;
   @Field(() => [String])
   outcomes: string[];
-  @Field(() => Date, { nullable: true })
-  endDate: Date | null;
   @Field(() => Float, { nullable: true })
   bestBid: number | null;
   @Field(() => Float, { nullable: true })
   bestAsk: number | null;
-  @Field(() => Float, { nullable: true })
-  lastPrice: number | null;
   @Field(() => Float, { nullable: true })
   volume: number | null;
   @Field(() => Float, { nullable: true })
@@ -45,12 +43,32 @@ export class MarketType implements MarketView {
   iconUrl: string | null;
   @Field(() => String, { nullable: true })
   imageUrl: string | null;
+}
+
+@ObjectType('Market', { description: "A venue's market inside a core event. Prices are on the 0..1 scale." })
+export class MarketType extends VenueMarketFieldsType implements MarketView {
+  @Field(() => ID, { description: 'Internal id (`venue:marketId`).' })
+  id: string;
+  @Field({ description: "The venue's native market id." })
+  marketId: string;
+  @Field(() => ID, { description: 'The core event this market belongs to.' })
+  eventId: string;
+  @Field(() => String, { nullable: true })
+  slug: string | null;
+  @Field(() => Date, { nullable: true })
+  endDate: Date | null;
+  @Field(() => Float, { nullable: true })
+  lastPrice: number | null;
   @Field()
   updatedAt: Date;
 }
 
-@ObjectType('Event', { description: 'A core event: one question, with the markets of one or both venues.' })
-export class EventType implements EventView {
+/**
+ * The fields every GraphQL view of a core event declares alike (`Event` here, `MarketDataEvent`
+ * on the market-data surface). Never named in the schema.
+ */
+@ObjectType()
+export abstract class CoreEventFieldsType implements CoreEventFields {
   @Field(() => ID)
   id: string;
   @Field()
@@ -58,13 +76,17 @@ export class EventType implements EventView {
   @Field()
   title: string;
   @Field()
-  description: string;
-  @Field()
   category: string;
   @Field(() => SourceTypeEnum)
-  sourceType: EventView['sourceType'];
+  sourceType: CoreEventFields['sourceType'];
   @Field(() => Date, { nullable: true })
   closeTime: Date | null;
+}
+
+@ObjectType('Event', { description: 'A core event: one question, with the markets of one or both venues.' })
+export class EventType extends CoreEventFieldsType implements EventView {
+  @Field()
+  description: string;
   @Field(() => Float, { description: '24 h volume across the markets: the discover `activity_desc` order.' })
   activityScore: number;
   @Field()

@@ -1,15 +1,16 @@
 import { AppError } from '../../errors/app-error';
+import { numberIn, oneOf, requiredOneOf, textOf } from '../../errors/field-checks';
 import type { Venue } from '../../venues/venue.models';
 import { VENUES } from '../../venues/venue.models';
 import { amountToMicros, toMicros } from '../../money';
 import {
   EXECUTION_LIMITS as L,
   EXECUTION_MODES,
-  FUNDING_CHAINS,
   ORDER_TYPES,
   type ExecutionMode,
   type OrderKind,
 } from './execution.limits';
+import { CHAINS } from '../wallets/wallets.limits';
 import type { ExecuteRequest, SellRequest } from './execution.models';
 
 /** A request that passed every check that does not need the catalog. */
@@ -18,31 +19,8 @@ export interface CheckedRequest extends ExecuteRequest {
   mode: ExecutionMode;
 }
 
-function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || !allowed.includes(value as T))
-    throw AppError.badRequest(field, `must be one of ${allowed.join(', ')}`);
-  return value as T;
-}
-
-function text(field: string, value: unknown, required = false): string | undefined {
-  if (value === undefined || value === null) {
-    if (required) throw AppError.badRequest(field, 'is required');
-    return undefined;
-  }
-  if (typeof value !== 'string' || value.trim() === '' || value.length > L.text.max) {
-    throw AppError.badRequest(field, `must be a string of 1 to ${L.text.max} characters`);
-  }
-  return value;
-}
-
-function limitPriceOf(value: unknown): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  const { min, max } = L.limitPrice;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
-    throw AppError.badRequest('limitPrice', `must be a number from ${min} to ${max}`);
-  return value;
-}
+/** A free-text or id field of the body. */
+const text = (field: string, value: unknown) => textOf(field, value, L.text.max);
 
 /**
  * Order type: `limit` needs a limit price; a limit price alone makes a limit
@@ -64,15 +42,13 @@ function orderTypeOf(value: unknown, limitPrice: number | undefined): OrderKind 
  * JSON types already). Sizes are checked against the venue once it is known.
  */
 export function checkExecuteRequest(r: ExecuteRequest): CheckedRequest {
-  const marketId = text('marketId', r.marketId, true)!;
-  const side = oneOf('side', r.side, ['buy', 'sell'] as const);
-  if (!side) throw AppError.badRequest('side', 'is required');
-  const outcome = oneOf('outcome', r.outcome, ['yes', 'no'] as const);
-  if (!outcome) throw AppError.badRequest('outcome', 'is required');
+  const marketId = textOf('marketId', r.marketId, L.text.max, true);
+  const side = requiredOneOf('side', r.side, ['buy', 'sell'] as const);
+  const outcome = requiredOneOf('outcome', r.outcome, ['yes', 'no'] as const);
   if (typeof r.size !== 'number' || !Number.isFinite(r.size) || r.size < L.size.min || r.size > L.size.max) {
     throw AppError.badRequest('size', `must be a number of contracts from ${L.size.min} to ${L.size.max}`);
   }
-  const limitPrice = limitPriceOf(r.limitPrice);
+  const limitPrice = numberIn('limitPrice', r.limitPrice, L.limitPrice);
   const atomic = text('fundingAmountAtomic', r.fundingAmountAtomic);
   if (atomic !== undefined && !new RegExp(`^\\d{1,${L.atomicDigits.max}}$`).test(atomic)) {
     throw AppError.badRequest('fundingAmountAtomic', 'must be a non-negative integer in atomic units');
@@ -88,7 +64,7 @@ export function checkExecuteRequest(r: ExecuteRequest): CheckedRequest {
     mode: oneOf('mode', r.mode, EXECUTION_MODES) ?? 'simulation',
     venue: oneOf('venue', r.venue, VENUES),
     coreId: text('coreId', r.coreId),
-    fundingSourceChain: oneOf('fundingSourceChain', r.fundingSourceChain, FUNDING_CHAINS),
+    fundingSourceChain: oneOf('fundingSourceChain', r.fundingSourceChain, CHAINS),
     fundingSourceCurrency: text('fundingSourceCurrency', r.fundingSourceCurrency),
     fundingAmountAtomic: atomic,
     referrerId: text('referrerId', r.referrerId),
@@ -108,7 +84,7 @@ export function checkSellRequest(r: SellRequest): SellRequest & { orderType: Ord
   ) {
     throw AppError.badRequest('size', `must be a number of contracts above 0, at most ${L.size.max}`);
   }
-  const limitPrice = limitPriceOf(r.limitPrice);
+  const limitPrice = numberIn('limitPrice', r.limitPrice, L.limitPrice);
   return {
     size: r.size ?? undefined,
     limitPrice,

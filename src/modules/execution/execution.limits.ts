@@ -20,27 +20,8 @@ export type OrderKind = (typeof ORDER_TYPES)[number];
 export const EXECUTION_MODES = ['simulation', 'live'] as const;
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 
-export const FUNDING_CHAINS = ['polygon', 'solana'] as const;
-export type FundingChain = (typeof FUNDING_CHAINS)[number];
-
-/**
- * Order states (the `state` filter of `/api/orders`): `pending` (accepted, not yet at the venue)
- * → `submitted` (at the venue or the execution service) → `filled` / `partially_filled` (the rest
- * cancelled: orders are immediate-or-cancel); or `cancelled` (nothing fillable under the limit),
- * `rejected` (refused before reaching the venue, e.g. insufficient balance, or by the venue),
- * `failed` (the venue or the execution service failed). A live venue_a order whose outcome is
- * not known yet stays `submitted` (its `failureReason` says why) until the reconciler ends it.
- */
-export const ORDER_STATES = [
-  'pending',
-  'submitted',
-  'partially_filled',
-  'filled',
-  'cancelled',
-  'rejected',
-  'failed',
-] as const;
-export type OrderState = (typeof ORDER_STATES)[number];
+// An order's states are the portfolio's `ORDER_STATES` (its read side lists and filters orders);
+// a funding source's chain is one of the wallets' `CHAINS`.
 
 /**
  * The stream's event names, in the order they come. The last is one of

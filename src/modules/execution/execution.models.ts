@@ -1,16 +1,11 @@
 import type { Fill, Order, Position } from '../../db/generated/client';
 import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
-import { MICROS_PER_UNIT, microsToNumber } from '../../money';
-import type { Quote } from '../routing/order-book.math';
-import type {
-  ExecutionEventKind,
-  ExecutionMode,
-  FailureCode,
-  FundingChain,
-  OrderKind,
-  OrderSource,
-  OrderState,
-} from './execution.limits';
+import { MICROS_PER_UNIT, microsToNumber, mulMicros } from '../../money';
+import { allInOf, type Quote } from '../routing/order-book.math';
+import { orderFigures, type FillFigures, type OrderFigures } from '../portfolio/portfolio.models';
+import { averagePrice } from '../portfolio/position.math';
+import type { Chain } from '../wallets/wallets.limits';
+import type { ExecutionEventKind, ExecutionMode, FailureCode, OrderKind, OrderSource } from './execution.limits';
 
 /** An order as `/execute` takes it (the interface's body). */
 export interface ExecuteRequest {
@@ -27,7 +22,7 @@ export interface ExecuteRequest {
   mode?: ExecutionMode;
   venue?: Venue;
   coreId?: string;
-  fundingSourceChain?: FundingChain;
+  fundingSourceChain?: Chain;
   fundingSourceCurrency?: string;
   fundingAmountAtomic?: string;
   referrerId?: string;
@@ -71,43 +66,20 @@ export interface RunOptions {
   exactSizeMicros?: bigint;
 }
 
-export interface OrderView {
-  id: string;
-  state: OrderState;
-  venue: Venue;
-  /** The venue's market id. */
-  marketId: string;
+/** An order as the stream shows it. */
+export interface OrderView extends OrderFigures {
   coreId: string | null;
-  outcome: OutcomeSide;
-  side: Side;
   orderType: OrderKind;
   mode: ExecutionMode;
-  limitPrice: number | null;
-  requestedSize: number;
-  filledSize: number;
-  avgPrice: number | null;
-  notional: number;
-  fees: number;
   /** Buys: notional + fees (paid); sells: notional − fees (received). */
   total: number;
-  failureReason: string | null;
-  externalOrderId: string | null;
-  positionId: string | null;
-  source: string;
   /** False for an anonymous simulation (nothing stored). */
   persisted: boolean;
-  createdAt: Date;
-  updatedAt: Date;
 }
 
-export interface FillView {
-  seq: number;
-  price: number;
-  size: number;
-  fee: number;
+export interface FillView extends FillFigures {
   /** Contracts filled so far, this fill included. */
   filledSize: number;
-  filledAt: Date;
 }
 
 export interface PositionSummaryView {
@@ -155,40 +127,78 @@ export interface ExecutionEvent {
 
 /** An order row as the stream shows it. */
 export function toOrderView(o: Order): OrderView {
-  const total = o.side === 'buy' ? o.notionalMicros + o.feeMicros : o.notionalMicros - o.feeMicros;
+  const total = allInOf(o.side, o.notionalMicros, o.feeMicros);
+  return { ...orderFigures(o), coreId: o.coreEventId, total: microsToNumber(total), persisted: true };
+}
+
+/** A fill as the stream shows it: `filledSoFar` (micro-contracts) counts this fill. */
+export function toFillView(seq: number, f: RecordedFill, filledSoFar: bigint): FillView {
   return {
-    id: o.id,
-    state: o.state,
-    venue: o.venue,
-    marketId: o.venueMarketId,
-    coreId: o.coreEventId,
-    outcome: o.outcome,
-    side: o.side,
-    orderType: o.orderType,
-    mode: o.mode,
-    limitPrice: o.limitPriceMicros === null ? null : microsToNumber(o.limitPriceMicros),
-    requestedSize: microsToNumber(o.requestedSizeMicros),
-    filledSize: microsToNumber(o.filledSizeMicros),
-    avgPrice: o.avgPriceMicros === null ? null : microsToNumber(o.avgPriceMicros),
-    notional: microsToNumber(o.notionalMicros),
-    fees: microsToNumber(o.feeMicros),
-    total: microsToNumber(total),
-    failureReason: o.failureReason,
-    externalOrderId: o.externalOrderId,
-    positionId: o.positionId,
-    source: o.source,
-    persisted: true,
-    createdAt: o.createdAt,
-    updatedAt: o.updatedAt,
+    seq,
+    price: microsToNumber(f.price),
+    size: microsToNumber(f.size),
+    fee: microsToNumber(f.fee),
+    filledSize: microsToNumber(filledSoFar),
+    filledAt: f.filledAt,
+  };
+}
+
+/** How an order's fills add up (micro-units); `avg` is null before the first fill. */
+export function fillTotals(fills: readonly RecordedFill[]) {
+  let filled = 0n;
+  let notional = 0n;
+  let fees = 0n;
+  for (const f of fills) {
+    filled += f.size;
+    notional += mulMicros(f.price, f.size);
+    fees += f.fee;
+  }
+  return { filled, notional, fees, avg: filled > 0n ? (notional * MICROS_PER_UNIT) / filled : null };
+}
+
+/** The parts an event may carry; those it does not carry are null. */
+export type ExecutionEventParts = Partial<
+  Pick<ExecutionEvent, 'order' | 'quote' | 'fill' | 'position' | 'balance' | 'error'>
+>;
+
+/** The `seq`-th event of an order's stream. */
+export function executionEvent(
+  orderId: string,
+  seq: number,
+  event: ExecutionEventKind,
+  at: Date,
+  replayed: boolean,
+  parts: ExecutionEventParts,
+): ExecutionEvent {
+  return {
+    id: `${orderId}:${seq}`,
+    event,
+    seq,
+    orderId,
+    at,
+    replayed,
+    order: null,
+    quote: null,
+    fill: null,
+    position: null,
+    balance: null,
+    error: null,
+    ...parts,
   };
 }
 
 export function toPositionSummary(p: Position): PositionSummaryView {
+  const avg = averagePrice({
+    size: p.sizeMicros,
+    costBasis: p.costBasisMicros,
+    realizedPnl: p.realizedPnlMicros,
+    fees: p.feesMicros,
+  });
   return {
     id: p.id,
     status: p.status,
     size: microsToNumber(p.sizeMicros),
-    avgPrice: p.sizeMicros === 0n ? null : microsToNumber((p.costBasisMicros * MICROS_PER_UNIT) / p.sizeMicros),
+    avgPrice: avg === null ? null : microsToNumber(avg),
     costBasis: microsToNumber(p.costBasisMicros),
     realizedPnl: microsToNumber(p.realizedPnlMicros),
     fees: microsToNumber(p.feesMicros),
@@ -215,38 +225,14 @@ export function reviveEvent(e: ExecutionEvent): ExecutionEvent {
 export function eventsFromOrder(o: Order & { fills: Fill[] }, now: Date): ExecutionEvent[] {
   const order = toOrderView(o);
   const events: ExecutionEvent[] = [];
-  const push = (event: ExecutionEventKind, parts: Partial<ExecutionEvent>) => {
-    const seq = events.length + 1;
-    events.push({
-      id: `${o.id}:${seq}`,
-      event,
-      seq,
-      orderId: o.id,
-      at: now,
-      replayed: true,
-      order: null,
-      quote: null,
-      fill: null,
-      position: null,
-      balance: null,
-      error: null,
-      ...parts,
-    });
-  };
+  const push = (event: ExecutionEventKind, parts: ExecutionEventParts) =>
+    events.push(executionEvent(o.id, events.length + 1, event, now, true, parts));
   push('accepted', { order });
   let filled = 0n;
   for (const f of o.fills) {
     filled += f.sizeMicros;
-    push('fill', {
-      fill: {
-        seq: f.seq,
-        price: microsToNumber(f.priceMicros),
-        size: microsToNumber(f.sizeMicros),
-        fee: microsToNumber(f.feeMicros),
-        filledSize: microsToNumber(filled),
-        filledAt: f.filledAt,
-      },
-    });
+    const recorded = { price: f.priceMicros, size: f.sizeMicros, fee: f.feeMicros, filledAt: f.filledAt };
+    push('fill', { fill: toFillView(f.seq, recorded, filled) });
   }
   if (['filled', 'partially_filled', 'cancelled'].includes(o.state)) push('completed', { order });
   else if (o.state === 'pending' || o.state === 'submitted') {

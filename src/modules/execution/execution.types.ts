@@ -1,10 +1,10 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { graphqlEnum, OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
-import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
+import { graphqlEnum } from '../../graphql/enums';
 import type { Quote } from '../routing/order-book.math';
 import { CostQuoteType } from '../routing/routing.types';
-// The portfolio read side owns the `OrderState` enum; the stream reports the same states.
-import { OrderStateEnum } from '../portfolio/portfolio.types';
+// The portfolio read side owns the order's and the fill's shared fields (and the `OrderState`
+// enum); the stream reports the same rows.
+import { FillFieldsType, OrderFieldsType } from '../portfolio/portfolio.types';
 import {
   EXECUTION_EVENTS,
   EXECUTION_MODES,
@@ -14,7 +14,6 @@ import {
   type ExecutionMode,
   type FailureCode,
   type OrderKind,
-  type OrderState,
 } from './execution.limits';
 import type {
   BalanceView,
@@ -51,69 +50,27 @@ export const FailureCodeEnum = graphqlEnum(FAILURE_CODES, { name: 'ExecutionFail
 export type FailureCodeEnum = FailureCode;
 
 @ObjectType('ExecutionOrder', { description: 'An order as the execution stream reports it.' })
-export class ExecutionOrderType implements OrderView {
-  @Field(() => ID)
-  id: string;
-  @Field(() => OrderStateEnum)
-  state: OrderState;
-  @Field(() => VenueEnum)
-  venue: Venue;
-  @Field({ description: "The venue's market id." })
-  marketId: string;
+export class ExecutionOrderType extends OrderFieldsType implements OrderView {
   @Field(() => String, { nullable: true })
   coreId: string | null;
-  @Field(() => OutcomeEnum)
-  outcome: OutcomeSide;
-  @Field(() => TradeSideEnum)
-  side: Side;
   @Field(() => OrderTypeEnum)
   orderType: OrderKind;
   @Field(() => ExecutionModeEnum)
   mode: ExecutionMode;
-  @Field(() => Float, { nullable: true })
-  limitPrice: number | null;
-  @Field(() => Float)
-  requestedSize: number;
-  @Field(() => Float)
-  filledSize: number;
-  @Field(() => Float, { nullable: true })
-  avgPrice: number | null;
   @Field(() => Float, { description: 'USD before fees.' })
   notional: number;
-  @Field(() => Float)
-  fees: number;
   @Field(() => Float, { description: 'Buys: notional + fees (paid); sells: notional − fees (received).' })
   total: number;
-  @Field(() => String, { nullable: true })
-  failureReason: string | null;
   @Field(() => String, { nullable: true, description: "The venue's or execution service's order id (live)." })
   externalOrderId: string | null;
-  @Field(() => String, { nullable: true })
-  positionId: string | null;
-  @Field({ description: '`execute`, `position_sell` or `copytrade`.' })
-  source: string;
   @Field({ description: 'False for an anonymous simulation: nothing was stored.' })
   persisted: boolean;
-  @Field()
-  createdAt: Date;
-  @Field()
-  updatedAt: Date;
 }
 
 @ObjectType('ExecutionFill')
-export class ExecutionFillType implements FillView {
-  @Field(() => Int)
-  seq: number;
-  @Field(() => Float)
-  price: number;
-  @Field(() => Float)
-  size: number;
-  @Field(() => Float)
-  fee: number;
+export class ExecutionFillType extends FillFieldsType implements FillView {
   @Field(() => Float, { description: 'Contracts filled so far, this fill included.' })
   filledSize: number;
-  @Field()
-  filledAt: Date;
 }
 
 @ObjectType('ExecutionPosition', { description: 'The position after the order.' })

@@ -1,14 +1,24 @@
 import { AppError } from '../../errors/app-error';
-import type { Venue } from '../../venues/venue.models';
+import type { OrderBook, Venue } from '../../venues/venue.models';
 import type { VenueClient } from '../../venues/venue-client';
-import { microsToNumber, toMicros, MICROS_PER_UNIT as MICRO, mulMicros } from '../../money';
+import { microsToNumber, toMicros } from '../../money';
 import type { NewNotification } from '../notifications';
-import { feeOf, priceBook, toQuote, type FeeSchedule } from '../routing/order-book.math';
+import { allInOf, feeOf, priceBook, toQuote, type BookQuote, type FeeSchedule } from '../routing/order-book.math';
 import type { MarketBooks } from '../routing/market-books';
 import { fromVenueError } from '../markets/venue-errors';
 import type { CheckedRequest } from './execute-request';
-import type { ExecutionEventKind, FailureCode, OrderState } from './execution.limits';
-import { toOrderView, toPositionSummary, type ExecutionEvent, type OrderView } from './execution.models';
+import type { OrderState } from '../portfolio/portfolio.limits';
+import type { ExecutionEventKind, FailureCode } from './execution.limits';
+import {
+  executionEvent,
+  fillTotals,
+  toFillView,
+  toOrderView,
+  toPositionSummary,
+  type ExecutionEvent,
+  type ExecutionEventParts,
+  type OrderView,
+} from './execution.models';
 import {
   isFinal,
   type ExecutionServiceClient,
@@ -108,15 +118,7 @@ export class OrderRun {
       const e = fromVenueError(err);
       return this.endWithout('failed', e.message, failureOf(e));
     }
-    const q = priceBook(
-      d.venue,
-      book,
-      d.side,
-      d.outcome,
-      { contracts: this.plan.request.size },
-      { limitPrice: this.plan.request.limitPrice, fees: this.deps.fees },
-    );
-    this.emit('quote', { quote: toQuote(q) });
+    const q = this.quote(book);
     const at = new Date(this.deps.now());
     const fills = q.fills.map((f, i) => ({ price: f.price, size: f.size, fee: q.fillFees[i]!, filledAt: at }));
     if (q.filled === 0n) {
@@ -256,19 +258,25 @@ export class OrderRun {
   private async quoteBestEffort(): Promise<void> {
     const d = this.plan.draft;
     try {
-      const book = await this.deps.books.get({ venue: d.venue, marketId: d.venueMarketId });
-      const q = priceBook(
-        d.venue,
-        book,
-        d.side,
-        d.outcome,
-        { contracts: this.plan.request.size },
-        { limitPrice: this.plan.request.limitPrice, fees: this.deps.fees },
-      );
-      this.emit('quote', { quote: toQuote(q) });
+      this.quote(await this.deps.books.get({ venue: d.venue, marketId: d.venueMarketId }));
     } catch {
       // No quote event: the venue's book could not be read.
     }
+  }
+
+  /** Walks the order through `book` and emits the `quote` event. */
+  private quote(book: Pick<OrderBook, 'bids' | 'asks'>): BookQuote {
+    const d = this.plan.draft;
+    const q = priceBook(
+      d.venue,
+      book,
+      d.side,
+      d.outcome,
+      { contracts: this.plan.request.size },
+      { limitPrice: this.plan.request.limitPrice, fees: this.deps.fees },
+    );
+    this.emit('quote', { quote: toQuote(q) });
+    return q;
   }
 
   /** Records fills (or, anonymous, only reports them), then `submitted` (simulation), `fill`…, `completed`. */
@@ -282,16 +290,7 @@ export class OrderRun {
       let cumulative = 0n;
       fills.forEach((f, i) => {
         cumulative += f.size;
-        this.emit('fill', {
-          fill: {
-            seq: i + 1,
-            price: num(f.price),
-            size: num(f.size),
-            fee: num(f.fee),
-            filledSize: num(cumulative),
-            filledAt: f.filledAt,
-          },
-        });
+        this.emit('fill', { fill: toFillView(i + 1, f, cumulative) });
       });
     };
     if (this.plan.anonymous) {
@@ -342,40 +341,15 @@ export class OrderRun {
     else this.emit('failed', { order, error: { code: code ?? 'internal', message: reason } });
   }
 
-  private emit(
-    event: ExecutionEventKind,
-    parts: Partial<Pick<ExecutionEvent, 'order' | 'quote' | 'fill' | 'position' | 'balance' | 'error'>>,
-  ): void {
+  private emit(event: ExecutionEventKind, parts: ExecutionEventParts): void {
     this.seq += 1;
-    const orderId = this.plan.draft.id;
-    this.log.push({
-      id: `${orderId}:${this.seq}`,
-      event,
-      seq: this.seq,
-      orderId,
-      at: new Date(this.deps.now()),
-      replayed: false,
-      order: null,
-      quote: null,
-      fill: null,
-      position: null,
-      balance: null,
-      error: null,
-      ...parts,
-    });
+    this.log.push(executionEvent(this.plan.draft.id, this.seq, event, new Date(this.deps.now()), false, parts));
   }
 
   /** The order as the plan and fills make it (anonymous orders have no row). */
   private draftView(state: OrderState, fills: readonly RecordedFill[] = []): OrderView {
     const d = this.plan.draft;
-    let filled = 0n;
-    let notional = 0n;
-    let fees = 0n;
-    for (const f of fills) {
-      filled += f.size;
-      notional += mulMicros(f.price, f.size);
-      fees += f.fee;
-    }
+    const { filled, notional, fees, avg } = fillTotals(fills);
     const at = new Date(this.deps.now());
     return {
       id: d.id,
@@ -390,10 +364,10 @@ export class OrderRun {
       limitPrice: d.limitPriceMicros === null ? null : num(d.limitPriceMicros),
       requestedSize: num(d.requestedSizeMicros),
       filledSize: num(filled),
-      avgPrice: filled > 0n ? num((notional * MICRO) / filled) : null,
+      avgPrice: avg === null ? null : num(avg),
       notional: num(notional),
       fees: num(fees),
-      total: num(d.side === 'buy' ? notional + fees : notional - fees),
+      total: num(allInOf(d.side, notional, fees)),
       failureReason: null,
       externalOrderId: null,
       positionId: d.positionId,

@@ -36,6 +36,33 @@ export async function lockPosition(tx: Prisma.TransactionClient, d: OrderDraft):
 }
 
 /**
+ * Creates the empty position row of the order's market outcome (size 0), unless a concurrent
+ * order created it first: the caller locks it afterwards.
+ */
+async function createEmptyPosition(
+  tx: Prisma.TransactionClient,
+  d: OrderDraft,
+  status: 'open' | 'pending',
+): Promise<void> {
+  await tx.position.createMany({
+    data: [
+      {
+        userId: d.userId,
+        venue: d.venue,
+        venueMarketId: d.venueMarketId,
+        outcome: d.outcome,
+        marketId: d.marketKey,
+        coreEventId: d.coreEventId,
+        status,
+        sizeMicros: 0n,
+        costBasisMicros: 0n,
+      },
+    ],
+    skipDuplicates: true,
+  });
+}
+
+/**
  * A live buy opening where the user holds no open position: the position
  * shows `pending` (size 0) until the order ends. A new row is created; a
  * closed one (the same market outcome held before) turns pending, its PnL
@@ -44,22 +71,7 @@ export async function lockPosition(tx: Prisma.TransactionClient, d: OrderDraft):
 export async function markPending(tx: Prisma.TransactionClient, d: OrderDraft): Promise<void> {
   const current = await lockPosition(tx, d);
   if (!current) {
-    await tx.position.createMany({
-      data: [
-        {
-          userId: d.userId,
-          venue: d.venue,
-          venueMarketId: d.venueMarketId,
-          outcome: d.outcome,
-          marketId: d.marketKey,
-          coreEventId: d.coreEventId,
-          status: 'pending',
-          sizeMicros: 0n,
-          costBasisMicros: 0n,
-        },
-      ],
-      skipDuplicates: true,
-    });
+    await createEmptyPosition(tx, d, 'pending');
   } else if (current.status === 'closed') {
     await tx.position.update({ where: { id: current.id }, data: { status: 'pending' } });
   }
@@ -99,22 +111,7 @@ export async function applyToPosition(
   const lock = () => lockPosition(tx, d);
   let current = await lock();
   if (!current && d.side === 'buy') {
-    await tx.position.createMany({
-      data: [
-        {
-          userId: d.userId,
-          venue: d.venue,
-          venueMarketId: d.venueMarketId,
-          outcome: d.outcome,
-          marketId: d.marketKey,
-          coreEventId: d.coreEventId,
-          status: 'open',
-          sizeMicros: 0n,
-          costBasisMicros: 0n,
-        },
-      ],
-      skipDuplicates: true,
-    });
+    await createEmptyPosition(tx, d, 'open');
     current = await lock();
   }
   if (!current)

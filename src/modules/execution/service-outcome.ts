@@ -33,28 +33,19 @@ export function verdictOf(
     };
   });
   const filled = fills.reduce((s, f) => s + f.size, 0n);
+  const end = (state: 'cancelled' | 'rejected' | 'failed', reason: string, code?: FailureCode): ServiceVerdict => ({
+    kind: 'end',
+    state,
+    reason,
+    ...(code && { code }),
+  });
+  const why = o.reason ?? 'no reason given';
   if (filled > d.requestedSizeMicros)
-    return {
-      kind: 'end',
-      state: 'failed',
-      reason: 'the execution service reported more contracts than ordered',
-      code: 'upstream_error',
-    };
+    return end('failed', 'the execution service reported more contracts than ordered', 'upstream_error');
   if (o.status === 'rejected')
-    return {
-      kind: 'end',
-      state: 'rejected',
-      reason: `the execution service rejected the order: ${o.reason ?? 'no reason given'}`,
-      code: 'venue_rejected',
-    };
-  if (o.status === 'failed')
-    return {
-      kind: 'end',
-      state: 'failed',
-      reason: `the execution service failed the order: ${o.reason ?? 'no reason given'}`,
-      code: 'upstream_error',
-    };
-  if (fills.length === 0) return { kind: 'end', state: 'cancelled', reason: o.reason ?? 'nothing filled' };
+    return end('rejected', `the execution service rejected the order: ${why}`, 'venue_rejected');
+  if (o.status === 'failed') return end('failed', `the execution service failed the order: ${why}`, 'upstream_error');
+  if (fills.length === 0) return end('cancelled', o.reason ?? 'nothing filled');
   return { kind: 'settle', state: filled === d.requestedSizeMicros ? 'filled' : 'partially_filled', fills };
 }
 

@@ -6,29 +6,16 @@ import {
   type FeeListener,
   type LedgerService,
 } from '../ledger';
-import { MICROS_PER_UNIT, mulMicros } from '../../money';
 import { OversellError } from '../portfolio/position.math';
 import { applyToPosition, markPending, undoPending } from './position-rows';
-import { EXECUTION_LEDGER_KINDS as K, type OrderSource, type OrderState } from './execution.limits';
-import { RecordedFill, OrderDraft } from './execution.models';
+import type { OrderState } from '../portfolio/portfolio.limits';
+import { EXECUTION_LEDGER_KINDS as K, type OrderSource } from './execution.limits';
+import { fillTotals, type OrderDraft, type RecordedFill } from './execution.models';
 import { usdText, microsToNumber } from '../../money/money';
 
 export type Settled =
   | { ok: true; order: Order; position: Position; balance: Balance }
   | { ok: false; order: Order; code: 'insufficient_funds' | 'insufficient_position'; message: string };
-
-/** How an order's fills add up. */
-function totals(fills: readonly RecordedFill[]) {
-  let filled = 0n;
-  let notional = 0n;
-  let fees = 0n;
-  for (const f of fills) {
-    filled += f.size;
-    notional += mulMicros(f.price, f.size);
-    fees += f.fee;
-  }
-  return { filled, notional, fees, avg: filled > 0n ? (notional * MICROS_PER_UNIT) / filled : null };
-}
 
 /** An order that was to be moved to its end had already ended (another run of it got there first). */
 export class OrderNotOpenError extends Error {
@@ -201,7 +188,7 @@ export class TradeRecorder {
     fills: readonly RecordedFill[],
     externalOrderId: string | null = null,
   ): Promise<Settled> {
-    const t = totals(fills);
+    const t = fillTotals(fills);
     try {
       return await this.prisma.$transaction(async (tx) => {
         const data = {

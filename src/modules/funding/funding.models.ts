@@ -41,12 +41,7 @@ export interface WithdrawalView {
   updatedAt: Date;
 }
 
-export interface OffsetPage<T> {
-  data: T[];
-  limit: number;
-  offset: number;
-  total: number;
-}
+export type { OffsetPage } from '../../db/offset-page';
 
 export function toFundingView(r: FundingTransaction, clientSecret: string | null = null): FundingView {
   return {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../../db/generated/client';
+import { readOffsetPage } from '../../db/offset-page';
 import { AppError } from '../../errors/app-error';
 import { amountToMicros, MICROS_PER_UNIT } from '../../money';
 import { FUNDING_LIMITS, type FiatCurrency } from './funding.limits';
@@ -67,16 +68,15 @@ export class FundingService {
   /** The caller's deposits, newest first. */
   async history(userId: string, limit: number, offset: number): Promise<OffsetPage<FundingView>> {
     const where = { userId };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.fundingTransaction.findMany({
-        where,
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        skip: offset,
-        take: limit,
-      }),
-      this.prisma.fundingTransaction.count({ where }),
-    ]);
-    return { data: rows.map((r) => toFundingView(r)), limit, offset, total };
+    return readOffsetPage(
+      this.prisma,
+      { limit, offset },
+      (window) => [
+        this.prisma.fundingTransaction.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], ...window }),
+        this.prisma.fundingTransaction.count({ where }),
+      ],
+      (r) => toFundingView(r),
+    );
   }
 
   /** Stores the processor's object once (a retried create returns the same processor id). */

@@ -1,5 +1,6 @@
 import { PeriodicTask } from '../../infra';
 import type { Prisma, PrismaClient } from '../../db/generated/client';
+import { readOffsetPage } from '../../db/offset-page';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../http/logger';
 import { amountToMicros, microsToDecimal } from '../../money';
@@ -78,16 +79,15 @@ export class WithdrawalsService {
   /** The caller's withdrawals, newest first. */
   async list(userId: string, limit: number, offset: number): Promise<OffsetPage<WithdrawalView>> {
     const where = { userId };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.withdrawal.findMany({
-        where,
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        skip: offset,
-        take: limit,
-      }),
-      this.prisma.withdrawal.count({ where }),
-    ]);
-    return { data: rows.map(toWithdrawalView), limit, offset, total };
+    return readOffsetPage(
+      this.prisma,
+      { limit, offset },
+      (window) => [
+        this.prisma.withdrawal.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], ...window }),
+        this.prisma.withdrawal.count({ where }),
+      ],
+      toWithdrawalView,
+    );
   }
 
   /**

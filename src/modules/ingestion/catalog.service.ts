@@ -3,6 +3,7 @@ import type { WorldCoreEvent } from '../../venues';
 import type { Venue, VenueEvent, VenueMarket } from '../../venues/venue.models';
 import type { VenueClient } from '../../venues/venue-client';
 import { comparisonUpserts, type ComparisonPair } from '../comparisons/comparisons.service';
+import { marketWording } from '../events/events.models';
 
 /** Where core events come from: the catalog of unified events and each venue's client. */
 export interface CatalogSource {
@@ -101,13 +102,7 @@ const dec = (v: number | null) => (v === null ? null : v.toFixed(6));
 
 function marketData(m: VenueMarket) {
   return {
-    venueEventId: m.venueEventId,
-    title: m.title,
-    description: m.description,
-    slug: m.slug,
-    status: m.status,
-    outcomes: m.outcomes,
-    endDate: m.endDate,
+    ...marketWording(m),
     bestBid: dec(m.bestBid),
     bestAsk: dec(m.bestAsk),
     lastPrice: dec(m.lastPrice),

@@ -2,7 +2,7 @@ import type { PrismaClient, Trade } from '../../db/generated/client';
 import type { PubSub } from '../../infra';
 import type { PublicTrade, Venue } from '../../venues/venue.models';
 import type { VenueClient } from '../../venues/venue-client';
-import { TRADES_TOPIC, type TradeEvent } from '../trades/trades.models';
+import { TRADES_TOPIC, tradeFigures, type TradeEvent } from '../trades/trades.models';
 import { marketKey } from './catalog.service';
 import { withWriteRetry } from './write-retry';
 
@@ -45,8 +45,8 @@ export function inTradeKeyOrder<T extends Pick<PublicTrade, 'venue' | 'venueTrad
   return [...trades].sort((a, b) => cmp(a.venue, b.venue) || cmp(a.venueTradeId, b.venueTradeId));
 }
 
-/** A venue's public trade as a row of the trades table (exact decimals). */
-export function toTradeRow(t: PublicTrade) {
+/** What a public trade and its row of the trades table hold alike: everything but the decimals. */
+function tradeColumns(t: Omit<PublicTrade, 'price' | 'size'>): Omit<PublicTrade, 'price' | 'size'> {
   return {
     venue: t.venue,
     venueTradeId: t.venueTradeId,
@@ -54,25 +54,18 @@ export function toTradeRow(t: PublicTrade) {
     venueTraderId: t.venueTraderId,
     side: t.side,
     outcome: t.outcome,
-    price: t.price.toFixed(6),
-    size: t.size.toFixed(6),
     filledAt: t.filledAt,
   };
 }
 
+/** A venue's public trade as a row of the trades table (exact decimals). */
+export function toTradeRow(t: PublicTrade) {
+  return { ...tradeColumns(t), price: t.price.toFixed(6), size: t.size.toFixed(6) };
+}
+
 /** A row of the trades table as the venue's public trade again (the inverse of {@link toTradeRow}). */
 export function fromTradeRow(t: Trade): PublicTrade {
-  return {
-    venue: t.venue,
-    venueTradeId: t.venueTradeId,
-    venueMarketId: t.venueMarketId,
-    venueTraderId: t.venueTraderId,
-    side: t.side,
-    outcome: t.outcome,
-    price: Number(t.price),
-    size: Number(t.size),
-    filledAt: t.filledAt,
-  };
+  return { ...tradeColumns(t), price: Number(t.price), size: Number(t.size) };
 }
 
 /**
@@ -226,15 +219,9 @@ export class TradeIngestService {
 
   private toEvent(t: PublicTrade): TradeEvent {
     return {
-      id: `${t.venue}:${t.venueTradeId}`,
-      venue: t.venue,
-      marketId: t.venueMarketId,
+      ...tradeFigures(t),
       eventId: this.eventOfMarket(marketKey(t.venue, t.venueMarketId)) ?? null,
       traderId: t.venueTraderId,
-      side: t.side,
-      outcome: t.outcome,
-      price: t.price,
-      size: t.size,
       filledAt: t.filledAt.toISOString(),
     };
   }

@@ -1,3 +1,4 @@
+import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { SignedCursor } from '../../http/signed-cursor';
 
@@ -50,6 +51,43 @@ export async function keysetPage<Row, Key extends string | number>(
     nextCursor: hasMore && last !== undefined ? cursors.encode({ after: q.keyOf(last) }, binding) : null,
     totalCount,
   };
+}
+
+/** What {@link keysetPageById} needs of a Prisma model (a delegate such as `prisma.market`). */
+export interface IdOrderedModel<Where> {
+  findMany(args: { where: Where; orderBy: { id: 'asc' }; take: number }): Prisma.PrismaPromise<unknown>;
+  count(args: { where: Where }): Prisma.PrismaPromise<number>;
+}
+
+/** The row type of a Prisma model. */
+type RowOf<M extends IdOrderedModel<never>> = Awaited<ReturnType<M['findMany']>> extends (infer R)[] ? R : never;
+/** The type of its rows' `id`. */
+type IdOf<M extends IdOrderedModel<never>> = RowOf<M> extends { id: infer K extends string | number } ? K : never;
+
+/**
+ * A keyset page of a list keyed by its rows' `id`: the rows of `model` matching `where` after the
+ * cursor's id in id order, and their total, read in one transaction (the total and the page agree).
+ */
+export function keysetPageById<M extends IdOrderedModel<Where>, Where extends object>(
+  cursors: SignedCursor,
+  prisma: PrismaClient,
+  rows: { model: M; where: Where },
+  q: Pick<KeysetQuery<RowOf<M>, IdOf<M>>, 'list' | 'filters' | 'cursor' | 'limit'>,
+): Promise<CursorPage<RowOf<M>>> {
+  const { model, where } = rows;
+  return keysetPage<RowOf<M>, IdOf<M>>(cursors, {
+    ...q,
+    fetch: (after, take) =>
+      prisma.$transaction([
+        model.findMany({
+          where: after === undefined ? where : ({ AND: [where, { id: { gt: after } }] } as Where),
+          orderBy: { id: 'asc' },
+          take,
+        }),
+        model.count({ where }),
+      ]) as Promise<[RowOf<M>[], number]>,
+    keyOf: (row) => (row as { id: IdOf<M> }).id,
+  });
 }
 
 /** Maps a page's rows, keeping its envelope. */

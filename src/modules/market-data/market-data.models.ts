@@ -1,7 +1,7 @@
-import type { CoreEvent, Market } from '../../db/generated/client';
+import type { Market } from '../../db/generated/client';
 import { round6 } from '../../money/money';
-import type { MarketStatus, SourceType, Venue } from '../../venues/venue.models';
-import { decimalToNumber } from '../events/events.models';
+import type { MarketFigures, MarketStatus, Venue } from '../../venues/venue.models';
+import { decimalToNumber, marketFigures, type CoreEventFields } from '../events/events.models';
 
 /** Prices as the market-data surface writes them: 0..1, mid and spread only when both sides quote. */
 export interface QuoteView {
@@ -12,7 +12,7 @@ export interface QuoteView {
 }
 
 /** A venue market, every field of the interface document's Market resource. */
-export interface MarketDataMarketView extends QuoteView {
+export interface MarketDataMarketView extends QuoteView, MarketFigures {
   venue: Venue;
   venueMarketId: string;
   title: string;
@@ -23,12 +23,6 @@ export interface MarketDataMarketView extends QuoteView {
   marketSlug: string | null;
   outcomes: string[];
   endDateIso: Date | null;
-  volume: number | null;
-  volume24h: number | null;
-  openInterest: number | null;
-  liquidity: number | null;
-  iconUrl: string | null;
-  imageUrl: string | null;
 }
 
 /** A market inside a comparison detail: identity, quote and volume. */
@@ -40,15 +34,8 @@ export interface MarketSummaryView extends QuoteView {
   volume24h: number | null;
 }
 
-/** An item of the events list. */
-export interface MarketDataEventView {
-  id: string;
-  title: string;
-  slug: string;
-  category: string;
-  sourceType: SourceType;
-  closeTime: Date | null;
-}
+/** An item of the events list: the fields every view of a core event shows. */
+export type MarketDataEventView = CoreEventFields;
 
 export interface CategoryCountView {
   category: string;
@@ -79,12 +66,7 @@ export function toMarketDataMarket(m: Market): MarketDataMarketView {
     outcomes: m.outcomes,
     endDateIso: m.endDate,
     ...quoteOf(decimalToNumber(m.bestBid), decimalToNumber(m.bestAsk)),
-    volume: decimalToNumber(m.volume),
-    volume24h: decimalToNumber(m.volume24h),
-    openInterest: decimalToNumber(m.openInterest),
-    liquidity: decimalToNumber(m.liquidity),
-    iconUrl: m.iconUrl,
-    imageUrl: m.imageUrl,
+    ...marketFigures(m),
   };
 }
 
@@ -96,16 +78,5 @@ export function toMarketSummary(m: Market): MarketSummaryView {
     ...quoteOf(decimalToNumber(m.bestBid), decimalToNumber(m.bestAsk)),
     volume: decimalToNumber(m.volume),
     volume24h: decimalToNumber(m.volume24h),
-  };
-}
-
-export function toMarketDataEvent(e: CoreEvent): MarketDataEventView {
-  return {
-    id: e.id,
-    title: e.title,
-    slug: e.slug,
-    category: e.category,
-    sourceType: e.sourceType,
-    closeTime: e.closeTime,
   };
 }

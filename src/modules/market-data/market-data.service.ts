@@ -3,9 +3,9 @@ import { AppError } from '../../errors/app-error';
 import type { SignedCursor } from '../../http/signed-cursor';
 import type { ReadMemo } from '../../infra';
 import type { MarketStatus, Venue } from '../../venues/venue.models';
-import { keysetPage, mapPage, type CursorPage } from './cursor-page';
+import { coreEventFields } from '../events/events.models';
+import { keysetPageById, mapPage, type CursorPage } from './cursor-page';
 import {
-  toMarketDataEvent,
   toMarketDataMarket,
   type CategoryCountView,
   type MarketDataEventView,
@@ -58,27 +58,22 @@ export class MarketDataService {
       ...(q.minVolume !== undefined && { volume: { gte: q.minVolume } }),
       ...(q.category !== undefined && { coreEvent: { category: q.category } }),
     };
-    const page = await keysetPage(this.cursors, {
-      list: 'markets',
-      filters: {
-        venue: q.venue ?? null,
-        status: q.status ?? null,
-        minVolume: q.minVolume ?? null,
-        category: q.category ?? null,
+    const page = await keysetPageById(
+      this.cursors,
+      this.prisma,
+      { model: this.prisma.market, where },
+      {
+        list: 'markets',
+        filters: {
+          venue: q.venue ?? null,
+          status: q.status ?? null,
+          minVolume: q.minVolume ?? null,
+          category: q.category ?? null,
+        },
+        cursor: q.cursor,
+        limit: q.limit,
       },
-      cursor: q.cursor,
-      limit: q.limit,
-      fetch: (after: string | undefined, take) =>
-        this.prisma.$transaction([
-          this.prisma.market.findMany({
-            where: after === undefined ? where : { AND: [where, { id: { gt: after } }] },
-            orderBy: { id: 'asc' },
-            take,
-          }),
-          this.prisma.market.count({ where }),
-        ]),
-      keyOf: (row) => row.id,
-    });
+    );
     return mapPage(page, toMarketDataMarket);
   }
 
@@ -93,23 +88,19 @@ export class MarketDataService {
   events(q: EventListQuery): Promise<CursorPage<MarketDataEventView>> {
     return this.memo.get(JSON.stringify(['events', q.category, q.cursor, q.limit]), async () => {
       const where: Prisma.CoreEventWhereInput = q.category === undefined ? {} : { category: q.category };
-      const page = await keysetPage(this.cursors, {
-        list: 'events',
-        filters: { category: q.category ?? null },
-        cursor: q.cursor,
-        limit: q.limit,
-        fetch: (after: string | undefined, take) =>
-          this.prisma.$transaction([
-            this.prisma.coreEvent.findMany({
-              where: after === undefined ? where : { AND: [where, { id: { gt: after } }] },
-              orderBy: { id: 'asc' },
-              take,
-            }),
-            this.prisma.coreEvent.count({ where }),
-          ]),
-        keyOf: (row) => row.id,
-      });
-      return mapPage(page, toMarketDataEvent);
+      const page = await keysetPageById(
+        this.cursors,
+        this.prisma,
+        { model: this.prisma.coreEvent, where },
+        {
+          list: 'events',
+          filters: { category: q.category ?? null },
+          cursor: q.cursor,
+          limit: q.limit,
+        },
+      );
+      // An events-list item is the fields every view of a core event shows.
+      return mapPage(page, coreEventFields);
     });
   }
 

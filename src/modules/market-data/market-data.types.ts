@@ -1,6 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { MarketStatusEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
+import { VenueEnum } from '../../graphql/enums';
 import { CountedCursorPageType } from '../../graphql/paging';
+import { CoreEventFieldsType, VenueMarketFieldsType } from '../events/events.types';
 import type { CursorPage } from './cursor-page';
 import type {
   CategoryCountView,
@@ -12,47 +13,19 @@ import type {
 @ObjectType('MarketDataMarket', {
   description: 'A venue market on the market-data surface. Prices on the 0..1 scale (1 = one dollar).',
 })
-export class MarketDataMarketType implements MarketDataMarketView {
-  @Field(() => VenueEnum)
-  venue: MarketDataMarketView['venue'];
+export class MarketDataMarketType extends VenueMarketFieldsType implements MarketDataMarketView {
   @Field({ description: "The venue's native market id." })
   venueMarketId: string;
-  @Field()
-  title: string;
-  @Field(() => MarketStatusEnum)
-  status: MarketDataMarketView['status'];
-  @Field({ description: "The venue's native event id." })
-  venueEventId: string;
   @Field(() => ID, { description: "The service's event id." })
   coreEventId: string;
-  @Field(() => String, { nullable: true, description: 'Resolution criteria.' })
-  description: string | null;
   @Field(() => String, { nullable: true })
   marketSlug: string | null;
-  @Field(() => [String])
-  outcomes: string[];
   @Field(() => Date, { nullable: true, description: 'Scheduled close or resolution.' })
   endDateIso: Date | null;
-  @Field(() => Float, { nullable: true })
-  bestBid: number | null;
-  @Field(() => Float, { nullable: true })
-  bestAsk: number | null;
   @Field(() => Float, { nullable: true, description: 'Midpoint of best bid and best ask (null unless both quote).' })
   midPrice: number | null;
   @Field(() => Float, { nullable: true, description: 'Best ask minus best bid (null unless both quote).' })
   spread: number | null;
-  @Field(() => Float, { nullable: true })
-  volume: number | null;
-  @Field(() => Float, { nullable: true })
-  volume24h: number | null;
-  @Field(() => Float, { nullable: true })
-  openInterest: number | null;
-  @Field(() => Float, { nullable: true })
-  liquidity: number | null;
-  @Field(() => String, { nullable: true })
-  iconUrl: string | null;
-  @Field(() => String, { nullable: true })
-  imageUrl: string | null;
 }
 
 @ObjectType('MarketSummary', { description: 'A market beside its counterpart in a comparison: quote and volume.' })
@@ -78,20 +51,7 @@ export class MarketSummaryType implements MarketSummaryView {
 }
 
 @ObjectType('MarketDataEvent', { description: 'An item of the market-data events list.' })
-export class MarketDataEventType implements MarketDataEventView {
-  @Field(() => ID)
-  id: string;
-  @Field()
-  title: string;
-  @Field()
-  slug: string;
-  @Field()
-  category: string;
-  @Field(() => SourceTypeEnum)
-  sourceType: MarketDataEventView['sourceType'];
-  @Field(() => Date, { nullable: true })
-  closeTime: Date | null;
-}
+export class MarketDataEventType extends CoreEventFieldsType implements MarketDataEventView {}
 
 @ObjectType('EventCategory')
 export class EventCategoryType implements CategoryCountView {

@@ -6,6 +6,7 @@ import type { VenueClient } from '../../venues/venue-client';
 import { toEventView, toMarketView, yesPrice, type EventView, type MarketView } from '../events/events.models';
 import { findCounterpart } from './market-matching';
 import { MARKETS_LIMITS } from './markets.limits';
+import { tradeFigures } from '../trades/trades.models';
 import type {
   CounterpartView,
   HolderSummaryView,
@@ -128,16 +129,5 @@ export class MarketsService {
 }
 
 function toTradeView(t: PublicTrade, eventId: string): MarketTradeView {
-  return {
-    id: `${t.venue}:${t.venueTradeId}`,
-    venue: t.venue,
-    marketId: t.venueMarketId,
-    eventId,
-    traderId: t.venueTraderId,
-    side: t.side,
-    outcome: t.outcome,
-    price: t.price,
-    size: t.size,
-    filledAt: t.filledAt,
-  };
+  return { ...tradeFigures(t), eventId, traderId: t.venueTraderId, filledAt: t.filledAt };
 }

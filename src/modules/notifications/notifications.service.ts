@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../../db/generated/client';
+import type { OffsetPage } from '../../db/offset-page';
 import { AppError } from '../../errors/app-error';
 import { NOTIFICATION_KINDS, type NotificationKind, type PushPlatform } from './notifications.limits';
 import {
@@ -40,11 +41,7 @@ export interface NotificationView {
   createdAt: Date;
 }
 
-export interface NotificationPage {
-  data: NotificationView[];
-  limit: number;
-  offset: number;
-  total: number;
+export interface NotificationPage extends OffsetPage<NotificationView> {
   unreadCount: number;
 }
 

@@ -8,6 +8,7 @@ import type {
   ExposureView,
   OpenPositionsView,
   PortfolioRoot,
+  PositionBucketView,
   SourcePnlView,
   SummaryView,
 } from './portfolio-valuation.models';
@@ -63,36 +64,35 @@ export class PortfolioPositionsType implements OpenPositionsView {
   markStatus: VenueMarkStatusView[];
 }
 
-@ObjectType('Exposure', { description: 'Open positions of one venue or category.' })
-export class ExposureType implements ExposureView {
-  @Field({ description: 'The venue or the category.' })
-  key: string;
-  @Field(() => Int)
-  positions: number;
+/** The value fields of a breakdown's bucket, alike in `Exposure` and `SourcePnl`. Never named in the schema. */
+@ObjectType()
+export abstract class PositionBucketFieldsType implements Omit<PositionBucketView, 'positions'> {
   @Field(() => Float)
   costBasis: number;
   @Field(() => Float)
   marketValue: number;
   @Field(() => Float)
   unrealizedPnl: number;
+}
+
+@ObjectType('Exposure', { description: 'Open positions of one venue or category.' })
+export class ExposureType extends PositionBucketFieldsType implements ExposureView {
+  @Field({ description: 'The venue or the category.' })
+  key: string;
+  @Field(() => Int)
+  positions: number;
   @Field(() => Float, { description: 'Of the portfolio market value, 0..1.' })
   share: number;
 }
 
 @ObjectType('SourcePnl', { description: 'PnL and exposure of the service positions or of the linked wallets.' })
-export class SourcePnlType implements SourcePnlView {
+export class SourcePnlType extends PositionBucketFieldsType implements SourcePnlView {
   @Field(() => HoldingSourceEnum)
   source: HoldingSource;
   @Field(() => Int, { description: 'Open positions.' })
   positions: number;
   @Field(() => Float)
-  costBasis: number;
-  @Field(() => Float)
-  marketValue: number;
-  @Field(() => Float)
   realizedPnl: number;
-  @Field(() => Float)
-  unrealizedPnl: number;
   @Field(() => Float)
   fees: number;
 }

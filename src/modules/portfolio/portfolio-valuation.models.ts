@@ -3,25 +3,25 @@ import type { PositionView, VenueMarkStatusView } from './portfolio.models';
 import type { WeeklyRankView } from './trade-history.service';
 
 /** Open positions of one bucket (a venue or a category). */
-export interface ExposureView {
-  key: string;
+/** The open positions of one bucket of a breakdown (a venue, a category, a source) and their value. */
+export interface PositionBucketView {
+  /** Open positions. */
   positions: number;
   costBasis: number;
   /** At the marks; an unmarked position counts at cost. */
   marketValue: number;
   unrealizedPnl: number;
+}
+
+export interface ExposureView extends PositionBucketView {
+  key: string;
   /** Of the portfolio's market value, 0..1. */
   share: number;
 }
 
-export interface SourcePnlView {
+export interface SourcePnlView extends PositionBucketView {
   source: HoldingSource;
-  /** Open positions. */
-  positions: number;
-  costBasis: number;
-  marketValue: number;
   realizedPnl: number;
-  unrealizedPnl: number;
   fees: number;
 }
 

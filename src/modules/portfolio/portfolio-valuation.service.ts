@@ -13,6 +13,7 @@ import type {
   BalancesView,
   ExposureView,
   OpenPositionsView,
+  PositionBucketView,
   SourcePnlView,
   SummaryView,
 } from './portfolio-valuation.models';
@@ -24,15 +25,18 @@ const fromNumber = toMicros;
 const shareOf = microsToNumber;
 const markKey = (p: Pick<PositionView, 'venue' | 'marketId'>) => `${p.venue}:${p.marketId}`;
 
-function exposureView(e: ExposureFigures): ExposureView {
+/** A bucket's open positions and their value, for JSON. */
+function bucketView(e: ExposureFigures): PositionBucketView {
   return {
-    key: e.key,
     positions: e.positions,
     costBasis: num(e.costBasis),
     marketValue: num(e.marketValue),
     unrealizedPnl: num(e.unrealizedPnl),
-    share: shareOf(e.shareMillionths),
   };
+}
+
+function exposureView(e: ExposureFigures): ExposureView {
+  return { key: e.key, ...bucketView(e), share: shareOf(e.shareMillionths) };
 }
 
 /** Venues the marks came from, with whether every mark of each was live. */
@@ -168,11 +172,8 @@ export class PortfolioValuationService {
     const s = summarize(positions);
     const bySource: SourcePnlView[] = s.bySource.map((b) => ({
       source: b.key as SourcePnlView['source'],
-      positions: b.positions,
-      costBasis: num(b.costBasis),
-      marketValue: num(b.marketValue),
+      ...bucketView(b),
       realizedPnl: num(b.realizedPnl),
-      unrealizedPnl: num(b.unrealizedPnl),
       fees: num(b.fees),
     }));
     return {

@@ -15,7 +15,12 @@ export type PositionStatus = (typeof POSITION_STATUSES)[number];
 
 /**
  * Order states (the `state` filter of GET /api/orders): `pending` (accepted, not yet at the venue)
- * → `submitted` → `partially_filled` / `filled`; or `cancelled`, `rejected`, `failed`.
+ * → `submitted` (at the venue or the execution service) → `filled` / `partially_filled` (the rest
+ * cancelled: orders are immediate-or-cancel); or `cancelled` (nothing fillable under the limit),
+ * `rejected` (refused before reaching the venue, e.g. insufficient balance, or by the venue),
+ * `failed` (the venue or the execution service failed). A live venue_a order whose outcome is
+ * not known yet stays `submitted` (its `failureReason` says why) until the reconciler ends it.
+ * Execution writes these states; the portfolio reads and filters them.
  */
 export const ORDER_STATES = [
   'pending',

@@ -42,41 +42,56 @@ export interface PositionView {
   micros: PositionMicros;
 }
 
-export interface OrderView {
+/**
+ * What every view of an order row shows: the portfolio's order list (`OrderView`) and the
+ * execution stream (execution's `OrderView`), each adding its own fields.
+ */
+export interface OrderFigures {
   id: string;
-  userId: string;
+  state: OrderState;
   venue: Venue;
+  /** The venue's market id. */
   marketId: string;
-  eventId: string | null;
   outcome: OutcomeSide;
   side: Side;
   orderType: 'market' | 'limit';
   mode: 'simulation' | 'live';
-  state: OrderState;
   limitPrice: number | null;
   requestedSize: number;
   filledSize: number;
   avgPrice: number | null;
+  /** Sum of fill notionals (price × size), before fees. */
   notional: number;
   fees: number;
   failureReason: string | null;
-  source: string;
-  positionId: string | null;
   externalOrderId: string | null;
+  positionId: string | null;
+  /** `execute`, `position_sell` or `copytrade`. */
+  source: string;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export interface FillView {
-  id: string;
-  orderId: string;
+/** An order of the caller's list. */
+export interface OrderView extends OrderFigures {
+  userId: string;
+  eventId: string | null;
+}
+
+/** What every view of a fill shows: the portfolio's order fills and the execution stream's. */
+export interface FillFigures {
   seq: number;
   price: number;
   size: number;
-  /** price × size, before the fee. */
-  notional: number;
   fee: number;
   filledAt: Date;
+}
+
+export interface FillView extends FillFigures {
+  id: string;
+  orderId: string;
+  /** price × size, before the fee. */
+  notional: number;
 }
 
 /** One trade of the caller's history: a fill of a service order, or an on-chain fill of a linked wallet. */
@@ -123,12 +138,7 @@ export interface VenueMarkStatusView {
   reason: string | null;
 }
 
-export interface OffsetPage<T> {
-  data: T[];
-  limit: number;
-  offset: number;
-  total: number;
-}
+export type { OffsetPage } from '../../db/offset-page';
 
 const num = microsToNumber;
 const numOrNull = (v: bigint | null) => (v === null ? null : num(v));
@@ -170,18 +180,17 @@ export function toPositionView(p: Position): PositionView {
   });
 }
 
-export function toOrderView(o: Order): OrderView {
+/** The figures of an order row, as every view of it shows them. */
+export function orderFigures(o: Order): OrderFigures {
   return {
     id: o.id,
-    userId: o.userId,
+    state: o.state,
     venue: o.venue,
     marketId: o.venueMarketId,
-    eventId: o.coreEventId,
     outcome: o.outcome,
     side: o.side,
     orderType: o.orderType,
     mode: o.mode,
-    state: o.state,
     limitPrice: numOrNull(o.limitPriceMicros),
     requestedSize: num(o.requestedSizeMicros),
     filledSize: num(o.filledSizeMicros),
@@ -189,12 +198,16 @@ export function toOrderView(o: Order): OrderView {
     notional: num(o.notionalMicros),
     fees: num(o.feeMicros),
     failureReason: o.failureReason,
-    source: o.source,
-    positionId: o.positionId,
     externalOrderId: o.externalOrderId,
+    positionId: o.positionId,
+    source: o.source,
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
   };
+}
+
+export function toOrderView(o: Order): OrderView {
+  return { ...orderFigures(o), userId: o.userId, eventId: o.coreEventId };
 }
 
 export function toFillView(f: Fill): FillView {

@@ -12,7 +12,16 @@ import {
   type OrderState,
   type PositionStatus,
 } from './portfolio.limits';
-import type { FillView, MarkView, OrderView, PositionView, TradeView, VenueMarkStatusView } from './portfolio.models';
+import type {
+  FillFigures,
+  FillView,
+  MarkView,
+  OrderFigures,
+  OrderView,
+  PositionView,
+  TradeView,
+  VenueMarkStatusView,
+} from './portfolio.models';
 
 export const PositionStatusEnum = graphqlEnum(POSITION_STATUSES, {
   name: 'PositionStatus',
@@ -120,44 +129,53 @@ export class PositionType implements Omit<PositionView, 'userId' | 'micros'> {
   updatedAt: Date;
 }
 
-@ObjectType('OrderFill', { description: 'One execution of an order at one price.' })
-export class OrderFillType implements Omit<FillView, 'orderId'> {
-  @Field(() => ID)
-  id: string;
+/**
+ * The fields of a fill that `OrderFill` (here) and `ExecutionFill` (the execution stream) declare
+ * alike; each extends it with its own. Never named in the schema.
+ */
+@ObjectType()
+export abstract class FillFieldsType implements FillFigures {
   @Field(() => Int)
   seq: number;
   @Field(() => Float)
   price: number;
   @Field(() => Float)
   size: number;
-  @Field(() => Float, { description: 'price × size, before the fee.' })
-  notional: number;
   @Field(() => Float)
   fee: number;
   @Field()
   filledAt: Date;
 }
 
-@ObjectType('Order', { description: 'An order placed through the service (execute, position sell, copytrade).' })
-export class OrderType implements Omit<OrderView, 'userId'> {
+@ObjectType('OrderFill', { description: 'One execution of an order at one price.' })
+export class OrderFillType extends FillFieldsType implements Omit<FillView, 'orderId'> {
   @Field(() => ID)
   id: string;
+  @Field(() => Float, { description: 'price × size, before the fee.' })
+  notional: number;
+}
+
+/**
+ * The fields of an order that `Order` (here) and `ExecutionOrder` (the execution stream) declare
+ * alike; each extends it with the fields it shows or describes otherwise. Never named in the schema.
+ */
+@ObjectType()
+export abstract class OrderFieldsType implements Omit<
+  OrderFigures,
+  'orderType' | 'mode' | 'notional' | 'externalOrderId'
+> {
+  @Field(() => ID)
+  id: string;
+  @Field(() => OrderStateEnum)
+  state: OrderState;
   @Field(() => VenueEnum)
   venue: Venue;
   @Field({ description: "The venue's market id." })
   marketId: string;
-  @Field(() => String, { nullable: true })
-  eventId: string | null;
   @Field(() => OutcomeEnum)
   outcome: OutcomeSide;
   @Field(() => TradeSideEnum)
   side: Side;
-  @Field(() => String, { description: '`market` or `limit`.' })
-  orderType: 'market' | 'limit';
-  @Field(() => String, { description: '`simulation` or `live`.' })
-  mode: 'simulation' | 'live';
-  @Field(() => OrderStateEnum)
-  state: OrderState;
   @Field(() => Float, { nullable: true })
   limitPrice: number | null;
   @Field(() => Float)
@@ -166,22 +184,32 @@ export class OrderType implements Omit<OrderView, 'userId'> {
   filledSize: number;
   @Field(() => Float, { nullable: true })
   avgPrice: number | null;
-  @Field(() => Float, { description: 'Sum of fill notionals, before fees.' })
-  notional: number;
   @Field(() => Float)
   fees: number;
   @Field(() => String, { nullable: true })
   failureReason: string | null;
-  @Field({ description: '`execute`, `position_sell` or `copytrade`.' })
-  source: string;
   @Field(() => String, { nullable: true })
   positionId: string | null;
-  @Field(() => String, { nullable: true })
-  externalOrderId: string | null;
+  @Field({ description: '`execute`, `position_sell` or `copytrade`.' })
+  source: string;
   @Field()
   createdAt: Date;
   @Field()
   updatedAt: Date;
+}
+
+@ObjectType('Order', { description: 'An order placed through the service (execute, position sell, copytrade).' })
+export class OrderType extends OrderFieldsType implements Omit<OrderView, 'userId'> {
+  @Field(() => String, { nullable: true })
+  eventId: string | null;
+  @Field(() => String, { description: '`market` or `limit`.' })
+  orderType: 'market' | 'limit';
+  @Field(() => String, { description: '`simulation` or `live`.' })
+  mode: 'simulation' | 'live';
+  @Field(() => Float, { description: 'Sum of fill notionals, before fees.' })
+  notional: number;
+  @Field(() => String, { nullable: true })
+  externalOrderId: string | null;
 }
 
 @ObjectType('PortfolioTrade', {

@@ -1,10 +1,16 @@
 import type { RewardType } from './rewards.limits';
-import type { RewardUnit } from './rewards.models';
+import type { RewardEntryFields, RewardUnit } from './rewards.models';
 
 /** A time window `[from, to)` of fee (ledger) times. */
 export interface TimeWindow {
   from: Date;
   to: Date;
+}
+
+/** What a report over a window of fee times starts with: the window and the trading fees in it. */
+export interface FeeWindowReport extends TimeWindow {
+  /** Trading fees in the ledger in the window. */
+  fees: number;
 }
 
 /** Why a fee's rewards and the ledger disagree. */
@@ -34,11 +40,8 @@ export interface TypeReconciliationView {
   recorded: number;
 }
 
-export interface ReconciliationView {
-  from: Date;
-  to: Date;
-  /** Trading fees in the ledger in the window, and their USD total. */
-  fees: number;
+export interface ReconciliationView extends FeeWindowReport {
+  /** The window's trading fees in USD. */
   feesUsd: number;
   byType: TypeReconciliationView[];
   /** Every discrepancy is counted; the first ones are listed. */
@@ -49,28 +52,15 @@ export interface ReconciliationView {
 }
 
 /** One rewards-ledger row as exported (amounts as exact decimal strings). */
-export interface RewardExportRow {
-  id: string;
+export interface RewardExportRow extends RewardEntryFields {
   userId: string;
-  type: RewardType;
   state: string;
   amount: string;
-  unit: RewardUnit;
-  source: string;
   sourceUserId: string;
   fee: string;
-  rate: number;
-  accruedAt: Date;
-  availableAt: Date;
-  claimId: string | null;
-  claimedAt: Date | null;
 }
 
-export interface ReplayReportView {
-  from: Date;
-  to: Date;
-  /** Fees in the window. */
-  fees: number;
+export interface ReplayReportView extends FeeWindowReport {
   /** Rewards written by this replay (0 when nothing was missing). */
   inserted: number;
 }

@@ -13,7 +13,7 @@ import {
   type ReferralLink,
   type RewardRates,
 } from './rewards.math';
-import { unitOf } from './rewards.models';
+import { rewardEntryFields, unitOf } from './rewards.models';
 import type {
   DiscrepancyReason,
   DiscrepancyView,
@@ -185,20 +185,12 @@ export class RewardsReconciliation {
     if (rows.length > L.exportMaxRows)
       throw AppError.badRequest('to', `the window holds more than ${L.exportMaxRows} rewards; narrow from and to`);
     return rows.map((r) => ({
-      id: r.id.toString(),
+      ...rewardEntryFields(r),
       userId: r.userId,
-      type: r.type,
       state: r.state,
       amount: microsToDecimal(r.amountMicros),
-      unit: unitOf(r.type),
-      source: r.source,
       sourceUserId: r.sourceUserId,
       fee: microsToDecimal(r.feeMicros),
-      rate: r.rate,
-      accruedAt: r.accruedAt,
-      availableAt: r.availableAt,
-      claimId: r.claimId,
-      claimedAt: r.claimedAt,
     }));
   }
 

@@ -6,12 +6,13 @@ import {
   DISCREPANCY_REASONS,
   type DiscrepancyReason,
   type DiscrepancyView,
+  type FeeWindowReport,
   type ReconciliationView,
   type ReplayReportView,
   type RewardExportRow,
   type TypeReconciliationView,
 } from './reconciliation.models';
-import { RewardTypeEnum } from './rewards.types';
+import { RewardEntryFieldsObject, RewardTypeEnum } from './rewards.types';
 
 export const DiscrepancyReasonEnum = graphqlEnum(DISCREPANCY_REASONS, {
   name: 'RewardDiscrepancyReason',
@@ -58,16 +59,21 @@ export class RewardTypeReconciliationObject implements TypeReconciliationView {
   recorded: number;
 }
 
-@ObjectType('RewardsReconciliation', {
-  description: 'The rewards ledger against the trading fees of the balance ledger, over a window of fee times.',
-})
-export class RewardsReconciliationObject implements ReconciliationView {
+/** The window and fee count both window reports start with. Never named in the schema. */
+@ObjectType()
+export abstract class FeeWindowReportObject implements FeeWindowReport {
   @Field()
   from: Date;
   @Field()
   to: Date;
   @Field(() => Int, { description: 'Trading fees in the window.' })
   fees: number;
+}
+
+@ObjectType('RewardsReconciliation', {
+  description: 'The rewards ledger against the trading fees of the balance ledger, over a window of fee times.',
+})
+export class RewardsReconciliationObject extends FeeWindowReportObject implements ReconciliationView {
   @Field(() => Float)
   feesUsd: number;
   @Field(() => [RewardTypeReconciliationObject])
@@ -85,13 +91,9 @@ export class RewardsReconciliationObject implements ReconciliationView {
 @ObjectType('RewardExportRow', {
   description: 'One rewards-ledger row; amounts as exact decimal strings (six decimals).',
 })
-export class RewardExportRowObject implements RewardExportRow {
-  @Field(() => ID)
-  id: string;
+export class RewardExportRowObject extends RewardEntryFieldsObject implements RewardExportRow {
   @Field()
   userId: string;
-  @Field(() => RewardTypeEnum)
-  type: RewardType;
   @Field()
   state: string;
   @Field()
@@ -106,24 +108,10 @@ export class RewardExportRowObject implements RewardExportRow {
   fee: string;
   @Field(() => Int)
   rate: number;
-  @Field()
-  accruedAt: Date;
-  @Field()
-  availableAt: Date;
-  @Field(() => String, { nullable: true })
-  claimId: string | null;
-  @Field(() => Date, { nullable: true })
-  claimedAt: Date | null;
 }
 
 @ObjectType('RewardsReplayReport')
-export class RewardsReplayReportObject implements ReplayReportView {
-  @Field()
-  from: Date;
-  @Field()
-  to: Date;
-  @Field(() => Int, { description: 'Trading fees in the window.' })
-  fees: number;
+export class RewardsReplayReportObject extends FeeWindowReportObject implements ReplayReportView {
   @Field(() => Int, { description: 'Rewards written (0 when nothing was missing).' })
   inserted: number;
 }

@@ -6,7 +6,7 @@ import type { LedgerService } from '../ledger/ledger.service';
 import { microsToNumber } from '../../money';
 import type { NewNotification } from '../notifications';
 import { CLAIMABLE_TYPES, REWARD_CLAIM_KIND, type RewardType } from './rewards.limits';
-import type { RewardClaimView } from './rewards.models';
+import { trailOf, type RewardClaimView } from './rewards.models';
 import type { RewardsService } from './rewards.service';
 
 /**
@@ -59,15 +59,11 @@ export class RewardClaimsService {
         },
       });
       await tx.rewardEvent.createMany({
-        data: taken.map((r) => ({
-          rewardId: r.id,
-          userId,
-          type: r.type,
-          event: 'claimed' as const,
-          amountMicros: r.amountMicros,
-          source: r.source,
-          claimId: id,
-        })),
+        data: trailOf(
+          'claimed',
+          taken.map((r) => ({ ...r, userId })),
+          id,
+        ),
       });
       await this.ledger.post(tx, {
         userId,

@@ -1,6 +1,7 @@
 import type { LedgerDb } from '../ledger/ledger.models';
 import type { FeeCharged, FeeListener } from '../ledger/fee-events';
 import { accrualsFor, uplineAt, type FeeFact, type RewardRates, type ReferralLink } from './rewards.math';
+import { trailOf } from './rewards.models';
 
 /** The fee's identity: the idempotency key of its ledger movement. */
 export function feeKey(orderId: string, seq: number): string {
@@ -73,16 +74,7 @@ export class RewardsAccrual implements FeeListener {
       skipDuplicates: true,
     });
     if (created.length === 0) return 0;
-    await db.rewardEvent.createMany({
-      data: created.map((r) => ({
-        rewardId: r.id,
-        userId: r.userId,
-        type: r.type,
-        event: 'accrued' as const,
-        amountMicros: r.amountMicros,
-        source: r.source,
-      })),
-    });
+    await db.rewardEvent.createMany({ data: trailOf('accrued', created) });
     return created.length;
   }
 }

@@ -1,4 +1,4 @@
-import type { RewardEntry, RewardEvent } from '../../db/generated/client';
+import type { Prisma, RewardEntry, RewardEvent } from '../../db/generated/client';
 import { microsToNumber } from '../../money';
 import type { Chain } from '../wallets/wallets.limits';
 import type { RewardEventKind, RewardState, RewardType } from './rewards.limits';
@@ -10,22 +10,45 @@ export function unitOf(type: RewardType): RewardUnit {
   return type === 'points' ? 'points' : 'USD';
 }
 
-/** One row of the rewards ledger as the API shows it (amounts in units, not micro-units). */
-export interface RewardView {
+/**
+ * What every view of a rewards-ledger row shows, whatever its amounts are written as: the API's
+ * reward (numbers) and the export row (exact decimal strings).
+ */
+export interface RewardEntryFields {
   id: string;
   type: RewardType;
-  state: RewardState;
-  amount: number;
   unit: RewardUnit;
   /** The fee that caused it: `fee:<orderId>:<seq>`. */
   source: string;
-  /** The fee in USD and the rate applied (basis points, or points per USD). */
-  fee: number;
+  /** The rate applied to the fee (basis points, or points per USD). */
   rate: number;
   accruedAt: Date;
   availableAt: Date;
   claimId: string | null;
   claimedAt: Date | null;
+}
+
+/** The fields of a rewards-ledger row every view shows. */
+export function rewardEntryFields(r: RewardEntry): RewardEntryFields {
+  return {
+    id: r.id.toString(),
+    type: r.type,
+    unit: unitOf(r.type),
+    source: r.source,
+    rate: r.rate,
+    accruedAt: r.accruedAt,
+    availableAt: r.availableAt,
+    claimId: r.claimId,
+    claimedAt: r.claimedAt,
+  };
+}
+
+/** One row of the rewards ledger as the API shows it (amounts in units, not micro-units). */
+export interface RewardView extends RewardEntryFields {
+  state: RewardState;
+  amount: number;
+  /** The fee in USD. */
+  fee: number;
 }
 
 /** One change of a reward (the audit trail). */
@@ -41,28 +64,41 @@ export interface RewardEventView {
   at: Date;
 }
 
-export interface OffsetPage<T> {
-  data: T[];
-  limit: number;
-  offset: number;
-  total: number;
-}
+export type { OffsetPage } from '../../db/offset-page';
 
 export function toRewardView(r: RewardEntry): RewardView {
   return {
-    id: r.id.toString(),
-    type: r.type,
+    ...rewardEntryFields(r),
     state: r.state,
     amount: microsToNumber(r.amountMicros),
-    unit: unitOf(r.type),
-    source: r.source,
     fee: microsToNumber(r.feeMicros),
-    rate: r.rate,
-    accruedAt: r.accruedAt,
-    availableAt: r.availableAt,
-    claimId: r.claimId,
-    claimedAt: r.claimedAt,
   };
+}
+
+/** A reward that has just moved (accrued, released or claimed), as its audit trail records it. */
+export interface MovedReward {
+  id: bigint;
+  userId: string;
+  type: RewardType;
+  amountMicros: bigint;
+  source: string;
+}
+
+/** The audit-trail rows of rewards that moved: every change of a reward appends one, in the same transaction. */
+export function trailOf(
+  event: RewardEventKind,
+  rewards: readonly MovedReward[],
+  claimId?: string,
+): Prisma.RewardEventCreateManyInput[] {
+  return rewards.map((r) => ({
+    rewardId: r.id,
+    userId: r.userId,
+    type: r.type,
+    event,
+    amountMicros: r.amountMicros,
+    source: r.source,
+    claimId,
+  }));
 }
 
 export function toRewardEventView(e: RewardEvent): RewardEventView {

@@ -1,11 +1,13 @@
 import { PeriodicTask } from '../../infra';
 import type { PrismaClient } from '../../db/generated/client';
+import { readOffsetPage } from '../../db/offset-page';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../http/logger';
 import { microsToNumber } from '../../money';
 import type { NewNotification } from '../notifications';
 import { REWARD_TYPES, type RewardType } from './rewards.limits';
 import {
+  trailOf,
   toRewardEventView,
   toRewardView,
   unitOf,
@@ -104,22 +106,30 @@ export class RewardsService {
   async history(userId: string, limit: number, offset: number): Promise<OffsetPage<RewardView>> {
     await this.release(userId);
     const where = { userId };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.rewardEntry.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: limit }),
-      this.prisma.rewardEntry.count({ where }),
-    ]);
-    return { data: rows.map(toRewardView), limit, offset, total };
+    return readOffsetPage(
+      this.prisma,
+      { limit, offset },
+      (window) => [
+        this.prisma.rewardEntry.findMany({ where, orderBy: { id: 'desc' }, ...window }),
+        this.prisma.rewardEntry.count({ where }),
+      ],
+      toRewardView,
+    );
   }
 
   /** Every change of the caller's rewards (accrued, available, claimed), newest first. */
   async audit(userId: string, limit: number, offset: number): Promise<OffsetPage<RewardEventView>> {
     await this.release(userId);
     const where = { userId };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.rewardEvent.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: limit }),
-      this.prisma.rewardEvent.count({ where }),
-    ]);
-    return { data: rows.map(toRewardEventView), limit, offset, total };
+    return readOffsetPage(
+      this.prisma,
+      { limit, offset },
+      (window) => [
+        this.prisma.rewardEvent.findMany({ where, orderBy: { id: 'desc' }, ...window }),
+        this.prisma.rewardEvent.count({ where }),
+      ],
+      toRewardEventView,
+    );
   }
 
   /**
@@ -140,16 +150,7 @@ export class RewardsService {
               WHERE "userId" = ${userId} AND "state" = 'pending' AND "availableAt" <= ${now}
               RETURNING "id", "userId", "type"::text AS "type", "amountMicros", "source"`;
       if (rows.length > 0) {
-        await tx.rewardEvent.createMany({
-          data: rows.map((r) => ({
-            rewardId: r.id,
-            userId: r.userId,
-            type: r.type,
-            event: 'available' as const,
-            amountMicros: r.amountMicros,
-            source: r.source,
-          })),
-        });
+        await tx.rewardEvent.createMany({ data: trailOf('available', rows) });
       }
       return rows;
     });

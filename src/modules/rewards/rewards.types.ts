@@ -12,6 +12,7 @@ import {
   type RewardType,
 } from './rewards.limits';
 import type {
+  RewardEntryFields,
   ReferralStatusView,
   RewardClaimView,
   RewardEventView,
@@ -40,12 +41,28 @@ export type RewardStateEnum = RewardState;
 export const RewardEventKindEnum = graphqlEnum(REWARD_EVENTS, { name: 'RewardEventKind' });
 export type RewardEventKindEnum = RewardEventKind;
 
-@ObjectType('Reward', { description: 'One row of the rewards ledger: a reward accrued from one trading fee.' })
-export class RewardObject implements RewardView {
+/**
+ * The fields of a rewards-ledger row that `Reward` and `RewardExportRow` declare alike; each adds
+ * its amounts (numbers or exact strings) and wording. Never named in the schema.
+ */
+@ObjectType()
+export abstract class RewardEntryFieldsObject implements Omit<RewardEntryFields, 'unit' | 'source' | 'rate'> {
   @Field(() => ID)
   id: string;
   @Field(() => RewardTypeEnum)
   type: RewardType;
+  @Field()
+  accruedAt: Date;
+  @Field()
+  availableAt: Date;
+  @Field(() => String, { nullable: true })
+  claimId: string | null;
+  @Field(() => Date, { nullable: true })
+  claimedAt: Date | null;
+}
+
+@ObjectType('Reward', { description: 'One row of the rewards ledger: a reward accrued from one trading fee.' })
+export class RewardObject extends RewardEntryFieldsObject implements RewardView {
   @Field(() => RewardStateEnum)
   state: RewardState;
   @Field(() => Float, { description: 'USD, or points for `points`.' })
@@ -58,14 +75,6 @@ export class RewardObject implements RewardView {
   fee: number;
   @Field(() => Int, { description: 'Basis points of the fee, or points per USD of fee.' })
   rate: number;
-  @Field()
-  accruedAt: Date;
-  @Field()
-  availableAt: Date;
-  @Field(() => String, { nullable: true })
-  claimId: string | null;
-  @Field(() => Date, { nullable: true })
-  claimedAt: Date | null;
 }
 
 @ObjectType('RewardPage')

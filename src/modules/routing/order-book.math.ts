@@ -174,6 +174,11 @@ export interface BookQuote extends BookWalk {
   depth: bigint;
 }
 
+/** What a buy pays (notional + fees) or a sell receives (notional − fees), micro-USD. */
+export function allInOf(side: Side, notional: bigint, fees: bigint): bigint {
+  return side === 'buy' ? notional + fees : notional - fees;
+}
+
 /** Prices an order (market, or a limit order's marketable part) against a venue's book, in micro-units. */
 export function priceBook(
   venue: Venue,
@@ -194,7 +199,7 @@ export function priceBook(
     outcome,
     fillFees,
     fees,
-    allIn: side === 'buy' ? walk.notional + fees : walk.notional - fees,
+    allIn: allInOf(side, walk.notional, fees),
     avgPrice: walk.filled > 0n ? (walk.notional * MICRO) / walk.filled : null,
     worstPrice: walk.fills.length > 0 ? walk.fills[walk.fills.length - 1]!.price : null,
     mid: midOf(book, outcome),
@@ -251,13 +256,6 @@ export function toQuote(q: BookQuote): Quote {
 }
 
 /** Prices an order against a venue's book, for JSON (see {@link priceBook}). */
-export function quote(
-  venue: Venue,
-  book: Pick<OrderBook, 'bids' | 'asks'>,
-  side: Side,
-  outcome: OutcomeSide,
-  target: FillTarget,
-  opts: { limitPrice?: number; fees?: FeeSchedule } = {},
-): Quote {
-  return toQuote(priceBook(venue, book, side, outcome, target, opts));
+export function quote(...order: Parameters<typeof priceBook>): Quote {
+  return toQuote(priceBook(...order));
 }

@@ -32,6 +32,14 @@ export interface CostMarketView {
   no: Quote;
 }
 
+/** The same question priced on another venue: what a pick is weighed against. */
+export interface CostAlternativeView {
+  venue: Venue;
+  marketId: string;
+  complete: boolean;
+  allInPrice: number | null;
+}
+
 /** The best venue for one question of the event and one outcome. */
 export interface CostBestView {
   /** The question (the title of the best market). */
@@ -44,7 +52,7 @@ export interface CostBestView {
   allInUsd: number;
   allInPrice: number | null;
   /** The same question on the other venue, when it was priced. */
-  alternative: { venue: Venue; marketId: string; complete: boolean; allInPrice: number | null } | null;
+  alternative: CostAlternativeView | null;
   /** What the best venue saves per contract against the alternative (both priced), else null. */
   advantagePerContract: number | null;
 }
@@ -63,11 +71,7 @@ export interface CostRundownView {
 }
 
 /** Another venue's price for a routed order, for transparency. */
-export interface RouteAlternativeView {
-  venue: Venue;
-  marketId: string;
-  complete: boolean;
-  allInPrice: number | null;
+export interface RouteAlternativeView extends CostAlternativeView {
   allInCost: number;
 }
 

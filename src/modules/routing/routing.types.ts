@@ -4,6 +4,7 @@ import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
 import type { Quote } from './order-book.math';
 import {
   COST_VENUE_STATUSES,
+  type CostAlternativeView,
   type CostBestView,
   type CostMarketView,
   type CostRundownView,
@@ -96,7 +97,7 @@ export class CostMarketType implements CostMarketView {
 }
 
 @ObjectType('CostAlternative')
-export class CostAlternativeType {
+export class CostAlternativeType implements CostAlternativeView {
   @Field(() => VenueEnum)
   venue: Venue;
   @Field()
@@ -156,15 +157,7 @@ export class CostRundownType implements CostRundownView {
 }
 
 @ObjectType('RouteAlternative')
-export class RouteAlternativeType implements RouteAlternativeView {
-  @Field(() => VenueEnum)
-  venue: Venue;
-  @Field()
-  marketId: string;
-  @Field()
-  complete: boolean;
-  @Field(() => Float, { nullable: true })
-  allInPrice: number | null;
+export class RouteAlternativeType extends CostAlternativeType implements RouteAlternativeView {
   @Field(() => Float)
   allInCost: number;
 }

@@ -1,5 +1,6 @@
 import { Field, Float, InputType } from 'type-graphql';
 import { AppError } from '../../../errors/app-error';
+import { numberIn, oneOf, requiredOneOf, textOf } from '../../../errors/field-checks';
 import { VenueEnum } from '../../../graphql/enums';
 import { VENUES } from '../../../venues/venue.models';
 import { EXECUTION_MODES } from '../../execution/execution.limits';
@@ -43,47 +44,25 @@ export class CopytradeInput {
   maxPriceDeviation?: number;
 }
 
-function numberIn(field: string, value: unknown, r: { min: number; max: number }): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < r.min || value > r.max)
-    throw AppError.badRequest(field, `must be a number from ${r.min} to ${r.max}`);
-  return value;
-}
-
-function textOf(field: string, value: unknown, max: number): string {
-  if (value === undefined || value === null) throw AppError.badRequest(field, 'is required');
-  if (typeof value !== 'string' || value.trim() === '' || value.length > max)
-    throw AppError.badRequest(field, `must be a string of 1 to ${max} characters`);
-  return value;
-}
-
 /** Checks a copytrade body: 400 naming the first field at fault. */
 export function checkCopytradeRequest(r: Record<string, unknown>): CopytradeRequest {
-  if (typeof r.venue !== 'string' || !(VENUES as readonly string[]).includes(r.venue)) {
-    throw AppError.badRequest(
-      'venue',
-      r.venue === undefined || r.venue === null ? 'is required' : `must be one of ${VENUES.join(', ')}`,
-    );
-  }
-  const traderId = textOf('traderId', r.traderId, L.traderId.max);
-  const tradeId = textOf('tradeId', r.tradeId, L.tradeId.max);
+  const venue = requiredOneOf('venue', r.venue, VENUES);
+  const traderId = textOf('traderId', r.traderId, L.traderId.max, true);
+  const tradeId = textOf('tradeId', r.tradeId, L.tradeId.max, true);
   const size = numberIn('size', r.size, L.size);
   const amountUsd = numberIn('amountUsd', r.amountUsd, L.amountUsd);
   if (size === undefined && amountUsd === undefined)
     throw AppError.badRequest('size', 'one of size and amountUsd is required');
   if (size !== undefined && amountUsd !== undefined)
     throw AppError.badRequest('amountUsd', 'give size or amountUsd, not both');
-  const mode = r.mode ?? undefined;
-  if (mode !== undefined && (typeof mode !== 'string' || !(EXECUTION_MODES as readonly string[]).includes(mode))) {
-    throw AppError.badRequest('mode', `must be one of ${EXECUTION_MODES.join(', ')}`);
-  }
+  const mode = oneOf('mode', r.mode, EXECUTION_MODES);
   return {
-    venue: r.venue as CopytradeRequest['venue'],
+    venue,
     traderId,
     tradeId,
     size,
     amountUsd,
-    mode: mode as CopytradeRequest['mode'],
+    mode,
     maxPriceDeviation: numberIn('maxPriceDeviation', r.maxPriceDeviation, L.maxPriceDeviation),
   };
 }

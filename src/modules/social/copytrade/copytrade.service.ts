@@ -11,7 +11,7 @@ import type { MarketsService } from '../../markets/markets.service';
 import type { MarketBooks } from '../../routing/market-books';
 import { CENT, levelsFor } from '../../routing/order-book.math';
 import { copyLimitMicros, deviation, utcMidnight, type CopytradeCaps, type CopytradeRequest } from './copytrade.limits';
-import type { TraderTradeView } from '../traders/leaderboard.service';
+import { toTraderTradeView, type TraderTradeView } from '../traders/leaderboard.service';
 import { normalizeTraderId } from '../traders/trader-id';
 import { UserLease } from './user-lease';
 
@@ -183,7 +183,7 @@ export class CopytradeService {
       order: last.order!,
       position: last.position,
       balance: last.balance,
-      copied: tradeView(trade),
+      copied: toTraderTradeView(trade),
       bestPrice: num(best),
       limitPrice: num(limit),
       replayed: stream.replayed,
@@ -298,17 +298,4 @@ function sizeForAmount(venue: Venue, amountUsd: number, price: bigint): bigint {
   const step = venue === 'venue_b' ? MICROS_PER_UNIT : MICROS_PER_UNIT / 100n;
   const raw = (toMicros(amountUsd) * MICROS_PER_UNIT) / price;
   return (raw / step) * step;
-}
-
-function tradeView(t: Trade): TraderTradeView {
-  return {
-    id: `${t.venue}:${t.venueTradeId}`,
-    venue: t.venue,
-    marketId: t.venueMarketId,
-    side: t.side,
-    outcome: t.outcome,
-    price: Number(t.price.toString()),
-    size: Number(t.size.toString()),
-    filledAt: t.filledAt,
-  };
 }

@@ -1,18 +1,11 @@
-import { MaxLength } from 'class-validator';
-import { ArgsType, Field } from 'type-graphql';
-import { VenueEnum } from '../../../graphql/enums';
+import { ArgsType } from 'type-graphql';
 import { OffsetPagingArgs } from '../../../graphql/paging';
+import { TraderRefArgs } from '../traders/traders.inputs';
 import { FOLLOW_LIMITS } from './follows.limits';
 
+/** The trader to follow or unfollow. */
 @ArgsType()
-export class FollowArgs {
-  @Field(() => VenueEnum)
-  venue: VenueEnum;
-
-  @Field()
-  @MaxLength(100)
-  traderId: string;
-}
+export class FollowArgs extends TraderRefArgs() {}
 
 @ArgsType()
 export class FollowsListArgs extends OffsetPagingArgs(FOLLOW_LIMITS, { describe: [] }) {}

@@ -1,4 +1,5 @@
-import type { PrismaClient } from '../../../db/generated/client';
+import type { Prisma, PrismaClient } from '../../../db/generated/client';
+import { readOffsetPage, type OffsetPage } from '../../../db/offset-page';
 import type { PublicTrade, Venue } from '../../../venues/venue.models';
 import type { NewNotification } from '../../notifications/notifications.service';
 import { normalizeTraderId } from '../traders/trader-id';
@@ -9,12 +10,7 @@ export interface FollowView {
   createdAt: Date;
 }
 
-export interface FollowPage {
-  data: FollowView[];
-  limit: number;
-  offset: number;
-  total: number;
-}
+export type FollowPage = OffsetPage<FollowView>;
 
 export interface UnfollowResult {
   venue: Venue;
@@ -81,17 +77,17 @@ export class FollowsService {
 
   async list(userId: string, limit: number, offset: number): Promise<FollowPage> {
     const where = { userId };
-    const [data, total] = await this.prisma.$transaction([
-      this.prisma.follow.findMany({
-        where,
-        orderBy: [{ createdAt: 'desc' }, { traderId: 'asc' }],
-        skip: offset,
-        take: limit,
-        select: { venue: true, traderId: true, createdAt: true },
-      }),
-      this.prisma.follow.count({ where }),
-    ]);
-    return { data, limit, offset, total };
+    const select = { venue: true, traderId: true, createdAt: true } as const;
+    const orderBy = [{ createdAt: 'desc' }, { traderId: 'asc' }] satisfies Prisma.FollowOrderByWithRelationInput[];
+    return readOffsetPage(
+      this.prisma,
+      { limit, offset },
+      (window) => [
+        this.prisma.follow.findMany({ where, orderBy, select, ...window }),
+        this.prisma.follow.count({ where }),
+      ],
+      (f) => f,
+    );
   }
 }
 

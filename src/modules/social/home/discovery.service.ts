@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../../db/generated/client';
 import { decimalToNumber } from '../../events/events.models';
-import type { CommentView } from '../../comments/comments.service';
+import { COMMENT_VIEW_SELECT, type CommentView } from '../../comments/comments.service';
 import type { OutcomeSide, Venue } from '../../../venues/venue.models';
 import { round6 } from '../../../money/money';
 
@@ -30,17 +30,7 @@ export class DiscoveryService {
       where: { parentId: null, createdAt: { gte: new Date(now - 7 * 86_400_000) } },
       orderBy: [{ replyCount: 'desc' }, { likeCount: 'desc' }, { createdAt: 'desc' }, { id: 'asc' }],
       take: limit,
-      select: {
-        id: true,
-        eventId: true,
-        tradeId: true,
-        parentId: true,
-        authorId: true,
-        body: true,
-        likeCount: true,
-        replyCount: true,
-        createdAt: true,
-      },
+      select: COMMENT_VIEW_SELECT,
     });
   }
 

@@ -3,18 +3,11 @@ import type { OutcomeSide, Side, Venue } from '../../../venues/venue.models';
 import type { EventView } from '../../events/events.models';
 import type { EventsService } from '../../events/events.service';
 import { HOME_LIMITS } from './home.limits';
+import { tradeFigures, type TradeFigures } from '../../trades/trades.models';
 
 /** A followed trader's trade, with the event it belongs to when the market is in the catalog. */
-export interface HomeActivityView {
-  /** `venue:venueTradeId` (what copytrading takes). */
-  id: string;
-  venue: Venue;
+export interface HomeActivityView extends TradeFigures {
   traderId: string;
-  marketId: string;
-  side: Side;
-  outcome: OutcomeSide;
-  price: number;
-  size: number;
   filledAt: Date;
   marketTitle: string | null;
   eventId: string | null;
@@ -69,14 +62,8 @@ export class HomeService {
       ORDER BY t."filledAt" DESC, t."id" ASC
       LIMIT ${limit}`;
     return rows.map((r) => ({
-      id: `${r.venue}:${r.venueTradeId}`,
-      venue: r.venue,
+      ...tradeFigures(r),
       traderId: r.venueTraderId,
-      marketId: r.venueMarketId,
-      side: r.side,
-      outcome: r.outcome,
-      price: Number(r.price),
-      size: Number(r.size),
       filledAt: r.filledAt,
       marketTitle: r.marketTitle,
       eventId: r.eventId,

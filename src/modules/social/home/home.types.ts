@@ -1,5 +1,5 @@
-import { Field, Float, ID, ObjectType } from 'type-graphql';
-import { OutcomeEnum, TradeSideEnum, VenueEnum } from '../../../graphql/enums';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { TradeFieldsType } from '../../trades/trades.types';
 import type { HomeActivityView } from './home.service';
 
 /** The home screen; its parts resolve as fields so one query fetches the screen. */
@@ -13,25 +13,13 @@ export class HomeType {
 }
 
 @ObjectType('HomeActivity', { description: "A followed trader's trade." })
-export class HomeActivityType implements HomeActivityView {
+export class HomeActivityType extends TradeFieldsType implements HomeActivityView {
   @Field(() => ID, { description: '`venue:venueTradeId` (the `tradeId` copytrading takes).' })
   id: string;
-  @Field(() => VenueEnum)
-  venue: HomeActivityView['venue'];
   @Field()
   traderId: string;
   @Field({ description: "The venue's market id." })
   marketId: string;
-  @Field(() => TradeSideEnum)
-  side: HomeActivityView['side'];
-  @Field(() => OutcomeEnum)
-  outcome: HomeActivityView['outcome'];
-  @Field(() => Float)
-  price: number;
-  @Field(() => Float)
-  size: number;
-  @Field()
-  filledAt: Date;
   @Field(() => String, { nullable: true })
   marketTitle: string | null;
   @Field(() => String, { nullable: true, description: 'The core event, when the market is in the catalog.' })

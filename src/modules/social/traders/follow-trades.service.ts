@@ -1,7 +1,7 @@
 import { Prisma, type PrismaClient } from '../../../db/generated/client';
 import { AppError } from '../../../errors/app-error';
 import type { HistoryService } from '../../charts/charts.service';
-import type { HistoryInterval } from '../../charts/charts.limits';
+import { historyWindow, type HistoryWindow } from '../../charts/charts.models';
 import type { EventsService } from '../../events/events.service';
 import type { OutcomeSide, Side, Venue } from '../../../venues/venue.models';
 import { groupBubbles, type BubbleTrade, type BubbleView } from './bubbles';
@@ -25,13 +25,9 @@ export interface FollowTradesMarketView {
   bubbles: BubbleView[];
 }
 
-export interface FollowTradesView {
+/** The overlay on the window the event's history reports (bubbles cover its whole buckets). */
+export interface FollowTradesView extends HistoryWindow {
   eventId: string;
-  interval: HistoryInterval;
-  bucketSeconds: number;
-  /** The effective range, as history reports it (bubbles cover its whole buckets). */
-  from: number;
-  to: number;
   topN: number;
   markets: FollowTradesMarketView[];
 }
@@ -73,10 +69,7 @@ export class FollowTradesService {
     const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     return {
       eventId: event.id,
-      interval: range.interval,
-      bucketSeconds: range.bucketSeconds,
-      from: range.from,
-      to: range.to,
+      ...historyWindow(range),
       topN,
       markets: [...markets!]
         .sort((a, b) => cmp(a.venue, b.venue) || cmp(a.marketId, b.marketId))

@@ -1,6 +1,6 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { OutcomeEnum, TradeSideEnum, VenueEnum } from '../../../graphql/enums';
-import type { HistoryInterval } from '../../charts/charts.limits';
+import { HistoryWindowFieldsType } from '../../charts/charts.types';
 import type { BubbleTraderView, BubbleView } from './bubbles';
 import type { FollowTradesMarketView, FollowTradesView } from './follow-trades.service';
 
@@ -61,13 +61,9 @@ export class FollowTradesMarketType implements FollowTradesMarketView {
 @ObjectType('FollowTrades', {
   description: "An overlay of the caller's followed traders' trades on the event's chart.",
 })
-export class FollowTradesType implements FollowTradesView {
+export class FollowTradesType extends HistoryWindowFieldsType implements FollowTradesView {
   @Field()
   eventId: string;
-  @Field(() => String)
-  interval: HistoryInterval;
-  @Field(() => Int)
-  bucketSeconds: number;
   @Field(() => Int, { description: 'Effective range start, unix seconds (bubbles cover its whole buckets).' })
   from: number;
   @Field(() => Int, { description: 'Effective range end, unix seconds.' })

@@ -1,10 +1,12 @@
-import type { Prisma, PrismaClient, TraderStat } from '../../../db/generated/client';
+import type { Prisma, PrismaClient, Trade, TraderStat } from '../../../db/generated/client';
+import { readOffsetPage, type OffsetPage } from '../../../db/offset-page';
 import { AppError } from '../../../errors/app-error';
 import { decimalToNumber } from '../../events/events.models';
-import { VENUES, type OutcomeSide, type Side, type Venue } from '../../../venues/venue.models';
+import { VENUES, type Venue } from '../../../venues/venue.models';
 import { normalizeTraderId } from './trader-id';
 import { userTraderIds } from './user-traders';
 import { LeaderboardSort } from './traders.limits';
+import { tradeFigures, type TradeFigures } from '../../trades/trades.models';
 
 export interface TraderStatsView {
   venue: Venue;
@@ -24,12 +26,8 @@ export interface LeaderboardRow extends TraderStatsView {
   rank: number;
 }
 
-export interface LeaderboardPage {
-  data: LeaderboardRow[];
+export interface LeaderboardPage extends OffsetPage<LeaderboardRow> {
   sortBy: LeaderboardSort;
-  limit: number;
-  offset: number;
-  total: number;
 }
 
 export interface TraderProfile extends TraderStatsView {
@@ -56,23 +54,17 @@ export interface LeaderboardMeView {
   neighbours: LeaderboardRow[];
 }
 
-export interface TraderTradeView {
-  id: string;
-  venue: Venue;
-  marketId: string;
-  side: Side;
-  outcome: OutcomeSide;
-  price: number;
-  size: number;
+/** A public trade of a trader's history (or the trade a copytrade copied). */
+export interface TraderTradeView extends TradeFigures {
   filledAt: Date;
 }
 
-export interface TraderTradePage {
-  data: TraderTradeView[];
-  limit: number;
-  offset: number;
-  total: number;
+/** A stored public trade as a trader's history shows it. */
+export function toTraderTradeView(t: Trade): TraderTradeView {
+  return { ...tradeFigures(t), filledAt: t.filledAt };
 }
+
+export type TraderTradePage = OffsetPage<TraderTradeView>;
 
 const COLUMN: Record<LeaderboardSort, 'totalVolume' | 'totalPnl' | 'winCount' | 'totalTrades'> = {
   total_volume: 'totalVolume',
@@ -116,16 +108,21 @@ export class LeaderboardService {
   async leaderboard(sortBy: LeaderboardSort, limit: number, offset: number, venue?: Venue): Promise<LeaderboardPage> {
     const where: Prisma.TraderStatWhereInput = venue ? { venue } : {};
     const col = COLUMN[sortBy];
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.traderStat.findMany({
-        where,
-        orderBy: [{ [col]: 'desc' }, { venue: 'asc' }, { traderId: 'asc' }],
-        skip: offset,
-        take: limit,
-      }),
-      this.prisma.traderStat.count({ where }),
-    ]);
-    return { data: rows.map((r, i) => ({ ...toView(r), rank: offset + i + 1 })), sortBy, limit, offset, total };
+    const orderBy: Prisma.TraderStatOrderByWithRelationInput[] = [
+      { [col]: 'desc' },
+      { venue: 'asc' },
+      { traderId: 'asc' },
+    ];
+    const page = await readOffsetPage(
+      this.prisma,
+      { limit, offset },
+      (window) => [
+        this.prisma.traderStat.findMany({ where, orderBy, ...window }),
+        this.prisma.traderStat.count({ where }),
+      ],
+      (r, i) => ({ ...toView(r), rank: offset + i + 1 }),
+    );
+    return { ...page, sortBy };
   }
 
   /**
@@ -188,20 +185,14 @@ export class LeaderboardService {
   async trades(venue: Venue, rawTraderId: string, limit: number, offset: number): Promise<TraderTradePage> {
     const traderId = normalizeTraderId(venue, rawTraderId);
     const where = { venue, venueTraderId: traderId };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.trade.findMany({ where, orderBy: [{ filledAt: 'desc' }, { id: 'asc' }], skip: offset, take: limit }),
-      this.prisma.trade.count({ where }),
-    ]);
-    const data = rows.map((t) => ({
-      id: `${t.venue}:${t.venueTradeId}`,
-      venue: t.venue,
-      marketId: t.venueMarketId,
-      side: t.side,
-      outcome: t.outcome,
-      price: decimalToNumber(t.price) ?? 0,
-      size: decimalToNumber(t.size) ?? 0,
-      filledAt: t.filledAt,
-    }));
-    return { data, limit, offset, total };
+    return readOffsetPage(
+      this.prisma,
+      { limit, offset },
+      (window) => [
+        this.prisma.trade.findMany({ where, orderBy: [{ filledAt: 'desc' }, { id: 'asc' }], ...window }),
+        this.prisma.trade.count({ where }),
+      ],
+      toTraderTradeView,
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { Field, Float, ID, Int, InterfaceType, ObjectType } from 'type-graphql';
-import { graphqlEnum, OutcomeEnum, TradeSideEnum, VenueEnum } from '../../../graphql/enums';
+import { graphqlEnum, VenueEnum } from '../../../graphql/enums';
 import { OffsetPageType } from '../../../graphql/paging';
+import { TradeFieldsType } from '../../trades/trades.types';
 import { LEADERBOARD_SORTS, type LeaderboardSort } from './traders.limits';
 import type {
   LeaderboardMeView,
@@ -86,23 +87,11 @@ export class TraderProfileType extends TraderStatsType implements TraderProfile 
 }
 
 @ObjectType('TraderTrade')
-export class TraderTradeType implements TraderTradeView {
+export class TraderTradeType extends TradeFieldsType implements TraderTradeView {
   @Field(() => ID, { description: '`venue:venueTradeId`.' })
   id: string;
-  @Field(() => VenueEnum)
-  venue: TraderTradeView['venue'];
   @Field()
   marketId: string;
-  @Field(() => TradeSideEnum)
-  side: TraderTradeView['side'];
-  @Field(() => OutcomeEnum)
-  outcome: TraderTradeView['outcome'];
-  @Field(() => Float)
-  price: number;
-  @Field(() => Float)
-  size: number;
-  @Field()
-  filledAt: Date;
 }
 
 @ObjectType('TraderTradePage')
