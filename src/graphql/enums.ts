@@ -1,16 +1,5 @@
 import { registerEnumType } from 'type-graphql';
-import {
-  MARKET_STATUSES,
-  OUTCOME_SIDES,
-  SOURCE_TYPES,
-  TRADE_SIDES,
-  VENUES,
-  type MarketStatus,
-  type OutcomeSide,
-  type Side,
-  type SourceType,
-  type Venue,
-} from '../venues/venue.models';
+import { MARKET_STATUSES, OUTCOME_SIDES, SOURCE_TYPES, TRADE_SIDES, VENUES } from '../venues/venue.models';
 
 /** What the schema says about one value of an enum (keyed by the wire value). */
 export interface EnumValueConfig {
@@ -34,10 +23,9 @@ export type EnumObject<V extends string> = { readonly [K in V]: K };
  * and returns its `{ value: value }` object, for `@Field(() => VenueEnum)` and
  * `VenueEnum.venue_a`. The values are declared once, in the tuple that REST
  * validation and the services read too; GraphQL value names are the wire values
- * (lowercase), so REST and GraphQL speak the same words.
- *
- * Pair it with a same-named type alias of the tuple's union so the name serves as a type as well:
- * `export const VenueEnum = graphqlEnum(VENUES, { name: 'Venue' }); export type VenueEnum = Venue;`.
+ * (lowercase), so REST and GraphQL speak the same words. Fields and arguments
+ * are typed with the tuple's union (`venue: Venue`); the object is only what
+ * the schema is told.
  */
 export function graphqlEnum<const V extends string>(
   values: readonly V[],
@@ -51,19 +39,14 @@ export function graphqlEnum<const V extends string>(
 // Enums shared across domains (the venue contract's words); a domain's own enums live in its module.
 
 export const VenueEnum = graphqlEnum(VENUES, { name: 'Venue', description: 'A trading venue.' });
-export type VenueEnum = Venue;
 
 export const SourceTypeEnum = graphqlEnum(SOURCE_TYPES, {
   name: 'SourceType',
   description: 'Which venues list the event: both (`matched`) or one of them.',
 });
-export type SourceTypeEnum = SourceType;
 
 export const MarketStatusEnum = graphqlEnum(MARKET_STATUSES, { name: 'MarketStatus' });
-export type MarketStatusEnum = MarketStatus;
 
 export const TradeSideEnum = graphqlEnum(TRADE_SIDES, { name: 'TradeSide' });
-export type TradeSideEnum = Side;
 
 export const OutcomeEnum = graphqlEnum(OUTCOME_SIDES, { name: 'Outcome' });
-export type OutcomeEnum = OutcomeSide;

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, Matches, MaxLength, MinLength } from 'class-validator';
 import { ArgsType, Field } from 'type-graphql';
-import { API_KEY_LIMITS as L } from './api-keys.limits';
+import { ApiScope, type ApiPlan, API_KEY_LIMITS as L } from './api-keys.limits';
 import { ApiPlanEnum, ApiScopeEnum } from './api-keys.types';
 
 @ArgsType()
@@ -14,7 +14,7 @@ export class CreateApiKeyArgs {
   @ArrayMinSize(1)
   @ArrayMaxSize(2)
   @ArrayUnique()
-  scopes: ApiScopeEnum[];
+  scopes: ApiScope[];
 }
 
 @ArgsType()
@@ -25,7 +25,7 @@ export class IssueApiKeyArgs extends CreateApiKeyArgs {
   owner: string;
 
   @Field(() => ApiPlanEnum, { defaultValue: ApiPlanEnum.free })
-  plan: ApiPlanEnum;
+  plan: ApiPlan;
 }
 
 @ArgsType()

@@ -1,20 +1,18 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums';
 import type { RateLimitStatusView } from './api-key.gate';
-import { API_PLANS, API_SCOPES, type ApiPlan, type ApiScope } from './api-keys.limits';
+import { API_PLANS, API_SCOPES } from './api-keys.limits';
 import type { ApiKeyView, CreatedApiKeyView, RevokedApiKeyView } from './api-keys.models';
 
 export const ApiScopeEnum = graphqlEnum(API_SCOPES, {
   name: 'ApiScope',
   description: '`read`: data and account reads; `write`: key management.',
 });
-export type ApiScopeEnum = ApiScope;
 
 export const ApiPlanEnum = graphqlEnum(API_PLANS, {
   name: 'ApiPlan',
   description: 'Requests per minute: free 60, pro 600, enterprise 6000.',
 });
-export type ApiPlanEnum = ApiPlan;
 
 @ObjectType('ApiKey', { description: 'A market-data API key as listed: a preview, never the key.' })
 export class ApiKeyType implements ApiKeyView {

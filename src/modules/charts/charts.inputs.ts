@@ -3,6 +3,7 @@ import { ArgsType, Field, Int, type ClassType } from 'type-graphql';
 import { VenueEnum } from '../../graphql/enums';
 import { NoArgs } from '../../graphql/paging';
 import { HISTORY_INTERVALS, HISTORY_LIMITS } from './charts.limits';
+import { type Venue } from '../../venues/venue.models';
 
 const { time, chartPoints } = HISTORY_LIMITS;
 const timeMessage = `must be an integer from ${time.min} to ${time.max} (unix seconds)`;
@@ -43,7 +44,7 @@ export function HistoryWindowArgs<TBase extends ClassType = typeof NoArgs>(Base:
 @ArgsType()
 export class HistoryArgs extends HistoryWindowArgs() {
   @Field(() => VenueEnum, { nullable: true, description: "Only this venue's markets." })
-  venue?: VenueEnum;
+  venue?: Venue;
 }
 
 @ArgsType()

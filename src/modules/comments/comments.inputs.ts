@@ -5,7 +5,6 @@ import { OffsetPagingArgs } from '../../graphql/paging';
 import { COMMENT_LIMITS as L, COMMENT_SORTS, type CommentSort } from './comments.limits';
 
 export const CommentSortEnum = graphqlEnum(COMMENT_SORTS, { name: 'CommentSort' });
-export type CommentSortEnum = CommentSort;
 
 @ArgsType()
 export class CommentPagingArgs extends OffsetPagingArgs(L, { describe: ['limit'] }) {}
@@ -17,7 +16,7 @@ export class EventCommentsArgs extends CommentPagingArgs {
   event: string;
 
   @Field(() => CommentSortEnum, { defaultValue: CommentSortEnum.recent })
-  sort: CommentSortEnum;
+  sort: CommentSort;
 }
 
 @ArgsType()
@@ -27,7 +26,7 @@ export class TradeCommentsArgs extends CommentPagingArgs {
   tradeId: string;
 
   @Field(() => CommentSortEnum, { defaultValue: CommentSortEnum.recent })
-  sort: CommentSortEnum;
+  sort: CommentSort;
 }
 
 @ArgsType()

@@ -1,7 +1,7 @@
 import { IsOptional, Max, MaxLength, Min } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
 import { CursorArgs } from '../market-data/market-data.inputs';
-import { COMPARISON_LIMITS as L } from './comparisons.limits';
+import { type Confidence, COMPARISON_LIMITS as L, type RelationshipType } from './comparisons.limits';
 import { ConfidenceEnum, RelationshipTypeEnum } from './comparisons.types';
 
 @ArgsType()
@@ -12,10 +12,10 @@ export class ComparisonListArgs extends CursorArgs {
   bucket?: string;
 
   @Field(() => ConfidenceEnum, { nullable: true })
-  confidence?: ConfidenceEnum;
+  confidence?: Confidence;
 
   @Field(() => RelationshipTypeEnum, { nullable: true })
-  relationshipType?: RelationshipTypeEnum;
+  relationshipType?: RelationshipType;
 }
 
 @ArgsType()

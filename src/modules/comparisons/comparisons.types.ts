@@ -3,7 +3,7 @@ import { graphqlEnum } from '../../graphql/enums';
 import { CountedCursorPageType } from '../../graphql/paging';
 import type { CursorPage } from '../market-data/cursor-page';
 import { PAGE_FIELDS } from '../market-data/market-data.types';
-import { CONFIDENCES, RELATIONSHIP_TYPES, type Confidence, type RelationshipType } from './comparisons.limits';
+import { CONFIDENCES, RELATIONSHIP_TYPES } from './comparisons.limits';
 import type { ComparisonView } from './comparisons.models';
 
 export const RelationshipTypeEnum = graphqlEnum(RELATIONSHIP_TYPES, {
@@ -12,13 +12,11 @@ export const RelationshipTypeEnum = graphqlEnum(RELATIONSHIP_TYPES, {
     '`exact_match`: same resolution condition, price gaps are genuine; `similar`: same topic, criteria or ' +
     'timeframe differ.',
 });
-export type RelationshipTypeEnum = RelationshipType;
 
 export const ConfidenceEnum = graphqlEnum(CONFIDENCES, {
   name: 'MatchConfidence',
   description: '`high`: criteria verified; `medium`: likely, subtle differences possible; `low`: needs manual review.',
 });
-export type ConfidenceEnum = Confidence;
 
 @ObjectType('Comparison', { description: 'A mapping between a venue_a event and a venue_b event.' })
 export class ComparisonType implements ComparisonView {

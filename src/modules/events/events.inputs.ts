@@ -3,14 +3,13 @@ import { ArgsType, Field } from 'type-graphql';
 import { graphqlEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
 import { NumberedPagingArgs } from '../../graphql/paging';
 import { DISCOVER_SORTS, EVENTS_LIMITS, MARKET_SORTS, type DiscoverSort, type MarketSort } from './events.limits';
+import { type SourceType, type Venue } from '../../venues/venue.models';
 
 const { searchLength } = EVENTS_LIMITS;
 
 export const DiscoverSortEnum = graphqlEnum(DISCOVER_SORTS, { name: 'DiscoverSort' });
-export type DiscoverSortEnum = DiscoverSort;
 
 export const MarketSortEnum = graphqlEnum(MARKET_SORTS, { name: 'MarketSort' });
-export type MarketSortEnum = MarketSort;
 
 @ArgsType()
 export class PageArgs extends NumberedPagingArgs(EVENTS_LIMITS) {}
@@ -23,7 +22,7 @@ export class ListEventsArgs extends PageArgs {
   category?: string;
 
   @Field(() => SourceTypeEnum, { nullable: true })
-  sourceType?: SourceTypeEnum;
+  sourceType?: SourceType;
 }
 
 @ArgsType()
@@ -39,22 +38,22 @@ export class DiscoverEventsArgs extends PageArgs {
   category?: string;
 
   @Field(() => VenueEnum, { nullable: true, description: 'Only events with a market on this venue.' })
-  venue?: VenueEnum;
+  venue?: Venue;
 
   @Field(() => DiscoverSortEnum, { defaultValue: DiscoverSortEnum.activity_desc })
-  sort: DiscoverSortEnum;
+  sort: DiscoverSort;
 }
 
 @ArgsType()
 export class MarketFilterArgs {
   @Field(() => VenueEnum, { nullable: true })
-  venue?: VenueEnum;
+  venue?: Venue;
 
   @Field(() => Boolean, { defaultValue: false, description: 'Only markets that are still trading.' })
   openOnly: boolean;
 
   @Field(() => MarketSortEnum, { defaultValue: MarketSortEnum.volume_desc })
-  sort: MarketSortEnum;
+  sort: MarketSort;
 }
 
 @ArgsType()

@@ -1,8 +1,10 @@
 import { Field, Float, InputType } from 'type-graphql';
 import { OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
 import { ChainEnum } from '../wallets/wallets.types';
-import { EXECUTION_LIMITS as L } from './execution.limits';
+import { type ExecutionMode, EXECUTION_LIMITS as L, type OrderKind } from './execution.limits';
 import { ExecutionModeEnum, OrderTypeEnum } from './execution.types';
+import { type Side, type OutcomeSide, type Venue } from '../../venues/venue.models';
+import { type Chain } from '../wallets/wallets.limits';
 
 /** The `/execute` body. Range and format rules are checked by the service (one rule for REST and GraphQL). */
 @InputType('ExecuteInput')
@@ -14,10 +16,10 @@ export class ExecuteInput {
   venueMarketId?: string;
 
   @Field(() => TradeSideEnum)
-  side: TradeSideEnum;
+  side: Side;
 
   @Field(() => OutcomeEnum)
-  outcome: OutcomeEnum;
+  outcome: OutcomeSide;
 
   @Field(() => Float, { description: `Contracts, ${L.size.min}..${L.size.max} (venue_a: 2 decimals; venue_b: whole).` })
   size: number;
@@ -32,19 +34,19 @@ export class ExecuteInput {
     nullable: true,
     description: 'Default: limit with a limitPrice, else market. `limit` needs a limitPrice; `market` takes none.',
   })
-  orderType?: OrderTypeEnum;
+  orderType?: OrderKind;
 
   @Field(() => ExecutionModeEnum, { nullable: true, description: 'Default simulation.' })
-  mode?: ExecutionModeEnum;
+  mode?: ExecutionMode;
 
   @Field(() => VenueEnum, { nullable: true })
-  venue?: VenueEnum;
+  venue?: Venue;
 
   @Field({ nullable: true, description: 'When given, the market must belong to this core event.' })
   coreId?: string;
 
   @Field(() => ChainEnum, { nullable: true })
-  fundingSourceChain?: ChainEnum;
+  fundingSourceChain?: Chain;
 
   @Field({ nullable: true })
   fundingSourceCurrency?: string;
@@ -81,7 +83,7 @@ export class SellPositionInput {
     nullable: true,
     description: 'Default: limit with a limitPrice, else market. `market` takes no limitPrice.',
   })
-  orderType?: OrderTypeEnum;
+  orderType?: OrderKind;
 
   @Field(() => Float, {
     nullable: true,
@@ -90,5 +92,5 @@ export class SellPositionInput {
   limitPrice?: number;
 
   @Field(() => ExecutionModeEnum, { nullable: true, description: 'Default simulation.' })
-  mode?: ExecutionModeEnum;
+  mode?: ExecutionMode;
 }

@@ -28,14 +28,12 @@ export const OrderTypeEnum = graphqlEnum(ORDER_TYPES, {
   name: 'OrderType',
   description: 'Both are immediate-or-cancel; a limit order fills only at its limit price or better.',
 });
-export type OrderTypeEnum = OrderKind;
 
 export const ExecutionModeEnum = graphqlEnum(EXECUTION_MODES, {
   name: 'ExecutionMode',
   description:
     '`simulation` fills against the venue book inside the service; `live` trades at the venue (wallet-auth token).',
 });
-export type ExecutionModeEnum = ExecutionMode;
 
 export const ExecutionEventKindEnum = graphqlEnum(EXECUTION_EVENTS, {
   name: 'ExecutionEventKind',
@@ -44,10 +42,8 @@ export const ExecutionEventKindEnum = graphqlEnum(EXECUTION_EVENTS, {
     'execution service has not reported the outcome in time; the order stays submitted with its hold until ' +
     'the reconciler settles or fails it).',
 });
-export type ExecutionEventKindEnum = ExecutionEventKind;
 
 export const FailureCodeEnum = graphqlEnum(FAILURE_CODES, { name: 'ExecutionFailureCode' });
-export type FailureCodeEnum = FailureCode;
 
 @ObjectType('ExecutionOrder', { description: 'An order as the execution stream reports it.' })
 export class ExecutionOrderType extends OrderFieldsType implements OrderView {

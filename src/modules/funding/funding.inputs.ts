@@ -2,8 +2,9 @@ import { MaxLength } from 'class-validator';
 import { ArgsType, Field, Float } from 'type-graphql';
 import { OffsetPagingArgs } from '../../graphql/paging';
 import { ChainEnum } from '../wallets/wallets.types';
-import { FUNDING_LIMITS as L } from './funding.limits';
+import { type FiatCurrency, FUNDING_LIMITS as L } from './funding.limits';
 import { FiatCurrencyEnum } from './funding.types';
+import { type Chain } from '../wallets/wallets.limits';
 
 @ArgsType()
 export class FundingAmountArgs {
@@ -15,7 +16,7 @@ export class FundingAmountArgs {
   amount: number;
 
   @Field(() => FiatCurrencyEnum)
-  currency: FiatCurrencyEnum;
+  currency: FiatCurrency;
 }
 
 @ArgsType()
@@ -26,7 +27,7 @@ export class WithdrawArgs {
   amount: number;
 
   @Field(() => ChainEnum)
-  chain: ChainEnum;
+  chain: Chain;
 
   @Field({ description: 'An address valid for the chain.' })
   @MaxLength(100)

@@ -3,7 +3,7 @@ import { graphqlEnum } from '../../graphql/enums';
 import { OffsetPageType } from '../../graphql/paging';
 import { ChainEnum } from '../wallets/wallets.types';
 import type { Chain } from '../wallets';
-import { FIAT_CURRENCIES, WITHDRAWAL_STATUSES, type FiatCurrency, type WithdrawalStatus } from './funding.limits';
+import { FIAT_CURRENCIES, WITHDRAWAL_STATUSES, type WithdrawalStatus } from './funding.limits';
 import {
   FUNDING_KINDS,
   FUNDING_STATUSES,
@@ -14,26 +14,22 @@ import {
 } from './funding.models';
 
 export const FiatCurrencyEnum = graphqlEnum(FIAT_CURRENCIES, { name: 'FiatCurrency' });
-export type FiatCurrencyEnum = FiatCurrency;
 
 export const FundingKindEnum = graphqlEnum(FUNDING_KINDS, {
   name: 'FundingKind',
   description: '`onramp`: crypto onramp session; `payment_intent`: legacy fiat payment.',
 });
-export type FundingKindEnum = FundingKind;
 
 export const FundingStatusEnum = graphqlEnum(FUNDING_STATUSES, {
   name: 'FundingStatus',
   description: 'Moved by the processor webhook: pending → succeeded (credited once) or failed.',
 });
-export type FundingStatusEnum = FundingStatus;
 
 export const WithdrawalStatusEnum = graphqlEnum(WITHDRAWAL_STATUSES, {
   name: 'WithdrawalStatus',
   description:
     'queued (amount held) → processing (sent to the processor) → completed (hold settled) or failed (hold released).',
 });
-export type WithdrawalStatusEnum = WithdrawalStatus;
 
 @ObjectType('FundingTransaction', { description: 'A deposit through the payment processor.' })
 export class FundingTransactionType implements FundingView {

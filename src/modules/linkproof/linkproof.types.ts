@@ -11,7 +11,6 @@ export const WalletProofStateEnum = graphqlEnum(WALLET_PROOF_STATES, {
   name: 'WalletProofState',
   description: "The identity provider's word on a wallet's proof; `no_wallet` when the caller has no Solana wallet.",
 });
-export type WalletProofStateEnum = WalletProofState;
 
 @ObjectType('ProofLink', { description: "A deep link that starts the proof for the caller's primary Solana wallet." })
 export class ProofLinkObject implements ProofLinkView {

@@ -3,6 +3,7 @@ import { ArgsType, Field, Float } from 'type-graphql';
 import { MarketStatusEnum, VenueEnum } from '../../graphql/enums';
 import { CursorPagingArgs } from '../../graphql/paging';
 import { MARKET_DATA_LIMITS as L } from './market-data.limits';
+import { type Venue, type MarketStatus } from '../../venues/venue.models';
 
 @ArgsType()
 export class CursorArgs extends CursorPagingArgs(L) {}
@@ -10,10 +11,10 @@ export class CursorArgs extends CursorPagingArgs(L) {}
 @ArgsType()
 export class MarketListArgs extends CursorArgs {
   @Field(() => VenueEnum, { nullable: true })
-  venue?: VenueEnum;
+  venue?: Venue;
 
   @Field(() => MarketStatusEnum, { nullable: true })
-  status?: MarketStatusEnum;
+  status?: MarketStatus;
 
   @Field(() => Float, { nullable: true, description: 'Only markets with at least this volume.' })
   @IsOptional()
@@ -38,7 +39,7 @@ export class EventListArgs extends CursorArgs {
 @ArgsType()
 export class VenueMarketArgs {
   @Field(() => VenueEnum)
-  venue: VenueEnum;
+  venue: Venue;
 
   @Field({ description: "The venue's native market id." })
   @MaxLength(L.marketId.max)

@@ -3,13 +3,14 @@ import { ArgsType, Field, Int } from 'type-graphql';
 import { VenueEnum } from '../../graphql/enums';
 import { OffsetPagingArgs } from '../../graphql/paging';
 import { MARKETS_LIMITS as L } from './markets.limits';
+import { type Venue } from '../../venues/venue.models';
 
 const between = (lo: number, hi: number) => ({ message: `must be an integer from ${lo} to ${hi}` });
 
 @ArgsType()
 export class MarketRefArgs {
   @Field(() => VenueEnum)
-  venue: VenueEnum;
+  venue: Venue;
 
   @Field({ description: "The venue's market id." })
   @MinLength(1, { message: 'must not be empty' })

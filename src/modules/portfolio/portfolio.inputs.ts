@@ -2,8 +2,9 @@ import { Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { VenueEnum } from '../../graphql/enums';
 import { OffsetPagingArgs } from '../../graphql/paging';
-import { PORTFOLIO_LIMITS as L } from './portfolio.limits';
+import { PORTFOLIO_LIMITS as L, type PositionStatus, type OrderState } from './portfolio.limits';
 import { OrderStateEnum, PositionStatusEnum } from './portfolio.types';
+import { type Venue } from '../../venues/venue.models';
 
 const between = (lo: number, hi: number) => ({ message: `must be an integer from ${lo} to ${hi}` });
 const idLength = { message: `must be 1 to ${L.id.max} characters` };
@@ -22,13 +23,13 @@ export class ActivityArgs {
 @ArgsType()
 export class PositionsArgs extends PortfolioPageArgs {
   @Field(() => PositionStatusEnum, { nullable: true, description: 'Only positions in this status.' })
-  status?: PositionStatusEnum;
+  status?: PositionStatus;
 }
 
 @ArgsType()
 export class OrdersArgs extends PortfolioPageArgs {
   @Field(() => OrderStateEnum, { nullable: true, description: 'Only orders in this state.' })
-  state?: OrderStateEnum;
+  state?: OrderState;
 }
 
 @ArgsType()
@@ -42,7 +43,7 @@ export class PositionIdArgs {
 @ArgsType()
 export class MarketPositionsArgs {
   @Field(() => VenueEnum)
-  venue: VenueEnum;
+  venue: Venue;
 
   @Field({ description: "The venue's market id." })
   @MinLength(1, idLength)

@@ -27,7 +27,6 @@ export const PositionStatusEnum = graphqlEnum(POSITION_STATUSES, {
   name: 'PositionStatus',
   description: '`open` holds contracts; `closed` was sold out; `pending` waits for a live order’s first fill.',
 });
-export type PositionStatusEnum = PositionStatus;
 
 export const OrderStateEnum = graphqlEnum(ORDER_STATES, {
   name: 'OrderState',
@@ -36,7 +35,6 @@ export const OrderStateEnum = graphqlEnum(ORDER_STATES, {
     '(nothing fillable under the limit), `rejected` (refused before the venue), `failed` (the venue or ' +
     'execution service failed).',
 });
-export type OrderStateEnum = OrderState;
 
 export const HoldingSourceEnum = graphqlEnum(HOLDING_SOURCES, {
   name: 'HoldingSource',
@@ -44,7 +42,6 @@ export const HoldingSourceEnum = graphqlEnum(HOLDING_SOURCES, {
     '`service`: from orders placed through this service; `wallet`: on-chain activity of a linked (imported) ' +
     'polygon wallet on venue_a.',
 });
-export type HoldingSourceEnum = HoldingSource;
 
 export const MarkSourceEnum = graphqlEnum(MARK_SOURCES, {
   name: 'MarkSource',
@@ -52,7 +49,6 @@ export const MarkSourceEnum = graphqlEnum(MARK_SOURCES, {
     "`live`: the venue's current mid; `last_known`: the venue could not quote, an earlier price is used; " +
     '`none`: no price known.',
 });
-export type MarkSourceEnum = MarkSource;
 
 @ObjectType('Mark', { description: "A position outcome's mark: the venue's YES mid (NO = 1 − YES)." })
 export class MarkType implements MarkView {

@@ -21,7 +21,6 @@ export const DiscrepancyReasonEnum = graphqlEnum(DISCREPANCY_REASONS, {
     '`beneficiary`: the wrong user earns it; `amount`: the fee or amount differs from the ledger fee at the ' +
     'recorded rate; `orphan`: its source is no trading fee of the ledger.',
 });
-export type DiscrepancyReasonEnum = DiscrepancyReason;
 
 @ObjectType('RewardDiscrepancy')
 export class RewardDiscrepancyObject implements DiscrepancyView {

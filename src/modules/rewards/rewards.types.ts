@@ -28,7 +28,6 @@ export const RewardTypeEnum = graphqlEnum(REWARD_TYPES, {
     "`cashback`: a share of the caller's own fees; `referral_tier1`/`referral_tier2`: shares of the fees of " +
     'users they referred, directly or through one of those; `points`: a score per USD of fees.',
 });
-export type RewardTypeEnum = RewardType;
 
 export const RewardStateEnum = graphqlEnum(REWARD_STATES, {
   name: 'RewardState',
@@ -36,10 +35,8 @@ export const RewardStateEnum = graphqlEnum(REWARD_STATES, {
     '`pending` (held until `availableAt`) → `available` (claimable; points end here) → `claimed` (credited to ' +
     'the balance).',
 });
-export type RewardStateEnum = RewardState;
 
 export const RewardEventKindEnum = graphqlEnum(REWARD_EVENTS, { name: 'RewardEventKind' });
-export type RewardEventKindEnum = RewardEventKind;
 
 /**
  * The fields of a rewards-ledger row that `Reward` and `RewardExportRow` declare alike; each adds

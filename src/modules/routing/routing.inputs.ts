@@ -1,6 +1,7 @@
 import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
 import { OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
 import { ROUTING_LIMITS as L } from './routing.limits';
+import { type Side, type Venue, type OutcomeSide } from '../../venues/venue.models';
 
 /** Range and format rules are checked by the service (one rule for REST and GraphQL). */
 @ArgsType()
@@ -18,7 +19,7 @@ export class CostRundownArgs {
   amountUsd?: number;
 
   @Field(() => TradeSideEnum, { defaultValue: TradeSideEnum.buy })
-  side: TradeSideEnum;
+  side: Side;
 }
 
 @InputType('RouteInput')
@@ -40,14 +41,14 @@ export class RouteInput {
   size?: number;
 
   @Field(() => VenueEnum, { nullable: true, description: 'Route only to this venue.' })
-  venue?: VenueEnum;
+  venue?: Venue;
 
   @Field({ nullable: true, description: "Route to this market (the venue's market id): no venue choice." })
   marketId?: string;
 
   @Field(() => TradeSideEnum, { nullable: true, description: 'Default buy.' })
-  side?: TradeSideEnum;
+  side?: Side;
 
   @Field(() => OutcomeEnum, { nullable: true, description: 'Default yes.' })
-  outcome?: OutcomeEnum;
+  outcome?: OutcomeSide;
 }

@@ -21,7 +21,6 @@ export const CostVenueStatusEnum = graphqlEnum(COST_VENUE_STATUSES, {
     'listed in `failedMarkets`); `unavailable`: no book could be read (outage); `no_open_markets`: the event ' +
     'has none there.',
 });
-export type CostVenueStatusEnum = CostVenueStatus;
 
 @ObjectType('CostQuote', {
   description:

@@ -1,11 +1,12 @@
 import { MaxLength } from 'class-validator';
 import { ArgsType, Field, ID } from 'type-graphql';
 import { ChainEnum } from './wallets.types';
+import { type Chain } from './wallets.limits';
 
 @ArgsType()
 export class ImportWalletArgs {
   @Field(() => ChainEnum)
-  chain: ChainEnum;
+  chain: Chain;
 
   @Field({ description: 'polygon: 0x and 40 hex digits (EIP-55 case, or all one case); solana: base58 of 32 bytes.' })
   @MaxLength(100)
@@ -22,5 +23,5 @@ export class WalletIdArgs {
 @ArgsType()
 export class ChainArgs {
   @Field(() => ChainEnum)
-  chain: ChainEnum;
+  chain: Chain;
 }

@@ -12,14 +12,12 @@ import {
 import {} from './wallets.limits';
 
 export const ChainEnum = graphqlEnum(CHAINS, { name: 'Chain', description: 'A chain wallets live on.' });
-export type ChainEnum = Chain;
 
 export const WalletKindEnum = graphqlEnum(WALLET_KINDS, {
   name: 'WalletKind',
   description:
     '`provisioned`: created by the service at onboarding (cannot be removed); `imported`: linked by the user.',
 });
-export type WalletKindEnum = WalletKind;
 
 @ObjectType('Wallet')
 export class WalletType implements Omit<WalletView, 'userId'> {

@@ -2,8 +2,8 @@ import { Field, Float, InputType } from 'type-graphql';
 import { AppError } from '../../../errors/app-error';
 import { numberIn, oneOf, requiredOneOf, textOf } from '../../../errors/field-checks';
 import { VenueEnum } from '../../../graphql/enums';
-import { VENUES } from '../../../venues/venue.models';
-import { EXECUTION_MODES } from '../../execution/execution.limits';
+import { type Venue, VENUES } from '../../../venues/venue.models';
+import { EXECUTION_MODES, type ExecutionMode } from '../../execution/execution.limits';
 import { ExecutionModeEnum } from '../../execution/execution.types';
 import { COPYTRADE_LIMITS as L, type CopytradeRequest } from './copytrade.limits';
 
@@ -11,7 +11,7 @@ import { COPYTRADE_LIMITS as L, type CopytradeRequest } from './copytrade.limits
 @InputType('CopytradeInput')
 export class CopytradeInput {
   @Field(() => VenueEnum)
-  venue: VenueEnum;
+  venue: Venue;
 
   @Field({ description: 'The followed trader (venue_a: wallet).' })
   traderId: string;
@@ -35,7 +35,7 @@ export class CopytradeInput {
     nullable: true,
     description: 'Default simulation; live needs the wallet-auth token.',
   })
-  mode?: ExecutionModeEnum;
+  mode?: ExecutionMode;
 
   @Field(() => Float, {
     nullable: true,

@@ -2,6 +2,7 @@ import { MaxLength, MinLength, Min, Max, ArrayMinSize, ArrayMaxSize, ValidateNes
 import { ArgsType, Field, Int, InputType } from 'type-graphql';
 import { VenueEnum } from '../../../graphql/enums';
 import { HOME_LIMITS, USER_STATS_LIMITS, FRIENDS_TRADED_MAX_MARKETS } from './home.limits';
+import { type Venue } from '../../../venues/venue.models';
 
 @ArgsType()
 export class HomeArgs {
@@ -29,7 +30,7 @@ export class OverviewArgs {
 @InputType('MarketRefInput')
 export class MarketRefInput {
   @Field(() => VenueEnum)
-  venue: VenueEnum;
+  venue: Venue;
 
   @Field()
   @MaxLength(200)

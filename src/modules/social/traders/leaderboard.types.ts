@@ -2,7 +2,7 @@ import { Field, Float, ID, Int, InterfaceType, ObjectType } from 'type-graphql';
 import { graphqlEnum, VenueEnum } from '../../../graphql/enums';
 import { OffsetPageType } from '../../../graphql/paging';
 import { TradeFieldsType } from '../../trades/trades.types';
-import { LEADERBOARD_SORTS, type LeaderboardSort } from './traders.limits';
+import { LEADERBOARD_SORTS } from './traders.limits';
 import type {
   LeaderboardMeView,
   LeaderboardPage,
@@ -14,7 +14,6 @@ import type {
 } from './leaderboard.service';
 
 export const LeaderboardSortEnum = graphqlEnum(LEADERBOARD_SORTS, { name: 'LeaderboardSort' });
-export type LeaderboardSortEnum = LeaderboardSort;
 
 @InterfaceType('TraderStats', { description: "A trader's figures from public trades (USD)." })
 export abstract class TraderStatsType implements TraderStatsView {

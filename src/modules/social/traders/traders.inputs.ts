@@ -4,7 +4,13 @@ import { VenueEnum } from '../../../graphql/enums';
 import { NoArgs, OffsetPagingArgs } from '../../../graphql/paging';
 import { HistoryWindowArgs } from '../../charts/charts.inputs';
 import { LeaderboardSortEnum } from './leaderboard.types';
-import { LEADERBOARD_LIMITS, LEADERBOARD_ME_LIMITS, FOLLOW_TRADES_LIMITS } from './traders.limits';
+import {
+  LEADERBOARD_LIMITS,
+  LEADERBOARD_ME_LIMITS,
+  FOLLOW_TRADES_LIMITS,
+  type LeaderboardSort,
+} from './traders.limits';
+import { type Venue } from '../../../venues/venue.models';
 
 const N = LEADERBOARD_ME_LIMITS.neighbours;
 const { topN } = FOLLOW_TRADES_LIMITS;
@@ -16,16 +22,16 @@ export class PagingArgs extends OffsetPagingArgs(LEADERBOARD_LIMITS, { describe:
 @ArgsType()
 export class LeaderboardArgs extends PagingArgs {
   @Field(() => LeaderboardSortEnum, { defaultValue: LeaderboardSortEnum.total_volume })
-  sortBy: LeaderboardSortEnum;
+  sortBy: LeaderboardSort;
 
   @Field(() => VenueEnum, { nullable: true })
-  venue?: VenueEnum;
+  venue?: Venue;
 }
 
 @ArgsType()
 export class LeaderboardMeArgs {
   @Field(() => LeaderboardSortEnum, { defaultValue: LeaderboardSortEnum.total_volume })
-  sortBy: LeaderboardSortEnum;
+  sortBy: LeaderboardSort;
 
   @Field(() => Int, { defaultValue: N.default, description: `Rows above and below the caller, ${N.min}..${N.max}.` })
   @Min(N.min)
@@ -38,7 +44,7 @@ export function TraderRefArgs<TBase extends ClassType = typeof NoArgs>(Base: TBa
   @ArgsType()
   class TraderRef extends Base {
     @Field(() => VenueEnum)
-    venue: VenueEnum;
+    venue: Venue;
 
     @Field()
     @MaxLength(100)
