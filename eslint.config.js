@@ -21,12 +21,28 @@ const restricted = (...patterns) => ['error', { patterns }];
 module.exports = tseslint.config(
   { ignores: ['node_modules/', 'src/db/generated/', 'schema/generated/', '.data/', 'coverage/', 'dist/'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  // Type-aware: floating and misused promises (an Express 5 handler, a listener), unsafe `any`.
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['**/*.ts'] })),
   {
     files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',
+      // In-process implementations of async contracts (memory cache, simulated venues and clients) are
+      // `async` without awaiting so that a throw reaches the caller as a rejection, as it does from the
+      // Redis or HTTP implementation; dropping `async` as this rule asks would change that.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // Jest's asymmetric matchers (`expect.any(String)`, `expect.stringMatching(…)`) are typed `any`.
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
     },
   },
   {

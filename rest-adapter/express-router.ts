@@ -5,6 +5,8 @@ import {
   getNamedType,
   isInputObjectType,
   isNonNullType,
+  OperationTypeNode,
+  Kind,
   subscribe,
   typeFromAST,
   validate,
@@ -64,8 +66,8 @@ export function bySpecificity(a: AnyRouteDef, b: AnyRouteDef): number {
   const sa = a.path.split('/');
   const sb = b.path.split('/');
   for (let i = 0; i < Math.min(sa.length, sb.length); i += 1) {
-    const pa = sa[i]!.startsWith('{');
-    const pb = sb[i]!.startsWith('{');
+    const pa = sa[i].startsWith('{');
+    const pb = sb[i].startsWith('{');
     if (pa !== pb) return pa ? 1 : -1;
   }
   return 0;
@@ -81,20 +83,20 @@ export function assertRouteValid(schema: GraphQLSchema, route: AnyRouteDef): voi
   if (errors.length > 0) {
     throw new Error(`route ${route.id}: operation does not validate: ${errors.map((e) => e.message).join('; ')}`);
   }
-  const op = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+  const op = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   if (!op) throw new Error(`route ${route.id}: document has no operation`);
-  if ((op.operation === 'subscription') !== (route.stream !== undefined)) {
+  if ((op.operation === OperationTypeNode.SUBSCRIPTION) !== (route.stream !== undefined)) {
     throw new Error(`route ${route.id}: stream routes run subscriptions and only they do`);
   }
   // A cache hit skips the resolvers, so only queries whose access is settled before routing
   // qualify: public ones, and API-key ones (the market-data gate checks key, scope and limit
   // first; such a route must serve the same data to every key).
-  if (route.cache && (!['none', 'api-key'].includes(route.auth) || op.operation !== 'query')) {
+  if (route.cache && (!['none', 'api-key'].includes(route.auth) || op.operation !== OperationTypeNode.QUERY)) {
     throw new Error(`route ${route.id}: only public or API-key queries may be cached`);
   }
   const root = route.result.split('.')[0];
   const hasRoot = op.selectionSet.selections.some(
-    (s) => s.kind === 'Field' && (s.alias?.value ?? s.name.value) === root,
+    (s) => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === root,
   );
   if (!hasRoot) throw new Error(`route ${route.id}: result path ${route.result} is not selected`);
   const problem = variableProblem(schema, route, op);
@@ -169,7 +171,7 @@ function variableProblem(schema: GraphQLSchema, route: AnyRouteDef, op: Operatio
 }
 
 function isRequired(d: NonNullable<OperationDefinitionNode['variableDefinitions']>[number]): boolean {
-  return d.type.kind === 'NonNullType' && d.defaultValue === undefined;
+  return d.type.kind === Kind.NON_NULL_TYPE && d.defaultValue === undefined;
 }
 
 /** The same check on an input object the route builds from its parameters (`{ input }`). */
@@ -261,8 +263,8 @@ async function variablesFor<C>(
 ): Promise<Record<string, unknown>> {
   if (route.auth !== 'none') await deps.authenticate(route.auth, context());
   const input = parseInputs(route, req);
-  const vars = route.variables ? route.variables(input) : input;
-  return Object.fromEntries(Object.entries(vars as Record<string, unknown>).filter(([, v]) => v !== undefined));
+  const vars = route.variables ? (route.variables(input) as Record<string, unknown>) : input;
+  return Object.fromEntries(Object.entries(vars).filter(([, v]) => v !== undefined));
 }
 
 async function execute1<C>(

@@ -8,7 +8,7 @@ function check(schema: z.ZodType | undefined, value: unknown, where: string): Re
   if (!schema) return {};
   const r = schema.safeParse(value ?? {});
   if (r.success) return r.data as Record<string, unknown>;
-  const issue = r.error.issues[0]!;
+  const issue = r.error.issues[0];
   const field = issue.path.length > 0 ? issue.path.join('.') : where;
   throw AppError.badRequest(field, issue.message);
 }
@@ -20,7 +20,7 @@ function check(schema: z.ZodType | undefined, value: unknown, where: string): Re
 export function parseInputs(route: AnyRouteDef, req: Request): Record<string, unknown> {
   const unreadable = bodyErrorOf(req);
   if (unreadable !== undefined) throw AppError.badRequest('body', unreadable);
-  const body = req.body === undefined || req.body === null ? {} : req.body;
+  const body: unknown = req.body === undefined || req.body === null ? {} : req.body;
   if (route.params?.body && (typeof body !== 'object' || Array.isArray(body))) {
     throw AppError.badRequest('body', 'must be a JSON object');
   }

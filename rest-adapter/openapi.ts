@@ -70,7 +70,7 @@ export function buildOpenApi(routes: readonly AnyRouteDef[], schema: GraphQLSche
         : route.representation
           ? {
               description: REASON[success] ?? 'OK',
-              content: { [route.representation.contentType.split(';')[0]!.trim()]: { schema: { type: 'string' } } },
+              content: { [route.representation.contentType.split(';')[0].trim()]: { schema: { type: 'string' } } },
             }
           : {
               description: REASON[success] ?? 'OK',

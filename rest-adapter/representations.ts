@@ -30,9 +30,24 @@ export function unescapeCsvText(text: string): string {
  * quotes doubled. String values pass {@link escapeCsvText} first.
  */
 export function csvField(value: unknown): string {
-  const text =
-    value === null || value === undefined ? '' : typeof value === 'string' ? escapeCsvText(value) : String(value);
+  const text = cellText(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** A cell's text before quoting: empty for null and undefined, JSON for a nested value. */
+function cellText(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return escapeCsvText(value);
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return String(value);
+    case 'object':
+      return value === null ? '' : JSON.stringify(value);
+    default:
+      return '';
+  }
 }
 
 /** RFC 4180 text: a header record, then one record per row, each ended by CRLF. */

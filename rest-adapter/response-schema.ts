@@ -5,6 +5,8 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  OperationTypeNode,
+  Kind,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLObjectType,
@@ -32,16 +34,16 @@ const SCALARS: Record<string, JsonSchema> = {
  * set: the documented shape is exactly what the document selects.
  */
 export function responseSchema(schema: GraphQLSchema, document: DocumentNode, resultPath: string): JsonSchema {
-  const op = document.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')!;
+  const op = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
   const fragments = new Map(
     document.definitions
-      .filter((d): d is FragmentDefinitionNode => d.kind === 'FragmentDefinition')
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
       .map((f) => [f.name.value, f]),
   );
   const rootType =
-    op.operation === 'query'
+    op.operation === OperationTypeNode.QUERY
       ? schema.getQueryType()
-      : op.operation === 'mutation'
+      : op.operation === OperationTypeNode.MUTATION
         ? schema.getMutationType()
         : schema.getSubscriptionType();
   let js = objectSchema(rootType!, op.selectionSet, fragments, schema);
@@ -59,15 +61,15 @@ function objectSchema(
   const required: string[] = [];
   const visit = (s: SelectionSetNode) => {
     for (const sel of s.selections) {
-      if (sel.kind === 'FragmentSpread') visit(fragments.get(sel.name.value)!.selectionSet);
-      else if (sel.kind === 'InlineFragment') visit(sel.selectionSet);
+      if (sel.kind === Kind.FRAGMENT_SPREAD) visit(fragments.get(sel.name.value)!.selectionSet);
+      else if (sel.kind === Kind.INLINE_FRAGMENT) visit(sel.selectionSet);
       else {
         const name = sel.alias?.value ?? sel.name.value;
         if (sel.name.value === '__typename') {
           properties[name] = { type: 'string' };
           continue;
         }
-        const field = type.getFields()[sel.name.value]!;
+        const field = type.getFields()[sel.name.value];
         properties[name] = typeSchema(field.type, sel.selectionSet, fragments, schema);
         if (field.description) properties[name] = { ...properties[name], description: field.description };
         if (isNonNullType(field.type)) required.push(name);

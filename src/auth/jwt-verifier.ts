@@ -111,7 +111,7 @@ function safeHeaderAlg(token: string): string | null {
 
 /** For tests and tools: a verifier over an in-memory JWKS document. */
 export function createLocalJwksVerifier(jwks: { keys: Record<string, unknown>[] }, algorithms: string[]): JwtVerifier {
-  const getKey = createLocalJWKSet(jwks as Parameters<typeof createLocalJWKSet>[0]);
+  const getKey = createLocalJWKSet(jwks);
   return {
     async verify(token) {
       try {

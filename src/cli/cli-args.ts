@@ -2,11 +2,11 @@
 export function parseArgs(argv: string[]): Map<string, string | true> {
   const out = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i += 1) {
-    const a = argv[i]!;
+    const a = argv[i];
     if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
     const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
     if (inline !== undefined) out.set(name, inline);
-    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) out.set(name, argv[++i]!);
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) out.set(name, argv[++i]);
     else out.set(name, true);
   }
   return out;

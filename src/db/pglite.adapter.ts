@@ -93,7 +93,7 @@ function wrapQueryable<T extends SqlQueryable>(inner: T): Pick<T, 'queryRaw' | '
   return {
     queryRaw: (query) => inner.queryRaw(realmFreeQuery(query)),
     executeRaw: (query) => inner.executeRaw(realmFreeQuery(query)),
-  } as Pick<T, 'queryRaw' | 'executeRaw'>;
+  };
 }
 
 /**

@@ -49,23 +49,25 @@ function countTransaction(inner: Transaction, counter: QueryCounter): Transactio
     },
   };
   // Savepoints run one statement each (through the inner transaction's own executeRaw).
-  const { createSavepoint, rollbackToSavepoint, releaseSavepoint } = inner;
+  const createSavepoint = inner.createSavepoint?.bind(inner);
+  const rollbackToSavepoint = inner.rollbackToSavepoint?.bind(inner);
+  const releaseSavepoint = inner.releaseSavepoint?.bind(inner);
   if (createSavepoint) {
     tx.createSavepoint = (name) => {
       counter.count++;
-      return createSavepoint.call(inner, name);
+      return createSavepoint(name);
     };
   }
   if (rollbackToSavepoint) {
     tx.rollbackToSavepoint = (name) => {
       counter.count++;
-      return rollbackToSavepoint.call(inner, name);
+      return rollbackToSavepoint(name);
     };
   }
   if (releaseSavepoint) {
     tx.releaseSavepoint = (name) => {
       counter.count++;
-      return releaseSavepoint.call(inner, name);
+      return releaseSavepoint(name);
     };
   }
   return tx;

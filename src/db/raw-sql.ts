@@ -47,7 +47,7 @@ export function rawSqlOn(adapter: SqlDriverAdapter): RawSql {
       const { columnNames } = result;
       return result.rows.map((row) => {
         const out: Record<string, unknown> = {};
-        for (let i = 0; i < columnNames.length; i += 1) out[columnNames[i]!] = row[i];
+        for (let i = 0; i < columnNames.length; i += 1) out[columnNames[i]] = row[i];
         return out as T;
       });
     },

@@ -94,7 +94,7 @@ export class MemoryRateLimiter implements RateLimiter {
 /** Removes hits at or before `cutoff` (a hit counts while `now - hit < window`). */
 function pruneExpired(hits: number[], cutoff: number): void {
   let expired = 0;
-  while (expired < hits.length && (hits[expired] as number) <= cutoff) expired += 1;
+  while (expired < hits.length && hits[expired] <= cutoff) expired += 1;
   if (expired > 0) hits.splice(0, expired);
 }
 
@@ -104,6 +104,6 @@ function pruneExpired(hits: number[], cutoff: number): void {
  */
 function insertSorted(hits: number[], at: number): void {
   let index = hits.length;
-  while (index > 0 && (hits[index - 1] as number) > at) index -= 1;
+  while (index > 0 && hits[index - 1] > at) index -= 1;
   hits.splice(index, 0, at);
 }

@@ -12,7 +12,7 @@ export interface AppServices extends Platform, ServiceLocator {
   /** The modules, in registry (dependency) order. */
   readonly modules: readonly ModuleDefinition[];
   /** The DataLoaders of a new request (each set is built on first use). */
-  requestLoaders(): LoaderLocator;
+  readonly requestLoaders: () => LoaderLocator;
   /** Health turns to shutting down; called first thing on a graceful stop. */
-  markShuttingDown(): void;
+  readonly markShuttingDown: () => void;
 }

@@ -18,8 +18,8 @@ export class ServiceToken<T> {
 
 /** What resolvers, loaders and module factories ask for services through. */
 export interface ServiceLocator {
-  /** The service provided under `token`; throws when no module provides it. */
-  get<T>(token: Token<T>): T;
+  /** The service provided under `token`; throws when no module provides it. A property: destructure it freely. */
+  readonly get: <T>(token: Token<T>) => T;
 }
 
 export function tokenName(token: Token<unknown>): string {
@@ -45,9 +45,9 @@ export class ServiceContainer implements ServiceLocator {
     return this.entries.has(token);
   }
 
-  get<T>(token: Token<T>): T {
+  readonly get = <T>(token: Token<T>): T => {
     const entry = this.entries.get(token);
     if (!entry) throw new Error(`no module provides ${tokenName(token)}`);
     return entry.value as T;
-  }
+  };
 }

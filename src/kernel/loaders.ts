@@ -15,7 +15,7 @@ export type LoadersOf<S> = S extends LoaderSet<infer T> ? T : never;
 
 /** What resolvers ask for loaders through: `ctx.loaders.get(eventsLoaders)`. */
 export interface LoaderLocator {
-  get<T>(set: LoaderSet<T>): T;
+  readonly get: <T>(set: LoaderSet<T>) => T;
 }
 
 /** Defines a loader set: `defineLoaders('events', (services) => ({ marketsByEventId: new DataLoader(…) }))`. */
@@ -35,7 +35,7 @@ export class RequestLoaders implements LoaderLocator {
     private readonly declared: ReadonlySet<LoaderSet<unknown>>,
   ) {}
 
-  get<T>(set: LoaderSet<T>): T {
+  readonly get = <T>(set: LoaderSet<T>): T => {
     let loaders = this.built.get(set) as T | undefined;
     if (loaders === undefined) {
       if (!this.declared.has(set)) throw new Error(`loader set ${set.name} is not declared by any module`);
@@ -43,5 +43,5 @@ export class RequestLoaders implements LoaderLocator {
       this.built.set(set, loaders);
     }
     return loaders;
-  }
+  };
 }

@@ -21,6 +21,7 @@ export interface MemoEntry {
  * composition root before any module and closed after the last one stops.
  */
 export interface Platform {
+  // Functions are properties, not methods: module factories destructure them (`({ db, memo }) => …`).
   readonly config: AppConfig;
   readonly logger: Logger;
   readonly metrics: Metrics;
@@ -38,9 +39,9 @@ export interface Platform {
    * A per-process read memo, cleared in every process when `invalidatedBy` is
    * published (the composition root subscribes it) and listed by the admin cache policy.
    */
-  memo(name: string, invalidatedBy: string, ttlMs?: number): ReadMemo;
+  readonly memo: (name: string, invalidatedBy: string, ttlMs?: number) => ReadMemo;
   /** The memos made so far, in the order they were made. */
-  memos(): readonly MemoEntry[];
+  readonly memos: () => readonly MemoEntry[];
   /** True once the process began to stop (health reports it; new work is refused). */
-  shuttingDown(): boolean;
+  readonly shuttingDown: () => boolean;
 }

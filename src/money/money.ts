@@ -18,7 +18,7 @@ export function decimalToMicros(text: string): bigint | null {
   const m = DECIMAL.exec(text.trim());
   if (!m) return null;
   const frac = (m[3] ?? '').padEnd(7, '0');
-  let micros = BigInt(m[2]!) * MICROS_PER_UNIT + BigInt(frac.slice(0, 6));
+  let micros = BigInt(m[2]) * MICROS_PER_UNIT + BigInt(frac.slice(0, 6));
   if (Number(frac[6]) >= 5) micros += 1n;
   return m[1] ? -micros : micros;
 }

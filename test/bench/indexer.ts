@@ -39,7 +39,7 @@ let serial = 0;
 function makeBatch(markets: readonly string[], size: number): OrderFilled[] {
   return Array.from({ length: size }, () => {
     serial += 1;
-    const market = markets[serial % markets.length]!;
+    const market = markets[serial % markets.length];
     const buy = serial % 3 !== 0;
     const token = outcomeTokenId(market, serial % 2 ? 'yes' : 'no');
     const usdc = String(100_000 + (serial % 800_000));
@@ -193,7 +193,7 @@ export async function runIndexerBench(
     const announced = async () => {
       for (;;) {
         const { rows } = await pg.query<{ n: string }>('SELECT count(*) AS n FROM "TradeAnnouncement"');
-        if (rows[0]!.n === '0') return;
+        if (rows[0].n === '0') return;
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     };

@@ -60,12 +60,12 @@ export function sseMessages(text: string): { event: string; id: string; data: un
       const fields: Record<string, string> = {};
       for (const line of block.split(/\r?\n/)) {
         const m = /^(event|id|data): ?(.*)$/.exec(line);
-        if (m) fields[m[1]!] = fields[m[1]!] === undefined ? m[2]! : `${fields[m[1]!]}\n${m[2]!}`;
+        if (m) fields[m[1]] = fields[m[1]] === undefined ? m[2] : `${fields[m[1]]}\n${m[2]}`;
       }
       return fields;
     })
     .filter((f) => f.data !== undefined)
-    .map((f) => ({ event: f.event ?? 'message', id: f.id ?? '', data: JSON.parse(f.data!) as unknown }));
+    .map((f) => ({ event: f.event ?? 'message', id: f.id ?? '', data: JSON.parse(f.data) as unknown }));
 }
 
 /** Requests sent per varying scenario, across its warm-up and measurement, so no path repeats. */

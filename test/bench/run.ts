@@ -155,7 +155,7 @@ async function main(signal: AbortSignal): Promise<boolean> {
       }
       if (ratios.length === 0) continue;
       const sorted = [...ratios].sort((x, y) => x - y);
-      const rpsRatio = sorted[Math.floor((sorted.length - 1) / 2)]!;
+      const rpsRatio = sorted[Math.floor((sorted.length - 1) / 2)];
       const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
       process.stdout.write(
         `${s.name}: ${pct(rpsRatio)} of the throughput of "${other.name}" (${pct(1 - rpsRatio)} cost; ` +
@@ -177,7 +177,7 @@ async function main(signal: AbortSignal): Promise<boolean> {
       else owner.exit = how;
       if (stopped.killed || stopped.code !== 0) log(`warning: a server did not exit cleanly on SIGTERM (${how})`);
     }
-    const main = app ?? [...variants.values()][0]!.server;
+    const main = app ?? [...variants.values()][0].server;
 
     const indexer = wantIndexer ? await indexerPart() : { ok: true };
     const cpus = os.cpus();

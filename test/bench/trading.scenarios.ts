@@ -77,7 +77,7 @@ async function fund(baseUrl: string, trader: string): Promise<void> {
 const completed: BodyCheck = (json) => {
   const messages = json as { event: string; data: unknown }[];
   if (!Array.isArray(messages) || messages.length === 0) return 'expected an event stream';
-  const end = messages[messages.length - 1]!;
+  const end = messages[messages.length - 1];
   return end.event === 'completed'
     ? undefined
     : `the stream ended with ${end.event}: ${JSON.stringify(end.data).slice(0, 300)}`;

@@ -16,7 +16,7 @@ export function parseCsv(text: string): string[][] {
       i += 1;
       for (;;) {
         if (i >= n) throw new Error('unterminated quoted field');
-        const ch = text[i]!;
+        const ch = text[i];
         if (ch === '"') {
           if (text[i + 1] === '"') {
             field += '"';

@@ -63,4 +63,4 @@ export async function postStream(
 export const names = (r: StreamResult) => r.events.map((e) => e.event);
 
 /** The data of a stream's last message (its outcome: `completed`, `failed` or `outcome_unknown`). */
-export const lastData = (r: StreamResult) => r.events[r.events.length - 1]!.data;
+export const lastData = (r: StreamResult) => r.events[r.events.length - 1].data;

@@ -16,7 +16,7 @@ export function micros(usd: number | string): bigint {
   const negative = usd.startsWith('-');
   const [whole, fraction = ''] = usd.replace('-', '').split('.');
   if (fraction.length > 6) throw new Error(`more than six decimals: ${usd}`);
-  const value = BigInt(whole!) * MICROS_PER_USD + BigInt(fraction.padEnd(6, '0'));
+  const value = BigInt(whole) * MICROS_PER_USD + BigInt(fraction.padEnd(6, '0'));
   return negative ? -value : value;
 }
 

@@ -37,7 +37,7 @@ export class ApiKeyAccess {
 
 /** What an HTTP request offers the access check. */
 export interface HttpKeySource {
-  header(name: string): string | undefined;
+  header: (name: string) => string | undefined;
   clientId: string;
   /** Set by the market-data REST gate when it already admitted the request. */
   admitted?: ApiKeyPrincipal;

@@ -104,7 +104,7 @@ export class HistoryService {
     const statuses: VenueHistoryStatusView[] = [];
     const series: MarketHistoryView[] = [];
     settled.forEach((r, i) => {
-      const venue = venues[i]!;
+      const venue = venues[i];
       const count = wanted.filter((m) => m.venue === venue).length;
       if (r.status === 'fulfilled') {
         series.push(...r.value);

@@ -237,5 +237,5 @@ export class CommentsService {
 function splitTradeId(tradeId: string): ['venue_a' | 'venue_b', string] {
   const m = /^(venue_a|venue_b):(.+)$/.exec(tradeId);
   if (!m) throw AppError.notFound(`trade ${tradeId}`);
-  return [m[1] as 'venue_a' | 'venue_b', m[2]!];
+  return [m[1] as 'venue_a' | 'venue_b', m[2]];
 }

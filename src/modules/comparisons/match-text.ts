@@ -201,7 +201,7 @@ export function mentions(text: string, acronym: string): boolean {
   if (ws.some((w) => w.length > acronym.length && w.startsWith(acronym))) return true;
   for (let i = 0; i + acronym.length <= ws.length; i += 1) {
     let initials = '';
-    for (let j = i; j < ws.length && initials.length < acronym.length; j += 1) initials += ws[j]![0];
+    for (let j = i; j < ws.length && initials.length < acronym.length; j += 1) initials += ws[j][0];
     if (initials === acronym) return true;
   }
   return false;
@@ -215,7 +215,7 @@ export function thresholds(text: string): number[] {
   // Not after a digit, dot, dash or slash: "2025-26" and "24/7" are not strikes.
   const re = /(\$)?(?<![\d.\-/])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(%|k\b|m\b|b\b|million|billion)?/gi;
   for (const m of text.matchAll(re)) {
-    const raw = Number(m[2]!.replace(/,/g, ''));
+    const raw = Number(m[2].replace(/,/g, ''));
     const unit = (m[3] ?? '').toLowerCase();
     const money = m[1] === '$';
     if (!money && !unit && Number.isInteger(raw) && raw >= 1900 && raw <= 2100) continue;

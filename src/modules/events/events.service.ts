@@ -102,7 +102,7 @@ export class EventsService {
   async marketsOf(ref: string, filter: MarketFilter): Promise<MarketView[]> {
     const event = await this.get(ref);
     const [markets] = await this.marketsByEventIds([event.id]);
-    return filterMarkets(markets!, filter);
+    return filterMarkets(markets, filter);
   }
 
   /** All markets of many events in one query (the loader's batch function). */

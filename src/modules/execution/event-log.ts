@@ -47,7 +47,7 @@ export class EventLog<T> {
       next: async (): Promise<IteratorResult<T>> => {
         for (;;) {
           if (done) return { done: true, value: undefined };
-          if (next < this.items.length) return { done: false, value: this.items[next++]! };
+          if (next < this.items.length) return { done: false, value: this.items[next++] };
           if (this.closed) {
             done = true;
             return { done: true, value: undefined };

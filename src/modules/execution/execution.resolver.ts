@@ -5,11 +5,9 @@ import { ExecuteInput, SellPositionInput } from './execution.inputs';
 import type { ExecuteRequest, ExecutionEvent, ExecutionPrincipal, SellRequest } from './execution.models';
 import { ExecutionEventType } from './execution.types';
 import { ExecutionService } from './execution.service';
+import { definedOnly } from '../../graphql/defined-only';
 
 /** GraphQL passes explicit nulls for absent optional fields: the service speaks undefined. */
-function withoutNulls<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as T;
-}
 
 /** Live mode: the wallet-auth token (401 without it); otherwise the user bearer, required or optional. */
 async function principalFor(
@@ -33,7 +31,7 @@ type SellData = SubscribeResolverData<
 
 /** Everything that can refuse the order (400, 401, 409, 502, 503) happens before the iterator is returned. */
 async function subscribeExecute({ args, context }: ExecuteData): Promise<AsyncIterableIterator<ExecutionEvent>> {
-  const request = withoutNulls(args.input) as ExecuteRequest;
+  const request: ExecuteRequest = definedOnly(args.input);
   checkExecuteRequest(request); // a bad body is a 400 before credentials are looked at
   const principal = await principalFor(context, request.mode === 'live' ? 'live' : 'optional');
   const stream = await context.services.get(ExecutionService).run(request, principal, {
@@ -43,7 +41,7 @@ async function subscribeExecute({ args, context }: ExecuteData): Promise<AsyncIt
 }
 
 async function subscribeSell({ args, context }: SellData): Promise<AsyncIterableIterator<ExecutionEvent>> {
-  const body = withoutNulls(args.input ?? {}) as SellRequest;
+  const body: SellRequest = definedOnly(args.input ?? {});
   checkSellRequest(body);
   const principal = (await principalFor(context, body.mode === 'live' ? 'live' : 'user'))!;
   const stream = await context.services.get(ExecutionService).sell(args.positionId, body, principal, {

@@ -269,7 +269,7 @@ export class ExecutionService {
       orderId: plan.draft.id,
       replayed: false,
       events: () => log.reader(),
-      outcome: done.then((events) => events[events.length - 1]!),
+      outcome: done.then((events) => events[events.length - 1]),
       done,
     };
   }
@@ -324,7 +324,7 @@ export class ExecutionService {
 
   private replay(o: StoredOutcome): ExecutionStream {
     const events = o.events.map(reviveEvent);
-    const last = events[events.length - 1]!;
+    const last = events[events.length - 1];
     const log = EventLog.of(events);
     return { orderId: last.orderId, replayed: true, events: () => log.reader(), outcome: Promise.resolve(last) };
   }

@@ -28,7 +28,7 @@ export async function lookUpMarket(catalog: Catalog, req: CheckedRequest): Promi
       `no market ${req.marketId}${req.venue && !prefixed ? ` on ${req.venue}` : ''}`,
     );
   if (found.length > 1) throw AppError.badRequest('venue', 'is required: this market id is listed on both venues');
-  const m = found[0]!;
+  const m = found[0];
   if (req.venue && m.venue !== req.venue) throw AppError.badRequest('venue', `market ${req.marketId} is on ${m.venue}`);
   if (prefixed && req.venueMarketId !== undefined && req.venueMarketId !== m.marketId) {
     throw AppError.badRequest('venueMarketId', `does not match marketId ${req.marketId}`);

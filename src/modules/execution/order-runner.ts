@@ -120,7 +120,7 @@ export class OrderRun {
     }
     const q = this.quote(book);
     const at = new Date(this.deps.now());
-    const fills = q.fills.map((f, i) => ({ price: f.price, size: f.size, fee: q.fillFees[i]!, filledAt: at }));
+    const fills = q.fills.map((f, i) => ({ price: f.price, size: f.size, fee: q.fillFees[i], filledAt: at }));
     if (q.filled === 0n) {
       const why =
         q.depth === 0n && this.plan.request.limitPrice === undefined

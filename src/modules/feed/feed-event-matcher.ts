@@ -69,9 +69,9 @@ export class EventMatcher {
     }
     let best: EventMatch | null = null;
     for (const [k, count] of shared) {
-      const e = this.events[k]!;
+      const e = this.events[k];
       if (item.category !== undefined && item.category !== e.category) continue;
-      const coverage = count / this.sizes[k]!;
+      const coverage = count / this.sizes[k];
       if (count < MIN_SHARED || coverage < MIN_COVERAGE) continue;
       const score = coverage + count / 100; // ties go to the event sharing more words
       if (!best || score > best.score || (score === best.score && e.id < best.eventId)) best = { eventId: e.id, score };

@@ -116,7 +116,7 @@ export class FeedService {
       { timeout: FEED_INGEST_TX_TIMEOUT_MS },
     );
     const views = created.map(toFeedItemView).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-    const messages = views.map((v, k) => toMessage(v, k === 0 ? prevId.toString() : views[k - 1]!.id));
+    const messages = views.map((v, k) => toMessage(v, k === 0 ? prevId.toString() : views[k - 1].id));
     // Batches publish one after the other, in the order they committed (within this process).
     const turn = this.publishing.then(() => this.pubsub.publishMany(FEED_TOPIC, messages));
     this.publishing = turn.catch(() => undefined);

@@ -9,8 +9,8 @@ const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
 function sqlStateOf(err: unknown): string | undefined {
   if (!err || typeof err !== 'object') return undefined;
   type AdapterCause = { cause?: { originalCode?: unknown } };
-  const adapterError =
-    (err as { meta?: { driverAdapterError?: AdapterCause } }).meta?.driverAdapterError ?? (err as AdapterCause);
+  const meta = (err as { meta?: { driverAdapterError?: AdapterCause } }).meta;
+  const adapterError: AdapterCause = meta?.driverAdapterError ?? err;
   const code = adapterError.cause?.originalCode;
   return typeof code === 'string' ? code : undefined;
 }

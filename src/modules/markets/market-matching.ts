@@ -29,7 +29,7 @@ export function pairMarkets(markets: readonly MarketView[], left: Venue, right: 
   const candidates: MarketPair[] = [];
   for (const a of as) {
     const av = titleVector(a);
-    bs.forEach((b, j) => candidates.push({ a, b, similarity: Math.max(0, cosine(av, bv[j]!)) }));
+    bs.forEach((b, j) => candidates.push({ a, b, similarity: Math.max(0, cosine(av, bv[j])) }));
   }
   candidates.sort(
     (x, y) => y.similarity - x.similarity || x.a.id.localeCompare(y.a.id) || x.b.id.localeCompare(y.b.id),
@@ -63,6 +63,6 @@ export function findCounterpart(
   const v = titleVector(market);
   const best = others
     .map((m) => ({ market: m, similarity: Math.max(0, cosine(v, titleVector(m))) }))
-    .sort((x, y) => y.similarity - x.similarity || x.market.id.localeCompare(y.market.id))[0]!;
+    .sort((x, y) => y.similarity - x.similarity || x.market.id.localeCompare(y.market.id))[0];
   return { market: best.market, similarity: round6(best.similarity) };
 }

@@ -48,7 +48,7 @@ export interface NotificationPage extends OffsetPage<NotificationView> {
 /** The id of a once-only notification: the same for the same user, kind and key (UUID-shaped, from a hash). */
 function onceId(userId: string, kind: NotificationKind, key: string): string {
   const h = createHash('sha256').update(`${userId}\u0000${kind}\u0000${key}`).digest('hex');
-  const variant = ((parseInt(h[16]!, 16) & 3) | 8).toString(16);
+  const variant = ((parseInt(h[16], 16) & 3) | 8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
@@ -56,7 +56,7 @@ function onceId(userId: string, kind: NotificationKind, key: string): string {
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
+    while (next < items.length) await work(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -62,7 +62,7 @@ export class MarksService {
   async yesMarks(keys: readonly string[], catalog: CatalogLookup): Promise<YesMark[]> {
     const at = new Date(this.now());
     const live = await Promise.all(keys.map((k) => this.live(k, at)));
-    const missing = keys.filter((_, i) => live[i]!.yes === null);
+    const missing = keys.filter((_, i) => live[i].yes === null);
     if (missing.length === 0) return live;
     const remembered = await Promise.all(
       missing.map((k) => this.cache.get<Remembered>(cacheKey(k)).catch(() => undefined)),
@@ -81,7 +81,7 @@ export class MarksService {
     });
     return live.map((mark, i) => {
       if (mark.yes !== null) return mark;
-      const f = fallback.get(keys[i]!);
+      const f = fallback.get(keys[i]);
       return f ? { ...mark, yes: f.yes, source: 'last_known', asOf: f.at } : mark;
     });
   }

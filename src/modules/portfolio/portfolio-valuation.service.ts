@@ -138,7 +138,7 @@ export class PortfolioValuationService {
       return {
         source: p.source,
         venue: p.venue,
-        category: (eventIds[i] && category.get(eventIds[i]!)) ?? null,
+        category: (eventIds[i] && category.get(eventIds[i])) ?? null,
         status: p.status,
         size: p.micros.size,
         costBasis: p.micros.costBasis,
@@ -232,7 +232,7 @@ export class PortfolioValuationService {
         (a) => ({
           available: fromNumber(a.available),
           held: fromNumber(a.held),
-          onchain: fromNumber(a.onchain) as bigint | null,
+          onchain: fromNumber(a.onchain),
           error: null,
         }),
         async (err: unknown) => {

@@ -224,7 +224,7 @@ export class RewardsReconciliation {
       });
       if (page.length === 0) return;
       yield page;
-      after = page[page.length - 1]!.id;
+      after = page[page.length - 1].id;
       if (page.length < size) return;
     }
   }

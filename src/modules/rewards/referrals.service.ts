@@ -59,9 +59,9 @@ export class ReferralsService {
         INSERT INTO "RewardAccount" ("userId") VALUES (${userId})
         ON CONFLICT ("userId") DO UPDATE SET "userId" = EXCLUDED."userId"
         RETURNING "referrerId", "firstFeeAt"`;
-      if (me!.referrerId === owner.userId) return;
-      if (me!.referrerId !== null) throw AppError.conflict('already referred: a referral code was applied before');
-      if (me!.firstFeeAt !== null || (await hasPaidFee(tx, userId))) {
+      if (me.referrerId === owner.userId) return;
+      if (me.referrerId !== null) throw AppError.conflict('already referred: a referral code was applied before');
+      if (me.firstFeeAt !== null || (await hasPaidFee(tx, userId))) {
         throw AppError.conflict('your first trading fee was already charged: a referral code applies only before it');
       }
       await assertNoLoop(tx, userId, owner.referrerId);

@@ -88,5 +88,5 @@ async function feeTime(db: LedgerDb, key: string): Promise<Date> {
   const [row] = await db.$queryRaw<{ at: Date }[]>`
     SELECT COALESCE((SELECT "createdAt" FROM "LedgerEntry" WHERE "idempotencyKey" = ${key}), CAST(now() AS
     TIMESTAMP(3))) AS "at"`;
-  return row!.at;
+  return row.at;
 }

@@ -201,7 +201,7 @@ export function priceBook(
     fees,
     allIn: allInOf(side, walk.notional, fees),
     avgPrice: walk.filled > 0n ? (walk.notional * MICRO) / walk.filled : null,
-    worstPrice: walk.fills.length > 0 ? walk.fills[walk.fills.length - 1]!.price : null,
+    worstPrice: walk.fills.length > 0 ? walk.fills[walk.fills.length - 1].price : null,
     mid: midOf(book, outcome),
     depth: depthOf(levels, side, opts.limitPrice),
   };

@@ -100,7 +100,7 @@ export class RoutingService {
     const books = await this.books.many(open);
     const priced: { market: MarketView; view: CostMarketView }[] = [];
     const venues: CostVenueView[] = VENUE_ORDER.map((venue) => {
-      const mine = open.map((m, i) => ({ m, book: books[i]! })).filter((x) => x.m.venue === venue);
+      const mine = open.map((m, i) => ({ m, book: books[i] })).filter((x) => x.m.venue === venue);
       const failed = mine.filter((x) => x.book instanceof AppError);
       for (const x of mine) {
         if (x.book instanceof AppError) continue;
@@ -112,7 +112,7 @@ export class RoutingService {
         });
       }
       const failedMarkets = failed.map((x) => x.m.marketId);
-      const reason = failed.length > 0 ? (failed[0]!.book as AppError).message : null;
+      const reason = failed.length > 0 ? (failed[0].book as AppError).message : null;
       if (mine.length === 0) return { venue, status: 'no_open_markets', markets: 0, failedMarkets, reason };
       const status = failed.length === 0 ? 'ok' : failed.length === mine.length ? 'unavailable' : 'partial';
       return { venue, status, markets: mine.length, failedMarkets, reason };
@@ -153,7 +153,7 @@ export class RoutingService {
     if (unreadable && books.every((b) => b instanceof AppError))
       throw noRoute(`no candidate venue could be priced (${unreadable.message})`);
     const priced = candidates.flatMap((m, i) => {
-      const book = books[i]!;
+      const book = books[i];
       if (book instanceof AppError) return [];
       const q = priceBook(m.venue, book, side, outcome, { contracts: size }, { fees: this.opts.fees });
       return [{ m, q, view: toQuote(q) }];
@@ -223,7 +223,7 @@ export class RoutingService {
     }
     const pool = r.venue === undefined ? open : open.filter((m) => m.venue === r.venue);
     if (pool.length === 0) return [];
-    const headline = [...pool].sort((a, b) => (b.volume24h ?? -1) - (a.volume24h ?? -1) || (a.id < b.id ? -1 : 1))[0]!;
+    const headline = [...pool].sort((a, b) => (b.volume24h ?? -1) - (a.volume24h ?? -1) || (a.id < b.id ? -1 : 1))[0];
     const other = r.venue === undefined ? findCounterpart(headline, open) : null;
     return other ? [headline, other.market] : [headline];
   }

@@ -32,7 +32,7 @@ export function hashFeatures(bag: FeatureBag, dimension = LOCAL_DIMENSION): numb
   for (const [key, weight] of bag) {
     const h = hash32(key);
     const sign = h & 0x80000000 ? -1 : 1;
-    v[h % dimension] = v[h % dimension]! + sign * Math.sqrt(weight);
+    v[h % dimension] = v[h % dimension] + sign * Math.sqrt(weight);
   }
   return l2Normalize(v);
 }

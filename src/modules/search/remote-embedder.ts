@@ -85,7 +85,7 @@ function parseVectors(body: EmbeddingsResponse, expected: number): number[][] {
   });
   const dimension = out[0]?.length;
   for (let i = 0; i < expected; i++) {
-    if (out[i] === undefined || out[i]!.length !== dimension) {
+    if (out[i] === undefined || out[i].length !== dimension) {
       throw AppError.upstream('search: the embedding service answered an unexpected body');
     }
   }

@@ -105,7 +105,7 @@ export class SearchService {
     await this.whenIdle();
     const [vector] = await this.embedder.embed([q]);
     const method: SearchMethod = (await this.store.vectorSearchAvailable()) ? 'pgvector' : 'exact';
-    const ranked = await this.rank(vector!, query.limit, query.threshold, method);
+    const ranked = await this.rank(vector, query.limit, query.threshold, method);
     const rows = await this.prisma.coreEvent.findMany({ where: { id: { in: ranked.map((r) => r.eventId) } } });
     const byId = new Map(rows.map((r) => [r.id, toEventView(r)]));
     return {
@@ -180,7 +180,7 @@ export class SearchService {
       const vectors = await this.embedder.embed(batch.map((d) => d.text));
       await this.store.upsert(
         { provider, model },
-        batch.map((d, j) => ({ eventId: d.eventId, contentHash: d.hash, values: vectors[j]! })),
+        batch.map((d, j) => ({ eventId: d.eventId, contentHash: d.hash, values: vectors[j] })),
       );
     }
     if (stale.length > 0) {

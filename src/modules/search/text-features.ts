@@ -82,9 +82,9 @@ export function addFeatures(bag: FeatureBag, text: string, weight = 1): void {
   const words = contentWords(text);
   const add = (key: string, w: number) => bag.set(key, (bag.get(key) ?? 0) + w * weight);
   for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
+    const w = words[i];
     add(`w:${w}`, 1);
-    if (i + 1 < words.length) add(`b:${w} ${words[i + 1]!}`, BIGRAM_WEIGHT);
+    if (i + 1 < words.length) add(`b:${w} ${words[i + 1]}`, BIGRAM_WEIGHT);
     if (w.length >= 4 && !/^\d/.test(w)) {
       const padded = `^${w}$`;
       const grams = padded.length - 2;

@@ -5,7 +5,7 @@ export function l2Normalize(v: number[]): number[] {
   let sum = 0;
   for (const x of v) sum += x * x;
   const norm = Math.sqrt(sum);
-  if (norm > 0) for (let i = 0; i < v.length; i++) v[i] = v[i]! / norm;
+  if (norm > 0) for (let i = 0; i < v.length; i++) v[i] = v[i] / norm;
   return v;
 }
 
@@ -19,8 +19,8 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
   let nb = 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
+    const x = a[i];
+    const y = b[i];
     dot += x * y;
     na += x * x;
     nb += y * y;

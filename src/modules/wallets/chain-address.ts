@@ -14,8 +14,8 @@ export function toChecksumAddress(address: string): string {
   const hash = Buffer.from(keccak_256(hex)).toString('hex');
   let out = '0x';
   for (let i = 0; i < 40; i += 1) {
-    const ch = hex[i]!;
-    out += parseInt(hash[i]!, 16) >= 8 ? ch.toUpperCase() : ch;
+    const ch = hex[i];
+    out += parseInt(hash[i], 16) >= 8 ? ch.toUpperCase() : ch;
   }
   return out;
 }

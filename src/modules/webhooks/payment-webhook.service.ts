@@ -56,14 +56,14 @@ export class PaymentWebhookService {
     }
     const parsed = paymentEventSchema.safeParse(json);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
+      const issue = parsed.error.issues[0];
       throw AppError.badRequest(issue.path.join('.') || 'body', issue.message);
     }
     const event = parsed.data;
     const credit = event.type === K.onrampCompleted || event.type === K.intentSucceeded ? creditedMicros(event) : null;
     if (typeof credit === 'string') {
       const [field, problem] = credit.split(': ');
-      throw AppError.badRequest(field!, problem!);
+      throw AppError.badRequest(field, problem);
     }
     const ack = await this.prisma.$transaction(async (tx): Promise<PaymentWebhookAck> => {
       // A new id is stored; an id stored `unmatched` is taken again (its row stays locked to the end).
@@ -80,7 +80,7 @@ export class PaymentWebhookService {
       }
       const { outcome, detail } = await this.apply(tx, event, credit);
       await tx.paymentEvent.update({ where: { id: event.id }, data: { outcome, detail } });
-      const again = stored[0]!.again;
+      const again = stored[0].again;
       return { received: true, eventId: event.id, duplicate: again && outcome === 'unmatched', outcome };
     });
     const ref = payoutRef(event);

@@ -43,13 +43,13 @@ export const OrderFilledBatchScalar = new GraphQLScalarType<unknown[], unknown[]
     'transactionHash, timestamp, orderHash, maker, taker, makerAssetId, takerAssetId, makerAmountFilled, ' +
     'takerAmountFilled, fee }`, uint256 values as decimal strings (integers may be JSON numbers), `timestamp` ' +
     'in unix seconds, amounts in base units (6 decimals), asset id 0 for USDC.',
-  serialize: (value) => {
+  serialize: (value): unknown[] => {
     if (!Array.isArray(value)) throw notAList();
-    return value;
+    return value as unknown[];
   },
-  parseValue: (value) => {
+  parseValue: (value): unknown[] => {
     if (!Array.isArray(value)) throw notAList();
-    return value;
+    return value as unknown[];
   },
   parseLiteral: (ast, variables) => {
     if (ast.kind !== Kind.LIST) throw notAList();

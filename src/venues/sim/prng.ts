@@ -90,7 +90,7 @@ export class Prng {
 
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new Error('pick from empty list');
-    return items[floor(this.next() * items.length)] as T;
+    return items[floor(this.next() * items.length)];
   }
 
   /** A shuffled copy (Fisher–Yates). */
@@ -98,8 +98,8 @@ export class Prng {
     const out = items.slice();
     for (let i = out.length - 1; i > 0; i--) {
       const j = floor(this.next() * (i + 1));
-      const tmp = out[i] as T;
-      out[i] = out[j] as T;
+      const tmp = out[i];
+      out[i] = out[j];
       out[j] = tmp;
     }
     return out;

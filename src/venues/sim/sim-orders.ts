@@ -15,7 +15,7 @@ function takeSide(
   book: YesBook,
   order: PlaceOrderRequest,
   tick: number,
-): { levels: BookLevel[]; priceOf(l: BookLevel): number } {
+): { levels: BookLevel[]; priceOf: (l: BookLevel) => number } {
   // Buying YES or selling NO lifts YES asks; selling YES or buying NO hits YES bids.
   const liftsAsks = (order.outcome === 'yes') === (order.side === 'buy');
   const levels = liftsAsks ? book.asks : book.bids;

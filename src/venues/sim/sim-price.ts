@@ -67,7 +67,7 @@ function noise(seed: number, octave: number, t: number, period: number): number 
 function logitAt(proc: PriceProcess, t: number): number {
   let x = proc.baseLogit + proc.basisOffset;
   for (let k = 0; k < OCTAVES.length; k++) {
-    const oct = OCTAVES[k] as readonly [number, number];
+    const oct = OCTAVES[k];
     x += proc.vol * oct[1] * noise(proc.seed, k, t, oct[0]);
   }
   x += BASIS_AMPLITUDE * noise(proc.basisSeed, 99, t, BASIS_PERIOD_S);

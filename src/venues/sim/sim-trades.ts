@@ -113,7 +113,7 @@ export function walkTradesBack(m: SimMarket, nowSec: number, visit: (t: TradeCor
   for (let hour = endHour; hour >= startHour; hour--) {
     const trades = hourTrades(m, hour);
     for (let k = trades.length - 1; k >= 0; k--) {
-      const tr = trades[k] as TradeCore;
+      const tr = trades[k];
       if (tr.t > nowSec) continue;
       if (!visit(tr)) return;
     }

@@ -82,7 +82,7 @@ describe('GET /api/events/{eventId}/history', () => {
     });
     for (const m of h.markets) {
       expect(m.candles.at(-1)!.t).toBe(Math.floor(NOW_S / 3600) * 3600);
-      expect(m.candles[0]!.t).toBeGreaterThanOrEqual(Math.floor(h.from / 3600) * 3600);
+      expect(m.candles[0].t).toBeGreaterThanOrEqual(Math.floor(h.from / 3600) * 3600);
       expect(m.candles.length).toBeLessThanOrEqual(169);
     }
     const daily = (await get('interval=1d')).body as History;
@@ -93,7 +93,7 @@ describe('GET /api/events/{eventId}/history', () => {
     const from = NOW_S - 86_400 + 1234;
     const h = (await get(`interval=5m&from=${from}&to=${NOW_S - 77}`)).body as History;
     for (const m of h.markets) {
-      expect(m.candles[0]!.t).toBe(Math.floor(from / 300) * 300);
+      expect(m.candles[0].t).toBe(Math.floor(from / 300) * 300);
       expect(m.candles.at(-1)!.t).toBe(Math.floor((NOW_S - 77) / 300) * 300);
       expect(m.candles.every((c) => c.t % 300 === 0)).toBe(true);
       expect(m.candles).toHaveLength(Math.floor((NOW_S - 77) / 300) - Math.floor(from / 300) + 1);

@@ -16,7 +16,7 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
 
 beforeAll(async () => {
   app = await startTestApp({ WITHDRAWAL_DISPATCH_MS: '0' });
-  slug = app.services.world.coreEvents[5]!.slug;
+  slug = app.services.world.coreEvents[5].slug;
 });
 afterAll(async () => {
   await app.close();
@@ -84,7 +84,7 @@ describe('foreign-key violations (P2003) are translated in one place', () => {
       { id: c.id },
       await app.bearer('fk-fan'),
     );
-    expect(liked.body.errors![0]!.extensions.code).toBe('not_found');
+    expect(liked.body.errors![0].extensions.code).toBe('not_found');
   });
 });
 
@@ -108,7 +108,7 @@ describe('foreign-key violations (P2003) are translated in one place', () => {
         const waiting = await prisma.$queryRaw<{ n: bigint }[]>`
           SELECT count(*) AS n FROM pg_stat_activity
           WHERE wait_event_type = 'Lock' AND query ILIKE '%INSERT INTO%CommentLike%'`;
-        if (Number(waiting[0]!.n) > 0) return;
+        if (Number(waiting[0].n) > 0) return;
         await sleep(10);
       }
       throw new Error('the like never waited on the deletion');

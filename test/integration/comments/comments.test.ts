@@ -13,7 +13,7 @@ beforeAll(async () => {
   app = await startTestApp();
   alice = await app.token('alice');
   bob = await app.token('bob');
-  slug = app.services.world.coreEvents[2]!.slug;
+  slug = app.services.world.coreEvents[2].slug;
 });
 afterAll(async () => {
   await app.close();
@@ -38,7 +38,7 @@ describe('event comments', () => {
     const page = (await http(`${app.url}/api/events/${slug}/comments?limit=10`)).body as Page;
     expect(page).toMatchObject({ limit: 10, offset: 0, total: 2 });
     expect(page.data.map((c) => c.id)).toEqual([c2.id, c1.id]);
-    expect(page.data[1]!.replyCount).toBe(2);
+    expect(page.data[1].replyCount).toBe(2);
     const replies = (await http(`${app.url}/api/comments/${c1.id}/replies`)).body as Page;
     expect(replies.data.map((c) => c.body)).toEqual(['Reply', 'Nested']);
   });
@@ -64,7 +64,7 @@ describe('event comments', () => {
   });
 
   it('sorts by likes with sort=top', async () => {
-    const other = app.services.world.coreEvents[4]!.slug;
+    const other = app.services.world.coreEvents[4].slug;
     const a = (await post(`/api/events/${other}/comments`, alice, { body: 'a' })).body as Comment;
     const b = (await post(`/api/events/${other}/comments`, alice, { body: 'b' })).body as Comment;
     await post(`/api/comments/${a.id}/like`, bob, {});
@@ -91,7 +91,7 @@ describe('likes', () => {
     const row = await app.services.db.prisma.comment.findUniqueOrThrow({ where: { id: c.id } });
     expect(row.likeCount).toBe(6);
     expect(await app.services.db.prisma.commentLike.count({ where: { commentId: c.id } })).toBe(6);
-    const seenBy = (await http(`${app.url}/api/events/${slug}/comments?limit=100`, { headers: bearer(users[11]!) }))
+    const seenBy = (await http(`${app.url}/api/events/${slug}/comments?limit=100`, { headers: bearer(users[11]) }))
       .body as Page;
     expect(seenBy.data.find((x) => x.id === c.id)).toMatchObject({ likeCount: 6, likedByMe: true });
     const anon = (await http(`${app.url}/api/events/${slug}/comments?limit=100`)).body as Page;
@@ -164,7 +164,7 @@ describe('documented statuses', () => {
     http(`${app.url}${path}`, { method: 'DELETE', headers: token ? bearer(token) : {} });
 
   it('404 for a reply whose parent is on another event or another trade', async () => {
-    const other = app.services.world.coreEvents[6]!.slug;
+    const other = app.services.world.coreEvents[6].slug;
     const onOther = (await post(`/api/events/${other}/comments`, alice, { body: 'elsewhere' })).body as Comment;
     const r = await post(`/api/events/${slug}/comments`, bob, { body: 'wrong thread', parentId: onOther.id });
     expect([r.status, (r.body as { error: string }).error]).toEqual([404, 'not_found']);

@@ -38,7 +38,7 @@ describe('openDatabase', () => {
       select migration_name, finished_at from _prisma_migrations order by migration_name`;
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.finished_at !== null)).toBe(true);
-    expect(rows[0]!.migration_name).toMatch(/^\d{14}_init$/);
+    expect(rows[0].migration_name).toMatch(/^\d{14}_init$/);
   });
 
   it('leaves no migration lock held by its connections (PostgreSQL)', async () => {
@@ -98,12 +98,12 @@ describe('Prisma round trip', () => {
     expect(found.activityScore.toFixed(6)).toBe('12345678901234.123456');
     const [market] = found.markets;
     expect(market).toMatchObject({ id: 'm1', venue: 'venue_a', status: 'active', outcomes: ['Yes', 'No'] });
-    expect(market!.bestBid!.toFixed(6)).toBe('0.123456');
-    expect(market!.bestAsk!.toFixed(6)).toBe('0.999999');
-    expect(market!.lastPrice!.toFixed(6)).toBe('0.100000');
-    expect(market!.volume!.toFixed(6)).toBe('99999999999999.999999');
-    expect(market!.volume24h!.toFixed(6)).toBe('0.000001');
-    expect(market!.openInterest).toBeNull();
+    expect(market.bestBid!.toFixed(6)).toBe('0.123456');
+    expect(market.bestAsk!.toFixed(6)).toBe('0.999999');
+    expect(market.lastPrice!.toFixed(6)).toBe('0.100000');
+    expect(market.volume!.toFixed(6)).toBe('99999999999999.999999');
+    expect(market.volume24h!.toFixed(6)).toBe('0.000001');
+    expect(market.openInterest).toBeNull();
 
     // 0.1 + 0.2 summed by the database stays exact.
     await db.prisma.market.update({ where: { id: 'm1' }, data: { volume24h: '0.1' } });

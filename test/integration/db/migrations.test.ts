@@ -89,7 +89,7 @@ describe('deploy', () => {
     try {
       expect(opened).toEqual([projectMigrationNames(), []]);
       const rows = await second.prisma.$queryRaw<Array<{ n: bigint }>>`select count(*) as n from _prisma_migrations`;
-      expect(Number(rows[0]!.n)).toBe(projectMigrationNames().length);
+      expect(Number(rows[0].n)).toBe(projectMigrationNames().length);
     } finally {
       if (databaseUrl) await second.prisma.$executeRawUnsafe(`DROP SCHEMA "${second.schema}" CASCADE`);
       await second.close();

@@ -51,7 +51,7 @@ it('reopens a persisted data folder (parents created) with its data intact', asy
 
   const second = await openDatabase({ dataDir, onMigrationsApplied });
   try {
-    expect(applied[0]!.length).toBeGreaterThan(0);
+    expect(applied[0].length).toBeGreaterThan(0);
     expect(applied[1]).toEqual([]);
     const event = await second.prisma.coreEvent.findUniqueOrThrow({
       where: { id: 'persisted' },

@@ -37,8 +37,8 @@ describe('GET /api/events', () => {
     expect(seen).toHaveLength(app.services.world.coreEvents.length);
     expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
     for (let i = 1; i < seen.length; i += 1)
-      expect(seen[i - 1]!.activityScore).toBeGreaterThanOrEqual(seen[i]!.activityScore);
-    const e = seen[0]!;
+      expect(seen[i - 1].activityScore).toBeGreaterThanOrEqual(seen[i].activityScore);
+    const e = seen[0];
     expect(Object.keys(e)).toEqual(
       expect.arrayContaining(['id', 'slug', 'title', 'category', 'sourceType', 'markets']),
     );
@@ -52,7 +52,7 @@ describe('GET /api/events', () => {
 
   it('filters by category and sourceType', async () => {
     const world = app.services.world.coreEvents;
-    const category = world[0]!.category;
+    const category = world[0].category;
     const r = await http(`${app.url}/api/events?category=${encodeURIComponent(category)}&pageSize=100`);
     const body = r.body as PageBody;
     expect(body.total).toBe(world.filter((e) => e.category === category).length);
@@ -106,7 +106,7 @@ describe('GET /api/events', () => {
 
 describe('GET /api/events/{slug}', () => {
   it('returns the event by slug and by id, with ETag/304', async () => {
-    const ce = app.services.world.coreEvents[3]!;
+    const ce = app.services.world.coreEvents[3];
     const bySlug = await http(`${app.url}/api/events/${ce.slug}`);
     expect(bySlug.status).toBe(200);
     expect(bySlug.body).toMatchObject({ id: ce.id, slug: ce.slug, title: ce.title, sourceType: ce.sourceType });
@@ -126,7 +126,7 @@ describe('GET /api/events/{slug}', () => {
 
 describe('GET /api/events/discover', () => {
   it('finds events by words in the title, case-insensitively', async () => {
-    const ce = app.services.world.coreEvents[7]!;
+    const ce = app.services.world.coreEvents[7];
     const word = ce.title
       .split(/\s+/)
       .find((w) => w.length > 5)!
@@ -197,7 +197,7 @@ describe('GET /api/events/{eventId}/markets', () => {
 
 describe('memoized catalog reads', () => {
   it('serve repeated reads without SQL and drop them when the catalog-changed message arrives', async () => {
-    const ce = app.services.world.coreEvents[11]!;
+    const ce = app.services.world.coreEvents[11];
     await http(`${app.url}/api/events/${ce.slug}`);
     const before = app.services.db.queryCount();
     const cached = await http(`${app.url}/api/events/${ce.slug}`);

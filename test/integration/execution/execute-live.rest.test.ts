@@ -13,8 +13,8 @@ let app: TestApp;
 let exec: FakeUpstream;
 const pinned = pinnedWorld();
 const event = activeMatchedEvent(pinned.world);
-const marketA = event.markets[0]!.venueMarketIds.venue_a!;
-const marketB = event.markets[0]!.venueMarketIds.venue_b!;
+const marketA = event.markets[0].venueMarketIds.venue_a!;
+const marketB = event.markets[0].venueMarketIds.venue_b!;
 beforeAll(async () => {
   // A short wait and upstream timeout: the tests reach the poll deadline and a submit timeout in a second or two.
   ({ app, exec } = await startWithExecutionService(pinned, { EXECUTION_WAIT_MS: '1500', UPSTREAM_TIMEOUT_MS: '800' }));
@@ -95,7 +95,7 @@ describe('venue_a live: the execution service', () => {
     ]);
     // The most the order could cost was held, then released against the actual cost.
     expect(entries.map((e) => e.kind)).toEqual(['order_hold', 'order_release', 'trade_buy']);
-    expect(entries[0]!.heldDelta).toBe(micros(5.0005)); // 5 × $1, no fee by default, + a micro-dollar per hundredth
+    expect(entries[0].heldDelta).toBe(micros(5.0005)); // 5 × $1, no fee by default, + a micro-dollar per hundredth
     expect(await app.services.get(LedgerService).balance('alice')).toMatchObject({
       available: micros(100 - 2.77),
       held: 0n,
@@ -217,7 +217,7 @@ describe('venue_a live: the execution service', () => {
       reader.close(); // gone while the order is still working at the service
       release();
       await app.services.get(ExecutionService).drain();
-      const orderId = (JSON.parse(seen[0]!.data) as { orderId: string }).orderId;
+      const orderId = (JSON.parse(seen[0].data) as { orderId: string }).orderId;
       const { order, fills } = await orderRows(app, orderId);
       expect(order).toMatchObject({ state: 'filled', filledSizeMicros: micros(4) });
       expect(fills).toHaveLength(1);
@@ -359,7 +359,7 @@ describe('venue_a live: an outcome not known yet', () => {
     expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'fill', 'completed']);
     const orderId = lastData(r).orderId;
     expect(posts.map((p) => p.headers['idempotency-key'])).toEqual([`order:${orderId}`, `order:${orderId}`]);
-    expect(posts[1]!.body).toEqual(posts[0]!.body);
+    expect(posts[1].body).toEqual(posts[0].body);
     expect((await orderRows(app, orderId)).order).toMatchObject({ state: 'filled', externalOrderId: 'ex-j' });
     expect(await app.services.get(LedgerService).balance('jade')).toMatchObject({ available: micros(19), held: 0n });
   });
@@ -397,7 +397,7 @@ describe('venue_a live: an outcome not known yet', () => {
       await reconcile();
       expect(posts.length).toBe(before + 1);
       expect(posts.every((p) => p.headers['idempotency-key'] === `order:${orderId}`)).toBe(true);
-      expect(posts[posts.length - 1]!.body).toEqual(posts[0]!.body);
+      expect(posts[posts.length - 1].body).toEqual(posts[0].body);
       expect((await orderRows(app, orderId)).order).toMatchObject({
         state: 'partially_filled',
         externalOrderId: 'ex-l',
@@ -458,7 +458,7 @@ describe('venue_b live: inside the service, through its venue client', () => {
     const { order, fills, entries } = await orderRows(app, lastData(r).orderId);
     expect(order).toMatchObject({ venue: 'venue_b', mode: 'live', state: 'filled' });
     expect(order!.externalOrderId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(fills[0]!.feeMicros).toBeGreaterThan(0n);
+    expect(fills[0].feeMicros).toBeGreaterThan(0n);
     expect(entries.map((e) => e.kind)).toEqual(['order_hold', 'order_release', 'trade_buy', 'trading_fee']);
     expect((await app.services.get(LedgerService).balance('hank')).held).toBe(0n);
     expect(await app.services.get(LedgerService).audit()).toEqual([]);

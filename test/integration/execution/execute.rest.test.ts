@@ -14,8 +14,8 @@ import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 let app: TestApp;
 const pinned = pinnedWorld();
 const event = activeMatchedEvent(pinned.world);
-const marketA = event.markets[0]!.venueMarketIds.venue_a!;
-const marketB = event.markets[0]!.venueMarketIds.venue_b!;
+const marketA = event.markets[0].venueMarketIds.venue_a!;
+const marketB = event.markets[0].venueMarketIds.venue_b!;
 beforeAll(async () => {
   app = await startTestApp({}, {}, pinned);
 });
@@ -49,7 +49,7 @@ describe('POST /execute: the stream', () => {
       expect(kinds.slice(0, 3)).toEqual(['accepted', 'quote', 'submitted']);
       expect(kinds[kinds.length - 1]).toBe('completed');
       expect(kinds.slice(3, -1).every((k) => k === 'fill')).toBe(true);
-      const orderId = r.events[0]!.data.orderId;
+      const orderId = r.events[0].data.orderId;
       r.events.forEach((e, i) => {
         expect(e.id).toBe(`${orderId}:${i + 1}`);
         expect(e.data).toMatchObject({ id: e.id, event: e.event, seq: i + 1, orderId, replayed: false });
@@ -58,7 +58,7 @@ describe('POST /execute: the stream', () => {
       expect(fills.reduce((s, f) => s + f.size, 0)).toBe(40);
       for (const f of fills) expect(f.fee).toBe(venueBFee(f.size, f.price));
       expect(lastData(r).order).toMatchObject({ state: 'filled', filledSize: 40, persisted: false });
-      expect(r.events[1]!.data.quote).toMatchObject({ contracts: 40, complete: true, venue: 'venue_b' });
+      expect(r.events[1].data.quote).toMatchObject({ contracts: 40, complete: true, venue: 'venue_b' });
       expect(await prisma().order.count({ where: { id: orderId } })).toBe(0);
     },
   );
@@ -396,7 +396,7 @@ describe('Idempotency-Key and disconnects', () => {
     const order = { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 };
     const results = await Promise.all([execute(order, headers), execute(order, headers), execute(order, headers)]);
     for (const r of results) expect([200, 409]).toContain(r.status);
-    expect(results.filter((r) => r.status === 200 && !r.events[0]!.data.replayed)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 200 && !r.events[0].data.replayed)).toHaveLength(1);
     expect(await prisma().order.count({ where: { userId: 'racer' } })).toBe(1);
     expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });
@@ -412,7 +412,7 @@ describe('Idempotency-Key and disconnects', () => {
     const [accepted] = await reader.take(1);
     reader.close();
     await app.services.get(ExecutionService).drain();
-    const orderId = (JSON.parse(accepted!.data) as { orderId: string }).orderId;
+    const orderId = (JSON.parse(accepted.data) as { orderId: string }).orderId;
     const { order, fills } = await orderRows(app, orderId);
     expect(order!.state).toBe('filled');
     expect(fills.reduce((s, f) => s + f.sizeMicros, 0n)).toBe(micros(30));
@@ -430,7 +430,7 @@ describe('GET /openapi.json documents the execution stream', () => {
         Record<string, { responses: Record<string, { description: string; content: Record<string, unknown> }> }>
       >;
     };
-    const ok = doc.paths['/execute']!.post!.responses['200']!;
+    const ok = doc.paths['/execute'].post.responses['200'];
     expect(Object.keys(ok.content)).toEqual(['text/event-stream']);
     expect(ok.description).toMatch(/accepted, quote, submitted, fill, then completed, failed or outcome_unknown/);
   });

@@ -54,8 +54,8 @@ describe('POST /api/feed/ingest', () => {
   it('stores a batch once, maps items to events by the given id or by their words, and counts duplicates', async () => {
     const [named, other] = app.services.world.coreEvents;
     const batch = [
-      item({ coreEventId: named!.slug, title: 'A note about it' }),
-      item({ title: `Breaking: ${other!.title}`, summary: 'analysts weigh in' }),
+      item({ coreEventId: named.slug, title: 'A note about it' }),
+      item({ title: `Breaking: ${other.title}`, summary: 'analysts weigh in' }),
       item({ title: 'Completely unrelated gardening tips' }),
     ];
     const first = await ingest(batch);
@@ -64,15 +64,15 @@ describe('POST /api/feed/ingest', () => {
     const again = await ingest(batch);
     expect(again.body).toEqual({ received: 3, inserted: 0, duplicates: 3, mapped: 0 });
     const stored = await app.services.db.prisma.feedItem.findMany({
-      where: { externalId: { in: batch.map((b) => b.externalId as string) } },
+      where: { externalId: { in: batch.map((b) => b.externalId) } },
       orderBy: { id: 'asc' },
     });
     expect(stored.map((s) => [s.coreEventId, s.mappingMethod])).toEqual([
-      [named!.id, 'given'],
-      [other!.id, 'matched'],
+      [named.id, 'given'],
+      [other.id, 'matched'],
       [null, null],
     ]);
-    expect(stored[0]!.category).toBe(named!.category);
+    expect(stored[0].category).toBe(named.category);
   });
 });
 
@@ -102,7 +102,7 @@ describe('mapping a batch to events', () => {
     const matcher = new EventMatcher(events);
     const probes = events.flatMap((e, k) => {
       const words = e.title.split(' ');
-      const other = events[(k + 7) % events.length]!;
+      const other = events[(k + 7) % events.length];
       return [
         { title: e.title },
         { title: `Breaking: ${e.title}`, summary: 'analysts weigh in' },
@@ -171,7 +171,7 @@ describe('GET /api/feed', () => {
   });
 
   it('filters by core_event_id', async () => {
-    const ce = app.services.world.coreEvents[5]!;
+    const ce = app.services.world.coreEvents[5];
     await ingest([item({ coreEventId: ce.id })]);
     const page = (await http(`${app.url}/api/feed?core_event_id=${ce.id}`)).body as Page;
     expect(page.data.length).toBeGreaterThan(0);
@@ -182,7 +182,7 @@ describe('GET /api/feed', () => {
 describe('GET /api/feed/{id} and /api/feed/quality', () => {
   it('returns an item or 404', async () => {
     const page = (await http(`${app.url}/api/feed?limit=1`)).body as Page;
-    const one = await http(`${app.url}/api/feed/${page.data[0]!.id}`);
+    const one = await http(`${app.url}/api/feed/${page.data[0].id}`);
     expect(one.status).toBe(200);
     expect(one.body).toEqual(page.data[0]);
     expect((await http(`${app.url}/api/feed/999999999`)).status).toBe(404);
@@ -196,7 +196,7 @@ describe('GET /api/feed/{id} and /api/feed/quality', () => {
       expect(r.status).toBe(404);
       expect(r.body).toMatchObject({ error: 'not_found' });
       const viaGraphql = await gql(app, 'query($id: String!) { feedItem(id: $id) { id } }', { id });
-      expect(viaGraphql.body.errors![0]!.extensions.code).toBe('not_found');
+      expect(viaGraphql.body.errors![0].extensions.code).toBe('not_found');
     },
   );
 
@@ -242,19 +242,19 @@ describe('GET /api/feed/stream', () => {
     await ingest([item({ source: 'live' }), item({ source: 'other' }), item({ source: 'live' })]);
     const [a, b] = await sse.take(2);
     sse.close();
-    expect(a!.event).toBe('feed_item');
-    expect(JSON.parse(a!.data).source).toBe('live');
-    expect(BigInt(b!.id!)).toBeGreaterThan(BigInt(a!.id!));
+    expect(a.event).toBe('feed_item');
+    expect(JSON.parse(a.data).source).toBe('live');
+    expect(BigInt(b.id!)).toBeGreaterThan(BigInt(a.id!));
 
     // Missed while disconnected: two more; the resumed stream replays them, then goes live.
     await ingest([item({ source: 'live' }), item({ source: 'live' })]);
-    const resumed = await openSse(`${app.url}/api/feed/stream?source=live`, { headers: { 'last-event-id': a!.id! } });
+    const resumed = await openSse(`${app.url}/api/feed/stream?source=live`, { headers: { 'last-event-id': a.id! } });
     const replayed = await resumed.take(3);
-    expect(replayed.map((m) => m.id)[0]).toBe(b!.id);
+    expect(replayed.map((m) => m.id)[0]).toBe(b.id);
     await ingest([item({ source: 'live' })]);
     const [live] = await resumed.take(1);
     resumed.close();
-    const ids = [...replayed, live!].map((m) => BigInt(m.id!));
+    const ids = [...replayed, live].map((m) => BigInt(m.id!));
     expect([...ids].sort((x, y) => (x < y ? -1 : 1))).toEqual(ids);
     expect(new Set(ids).size).toBe(4);
   });
@@ -303,7 +303,7 @@ describe('ingestFeed over GraphQL', () => {
       { items: [item(), item({ title: 'x'.repeat(301) })] },
       { 'x-feed-ingest-token': 'feed-test-token' },
     );
-    expect(r.body.errors![0]!.extensions.code).toBe('bad_request');
-    expect(r.body.errors![0]!.message).toMatch(/^items\.1\.title: /);
+    expect(r.body.errors![0].extensions.code).toBe('bad_request');
+    expect(r.body.errors![0].message).toMatch(/^items\.1\.title: /);
   });
 });

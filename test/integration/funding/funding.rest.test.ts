@@ -195,7 +195,7 @@ describe('withdrawals', () => {
     const body = { amount: 30.123456, chain: 'polygon', destination: EVM.toLowerCase() };
     const rs = await Promise.all([1, 2, 3].map(() => app.as('wd').post('/api/funding/withdraw', body, key)));
     expect(rs.map((r) => r.status)).toEqual([201, 201, 201]);
-    const w = rs[0]!.body as Withdrawal;
+    const w = rs[0].body as Withdrawal;
     expect(rs.every((r) => (r.body as Withdrawal).id === w.id)).toBe(true);
     expect(w).toMatchObject({
       status: 'queued',
@@ -252,7 +252,7 @@ describe('payment processor over HTTP', () => {
     upstream = await startFakeUpstream((req) => {
       n += 1;
       if (req.path === '/v1/onramp/sessions')
-        return { body: { id: `sess_${req.headers['idempotency-key']}`, url: 'https://pay.example/s' } };
+        return { body: { id: `sess_${String(req.headers['idempotency-key'])}`, url: 'https://pay.example/s' } };
       if (req.path === '/v1/payment_intents') return { body: { id: `pi_${n}`, client_secret: `secret_${n}` } };
       if (req.path === '/v1/payouts')
         return { body: { id: `po_${(req.body as { reference: string }).reference}`, status: payoutStatus } };
@@ -279,8 +279,8 @@ describe('payment processor over HTTP', () => {
       method: 'POST',
       body: { customer: 'hp', source_amount: '12.30', source_currency: 'gbp' },
     });
-    expect(upstream.requests[0]!.headers.authorization).toBe('Bearer pp-key');
-    expect(upstream.requests[0]!.headers['idempotency-key']).toBe('onramp:hp:k1');
+    expect(upstream.requests[0].headers.authorization).toBe('Bearer pp-key');
+    expect(upstream.requests[0].headers['idempotency-key']).toBe('onramp:hp:k1');
     expect((await remote.as('hp').post('/api/funding/onramp', { amount: 12.3, currency: 'gbp' }, key)).body).toEqual(
       r.body,
     );
@@ -343,7 +343,7 @@ describe('payment processor over HTTP', () => {
       expect(
         notes
           .filter((n) => n.kind === 'withdrawal')
-          .map((n) => `${n.data.withdrawalId}:${n.data.status}`)
+          .map((n) => `${String(n.data.withdrawalId)}:${String(n.data.status)}`)
           .sort(),
       ).toEqual([`${a.id}:processing`, `${b.id}:processing`, `${a.id}:completed`, `${b.id}:failed`].sort());
     },

@@ -38,7 +38,7 @@ describe.each(KINDS)('rate limiter (%s)', (kind) => {
       [false, 0],
     ]);
     const [first] = results as [RateLimitResult];
-    const refused = results[5] as RateLimitResult;
+    const refused = results[5];
     expect(results.slice(0, 5).every((r) => r.retryAfterMs === 0)).toBe(true);
     // resetAt tracks the oldest counted hit, and the refusal says exactly when it leaves.
     expect(results.every((r) => r.resetAt === first.resetAt)).toBe(true);

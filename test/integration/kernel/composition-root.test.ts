@@ -105,11 +105,11 @@ describe('the composition root', () => {
     try {
       const [entry] = services.memos();
       expect(entry).toMatchObject({ name: 'listener', invalidatedBy: CATALOG_CHANGED_TOPIC });
-      await entry!.memo.get('k', async () => 1);
+      await entry.memo.get('k', async () => 1);
       await services.infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: 7 });
       await new Promise((r) => setTimeout(r, 50));
       expect(seen).toEqual([{ at: 7 }]);
-      expect(await entry!.memo.get('k', async () => 2)).toBe(2); // the memo was cleared
+      expect(await entry.memo.get('k', async () => 2)).toBe(2); // the memo was cleared
     } finally {
       await closeServices(services);
     }

@@ -32,7 +32,7 @@ const USERS = ['le-1', 'le-2', 'le-3'];
 const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
 const pinned = pinnedWorld();
-const marketB = activeMatchedEvent(pinned.world).markets[0]!.venueMarketIds.venue_b!;
+const marketB = activeMatchedEvent(pinned.world).markets[0].venueMarketIds.venue_b!;
 
 type PayoutMode = 'pending' | 'paid' | 'failed' | 'down';
 let payoutMode: PayoutMode = 'pending';
@@ -113,11 +113,11 @@ interface Payout {
 describe('the ledger under a random sequence of API operations', () => {
   it(`seed ${SEED}: every balance follows the operations and equals the sum of its entries`, async () => {
     const rand = prng(SEED);
-    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
     const model = new Map<string, Model>();
     for (const u of USERS) {
       const setup = (await app.as(u).post('/auth/setup')).body as SetupAccountMutation['setupAccount'];
-      model.set(u, { available: 0n, held: 0n, contracts: 0, walletId: setup.wallets[0]!.id });
+      model.set(u, { available: 0n, held: 0n, contracts: 0, walletId: setup.wallets[0].id });
     }
     const deposits: Deposit[] = [];
     const withdrawals: Payout[] = [];
@@ -126,14 +126,14 @@ describe('the ledger under a random sequence of API operations', () => {
 
     /** Applies an order's ledger movements to the model (the stream's order id names them). */
     const applyOrder = async (user: string, r: StreamResult) => {
-      const orderId = r.events[0]!.data.orderId;
+      const orderId = r.events[0].data.orderId;
       const entries = await app.services.db.prisma.ledgerEntry.findMany({ where: { reference: `order:${orderId}` } });
       const m = model.get(user)!;
       for (const e of entries) {
         m.available += e.availableDelta;
         m.held += e.heldDelta;
       }
-      const end = r.events[r.events.length - 1]!.data;
+      const end = r.events[r.events.length - 1].data;
       if (end.position && end.position.status !== 'pending') m.contracts = end.position.size;
     };
 
@@ -151,7 +151,7 @@ describe('the ledger under a random sequence of API operations', () => {
       },
       depositEvent: async () => {
         if (deposits.length === 0) return;
-        const d = deposits.splice(Math.floor(rand() * deposits.length), 1)[0]!;
+        const d = deposits.splice(Math.floor(rand() * deposits.length), 1)[0];
         if (rand() < 0.15) {
           expect(
             (await deliver('onramp.failed', { id: d.processorId, failureReason: 'card declined' })).body.outcome,
@@ -248,7 +248,7 @@ describe('the ledger under a random sequence of API operations', () => {
         }
         expect(r.status).toBe(200);
         await applyOrder(user, r);
-        count(`buy ${r.events[r.events.length - 1]!.event}`);
+        count(`buy ${r.events[r.events.length - 1].event}`);
       },
       sell: async () => {
         const user = pick(USERS);
@@ -262,7 +262,7 @@ describe('the ledger under a random sequence of API operations', () => {
         );
         expect(r.status).toBe(200);
         await applyOrder(user, r);
-        count(`sell ${r.events[r.events.length - 1]!.event}`);
+        count(`sell ${r.events[r.events.length - 1].event}`);
       },
       claim: async (user = pick(USERS)) => {
         // Fees accrue at the database's (real) time, releases follow the services' pinned clock: for
@@ -312,14 +312,14 @@ describe('the ledger under a random sequence of API operations', () => {
     for (let step = 0; step < STEPS; step += 1) {
       let x = rand() * total;
       const [name] = weights.find(([, w]) => (x -= w) < 0)!;
-      await operations[name]!();
+      await operations[name]();
       if (step % 10 === 9) await check();
     }
     // Wind down: every deposit credited, every reward claimed, every withdrawal ended.
-    while (deposits.length > 0) await operations.depositEvent!();
-    for (const u of USERS) await operations.claim!(u);
+    while (deposits.length > 0) await operations.depositEvent();
+    for (const u of USERS) await operations.claim(u);
     payoutMode = 'paid';
-    await operations.dispatch!();
+    await operations.dispatch();
     for (const w of withdrawals.filter((x) => x.state === 'processing')) {
       await deliver('payout.paid', { reference: w.id });
       settle(w, 'completed');

@@ -70,7 +70,7 @@ describe('LedgerService', () => {
     const model = new Map(users.map((u) => [u, { available: 0n, held: 0n }]));
     let refused = 0;
     for (let i = 0; i < 300; i += 1) {
-      const u = users[Math.floor(rand() * users.length)]!;
+      const u = users[Math.floor(rand() * users.length)];
       const amt = BigInt(1 + Math.floor(rand() * 50_000_000));
       const op = Math.floor(rand() * 5);
       const [a, h, kind] =

@@ -240,7 +240,7 @@ describe('usage', () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(body.daily_usage[6]).toEqual({ date: today, requests: 7 });
     for (let i = 1; i < 7; i += 1) {
-      expect(Date.parse(body.daily_usage[i]!.date) - Date.parse(body.daily_usage[i - 1]!.date)).toBe(86_400_000);
+      expect(Date.parse(body.daily_usage[i].date) - Date.parse(body.daily_usage[i - 1].date)).toBe(86_400_000);
     }
     expect(body.daily_usage.slice(0, 6).every((d) => d.requests === 0)).toBe(true);
     const stored = await app.services.db.prisma.apiUsageDaily.findMany({ where: { owner } });
@@ -269,7 +269,7 @@ describe('GraphQL with an API key', () => {
     expect(usage.byEndpoint).toEqual({ '/graphql': 1 });
 
     const anonymous = await gql(app, QUERY);
-    expect(anonymous.body.errors![0]!.extensions.code).toBe('unauthorized');
+    expect(anonymous.body.errors![0].extensions.code).toBe('unauthorized');
     const readOnly = await issueKey(app, { scopes: ['read'] });
     const forbidden = await gql(
       app,
@@ -277,7 +277,7 @@ describe('GraphQL with an API key', () => {
       {},
       bearer(readOnly.key),
     );
-    expect(forbidden.body.errors![0]!.extensions.code).toBe('forbidden');
+    expect(forbidden.body.errors![0].extensions.code).toBe('forbidden');
   });
 
   it('takes the key from X-API-Key when the bearer carries a user token', async () => {
@@ -295,7 +295,7 @@ describe('GraphQL with an API key', () => {
     const mutation =
       'mutation { issueApiKey(owner: "acme", name: "bootstrap", scopes: [read, write], plan: pro) { id key plan } }';
     const refused = await gql(app, mutation);
-    expect(refused.body.errors![0]!.extensions.code).toBe('unauthorized');
+    expect(refused.body.errors![0].extensions.code).toBe('unauthorized');
     const ok = await gql(app, mutation, {}, { 'x-admin-token': app.config.tokens.admin });
     const issued = (ok.body as { data: { issueApiKey: { key: string; plan: string } } }).data.issueApiKey;
     expect(issued.plan).toBe('pro');

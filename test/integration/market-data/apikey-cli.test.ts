@@ -72,7 +72,7 @@ describe('apikey CLI', () => {
       expect(res.status).toBe(200);
       const keys = (await res.json()) as MdApiKeysQuery['apiKeys'];
       expect(keys.map((k) => k.id)).toEqual([first.id, second.id]);
-      expect(keys[1]!.key_preview).toBe(second.key_preview);
+      expect(keys[1].key_preview).toBe(second.key_preview);
       const bySecond = await fetch(`${server.url}/market-data/api/events/categories`, {
         headers: bearer(second.key),
       });

@@ -125,7 +125,7 @@ describe('cursor pagination', () => {
       `/api/markets?limit=5&venue=venue_b&cursor=${encodeURIComponent(first.next_cursor!)}`,
     );
     expect(again2).toEqual(again1);
-    expect(again1.data[0]!.venue_market_id).not.toBe(first.data[0]!.venue_market_id);
+    expect(again1.data[0].venue_market_id).not.toBe(first.data[0].venue_market_id);
   });
 
   it('refuses a tampered cursor, a cursor of other filters and a cursor of another list with 400', async () => {
@@ -166,7 +166,7 @@ describe('GET /api/markets', () => {
     expect(active.total_count).toBe(all.filter((m) => m.status === 'active').length);
 
     const volumes = all.map((m) => m.volume ?? 0).sort((x, y) => x - y);
-    const median = volumes[Math.floor(volumes.length / 2)]!;
+    const median = volumes[Math.floor(volumes.length / 2)];
     const rich = (await walk<Market>(`/api/markets?min_volume=${median}`, 7)).items;
     expect(rich.length).toBe(all.filter((m) => m.volume !== null && m.volume >= median).length);
     expect(rich.every((m) => m.volume! >= median)).toBe(true);
@@ -183,7 +183,7 @@ describe('GET /api/markets', () => {
 
   it('serves one market with every documented field; bad venue 400, unknown 404', async () => {
     const [m] = (await page<Market>('/api/markets?limit=1&venue=venue_b')).data;
-    const r = await md(app, `/api/markets/venue_b/${encodeURIComponent(m!.venue_market_id)}`, key);
+    const r = await md(app, `/api/markets/venue_b/${encodeURIComponent(m.venue_market_id)}`, key);
     expect(r.status).toBe(200);
     const body = r.body as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual([...MARKET_FIELDS].sort());
@@ -259,10 +259,10 @@ describe('comparisons', () => {
     "details a comparison with both venues' market summaries; 400 for a non-integer id, 404 for an unknown " + 'one',
     async () => {
       const [c] = (await page<Comparison>('/api/comparisons?limit=1&relationship_type=similar')).data;
-      const r = await md(app, `/api/comparisons/${c!.id}`, key);
+      const r = await md(app, `/api/comparisons/${c.id}`, key);
       expect(r.status).toBe(200);
       const detail = r.body as MdComparisonQuery['comparison'];
-      expect(detail).toMatchObject(c!);
+      expect(detail).toMatchObject(c);
       expect(detail.venue_a_markets.length).toBeGreaterThan(0);
       expect(detail.venue_b_markets.length).toBeGreaterThan(0);
       for (const [venue, list] of [
@@ -275,7 +275,7 @@ describe('comparisons', () => {
         }
       }
       const stored = await app.services.db.prisma.market.findMany({
-        where: { venue: 'venue_a', venueEventId: c!.venue_a_id },
+        where: { venue: 'venue_a', venueEventId: c.venue_a_id },
       });
       expect(detail.venue_a_markets).toHaveLength(stored.length);
 
@@ -293,13 +293,13 @@ describe('comparisons', () => {
   it('keeps null prices null in market summaries', async () => {
     const [c] = (await page<Comparison>('/api/comparisons?limit=1')).data;
     const target = await app.services.db.prisma.market.findFirstOrThrow({
-      where: { venue: 'venue_b', venueEventId: c!.venue_b_id },
+      where: { venue: 'venue_b', venueEventId: c.venue_b_id },
     });
     await app.services.db.prisma.market.update({ where: { id: target.id }, data: { bestBid: null, bestAsk: null } });
     // Catalog reads are cached per process until the catalog announces a change.
     await app.services.infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() });
     const m = await eventually(async () => {
-      const detail = (await md(app, `/api/comparisons/${c!.id}`, key)).body as MdComparisonQuery['comparison'];
+      const detail = (await md(app, `/api/comparisons/${c.id}`, key)).body as MdComparisonQuery['comparison'];
       const found = detail.venue_b_markets.find((x) => x.venue_market_id === target.venueMarketId)!;
       return found.best_bid === null ? found : undefined;
     }, "the market's cleared quote in the comparison detail");

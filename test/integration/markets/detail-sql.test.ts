@@ -20,7 +20,7 @@ let marketId: string;
 beforeAll(async () => {
   const p = pinnedWorld();
   app = await startTestApp({}, {}, p);
-  marketId = activeMatchedEvent(p.world).markets[0]!.venueMarketIds.venue_a!;
+  marketId = activeMatchedEvent(p.world).markets[0].venueMarketIds.venue_a!;
 });
 afterAll(async () => {
   await app.close();

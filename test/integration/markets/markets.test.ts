@@ -23,8 +23,8 @@ beforeAll(async () => {
   pinned = pinnedWorld();
   app = await startTestApp({}, {}, pinned);
   event = activeMatchedEvent(pinned.world);
-  aId = event.markets[0]!.venueMarketIds.venue_a!;
-  bId = event.markets[0]!.venueMarketIds.venue_b!;
+  aId = event.markets[0].venueMarketIds.venue_a!;
+  bId = event.markets[0].venueMarketIds.venue_b!;
 });
 afterAll(async () => {
   await app.close();
@@ -53,7 +53,7 @@ describe('GET /api/markets/{venue}/{marketId}/detail', () => {
     expect(d.orderBook.asks.map((l) => l.price)).toEqual(
       [...d.orderBook.asks.map((l) => l.price)].sort((a, b) => a - b),
     );
-    expect(d.orderBook.spread).toBeCloseTo(d.orderBook.asks[0]!.price - d.orderBook.bids[0]!.price, 6);
+    expect(d.orderBook.spread).toBeCloseTo(d.orderBook.asks[0].price - d.orderBook.bids[0].price, 6);
     expect(d.orderBook.timestamp).toBe(new Date(PINNED_NOW).toISOString());
     expect(d.trades.data).toHaveLength(20);
     expect(
@@ -86,7 +86,7 @@ describe('GET /api/markets/{venue}/{marketId}/detail', () => {
     expect(d.counterpart!.market).toMatchObject({ venue: 'venue_a', marketId: aId });
     expect(d.holderSummary).toMatchObject({ supported: false, holders: 0, reason: expect.stringContaining('venue_b') });
     const single = pinned.world.coreEvents.find((e) => e.sourceType === 'venue_a_only')!;
-    const s = await get(`venue_a/${single.markets[0]!.venueMarketIds.venue_a}/detail?chartPoints=8`);
+    const s = await get(`venue_a/${single.markets[0].venueMarketIds.venue_a}/detail?chartPoints=8`);
     expect(s.status).toBe(200);
     expect((s.body as Detail).counterpart).toBeNull();
   });

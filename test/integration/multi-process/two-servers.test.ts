@@ -41,8 +41,8 @@ describeShared('two server processes over one PostgreSQL and Redis', () => {
     expect(sse.status).toBe(200);
     const [msg] = await sse.take(1, 20_000);
     sse.close();
-    expect(msg!.event).toBe('trade');
-    expect(JSON.parse(msg!.data)).toMatchObject({ id: msg!.id, venue: expect.stringMatching(/^venue_[ab]$/) });
+    expect(msg.event).toBe('trade');
+    expect(JSON.parse(msg.data)).toMatchObject({ id: msg.id, venue: expect.stringMatching(/^venue_[ab]$/) });
   });
 
   it('a shared rate limit counts requests on both processes', async () => {

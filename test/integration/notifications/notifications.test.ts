@@ -44,14 +44,14 @@ describe('notifications from domain events', () => {
   it('a reply to your comment notifies you (and pushes to your device); your own reply does not', async () => {
     const reg = await alice.post('/api/push-tokens', { token: TOKEN, platform: 'ios' });
     expect(reg.status).toBe(201);
-    const slug = app.services.world.coreEvents[1]!.slug;
+    const slug = app.services.world.coreEvents[1].slug;
     const c = (await alice.post(`/api/events/${slug}/comments`, { body: 'mine' }))
       .body as CreateEventCommentMutation['createEventComment'];
     await alice.post(`/api/events/${slug}/comments`, { body: 'self', parentId: c.id });
     await bob.post(`/api/events/${slug}/comments`, { body: 'a reply', parentId: c.id });
     const page = await list(alice);
     expect(page.data.map((n) => n.kind)).toEqual(['comment_reply']);
-    expect(page.data[0]!.data).toMatchObject({ parentId: c.id });
+    expect(page.data[0].data).toMatchObject({ parentId: c.id });
     await app.services.get(NotificationsService).settled();
     expect(pushed).toEqual([
       {
@@ -63,7 +63,7 @@ describe('notifications from domain events', () => {
   });
 
   it('a like notifies the author once (likes are not pushed by default)', async () => {
-    const slug = app.services.world.coreEvents[1]!.slug;
+    const slug = app.services.world.coreEvents[1].slug;
     const c = (await alice.post(`/api/events/${slug}/comments`, { body: 'like me' }))
       .body as CreateEventCommentMutation['createEventComment'];
     await bob.post(`/api/comments/${c.id}/like`);
@@ -81,7 +81,7 @@ describe('notifications from domain events', () => {
     const device = `${TOKEN}-carol`;
     await carol.post('/api/push-tokens', { token: device, platform: 'web' });
     await carol.put('/api/preferences', { 'notifications.comment_likes': true });
-    const slug = app.services.world.coreEvents[1]!.slug;
+    const slug = app.services.world.coreEvents[1].slug;
     const c = (await carol.post(`/api/events/${slug}/comments`, { body: 'like me again' }))
       .body as CreateEventCommentMutation['createEventComment'];
     const like = (user: UserClient) => user.post(`/api/comments/${c.id}/like`);
@@ -90,7 +90,7 @@ describe('notifications from domain events', () => {
     await app.services.get(NotificationsService).settled();
     const fromDan = (await list(carol)).data.filter((n) => n.kind === 'comment_like');
     expect(fromDan).toHaveLength(1);
-    expect(fromDan[0]!.data).toEqual({ commentId: c.id });
+    expect(fromDan[0].data).toEqual({ commentId: c.id });
     expect(pushed.filter((p) => p.tokens.includes(device) && p.data.kind === 'comment_like')).toHaveLength(1);
     // Another user's first like is news again; the count is exact.
     expect((await like(erin)).body).toMatchObject({ likeCount: 2 });
@@ -118,7 +118,7 @@ describe('notifications from domain events', () => {
     ]);
     const notes = (await list(bob)).data.filter((n) => n.kind === 'followed_trade');
     expect(notes).toHaveLength(1);
-    expect(notes[0]!.data).toMatchObject({ traderId: wallet, tradeId: 'venue_a:n-1', marketId: market.venueMarketId });
+    expect(notes[0].data).toMatchObject({ traderId: wallet, tradeId: 'venue_a:n-1', marketId: market.venueMarketId });
   });
 });
 
@@ -126,7 +126,7 @@ describe('GET /api/notifications and POST /api/notifications/read', () => {
   it('filters unread, marks given ids or all read', async () => {
     const all = await list(alice);
     expect(all.unreadCount).toBe(all.total);
-    const first = all.data[0]!;
+    const first = all.data[0];
     const marked = await alice.post('/api/notifications/read', { ids: [first.id] });
     expect(marked.body).toEqual({ marked: 1 });
     const unread = await list(alice, '?unread=true');
@@ -179,13 +179,13 @@ describe('preferences', () => {
     expect(await get()).toEqual(put.body);
 
     const before = pushed.length;
-    const slug = app.services.world.coreEvents[3]!.slug;
+    const slug = app.services.world.coreEvents[3].slug;
     const c = (await alice.post(`/api/events/${slug}/comments`, { body: 'quiet' }))
       .body as CreateEventCommentMutation['createEventComment'];
     await bob.post(`/api/events/${slug}/comments`, { body: 'psst', parentId: c.id });
     await app.services.get(NotificationsService).settled();
     expect(pushed.length).toBe(before); // stored, not pushed
-    expect((await list(alice, '?unread=true')).data[0]!.kind).toBe('comment_reply');
+    expect((await list(alice, '?unread=true')).data[0].kind).toBe('comment_reply');
   });
 
   it.each([

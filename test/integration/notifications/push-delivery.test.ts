@@ -178,7 +178,7 @@ describe('one failed push does not stop the others', () => {
       }
       expect([a.length, b.length]).toEqual([1, 1]);
       expect(calls).toBe(2);
-      expect([a[0]!.push.data.kind, b[0]!.push.data.kind]).toEqual(['followed_trade', 'followed_trade']);
+      expect([a[0].push.data.kind, b[0].push.data.kind]).toEqual(['followed_trade', 'followed_trade']);
     } finally {
       provider.handle(ok);
     }

@@ -119,6 +119,6 @@ describe('the portfolio after trading through /execute', () => {
     const summary = await app.as('pf-e2e').get('/api/portfolio/summary');
     expect(summary.body).toMatchObject({ realizedPnl: usd(realized), unrealizedPnl: -0.024, fees: usd(fees) });
     const history = await app.as('pf-e2e').get('/api/portfolio/history');
-    expect((history.body as History).data[0]!.side).toBe('sell');
+    expect((history.body as History).data[0].side).toBe('sell');
   });
 });

@@ -98,7 +98,7 @@ describe('a venue that is down', () => {
     p.world.setVenueDown('venue_b', true);
     try {
       const r = await app.as('pf-gina').get('/api/portfolio');
-      const mark = (r.body as Positions).data[0]!.mark;
+      const mark = (r.body as Positions).data[0].mark;
       expect(mark).toEqual({
         price: 0.35,
         yesPrice: 0.35,

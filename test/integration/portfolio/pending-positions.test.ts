@@ -17,7 +17,7 @@ let app: TestApp;
 let exec: FakeUpstream;
 const pinned = pinnedWorld();
 const event = activeMatchedEvent(pinned.world);
-const marketA = event.markets[0]!.venueMarketIds.venue_a!;
+const marketA = event.markets[0].venueMarketIds.venue_a!;
 beforeAll(async () => {
   ({ app, exec } = await startWithExecutionService(pinned));
 });
@@ -78,7 +78,7 @@ describe('GET /api/positions?status=pending', () => {
     reader.close();
     expect((await positions('pam', 'pending')).total).toBe(0);
     const open = await positions('pam', 'open');
-    expect(open.data).toEqual([expect.objectContaining({ id: pending.data[0]!.id, status: 'open', size: 3 })]);
+    expect(open.data).toEqual([expect.objectContaining({ id: pending.data[0].id, status: 'open', size: 3 })]);
   });
 
   it('is removed when the order ends without fills', async () => {
@@ -109,7 +109,7 @@ describe('GET /api/positions?status=pending', () => {
       );
       const positionId = lastData(bought).position!.id;
       await postStream(`${app.url}/api/positions/${positionId}/sell`, undefined, user);
-      const closed = (await positions('rory', 'closed')).data[0]!;
+      const closed = (await positions('rory', 'closed')).data[0];
       expect(closed).toMatchObject({ id: positionId, status: 'closed' });
       const { reader, release } = await gatedLiveOrder(
         'rory',

@@ -31,11 +31,11 @@ export function pinnedMarkets(world: SimulatedWorld): Record<'A1' | 'B1' | 'A2' 
     eventId,
   });
   return {
-    A1: ref('venue_a', dem!.venueMarketIds.venue_a, politics.id),
-    B1: ref('venue_b', dem!.venueMarketIds.venue_b, politics.id),
-    A2: ref('venue_a', rep!.venueMarketIds.venue_a, politics.id),
-    B2: ref('venue_b', rep!.venueMarketIds.venue_b, politics.id),
-    C1: ref('venue_a', crypto.markets[0]!.venueMarketIds.venue_a, crypto.id),
+    A1: ref('venue_a', dem.venueMarketIds.venue_a, politics.id),
+    B1: ref('venue_b', dem.venueMarketIds.venue_b, politics.id),
+    A2: ref('venue_a', rep.venueMarketIds.venue_a, politics.id),
+    B2: ref('venue_b', rep.venueMarketIds.venue_b, politics.id),
+    C1: ref('venue_a', crypto.markets[0].venueMarketIds.venue_a, crypto.id),
   };
 }
 

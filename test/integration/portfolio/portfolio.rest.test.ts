@@ -165,7 +165,7 @@ beforeAll(async () => {
   // The books the hand-computed figures assume.
   const mid = async (m: MarketRef) => {
     const b = await p.world.clients[m.venue].getOrderBook(m.marketId, 1);
-    return [b.bids[0]!.price, b.asks[0]!.price];
+    return [b.bids[0].price, b.asks[0].price];
   };
   expect(await mid(mk.A1)).toEqual([0.542, 0.55]);
   expect(await mid(mk.B1)).toEqual([0.51, 0.53]);
@@ -198,7 +198,7 @@ describe('authentication', () => {
 
   it('GraphQL portfolio fields need a user too', async () => {
     const r = await gql(app, '{ portfolio { summary { realizedPnl } } }');
-    expect(r.body.errors![0]!.extensions.code).toBe('unauthorized');
+    expect(r.body.errors![0].extensions.code).toBe('unauthorized');
   });
 
   it('GraphQL callers get the same bounds (400 naming the field)', async () => {
@@ -208,7 +208,7 @@ describe('authentication', () => {
       '{ orders(offset: -1) { total } }',
       '{ portfolio { history(limit: 0) { total } } }',
     ]) {
-      const error = (await gql(app, query, {}, headers)).body.errors![0]!;
+      const error = (await gql(app, query, {}, headers)).body.errors![0];
       expect(error.extensions.code).toBe('bad_request');
       expect(error.message).toMatch(/^(limit|offset): must be an integer/);
     }
@@ -239,12 +239,12 @@ describe('GET /api/portfolio', () => {
       avgPrice: 0.4,
       costBasis: 40,
     });
-    expect(p1!.mark).toMatchObject({ price: 0.546, yesPrice: 0.546, source: 'live', reason: null });
-    expect([p1!.marketValue, p1!.unrealizedPnl]).toEqual([54.6, 14.6]);
-    expect(p1!.market).toMatchObject({ id: `venue_a:${mk.A1.marketId}`, event: { category: 'politics' } });
-    expect(p2!.mark).toMatchObject({ price: 0.48, yesPrice: 0.52, source: 'live' });
-    expect([p2!.avgPrice, p2!.marketValue, p2!.unrealizedPnl]).toEqual([0.45, 24, 1.5]);
-    expect([p3!.marketValue, p3!.unrealizedPnl]).toEqual([7.125, 1.125]);
+    expect(p1.mark).toMatchObject({ price: 0.546, yesPrice: 0.546, source: 'live', reason: null });
+    expect([p1.marketValue, p1.unrealizedPnl]).toEqual([54.6, 14.6]);
+    expect(p1.market).toMatchObject({ id: `venue_a:${mk.A1.marketId}`, event: { category: 'politics' } });
+    expect(p2.mark).toMatchObject({ price: 0.48, yesPrice: 0.52, source: 'live' });
+    expect([p2.avgPrice, p2.marketValue, p2.unrealizedPnl]).toEqual([0.45, 24, 1.5]);
+    expect([p3.marketValue, p3.unrealizedPnl]).toEqual([7.125, 1.125]);
     expect(body.markStatus).toEqual([
       { venue: 'venue_a', live: true, markets: 2, lastKnown: 0, unmarked: 0, reason: null },
       { venue: 'venue_b', live: true, markets: 1, lastKnown: 0, unmarked: 0, reason: null },
@@ -370,7 +370,7 @@ describe('GET /api/portfolio/history', () => {
       [ids.O1, 0.39, 50, 19.5, 0.4],
     ]);
     expect(page.data[1]).toMatchObject({ source: 'service', mode: 'live', eventId: mk.B1.eventId });
-    expect(page.data[0]!.marketTitle).toEqual(expect.any(String));
+    expect(page.data[0].marketTitle).toEqual(expect.any(String));
     const p2 = await alice('/api/portfolio/history?limit=2&offset=1');
     expect((p2.body as History).data.map((t) => t.price)).toEqual([0.45, 0.41]);
     expect(p2.body).toMatchObject({ limit: 2, offset: 1, total: 4 });
@@ -486,7 +486,7 @@ describe('GET /api/positions/{positionId}', () => {
       [ids.O5, 'cancelled'],
       [ids.O1, 'filled'],
     ]);
-    expect(p.orders[1]!.fills).toEqual([
+    expect(p.orders[1].fills).toEqual([
       expect.objectContaining({ seq: 1, price: 0.39, size: 50, fee: 0.4 }),
       expect.objectContaining({ seq: 2, price: 0.41, size: 50, fee: 0.4 }),
     ]);
@@ -535,7 +535,7 @@ describe('GET /api/orders', () => {
     expect(page.total).toBe(6);
     expect(page.data.map((o) => o.id)).toEqual([ids.O5, ids.O4, ids.O3, ids.O2, ids.O1, ids.O6]);
     expect(page.data[4]).toMatchObject({ state: 'filled', filledSize: 100, avgPrice: 0.4, notional: 40, fees: 0.8 });
-    expect(page.data[4]!.fills).toHaveLength(2);
+    expect(page.data[4].fills).toHaveLength(2);
   });
 
   it.each([

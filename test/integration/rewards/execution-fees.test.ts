@@ -10,7 +10,7 @@ import { type Reward, type RewardsPage } from './rewards-helpers';
 // listener, in the trade's transaction: cashback to the payer, tier 1 to the referrer.
 let app: TestApp;
 const pinned = pinnedWorld();
-const marketB = activeMatchedEvent(pinned.world).markets[0]!.venueMarketIds.venue_b!;
+const marketB = activeMatchedEvent(pinned.world).markets[0].venueMarketIds.venue_b!;
 beforeAll(async () => {
   app = await startTestApp({ REWARDS_CASHBACK_BPS: '1000', REWARDS_REFERRAL_TIER1_BPS: '2000' }, {}, pinned);
 });
@@ -43,7 +43,7 @@ it('a venue_b buy through /execute accrues cashback and the referrer share of ea
   ).data.filter((w) => w.type === 'referral_tier1');
   const expected = (bps: number) =>
     fills
-      .map((f, i) => ({ source: `fee:${orderId}:${f.seq}`, amount: Math.floor((feeMicros[i]! * bps) / 10_000) / 1e6 }))
+      .map((f, i) => ({ source: `fee:${orderId}:${f.seq}`, amount: Math.floor((feeMicros[i] * bps) / 10_000) / 1e6 }))
       .filter((x) => x.amount > 0)
       .sort((a, b) => a.source.localeCompare(b.source));
   const bySource = (rows: Reward[]) =>

@@ -265,7 +265,7 @@ describe('GET /api/rewards/admin/reconciliation/export', () => {
         // A claimed row, so claim id and time are exported too.
         expect((await app.as('rc-export').post('/auth/setup')).status).toBe(200);
         await chargeFee(app, 'rc-export', 1_500_000n);
-        const walletId = ((await app.as('rc-export').get('/api/wallets')).body as WalletsQuery['wallets'])[0]!.id;
+        const walletId = ((await app.as('rc-export').get('/api/wallets')).body as WalletsQuery['wallets'])[0].id;
         expect((await app.as('rc-export').post('/api/rewards/claim', { walletId })).status).toBe(200);
       });
       const res = await admin('GET', `/api/rewards/admin/reconciliation/export?from=${w.from}&to=${w.to}`);

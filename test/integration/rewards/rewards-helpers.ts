@@ -62,7 +62,7 @@ export async function dbNow(app: TestApp): Promise<Date> {
   const [row] = await app.services.db.prisma.$queryRaw<
     { now: Date }[]
   >`SELECT CAST(clock_timestamp() AS TIMESTAMP(3)) AS "now"`;
-  return row!.now;
+  return row.now;
 }
 
 /**

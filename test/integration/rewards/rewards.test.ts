@@ -52,7 +52,7 @@ const simplify = (rows: Awaited<ReturnType<typeof rowsOf>>) =>
   }));
 async function walletOf(sub: string, on: TestApp = app): Promise<string> {
   expect((await on.as(sub).post('/auth/setup')).status).toBe(200);
-  return ((await on.as(sub).get('/api/wallets')).body as WalletsQuery['wallets'])[0]!.id;
+  return ((await on.as(sub).get('/api/wallets')).body as WalletsQuery['wallets'])[0].id;
 }
 const endHolds = () => {
   shiftMs += (HOLD_S + 1) * 1000;
@@ -91,10 +91,10 @@ describe('accrual from fees (the fee listener)', () => {
         { ...base, type: 'referral_tier2', amountMicros: 61_728n, rate: 500 },
       ]);
       const stored = await rowsOf(app, 'rw-a');
-      expect(stored[0]!.source).toBe(key);
+      expect(stored[0].source).toBe(key);
       const entry = await app.services.db.prisma.ledgerEntry.findUniqueOrThrow({ where: { idempotencyKey: key } });
-      expect(stored[0]!.accruedAt).toEqual(entry.createdAt);
-      expect(stored[0]!.availableAt.getTime() - stored[0]!.accruedAt.getTime()).toBe(HOLD_S * 1000);
+      expect(stored[0].accruedAt).toEqual(entry.createdAt);
+      expect(stored[0].availableAt.getTime() - stored[0].accruedAt.getTime()).toBe(HOLD_S * 1000);
     },
   );
 
@@ -190,7 +190,7 @@ describe('summary, history, audit while held', () => {
     });
     expect(a.byType.find((t) => t.type === 'referral_tier2')).toMatchObject({ pending: 0.061728, total: 0.061728 });
     const rows = await rowsOf(app, 'rw-a');
-    expect(a.nextAvailableAt).toBe(rows[0]!.availableAt.toISOString());
+    expect(a.nextAvailableAt).toBe(rows[0].availableAt.toISOString());
     expect(await summary('rw-c')).toMatchObject({
       cashbackUsd: 0.123456,
       referralUsd: 0,
@@ -215,7 +215,7 @@ describe('summary, history, audit while held', () => {
       claimId: null,
     });
     const second = (await app.as('rw-b').get('/api/rewards/history?limit=1&offset=1')).body as RewardsPage;
-    expect(second.data.map((r) => r.id)).toEqual([all.data[1]!.id]);
+    expect(second.data.map((r) => r.id)).toEqual([all.data[1].id]);
     for (const q of ['limit=201', 'limit=0', 'offset=-1', 'limit=x']) {
       const r = await app.as('rw-b').get(`/api/rewards/history?${q}`);
       expect(r.status).toBe(400);
@@ -315,14 +315,14 @@ describe('release, claims and notifications', () => {
     const rs = await Promise.all([1, 2, 3].map(() => app.as('rw-key').post('/api/rewards/claim', { walletId }, key)));
     expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(new Set(rs.map((r) => (r.body as Claim).id)).size).toBe(1);
-    expect((rs[0]!.body as Claim).amount).toBe(0.7);
+    expect((rs[0].body as Claim).amount).toBe(0.7);
     expect(
       (await app.services.db.prisma.ledgerEntry.findMany({ where: { userId: 'rw-key', kind: 'reward_claim' } })).map(
         (e) => e.availableDelta,
       ),
     ).toEqual([700_000n]);
     const again = await app.as('rw-key').post('/api/rewards/claim', { walletId }, key);
-    expect(again.body).toEqual(rs[0]!.body);
+    expect(again.body).toEqual(rs[0].body);
     const other = await app.as('rw-key').post('/api/rewards/claim', { walletId: 'other' }, key);
     expect(other.status).toBe(409);
   });

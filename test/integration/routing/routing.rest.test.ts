@@ -89,8 +89,8 @@ describe('GET /cost-rundown', () => {
         if (m.venue === 'venue_b' && q.worstPrice === q.avgPrice) expect(q.feesUsd).toBe(venueBFee(10, q.avgPrice!));
       }
       // YES lifts the asks; NO lifts the bids flipped (a NO ask at 1 − the YES bid).
-      expect(m.yes.avgPrice!).toBeGreaterThanOrEqual(book.asks[0]!.price);
-      expect(m.no.avgPrice!).toBeGreaterThanOrEqual(1 - book.bids[0]!.price - 1e-9);
+      expect(m.yes.avgPrice!).toBeGreaterThanOrEqual(book.asks[0].price);
+      expect(m.no.avgPrice!).toBeGreaterThanOrEqual(1 - book.bids[0].price - 1e-9);
       expect(m.yes.fillableContracts).toBeCloseTo(
         book.asks.reduce((s, l) => s + l.size, 0),
         6,
@@ -128,7 +128,7 @@ describe('GET /cost-rundown', () => {
 
   it('a venue only partly down: `partial`, naming the markets left out and why', async () => {
     const onA = event.markets.map((m) => m.venueMarketIds.venue_a!).filter(Boolean);
-    const failed = onA[0]!;
+    const failed = onA[0];
     failBooks('venue_a', [failed]);
     const r = await rundown(`core_id=${event.id}&size=10`);
     expect(r.status).toBe(200);
@@ -207,7 +207,7 @@ describe('POST /route', () => {
     const doc = (await http(`${app.url}/openapi.json`)).body as {
       paths: Record<string, { post: { responses: Record<string, unknown> } }>;
     };
-    expect(Object.keys(doc.paths['/route']!.post.responses).sort()).toEqual(['200', '400', '404']);
+    expect(Object.keys(doc.paths['/route'].post.responses).sort()).toEqual(['200', '400', '404']);
   });
 
   it('picks the venue with the best all-in price and stores the quoted intent', async () => {
@@ -223,8 +223,8 @@ describe('POST /route', () => {
       size: 10,
     });
     expect(intent.alternatives).toHaveLength(1);
-    expect(intent.alternatives[0]!.venue).not.toBe(intent.venue);
-    expect(intent.allInPrice).toBeLessThanOrEqual(intent.alternatives[0]!.allInPrice!);
+    expect(intent.alternatives[0].venue).not.toBe(intent.venue);
+    expect(intent.allInPrice).toBeLessThanOrEqual(intent.alternatives[0].allInPrice!);
     expect(intent.allInCost).toBeCloseTo(intent.notional + intent.fees, 6);
     expect(new Date(intent.expiresAt).getTime()).toBe(PINNED_NOW + 30_000);
     const row = await app.services.db.prisma.routeIntent.findUniqueOrThrow({ where: { id: intent.id } });
@@ -243,7 +243,7 @@ describe('POST /route', () => {
   it("honours the caller's venue or market, and keeps fractional sizes off venue_b", async () => {
     const onA = (await route({ ...base, venue: 'venue_a', outcome: 'no' })).body as RouteIntent;
     expect(onA).toMatchObject({ venue: 'venue_a', outcome: 'no', size: 1, alternatives: [] });
-    const bMarket = event.markets[0]!.venueMarketIds.venue_b!;
+    const bMarket = event.markets[0].venueMarketIds.venue_b!;
     expect((await route({ ...base, marketId: bMarket })).body).toMatchObject({ venue: 'venue_b', marketId: bMarket });
     expect((await route({ ...base, size: 2.5 })).body).toMatchObject({ venue: 'venue_a', size: 2.5 });
     const conflict = await route({ ...base, marketId: bMarket, venue: 'venue_a' });

@@ -105,7 +105,7 @@ describe('remote embeddings provider', () => {
     const r = await http(`${app.url}/api/events/search?q=${encodeURIComponent('jobless rate november 2026')}&limit=3`);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ provider: 'remote', model: 'test-embed-1' });
-    expect((r.body as SearchEventsQuery['searchEvents']).data[0]!.event.slug).toBe(
+    expect((r.body as SearchEventsQuery['searchEvents']).data[0].event.slug).toBe(
       'us-unemployment-rate-for-november-2026',
     );
     expect(api.requests.at(-1)).toMatchObject({ inputs: 1 });
@@ -142,7 +142,7 @@ describe('remote provider down while the catalog is indexed', () => {
       expect((await http(`${app.url}/api/events/search?q=bitcoin`)).body).toMatchObject({ data: [] });
       p.clock.ms += 61_000;
       const r = await http(`${app.url}/api/events/search?q=${encodeURIComponent('bitcoin price march 2027')}&limit=1`);
-      expect((r.body as SearchEventsQuery['searchEvents']).data[0]!.event.slug).toBe('bitcoin-price-on-march-31-2027');
+      expect((r.body as SearchEventsQuery['searchEvents']).data[0].event.slug).toBe('bitcoin-price-on-march-31-2027');
       expect(await app.services.db.prisma.eventEmbedding.count()).toBe(await app.services.db.prisma.coreEvent.count());
     } finally {
       api.mode = 'ok';
@@ -162,7 +162,7 @@ describe('remote provider without a key', () => {
       expect(r.status).toBe(503);
       expect(r.body).toEqual({ error: 'unavailable', message: expect.stringContaining('EMBEDDINGS_API_KEY') });
       const viaGraphql = await gql(app, '{ searchEvents(q: "bitcoin") { query } }');
-      expect(viaGraphql.body.errors![0]!.extensions.code).toBe('unavailable');
+      expect(viaGraphql.body.errors![0].extensions.code).toBe('unavailable');
       expect(api.requests.length).toBe(before); // never called without a key
     } finally {
       await app.close();
@@ -177,9 +177,9 @@ describe('RemoteEmbedder', () => {
     const [a, b] = await e.embed(['bitcoin', 'ethereum']);
     const [la, lb] = await new LocalEmbedder().embed(['bitcoin', 'ethereum']);
     // Re-normalizing a unit vector may move its last bit: compare by direction.
-    expect(cosine(a!, la!)).toBeCloseTo(1, 12);
-    expect(cosine(b!, lb!)).toBeCloseTo(1, 12);
-    expect(Math.hypot(...a!)).toBeCloseTo(1, 12);
+    expect(cosine(a, la)).toBeCloseTo(1, 12);
+    expect(cosine(b, lb)).toBeCloseTo(1, 12);
+    expect(Math.hypot(...a)).toBeCloseTo(1, 12);
   });
 
   it('answers 502 when the API cannot be reached', async () => {

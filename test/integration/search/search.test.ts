@@ -23,7 +23,7 @@ describe('GET /api/events/search', () => {
     const r = await search(`q=${encodeURIComponent('btc price at the end of march 2027')}`);
     expect(r.status).toBe(200);
     const body = r.body as Result;
-    expect(body.data[0]!.event.slug).toBe('bitcoin-price-on-march-31-2027');
+    expect(body.data[0].event.slug).toBe('bitcoin-price-on-march-31-2027');
     expect(body).toMatchObject({
       query: 'btc price at the end of march 2027',
       limit: SEARCH_LIMITS.limit.default,
@@ -35,7 +35,7 @@ describe('GET /api/events/search', () => {
     const scores = body.data.map((h) => h.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     expect(scores.every((s) => s >= SEARCH_LIMITS.threshold.default && s <= 1)).toBe(true);
-    expect(body.data[0]!.event.markets.length).toBeGreaterThan(0);
+    expect(body.data[0].event.markets.length).toBeGreaterThan(0);
   });
 
   it('honours limit and threshold', async () => {
@@ -116,7 +116,7 @@ describe('the vector index', () => {
     const after = await prisma.eventEmbedding.findUniqueOrThrow({ where: { eventId: target.id } });
     expect(after.contentHash).not.toBe(before.contentHash);
     const found = (await search('q=zorblax%20teleportation')).body as Result;
-    expect(found.data[0]!.event.id).toBe(target.id);
+    expect(found.data[0].event.id).toBe(target.id);
 
     // A catalog sync writes the venue's wording back and schedules the refresh.
     await app.services.get(CatalogService).sync(app.services.world);
@@ -124,6 +124,6 @@ describe('the vector index', () => {
     const restored = await prisma.eventEmbedding.findUniqueOrThrow({ where: { eventId: target.id } });
     expect(restored.contentHash).toBe(before.contentHash);
     const again = (await search(`q=${encodeURIComponent('how much snow will boston get in december')}`)).body as Result;
-    expect(again.data[0]!.event.id).toBe(target.id);
+    expect(again.data[0].event.id).toBe(target.id);
   });
 });

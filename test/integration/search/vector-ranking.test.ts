@@ -24,7 +24,7 @@ describe('pgvector and the exact fallback', () => {
       const cols = await db.prisma.$queryRaw<{ n: number }[]>`
         SELECT count(*)::int AS n FROM information_schema.columns
         WHERE table_schema = current_schema() AND table_name = 'EventEmbedding' AND column_name = 'embedding'`;
-      expect(cols[0]!.n).toBe(0);
+      expect(cols[0].n).toBe(0);
       process.stdout.write('\nno pgvector on this database: only the exact path runs here (PGlite runs both)\n');
       return;
     }
@@ -50,7 +50,7 @@ describe('pgvector and the exact fallback', () => {
     const rows = await app.services.db.prisma.$queryRaw<{ n: number; d: number }[]>`
       SELECT count(*)::int AS n, max(("embedding" <=> ("values"::vector)))::float8 AS d FROM "EventEmbedding"
       WHERE "embedding" IS NOT NULL`;
-    expect(rows[0]!.n).toBe(await app.services.db.prisma.coreEvent.count());
-    expect(rows[0]!.d).toBeLessThan(1e-6);
+    expect(rows[0].n).toBe(await app.services.db.prisma.coreEvent.count());
+    expect(rows[0].d).toBeLessThan(1e-6);
   });
 });

@@ -22,7 +22,7 @@ let app: TestApp;
 let exec: FakeUpstream;
 const pinned = pinnedWorld();
 const event = activeMatchedEvent(pinned.world);
-const marketA = event.markets[0]!.venueMarketIds.venue_a!;
+const marketA = event.markets[0].venueMarketIds.venue_a!;
 /** An active venue_a market of an event in another category: that category is blocked. */
 const other = pinned.world.coreEvents.find(
   (e) =>
@@ -45,7 +45,7 @@ beforeAll(async () => {
     COPYTRADE_MAX_PRICE_DEVIATION: '0.05',
     COPYTRADE_BLOCKED_CATEGORIES: other.category.toUpperCase(),
   }));
-  ask = (await app.services.venues.venue_a.getOrderBook(marketA)).asks[0]!.price;
+  ask = (await app.services.venues.venue_a.getOrderBook(marketA)).asks[0].price;
 });
 afterAll(async () => {
   await app.close();

@@ -85,7 +85,7 @@ describe('POST /api/social/friends-traded', () => {
 
 describe('GET /api/social/overview', () => {
   it('serves top traders, hot events and active comments in one response', async () => {
-    const slug = app.services.world.coreEvents[0]!.slug;
+    const slug = app.services.world.coreEvents[0].slug;
     const c = (await app.as('discoverer').post(`/api/events/${slug}/comments`, { body: 'hot take' }))
       .body as CreateEventCommentMutation['createEventComment'];
     await app.as('discoverer').post(`/api/events/${slug}/comments`, { body: 'reply', parentId: c.id });

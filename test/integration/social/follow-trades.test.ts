@@ -139,7 +139,7 @@ describe('GET /api/events/{eventId}/follow-trades', () => {
       ],
     });
     // Equal sizes: larger notional first (E and F at 0.60 before D), then trader id (E before F).
-    expect(bubbles[4]!.traders.map((t) => t.traderId)).toEqual([E, F, D]);
+    expect(bubbles[4].traders.map((t) => t.traderId)).toEqual([E, F, D]);
     // Every market of the event is listed; the other event's trade is not.
     const markets = await app.services.db.prisma.market.count({ where: { coreEventId: eventId } });
     expect(o.markets).toHaveLength(markets);
@@ -155,7 +155,7 @@ describe('GET /api/events/{eventId}/follow-trades', () => {
     ] as const) {
       const o = (await get(`${range}&topN=${n}`)).body as Overlay;
       expect(o.topN).toBe(n);
-      const b = market(o, 'venue_a', m1).bubbles[1]!;
+      const b = market(o, 'venue_a', m1).bubbles[1];
       expect(b.traders.map((t) => t.traderId)).toEqual(expected);
       expect([b.traderCount, b.trades, b.size, b.notional]).toEqual([3, 4, 30, 13.4]);
     }
@@ -250,9 +250,9 @@ describe('GET /api/events/{eventId}/follow-trades', () => {
       gql<Pick<FollowTradesQuery, 'followTrades'>>(app, query, { e: eventId, n }, bearer(fan));
     const ok = (await overlay(2)).body;
     const yes = ok.data!.followTrades.markets.find((m) => m.venue === 'venue_a' && m.marketId === m1)!;
-    expect(yes.bubbles[1]!.traders.map((t) => t.traderId)).toEqual([A, B]);
+    expect(yes.bubbles[1].traders.map((t) => t.traderId)).toEqual([A, B]);
     const bad = (await overlay(0)).body;
-    expect(bad.errors![0]!.extensions.code).toBe('bad_request');
+    expect(bad.errors![0].extensions.code).toBe('bad_request');
   });
 
   it('refuses (400 on from) a range holding more followed-trader trades than the bound', async () => {

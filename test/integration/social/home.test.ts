@@ -63,7 +63,7 @@ beforeAll(async () => {
     include: { coreEvent: true },
     orderBy: { id: 'asc' },
   });
-  const first = markets[0]!;
+  const first = markets[0];
   const second = markets.find((m) => m.coreEvent.category !== first.coreEvent.category)!;
   [marketA, catA, marketB, catB] = [
     first.venueMarketId,
@@ -104,8 +104,8 @@ describe('GET /api/home', () => {
       [W(1), marketA, 1],
     ]);
     expect(b.activity[0]).toMatchObject({ category: catB, price: 0.4 });
-    expect(b.activity[0]!.id).toMatch(/^venue_a:home-/);
-    expect(typeof b.activity[0]!.eventTitle).toBe('string');
+    expect(b.activity[0].id).toMatch(/^venue_a:home-/);
+    expect(typeof b.activity[0].eventTitle).toBe('string');
     expect(b.trending).toHaveLength(10);
     const scores = b.trending.map((e) => e.activityScore);
     expect(scores).toEqual([...scores].sort((x, y) => y - x));

@@ -37,7 +37,7 @@ beforeAll(async () => {
     filledAt: new Date(Date.now() - 60_000 + i),
   });
   await app.services.get(TradeIngestService).ingest([t(1), t(2), t(3)]);
-  const slug = app.services.world.coreEvents[0]!.slug;
+  const slug = app.services.world.coreEvents[0].slug;
   const user = app.as('ov-user');
   const c = (await user.post(`/api/events/${slug}/comments`, { body: 'hot take' }))
     .body as CreateEventCommentMutation['createEventComment'];
@@ -69,7 +69,7 @@ async function growData(): Promise<void> {
   const events = app.services.world.coreEvents;
   const roots = Array.from({ length: 300 }, (_, i) => ({
     id: randomUUID(),
-    eventId: events[i % events.length]!.id,
+    eventId: events[i % events.length].id,
     authorId: `ov-author-${i}`,
     body: `thread ${i}`,
     replyCount: 3,
@@ -131,12 +131,12 @@ const cold = (size: number) => async () => {
 
 describe('GET /api/social/overview SQL statements', () => {
   it('are the same for few and many traders, comments and events, at sizes 1 and 50, and at most 10', async () => {
-    const few = (await cold(50)()) as Overview;
+    const few = await cold(50)();
     expect([few.topTraders.length, few.activeComments.length]).toEqual([3, 1]);
     const fewCounts = [await statementsOf(app, cold(1)), await statementsOf(app, cold(50))];
 
     await growData();
-    const many = (await cold(50)()) as Overview;
+    const many = await cold(50)();
     expect([many.topTraders.length, many.hotEvents.length, many.activeComments.length]).toEqual([50, 50, 50]);
     expect(many.hotEvents.every((e) => e.id.startsWith('ov_evt_') && e.markets.length === 4)).toBe(true);
     expect(many.activeComments.every((c) => c.replyCount === 3)).toBe(true);

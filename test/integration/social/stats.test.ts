@@ -82,7 +82,7 @@ beforeAll(async () => {
   });
   await ann.post('/api/follows', { venue: 'venue_a', traderId: P });
   await bob.post('/api/follows', { venue: 'venue_a', traderId: W1.toUpperCase().replace('0X', '0x') });
-  const slug = app.services.world.coreEvents[0]!.slug;
+  const slug = app.services.world.coreEvents[0].slug;
   expect((await ann.post(`/api/events/${slug}/comments`, { body: 'gm' })).status).toBe(201);
 });
 afterAll(async () => {
@@ -115,8 +115,8 @@ describe('GET /api/leaderboard/me', () => {
       const board = ((await http(`${app.url}/api/leaderboard?sort_by=${sort}&limit=200`)).body as Leaderboard).data;
       const body = (await me(ann, `sort_by=${sort}&neighbours=2`)).body as Me;
       const mine = board.filter((b) => [W1, W2].includes(b.traderId));
-      expect(body.rank).toBe(mine[0]!.rank);
-      expect(body.me!.traderId).toBe(mine[0]!.traderId);
+      expect(body.rank).toBe(mine[0].rank);
+      expect(body.me!.traderId).toBe(mine[0].traderId);
       const i = body.rank! - 1;
       expect(body.neighbours).toEqual(board.slice(Math.max(0, i - 2), i + 3));
     },

@@ -37,7 +37,7 @@ function tradeSequence(prefix: string, n: number, seed: number, sides: 'mixed' |
     venue: 'venue_a' as const,
     venueTradeId: `${prefix}-${i}`,
     venueMarketId: `${prefix}-market-${Math.floor(r() * 3)}`,
-    venueTraderId: TRADERS[Math.floor(r() * TRADERS.length)]!,
+    venueTraderId: TRADERS[Math.floor(r() * TRADERS.length)],
     side: sides === 'buys' || r() < 0.6 ? ('buy' as const) : ('sell' as const),
     outcome: r() < 0.5 ? ('yes' as const) : ('no' as const),
     price: round6(0.01 + r() * 0.98),

@@ -43,9 +43,9 @@ describe('GET /stream/trades (REST SSE)', () => {
     const t = trade('venue_a', market.venueMarketId);
     await app.services.get(TradeIngestService).ingest([t]);
     const [msg] = await sse.take(1);
-    expect(msg!.event).toBe('trade');
-    expect(msg!.id).toBe(`venue_a:${t.venueTradeId}`);
-    expect(JSON.parse(msg!.data)).toMatchObject({
+    expect(msg.event).toBe('trade');
+    expect(msg.id).toBe(`venue_a:${t.venueTradeId}`);
+    expect(JSON.parse(msg.data)).toMatchObject({
       id: `venue_a:${t.venueTradeId}`,
       venue: 'venue_a',
       marketId: market.venueMarketId,
@@ -72,7 +72,7 @@ describe('GET /stream/trades (REST SSE)', () => {
     await app.services.get(TradeIngestService).ingest([tb2]);
     const msgs = await sse.take(2);
     expect(msgs.map((m) => m.id)).toEqual([`venue_b:${tb.venueTradeId}`, `venue_b:${tb2.venueTradeId}`]);
-    expect(JSON.parse(msgs[0]!.data).traderId).toBeNull();
+    expect(JSON.parse(msgs[0].data).traderId).toBeNull();
     sse.close();
   });
 

@@ -140,15 +140,12 @@ describe('wallets', () => {
     expect(polygon.chain).toBe('polygon');
     expect(polygon.maticUsdPrice).toBe(0.5);
     expect(polygon.wallets).toHaveLength(1);
-    const w = polygon.wallets[0]!;
+    const w = polygon.wallets[0];
     expect(Object.keys(w).sort()).toEqual(['address', 'kind', 'matic', 'usdValue', 'usdc', 'walletId']);
-    expect(w.usdValue).toBeCloseTo(w.usdc + (w.matic as number) * 0.5, 6);
+    expect(w.usdValue).toBeCloseTo(w.usdc + w.matic * 0.5, 6);
     const solana = (await app.as('wc').get('/api/wallets/balance/solana')).body as Solana;
     expect(solana.solUsdPrice).toBe(150);
-    expect(solana.wallets[0]!.usdValue).toBeCloseTo(
-      solana.wallets[0]!.usdc + (solana.wallets[0]!.sol as number) * 150,
-      6,
-    );
+    expect(solana.wallets[0].usdValue).toBeCloseTo(solana.wallets[0].usdc + solana.wallets[0].sol * 150, 6);
     const agg = (await app.as('wc').get('/api/wallets/balance')).body as Aggregate;
     expect(agg).toMatchObject({ currency: 'USD', available: 10, held: 2.5 });
     expect(agg.onchain).toBeCloseTo(polygon.totalUsd + solana.totalUsd, 6);

@@ -21,7 +21,7 @@ export function fillFactory(markets: () => readonly { venueMarketId: string }[],
   let serial = firstSerial;
   return (o: FillSpec): OrderFilled => {
     serial += 1;
-    const token = outcomeTokenId(markets()[o.m]!.venueMarketId, o.outcome ?? 'yes');
+    const token = outcomeTokenId(markets()[o.m].venueMarketId, o.outcome ?? 'yes');
     const usdc = String(o.usdc ?? 420_000);
     const tokens = String(o.tokens ?? 1_000_000);
     const buy = o.side === 'buy';
@@ -51,7 +51,7 @@ export function shuffled<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i -= 1) {
     const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
+    [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
 }

@@ -124,7 +124,7 @@ describe('announcing indexed trades is durable', () => {
     const nowS = Math.floor(Date.now() / 1000);
     const trades = batch.map((f, i) => {
       const c = checkFill(f, i, nowS);
-      return fillToTrade(c, { venueMarketId: markets[i % markets.length]!.venueMarketId, outcome: 'yes' });
+      return fillToTrade(c, { venueMarketId: markets[i % markets.length].venueMarketId, outcome: 'yes' });
     });
     const stored = await insertTrades(app.services.db.sql, trades, 60_000);
     expect(stored.fresh.size).toBe(6);
@@ -151,7 +151,7 @@ describe('announcing indexed trades is durable', () => {
     const t = {
       venue: 'venue_a' as const,
       venueTradeId: 'live-1',
-      venueMarketId: markets[0]!.venueMarketId,
+      venueMarketId: markets[0].venueMarketId,
       venueTraderId: maker,
       side: 'buy' as const,
       outcome: 'yes' as const,

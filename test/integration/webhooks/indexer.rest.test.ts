@@ -53,7 +53,7 @@ async function atOnce<T>(sends: (() => Promise<T>)[]): Promise<T[]> {
         const [w] = await tx.$queryRaw<
           { n: number }[]
         >`SELECT count(*)::int AS n FROM pg_locks WHERE relation = '"Trade"'::regclass AND NOT granted`;
-        if (w!.n >= sends.length) break;
+        if (w.n >= sends.length) break;
         await sleep(10);
       }
     },
@@ -106,7 +106,7 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     const ok = { ...fill({ m: 0, side: 'buy' }), makerAmountFilled: largest, takerAmountFilled: largest };
     expect((await send([ok])).body).toEqual({ received: 1, skipped: 0 });
     const [row] = await app.services.db.prisma.trade.findMany({ where: { venueTradeId: { startsWith: 'fill_' } } });
-    expect([row!.price.toString(), row!.size.lessThan(1e14), row!.size.greaterThan(99_999_999_999_998)]).toEqual([
+    expect([row.price.toString(), row.size.lessThan(1e14), row.size.greaterThan(99_999_999_999_998)]).toEqual([
       '1',
       true,
       true,
@@ -161,7 +161,7 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     ).toEqual([
       [
         'venue_a',
-        markets[0]!.venueMarketId,
+        markets[0].venueMarketId,
         maker.toLowerCase(),
         'buy',
         'yes',
@@ -171,7 +171,7 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
       ],
       [
         'venue_a',
-        markets[0]!.venueMarketId,
+        markets[0].venueMarketId,
         maker.toLowerCase(),
         'sell',
         'no',
@@ -182,8 +182,8 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     ]);
     await waitFor(() => published.length === 2, 'two trades published');
     expect(published.map((t) => [t.venue, t.marketId, t.eventId, t.side, t.price])).toEqual([
-      ['venue_a', markets[0]!.venueMarketId, markets[0]!.coreEventId, 'buy', 0.425],
-      ['venue_a', markets[0]!.venueMarketId, markets[0]!.coreEventId, 'sell', 0.617284],
+      ['venue_a', markets[0].venueMarketId, markets[0].coreEventId, 'buy', 0.425],
+      ['venue_a', markets[0].venueMarketId, markets[0].coreEventId, 'sell', 0.617284],
     ]);
   });
 
@@ -301,8 +301,8 @@ describe('POST /webhooks/chain-indexer/venue_a', () => {
     const f = batch();
     const before = await app.services.db.prisma.trade.count();
     const r = await ingest({ f });
-    expect(r.body.errors![0]!.extensions.code).toBe('bad_request');
-    expect(r.body.errors![0]!.message).toContain(message);
+    expect(r.body.errors![0].extensions.code).toBe('bad_request');
+    expect(r.body.errors![0].message).toContain(message);
     expect(await app.services.db.prisma.trade.count()).toBe(before);
   });
 });

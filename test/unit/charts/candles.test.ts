@@ -40,7 +40,7 @@ describe('bucketize', () => {
           { t: 90, o: 1, h: 1, l: 1, c: 1, v: null },
         ],
         '1m',
-      )[0]!.v,
+      )[0].v,
     ).toBeNull();
     expect(
       bucketize(
@@ -49,7 +49,7 @@ describe('bucketize', () => {
           { t: 90, o: 1, h: 1, l: 1, c: 1, v: 2 },
         ],
         '1m',
-      )[0]!.v,
+      )[0].v,
     ).toBe(2);
   });
 });

@@ -6,7 +6,6 @@ import {
   HISTORY_LOOKBACK_SECONDS,
   HistoryService,
   INTERVAL_SECONDS,
-  type HistoryInterval,
 } from '../../../src/modules/charts';
 import type { MarketView } from '../../../src/modules/events';
 import { activeMatchedEvent, pinnedWorld, PINNED_NOW } from '../../support/pinned-world';
@@ -54,7 +53,7 @@ describe('history cache TTL table', () => {
     expect(HISTORY_CACHE_TTL_SECONDS['1m']).toBe(30);
     expect(HISTORY_CACHE_TTL_SECONDS['1d']).toBe(3600);
     const ttls = HISTORY_INTERVALS.map((i) => HISTORY_CACHE_TTL_SECONDS[i]);
-    for (let i = 1; i < ttls.length; i++) expect(ttls[i]).toBeGreaterThan(ttls[i - 1]!);
+    for (let i = 1; i < ttls.length; i++) expect(ttls[i]).toBeGreaterThan(ttls[i - 1]);
     for (const i of HISTORY_INTERVALS) expect(HISTORY_CACHE_TTL_SECONDS[i]).toBeLessThan(INTERVAL_SECONDS[i]);
     expect(HISTORY_CACHE_TTL_SECONDS).toEqual({ '1m': 30, '5m': 120, '1h': 600, '1d': 3600, '1w': 21600 });
   });
@@ -66,7 +65,7 @@ describe('history cache TTL table', () => {
       await service.eventHistory(e.id, markets, { interval });
       expect(cache.fills).toHaveLength(markets.length);
       for (const f of cache.fills) {
-        expect(f.ttlMs).toBe(HISTORY_CACHE_TTL_SECONDS[interval as HistoryInterval] * 1000);
+        expect(f.ttlMs).toBe(HISTORY_CACHE_TTL_SECONDS[interval] * 1000);
         expect(f.key).toMatch(new RegExp(`^history:v1:venue_[ab]:[^:]+:${interval}:\\d+:\\d+$`));
       }
       await service.eventHistory(e.id, markets, { interval });
@@ -95,7 +94,7 @@ describe('HistoryService.range', () => {
     expect(r).toMatchObject({
       interval,
       to: NOW_S,
-      from: NOW_S - HISTORY_LOOKBACK_SECONDS[interval as HistoryInterval],
+      from: NOW_S - HISTORY_LOOKBACK_SECONDS[interval],
     });
     expect(r.lastBucket).toBe(Math.floor(NOW_S / r.bucketSeconds) * r.bucketSeconds);
   });

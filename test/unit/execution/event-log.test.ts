@@ -100,14 +100,14 @@ describe('eventsFromOrder (an order found by its Idempotency-Key)', () => {
       ['fill', 'o1:3', true],
       ['completed', 'o1:4', true],
     ]);
-    expect(events[2]!.fill).toMatchObject({ seq: 2, price: 0.415, size: 2, filledSize: 3 });
-    expect(events[3]!.order).toMatchObject({ state: 'filled', total: 1.25, avgPrice: 0.41 });
+    expect(events[2].fill).toMatchObject({ seq: 2, price: 0.415, size: 2, filledSize: 3 });
+    expect(events[3].order).toMatchObject({ state: 'filled', total: 1.25, avgPrice: 0.41 });
   });
 
   it('an order left open replays as `outcome_unknown` (not failed: its hold is kept until it ends)', () => {
     const events = eventsFromOrder({ ...order, state: 'submitted', fills: [] }, at);
     expect(events.map((e) => e.event)).toEqual(['accepted', 'outcome_unknown']);
-    expect(events[1]!.error).toMatchObject({ code: 'timeout' });
-    expect(events[1]!.order).toMatchObject({ state: 'submitted' });
+    expect(events[1].error).toMatchObject({ code: 'timeout' });
+    expect(events[1].order).toMatchObject({ state: 'submitted' });
   });
 });

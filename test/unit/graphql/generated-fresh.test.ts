@@ -29,11 +29,11 @@ describe('generated files clients consume', () => {
       const full = `${r.surface === 'market-data' ? '/market-data' : ''}${r.path}`;
       const op = doc.paths[full]?.[r.method.toLowerCase()];
       expect(op?.operationId).toBe(r.id);
-      expect(Object.keys(op!.responses).sort()).toEqual([String(r.status ?? 200), ...r.errors.map(String)].sort());
+      expect(Object.keys(op.responses).sort()).toEqual([String(r.status ?? 200), ...r.errors.map(String)].sort());
       for (const name of Object.keys(r.params?.query?.shape ?? {}))
-        expect(op!.parameters.map((p) => p.name)).toContain(name);
+        expect(op.parameters.map((p) => p.name)).toContain(name);
     }
-    const list = doc.paths['/api/events']!.get!;
+    const list = doc.paths['/api/events'].get;
     const page = (list.parameters as unknown as { name: string; schema: { minimum: number; maximum: number } }[]).find(
       (p) => p.name === 'page',
     )!;

@@ -248,7 +248,7 @@ describe('category figures', () => {
 
   it('has no win rate before a decided close', () => {
     expect(
-      categoryFigures([position({ size: micros('1'), costBasis: micros('0.5'), mark: micros('0.5') })])[0]!
+      categoryFigures([position({ size: micros('1'), costBasis: micros('0.5'), mark: micros('0.5') })])[0]
         .winRateMillionths,
     ).toBeNull();
   });

@@ -19,7 +19,7 @@ const cases: [string, Record<string, unknown>, string, Check][] = [
   ['execute', { ...order, eventTitle: 'x'.repeat(201) }, 'eventTitle: must be a string', checkExecuteRequest as never],
   ['execute', { ...order, limitPrice: 1.5 }, 'limitPrice: must be a number from 0 to 1', checkExecuteRequest as never],
   ['execute', { ...order, fundingAmountAtomic: '1'.repeat(79) }, 'fundingAmountAtomic:', checkExecuteRequest as never],
-  ['sellPosition', { size: 0 }, 'size: must be a number of contracts above 0', checkSellRequest as never],
+  ['sellPosition', { size: 0 }, 'size: must be a number of contracts above 0', checkSellRequest],
   ['copytrade', { ...copy, size: 0 }, 'size: must be a number from 0.01 to 1000000', checkCopytradeRequest],
   ['copytrade', { ...copy, traderId: '' }, 'traderId: must be a string of 1 to 100', checkCopytradeRequest],
   ['copytrade', { ...copy, maxPriceDeviation: 2 }, 'maxPriceDeviation: must be a number', checkCopytradeRequest],

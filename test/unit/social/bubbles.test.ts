@@ -55,7 +55,7 @@ describe('groupBubbles', () => {
       '1h',
       3,
     );
-    expect(ties[0]!.traders.map((t) => t.traderId)).toEqual(['x', 'y', 'z']);
+    expect(ties[0].traders.map((t) => t.traderId)).toEqual(['x', 'y', 'z']);
   });
 
   it('keys bubbles by bucket, venue, market, side and outcome, sorted that way', () => {

@@ -19,7 +19,7 @@ async function overlap(leases: UserLease[], userId: string, n: number, ms = 15):
   let most = 0;
   await Promise.all(
     Array.from({ length: n }, (_, i) =>
-      leases[i % leases.length]!.run(userId, async () => {
+      leases[i % leases.length].run(userId, async () => {
         inside += 1;
         most = Math.max(most, inside);
         await sleep(ms);

@@ -34,14 +34,10 @@ describe('order books', () => {
       check(book.venue === venue && book.venueMarketId === id, 'identity', id);
       check(book.bids.length >= 1 && book.asks.length >= 1, 'both sides present', id);
       check(book.bids.length <= 20 && book.asks.length <= 20, 'at most 20 levels', id);
-      book.bids.forEach((l, i) => check(i === 0 || l.price < book.bids[i - 1]!.price, 'bids descending', id));
-      book.asks.forEach((l, i) => check(i === 0 || l.price > book.asks[i - 1]!.price, 'asks ascending', id));
-      check(book.bids[0]!.price < book.asks[0]!.price, 'best bid < best ask', id);
-      check(
-        m.bestBid === book.bids[0]!.price && m.bestAsk === book.asks[0]!.price,
-        'listing quotes match the book',
-        id,
-      );
+      book.bids.forEach((l, i) => check(i === 0 || l.price < book.bids[i - 1].price, 'bids descending', id));
+      book.asks.forEach((l, i) => check(i === 0 || l.price > book.asks[i - 1].price, 'asks ascending', id));
+      check(book.bids[0].price < book.asks[0].price, 'best bid < best ask', id);
+      check(m.bestBid === book.bids[0].price && m.bestAsk === book.asks[0].price, 'listing quotes match the book', id);
       for (const l of [...book.bids, ...book.asks]) {
         check(l.price > 0 && l.price < 1, 'price in (0, 1)', id);
         check(decimals(l.price) <= (venue === 'venue_a' ? 3 : 2), `price ${l.price} has too many decimals`, id);
@@ -71,9 +67,9 @@ describe('order books', () => {
     const m = [...catalog.markets.venue_b.values()].find((x) => x.status === 'active')!;
     const native = nativeBinaryBookAt(m, NOW / 1000);
     for (let i = 1; i < native.noBids.length; i++)
-      expect(native.noBids[i]!.price).toBeLessThan(native.noBids[i - 1]!.price);
+      expect(native.noBids[i].price).toBeLessThan(native.noBids[i - 1].price);
     // Crossing would mean a YES bid plus a NO bid pay more than the $1 payout.
-    expect(native.yesBids[0]!.price + native.noBids[0]!.price).toBeLessThan(1);
+    expect(native.yesBids[0].price + native.noBids[0].price).toBeLessThan(1);
     const yes = yesBookAt(m, NOW / 1000);
     expect(yes.asks).toEqual(noBidsToYesAsks(native.noBids));
   });

@@ -35,14 +35,14 @@ describe('price history', () => {
     const list = await candles(nowS - 300 * step + 17, nowS, interval);
     expect(list.length).toBeGreaterThan(0);
     for (let i = 0; i < list.length; i++) {
-      const c = list[i]!;
+      const c = list[i];
       expect(c.t % step).toBe(0);
-      if (i > 0) expect(c.t - list[i - 1]!.t).toBe(step);
+      if (i > 0) expect(c.t - list[i - 1].t).toBe(step);
       expect(c.h).toBeGreaterThanOrEqual(Math.max(c.o, c.c));
       expect(c.l).toBeLessThanOrEqual(Math.min(c.o, c.c));
       expect(c.v).toBeGreaterThanOrEqual(0);
     }
-    expect(list[list.length - 1]!.t).toBe(Math.floor(nowS / step) * step);
+    expect(list[list.length - 1].t).toBe(Math.floor(nowS / step) * step);
   });
 
   it('is reproducible and consistent across intervals', async () => {
@@ -50,17 +50,17 @@ describe('price history', () => {
     const [hour] = await candles(hourStart, hourStart + 3599, '1h');
     const minutes = await candles(hourStart, hourStart + 3599, '1m');
     expect(minutes).toHaveLength(60);
-    expect(hour!.o).toBe(minutes[0]!.o);
-    expect(hour!.c).toBe(minutes[59]!.c);
-    expect(hour!.h).toBeLessThanOrEqual(Math.max(...minutes.map((m) => m.h)));
-    expect(hour!.l).toBeGreaterThanOrEqual(Math.min(...minutes.map((m) => m.l)));
+    expect(hour.o).toBe(minutes[0].o);
+    expect(hour.c).toBe(minutes[59].c);
+    expect(hour.h).toBeLessThanOrEqual(Math.max(...minutes.map((m) => m.h)));
+    expect(hour.l).toBeGreaterThanOrEqual(Math.min(...minutes.map((m) => m.l)));
     expect(await candles(hourStart, hourStart + 3599, '1m')).toEqual(minutes);
   });
 
   it('is bounded, clipped to the present, and empty before listing', async () => {
     const capped = await candles(0, nowS, '1m');
     expect(capped.length).toBe(MAX_HISTORY_POINTS);
-    expect(capped[capped.length - 1]!.t).toBe(Math.floor(nowS / 60) * 60);
+    expect(capped[capped.length - 1].t).toBe(Math.floor(nowS / 60) * 60);
     expect(await candles(nowS + 3600, nowS + 7200, '1m')).toEqual([]);
     expect(await candles(0, 1_000_000, '1d')).toEqual([]);
     expect(await candles(nowS, nowS - 60, '1m')).toEqual([]);
@@ -69,14 +69,14 @@ describe('price history', () => {
   it('tracks the same question closely across venues', async () => {
     const w = world();
     const e = w.coreEvents.find((x) => x.matchKind === 'exact_match' && x.markets.length > 1)!;
-    const cm = e.markets[0]!;
+    const cm = e.markets[0];
     const q = { interval: '1h' as const, from: nowS - 72 * 3600, to: nowS };
     const ha = await w.clients.venue_a.getPriceHistory(cm.venueMarketIds.venue_a!, q);
     const hb = await w.clients.venue_b.getPriceHistory(cm.venueMarketIds.venue_b!, q);
     const pa = ha.kind === 'points' ? ha.points : [];
     const cb = hb.kind === 'ohlcv' ? hb.candles : [];
     expect(pa.length).toBe(cb.length);
-    const gaps = pa.map((p, i) => Math.abs(p.p - cb[i]!.o));
+    const gaps = pa.map((p, i) => Math.abs(p.p - cb[i].o));
     expect(Math.max(...gaps)).toBeLessThan(0.1);
   });
 

@@ -37,7 +37,7 @@ describe('live trade generator', () => {
     w.startLiveTrades(5);
     jest.advanceTimersByTime(2_000);
     w.stopLiveTrades();
-    const last = got[got.length - 1]!;
+    const last = got[got.length - 1];
     expect(last.filledAt.getTime()).toBeGreaterThan(NOW);
     expect(last.filledAt.getTime()).toBeLessThanOrEqual(Date.now());
     const page = await w.clients[last.venue].getPublicTrades(last.venueMarketId, { limit: 5, offset: 0 });

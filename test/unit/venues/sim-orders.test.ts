@@ -22,10 +22,10 @@ describe('placeOrder', () => {
   it('fills a market buy from the best asks up', async () => {
     const { w, id } = await setup('venue_a');
     const book = await w.clients.venue_a.getOrderBook(id);
-    const size = Math.round((book.asks[0]!.size + book.asks[1]!.size / 2) * 100) / 100;
+    const size = Math.round((book.asks[0].size + book.asks[1].size / 2) * 100) / 100;
     const res = await w.clients.venue_a.placeOrder(order(id, { size }));
     expect(res.status).toBe('filled');
-    expect(res.fills.map((f) => f.price)).toEqual([book.asks[0]!.price, book.asks[1]!.price]);
+    expect(res.fills.map((f) => f.price)).toEqual([book.asks[0].price, book.asks[1].price]);
     expect(res.fills.reduce((s, f) => s + f.size, 0)).toBeCloseTo(size, 6);
     expect(res.venueOrderId).toMatch(/^0x[0-9a-f]{64}$/);
   });
@@ -34,22 +34,20 @@ describe('placeOrder', () => {
     const { w, id } = await setup('venue_b');
     const client = w.clients.venue_b;
     const book = await client.getOrderBook(id);
-    const limit = book.asks[1]!.price;
+    const limit = book.asks[1].price;
     const big = 1_000_000;
     const buy = await client.placeOrder(order(id, { orderType: 'limit', limitPrice: limit, size: big }));
     expect(buy.status).toBe('partially_filled');
     expect(buy.fills.every((f) => f.price <= limit)).toBe(true);
-    expect(buy.fills.reduce((s, f) => s + f.size, 0)).toBe(book.asks[0]!.size + book.asks[1]!.size);
+    expect(buy.fills.reduce((s, f) => s + f.size, 0)).toBe(book.asks[0].size + book.asks[1].size);
 
-    const sellLimit = book.bids[0]!.price;
+    const sellLimit = book.bids[0].price;
     const sell = await client.placeOrder(
       order(id, { side: 'sell', orderType: 'limit', limitPrice: sellLimit, size: big }),
     );
-    expect(sell.fills).toEqual([expect.objectContaining({ price: sellLimit, size: book.bids[0]!.size })]);
+    expect(sell.fills).toEqual([expect.objectContaining({ price: sellLimit, size: book.bids[0].size })]);
 
-    const resting = await client.placeOrder(
-      order(id, { orderType: 'limit', limitPrice: book.bids[0]!.price, size: 5 }),
-    );
+    const resting = await client.placeOrder(order(id, { orderType: 'limit', limitPrice: book.bids[0].price, size: 5 }));
     expect(resting.status).toBe('rejected');
     expect(resting.fills).toEqual([]);
   });
@@ -58,9 +56,9 @@ describe('placeOrder', () => {
     const { w, id } = await setup('venue_b');
     const book = await w.clients.venue_b.getOrderBook(id);
     const res = await w.clients.venue_b.placeOrder(order(id, { outcome: 'no', size: 1 }));
-    expect(res.fills[0]!.price).toBeCloseTo(1 - book.bids[0]!.price, 10);
+    expect(res.fills[0].price).toBeCloseTo(1 - book.bids[0].price, 10);
     const limited = await w.clients.venue_b.placeOrder(
-      order(id, { outcome: 'no', size: 1, orderType: 'limit', limitPrice: 1 - book.bids[0]!.price - 0.01 }),
+      order(id, { outcome: 'no', size: 1, orderType: 'limit', limitPrice: 1 - book.bids[0].price - 0.01 }),
     );
     expect(limited.status).toBe('rejected');
   });

@@ -9,8 +9,8 @@ describe('public trades', () => {
     const page = await client.getPublicTrades(m.venueMarketId, { limit: 50, offset: 0 });
     expect(page.length).toBe(50);
     for (let i = 1; i < page.length; i++)
-      expect(page[i]!.filledAt.getTime()).toBeLessThanOrEqual(page[i - 1]!.filledAt.getTime());
-    expect(page[0]!.filledAt.getTime()).toBeLessThanOrEqual(NOW);
+      expect(page[i].filledAt.getTime()).toBeLessThanOrEqual(page[i - 1].filledAt.getTime());
+    expect(page[0].filledAt.getTime()).toBeLessThanOrEqual(NOW);
     expect(new Set(page.map((t) => t.venueTradeId)).size).toBe(page.length);
     expect(await world().clients[venue].getPublicTrades(m.venueMarketId, { limit: 50, offset: 0 })).toEqual(page);
     const second = await client.getPublicTrades(m.venueMarketId, { limit: 10, offset: 40 });
@@ -68,7 +68,7 @@ describe('holders', () => {
     expect(res.supported).toBe(true);
     expect(res.holders.length).toBe(10);
     for (let i = 1; i < res.holders.length; i++)
-      expect(res.holders[i]!.size).toBeLessThanOrEqual(res.holders[i - 1]!.size);
+      expect(res.holders[i].size).toBeLessThanOrEqual(res.holders[i - 1].size);
     for (const h of res.holders) {
       expect(h.wallet).toMatch(/^0x[0-9a-f]{40}$/);
       expect(['yes', 'no']).toContain(h.outcome);

@@ -220,7 +220,7 @@ export class CopytradeService {
       prefixed && prefixed[1] !== venue
         ? null
         : await this.deps.prisma.trade.findUnique({
-            where: { venue_venueTradeId: { venue, venueTradeId: prefixed ? prefixed[2]! : tradeId } },
+            where: { venue_venueTradeId: { venue, venueTradeId: prefixed ? prefixed[2] : tradeId } },
           });
     if (!trade || trade.venueTraderId !== traderId)
       throw AppError.notFound(`trade ${tradeId} of trader ${venue}:${traderId}`);

@@ -120,17 +120,17 @@ export class ProductMetricsService {
           FROM "User" u
         ) x`,
     ]);
-    const f = funnel!;
+    const f = funnel;
     return {
       generatedAt: new Date(now),
-      users: users!,
-      activeUsers: active!,
-      trades: { total: trades!.total, last7d: trades!.last7d, last30d: trades!.last30d },
+      users: users,
+      activeUsers: active,
+      trades: { total: trades.total, last7d: trades.last7d, last30d: trades.last30d },
       volume: {
-        total: microsToNumber(BigInt(trades!.volume)),
-        last7d: microsToNumber(BigInt(trades!.volume7d)),
-        last30d: microsToNumber(BigInt(trades!.volume30d)),
-        live: microsToNumber(BigInt(trades!.live)),
+        total: microsToNumber(BigInt(trades.volume)),
+        last7d: microsToNumber(BigInt(trades.volume7d)),
+        last30d: microsToNumber(BigInt(trades.volume30d)),
+        live: microsToNumber(BigInt(trades.live)),
       },
       funnel: {
         steps: [

@@ -117,32 +117,32 @@ export class UserStatsService {
         FROM "Order" o
         WHERE o."userId" = ${userId} AND o."filledSizeMicros" > 0`,
     ]);
-    const onChainVolume = exactMicros(w!.volume);
+    const onChainVolume = exactMicros(w.volume);
     // Order figures are integer micro-units already.
-    const orderVolume = BigInt(u!.volume);
-    const offChainVolume = BigInt(u!.offChainVolume);
+    const orderVolume = BigInt(u.volume);
+    const offChainVolume = BigInt(u.offChainVolume);
     return {
       userId,
-      joinedAt: u!.joinedAt,
-      wallets: w!.wallets,
-      rankedWallets: w!.ranked,
-      followers: w!.followers,
-      following: u!.following,
-      comments: u!.comments,
+      joinedAt: u.joinedAt,
+      wallets: w.wallets,
+      rankedWallets: w.ranked,
+      followers: w.followers,
+      following: u.following,
+      comments: u.comments,
       onChain: {
         totalVolume: microsToNumber(onChainVolume),
-        totalTrades: w!.trades,
-        winCount: w!.wins,
-        lossCount: w!.losses,
-        realizedPnl: money(w!.realized),
-        unrealizedPnl: money(w!.unrealized),
-        totalPnl: money(w!.total),
-        firstTradeAt: w!.first,
-        lastTradeAt: w!.last,
+        totalTrades: w.trades,
+        winCount: w.wins,
+        lossCount: w.losses,
+        realizedPnl: money(w.realized),
+        unrealizedPnl: money(w.unrealized),
+        totalPnl: money(w.total),
+        firstTradeAt: w.first,
+        lastTradeAt: w.last,
       },
-      orders: { filledOrders: u!.filled, volume: microsToNumber(orderVolume) },
+      orders: { filledOrders: u.filled, volume: microsToNumber(orderVolume) },
       totalVolume: microsToNumber(onChainVolume + offChainVolume),
-      totalTrades: w!.trades + u!.offChainFilled,
+      totalTrades: w.trades + u.offChainFilled,
     };
   }
 }

@@ -58,7 +58,7 @@ export class FollowTradesService {
     const range = this.history.range({ interval: req.interval, from: req.from, to: req.to });
     const event = await this.events.get(eventRef);
     const [markets] = await this.events.marketsByEventIds([event.id]);
-    const tracked = markets!.filter((m) => TRADER_IDENTITY_VENUES.includes(m.venue));
+    const tracked = markets.filter((m) => TRADER_IDENTITY_VENUES.includes(m.venue));
     const start = new Date(range.firstBucket * 1000);
     const end = new Date((range.lastBucket + range.bucketSeconds) * 1000);
     const trades = tracked.length === 0 ? [] : await this.followedTrades(userId, tracked, start, end);
@@ -71,7 +71,7 @@ export class FollowTradesService {
       eventId: event.id,
       ...historyWindow(range),
       topN,
-      markets: [...markets!]
+      markets: [...markets]
         .sort((a, b) => cmp(a.venue, b.venue) || cmp(a.marketId, b.marketId))
         .map((m) => ({
           venue: m.venue,

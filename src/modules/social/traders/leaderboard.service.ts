@@ -93,8 +93,7 @@ function toView(s: TraderStat): TraderStatsView {
 function boardOrder(a: TraderStat, b: TraderStat, col: (typeof COLUMN)[LeaderboardSort]): number {
   const x = a[col];
   const y = b[col];
-  const c =
-    typeof x === 'number' && typeof y === 'number' ? y - x : (y as Prisma.Decimal).comparedTo(x as Prisma.Decimal);
+  const c = typeof x === 'number' && typeof y === 'number' ? y - x : (y as Prisma.Decimal).comparedTo(x);
   if (c !== 0) return c;
   // Venues sort in the enum's declaration order, as the database sorts them.
   if (a.venue !== b.venue) return VENUES.indexOf(a.venue) - VENUES.indexOf(b.venue);
