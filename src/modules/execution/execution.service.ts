@@ -37,6 +37,23 @@ export interface ExecutionStream {
   outcome: Promise<ExecutionEvent>;
 }
 
+/** `s`, whose readers and outcome finish only after `later()` settles (whether it succeeds or not). */
+function endingAfter(s: ExecutionStream, later: () => Promise<unknown>): ExecutionStream {
+  const settled = () =>
+    later().then(
+      () => undefined,
+      () => undefined,
+    );
+  return {
+    ...s,
+    events: async function* () {
+      yield* s.events();
+      await settled();
+    },
+    outcome: s.outcome.then(async (last) => (await settled(), last)),
+  };
+}
+
 /** What an Idempotency-Key keeps of an execution: its whole event sequence. */
 interface StoredOutcome {
   events: ExecutionEvent[];
@@ -295,7 +312,8 @@ export class ExecutionService {
         return recovered;
       }
       const s = await this.launch(plan);
-      ready(s);
+      // The stream ends only once its answer is stored, so a retry sent after it always replays.
+      ready(endingAfter(s, () => stored));
       return { events: await s.done };
     });
     // Its failures reach the caller through the race (before streaming) or the stream and `track` (after).
