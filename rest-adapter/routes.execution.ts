@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   ExecuteDocument,
+  ResetPaperAccountDocument,
   SellPositionDocument,
   type ExecuteSubscriptionVariables,
   type SellPositionSubscriptionVariables,
@@ -63,7 +64,8 @@ export const executionRoutes = [
     summary:
       'Runs an order and streams its progress (`event:` accepted, quote, submitted, fill…, then completed, ' +
       'failed or outcome_unknown; `id:` `<orderId>:<seq>`). `simulation` (default) fills against the current ' +
-      'book (stored for a bearer caller, not for an anonymous one); `live` needs the wallet-auth token, ' +
+      "book: a bearer caller's paper account (paper balance and positions, never the USD balance), nothing " +
+      'stored for an anonymous one; `live` needs the wallet-auth token, ' +
       'venue_a goes to the execution service: when it does not report the outcome in time the stream ends ' +
       'with `outcome_unknown`, the order stays `submitted` with its hold, and a reconciler settles or fails ' +
       'it later. `orderType` market with a `limitPrice` is a 400. Idempotency-Key replays the first outcome; ' +
@@ -84,8 +86,8 @@ export const executionRoutes = [
     path: '/api/positions/{positionId}/sell',
     summary:
       "Sells from one of the caller's positions (optional body: `size` up to the position, `orderType`, " +
-      "`limitPrice`, `mode`; default: all of it, at the position's exact size, at market) and streams the " +
-      'execution like /execute.',
+      "`limitPrice`, `mode`; default: all of it, at the position's exact size, at market, in the position's own " +
+      'mode: a paper position sells in simulation, a live one live) and streams the execution like /execute.',
     auth: 'bearer',
     params: { path: z.object({ positionId: requiredStr(100) }), body: sellBody },
     document: SellPositionDocument,
@@ -93,6 +95,20 @@ export const executionRoutes = [
     result: 'sellPosition',
     errors: [400, 401, 404, 409, 502, 503],
     stream,
+    tags: ['execution'],
+  }),
+  route({
+    id: 'resetPaperAccount',
+    surface: 'trading',
+    method: 'POST',
+    path: '/api/paper/reset',
+    summary:
+      "Puts the caller's paper account back to its starting balance and closes every paper position (paper " +
+      'orders stay as history). Simulated orders trade in the paper account only.',
+    auth: 'bearer',
+    document: ResetPaperAccountDocument,
+    result: 'resetPaperAccount',
+    errors: [401],
     tags: ['execution'],
   }),
 ];

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 
 /**
@@ -93,6 +94,8 @@ const envSchema = z.object({
   SIM_TRADE_RATE: numberInRange(0, 10000, 2),
   SIM_BACKFILL_TRADES: intInRange(0, 1000, 40),
   SIM_SEED: intInRange(0, 2 ** 31 - 1, 42),
+  ALLOW_SIMULATED_VENUES: z.enum(['true', 'false']).default('false'),
+  PAPER_STARTING_BALANCE_USD: intInRange(0, 1_000_000_000, 10_000),
   DISCOVER_RATE_LIMIT: intInRange(1, 1_000_000, 120),
   AUTH_SETUP_RATE_LIMIT: intInRange(1, 1_000_000, 10),
   AUTH_ME_RATE_LIMIT: intInRange(1, 1_000_000, 120),
@@ -175,6 +178,8 @@ export interface AppConfig {
   push: { url?: string; apiKey?: string };
   /** `backfillTrades`: recent public trades per market loaded when an empty database is seeded. */
   sim: { tradeRate: number; seed: number; backfillTrades: number };
+  /** Paper trading: the balance a paper account starts with (and a reset puts back), USD. */
+  paper: { startingBalanceUsd: number };
   /** Requests per minute: per client on discover, per user on onboarding and onramp. */
   limits: {
     discoverPerMinute: number;
@@ -275,6 +280,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         '10000 (the whole fee)',
     );
   }
+  // The simulated books are a pure function of the seed and time: never a public seed where money is real.
+  if (production && e.ALLOW_SIMULATED_VENUES !== 'true') {
+    problems.push(
+      'ALLOW_SIMULATED_VENUES: the venues are simulated; set it to true to run them with NODE_ENV=production ' +
+        '(they then use a random secret seed)',
+    );
+  }
+  const simSeed = production ? randomInt(0, 2 ** 31 - 1) : e.SIM_SEED;
   if (e.EMBEDDINGS_PROVIDER === 'remote' && e.EMBEDDINGS_API_URL === undefined) {
     problems.push('EMBEDDINGS_API_URL: required when EMBEDDINGS_PROVIDER=remote');
   }
@@ -341,7 +354,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     cursorSecret,
     push: { url: e.PUSH_PROVIDER_URL, apiKey: e.PUSH_PROVIDER_KEY },
-    sim: { tradeRate: e.SIM_TRADE_RATE, seed: e.SIM_SEED, backfillTrades: e.SIM_BACKFILL_TRADES },
+    sim: { tradeRate: e.SIM_TRADE_RATE, seed: simSeed, backfillTrades: e.SIM_BACKFILL_TRADES },
+    paper: { startingBalanceUsd: e.PAPER_STARTING_BALANCE_USD },
     limits: {
       discoverPerMinute: e.DISCOVER_RATE_LIMIT,
       authSetupPerMinute: e.AUTH_SETUP_RATE_LIMIT,

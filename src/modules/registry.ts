@@ -16,6 +16,7 @@ import { linkProofModule } from './linkproof/linkproof.module';
 import { marketDataModule } from './market-data/market-data.module';
 import { marketsModule } from './markets/markets.module';
 import { notificationsModule } from './notifications/notifications.module';
+import { paperModule } from './paper/paper.module';
 import { opsModule } from './ops/ops.module';
 import { portfolioModule } from './portfolio/portfolio.module';
 import { rewardsModule } from './rewards/rewards.module';
@@ -38,6 +39,7 @@ import { webhooksModule } from './webhooks/webhooks.module';
  */
 export const MODULES: readonly ModuleDefinition[] = [
   ledgerModule,
+  paperModule,
   idempotencyModule,
   notificationsModule,
   walletsModule,

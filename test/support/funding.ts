@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { PAPER_CURRENCY } from '../../src/modules/ledger/ledger.models';
 import { LedgerService } from '../../src/modules/ledger/ledger.service';
+import { PaperAccounts } from '../../src/modules/paper/paper.service';
 import type { TestApp } from './app';
 import { micros } from './money';
 
@@ -24,4 +26,27 @@ export async function fund(
       idempotencyKey: key,
     },
   ]);
+}
+
+/**
+ * Sets `userId`'s paper (simulation) balance to `amount` USD: the starting balance is granted, then one paper
+ * movement makes up the difference, as a reset does.
+ */
+export async function setPaperBalance(app: TestApp, userId: string, amount: number | string): Promise<void> {
+  const paper = app.services.get(PaperAccounts);
+  await app.services.db.prisma.$transaction(async (tx) => {
+    await paper.open(tx, userId);
+    const { available } = await paper.balance(userId, tx);
+    const delta = micros(amount) - available;
+    if (delta === 0n) return;
+    await app.services.get(LedgerService).post(tx, {
+      userId,
+      currency: PAPER_CURRENCY,
+      kind: 'paper_reset',
+      available: delta,
+      held: 0n,
+      reference: `paper:${userId}`,
+      idempotencyKey: `test-paper:${userId}:${randomUUID()}`,
+    });
+  });
 }

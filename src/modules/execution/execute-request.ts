@@ -75,8 +75,11 @@ export function checkExecuteRequest(r: ExecuteRequest): CheckedRequest {
   };
 }
 
-/** Checks a position sell's optional body (the size against the position comes later). */
-export function checkSellRequest(r: SellRequest): SellRequest & { orderType: OrderKind; mode: ExecutionMode } {
+/**
+ * Checks a position sell's optional body (the size against the position comes later). No `mode` means the
+ * position's own: a paper position sells in simulation, a live one live.
+ */
+export function checkSellRequest(r: SellRequest): SellRequest & { orderType: OrderKind } {
   if (
     r.size !== undefined &&
     r.size !== null &&
@@ -89,7 +92,7 @@ export function checkSellRequest(r: SellRequest): SellRequest & { orderType: Ord
     size: r.size ?? undefined,
     limitPrice,
     orderType: orderTypeOf(r.orderType, limitPrice),
-    mode: oneOf('mode', r.mode, EXECUTION_MODES) ?? 'simulation',
+    mode: oneOf('mode', r.mode, EXECUTION_MODES),
   };
 }
 

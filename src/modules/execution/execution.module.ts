@@ -5,6 +5,7 @@ import { FeeListeners } from '../ledger/fee-events';
 import { LedgerService } from '../ledger/ledger.service';
 import { MarketsService } from '../markets/markets.service';
 import { NOTIFY } from '../notifications/notifications.service';
+import { PaperAccounts } from '../paper/paper.service';
 import { MarketBooks } from '../routing/market-books';
 import { ExecutionServiceClient } from './execution-service.client';
 import { ExecutionResolver } from './execution.resolver';
@@ -23,7 +24,7 @@ export const executionModule = defineModule({
         events: get(EventsService),
         books: get(MarketBooks),
         venues,
-        recorder: new TradeRecorder(db.prisma, get(LedgerService), get(FeeListeners)),
+        recorder: new TradeRecorder(db.prisma, get(LedgerService), get(FeeListeners), get(PaperAccounts)),
         idempotency: get(IdempotencyService),
         client: config.executionServiceUrl
           ? new ExecutionServiceClient(config.executionServiceUrl, config.upstreams.timeoutMs)

@@ -9,11 +9,23 @@ import { definedOnly } from '../../graphql/defined-only';
 
 /** GraphQL passes explicit nulls for absent optional fields: the service speaks undefined. */
 
-/** Live mode: the wallet-auth token (401 without it); otherwise the user bearer, required or optional. */
+/**
+ * Live mode: the wallet-auth token (401 without it); otherwise the user bearer, required or optional. `either`
+ * (a position sell without a mode, which sells in the position's own mode): the user bearer, else the wallet-auth
+ * token.
+ */
 async function principalFor(
   ctx: GraphQLContext,
-  need: 'live' | 'user' | 'optional',
+  need: 'live' | 'user' | 'optional' | 'either',
 ): Promise<ExecutionPrincipal | null> {
+  if (need === 'either') {
+    try {
+      return await principalFor(ctx, 'user');
+    } catch (userError) {
+      if (ctx.auth.bearer() === undefined) throw userError;
+      return principalFor(ctx, 'live').catch(() => Promise.reject(userError as Error));
+    }
+  }
   if (need === 'live') {
     const w = await ctx.auth.requireWallet();
     return { userId: w.userId, live: true, walletToken: ctx.auth.bearer() };
@@ -43,7 +55,8 @@ async function subscribeExecute({ args, context }: ExecuteData): Promise<AsyncIt
 async function subscribeSell({ args, context }: SellData): Promise<AsyncIterableIterator<ExecutionEvent>> {
   const body: SellRequest = definedOnly(args.input ?? {});
   checkSellRequest(body);
-  const principal = (await principalFor(context, body.mode === 'live' ? 'live' : 'user'))!;
+  const need = body.mode === undefined ? 'either' : body.mode === 'live' ? 'live' : 'user';
+  const principal = (await principalFor(context, need))!;
   const stream = await context.services.get(ExecutionService).sell(args.positionId, body, principal, {
     idempotencyKey: context.header('idempotency-key'),
   });

@@ -205,6 +205,8 @@ export class ExecutionService {
       if (stored) return this.replayCurrent(stored);
       throw err;
     }
+    if (sell.request.mode === 'live' && !principal.live)
+      throw AppError.unauthorized('live mode needs the wallet-auth token');
     return this.run(sell.request, principal, {
       ...opts,
       source: 'position_sell',
@@ -233,6 +235,13 @@ export class ExecutionService {
         `the position is ` +
           `${pos.status === 'pending' ? 'pending (its first order has not filled yet)' : 'closed'}: nothing to sell`,
       );
+    if (body.mode !== undefined && body.mode !== pos.mode)
+      throw AppError.badRequest(
+        'mode',
+        pos.mode === 'live'
+          ? 'the position is live: it sells in live mode'
+          : 'the position is in the paper account: it sells in simulation mode',
+      );
     const size = body.size ?? microsToNumber(pos.sizeMicros);
     if (toMicros(size) > pos.sizeMicros)
       throw AppError.badRequest('size', `exceeds the position's ${microsToNumber(pos.sizeMicros)} contracts`);
@@ -244,7 +253,7 @@ export class ExecutionService {
       size,
       orderType: body.orderType,
       limitPrice: body.limitPrice,
-      mode: body.mode,
+      mode: pos.mode,
     };
     return toMicros(size) === pos.sizeMicros ? { request, exactSizeMicros: pos.sizeMicros } : { request };
   }
@@ -414,11 +423,12 @@ export class ExecutionService {
   private async checkHolding(d: OrderDraft): Promise<void> {
     const pos = await this.deps.prisma.position.findUnique({
       where: {
-        userId_venue_venueMarketId_outcome: {
+        userId_venue_venueMarketId_outcome_mode: {
           userId: d.userId,
           venue: d.venue,
           venueMarketId: d.venueMarketId,
           outcome: d.outcome,
+          mode: d.mode,
         },
       },
     });

@@ -4,10 +4,9 @@ import type { Quote } from '../routing/order-book.math';
 import { CostQuoteType } from '../routing/routing.types';
 // The portfolio read side owns the order's and the fill's shared fields (and the `OrderState`
 // enum); the stream reports the same rows.
-import { FillFieldsType, OrderFieldsType } from '../portfolio/portfolio.types';
+import { ExecutionModeEnum, FillFieldsType, OrderFieldsType } from '../portfolio/portfolio.types';
 import {
   EXECUTION_EVENTS,
-  EXECUTION_MODES,
   FAILURE_CODES,
   ORDER_TYPES,
   type ExecutionEventKind,
@@ -24,15 +23,12 @@ import type {
   PositionSummaryView,
 } from './execution.models';
 
+/** Declared with the portfolio's types (orders and positions carry it); the execution surface names it too. */
+export { ExecutionModeEnum };
+
 export const OrderTypeEnum = graphqlEnum(ORDER_TYPES, {
   name: 'OrderType',
   description: 'Both are immediate-or-cancel; a limit order fills only at its limit price or better.',
-});
-
-export const ExecutionModeEnum = graphqlEnum(EXECUTION_MODES, {
-  name: 'ExecutionMode',
-  description:
-    '`simulation` fills against the venue book inside the service; `live` trades at the venue (wallet-auth token).',
 });
 
 export const ExecutionEventKindEnum = graphqlEnum(EXECUTION_EVENTS, {

@@ -5,7 +5,7 @@ import type { OrderDraft, RecordedFill } from './execution.models';
 
 /**
  * The position row an order moves, inside the recorder's transactions: one
- * row per user, venue market and outcome, locked before it is read or written
+ * row per user, venue market, outcome and mode (live, or the paper account), locked before it is read or written
  * so concurrent orders on it serialize. Status `open` holds contracts,
  * `closed` was sold out, `pending` waits for a live buy's first fill.
  */
@@ -30,7 +30,7 @@ export async function lockPosition(tx: Prisma.TransactionClient, d: OrderDraft):
     SELECT "id", "status"::text AS "status", "sizeMicros", "costBasisMicros", "realizedPnlMicros", "feesMicros",
     "closedAt" FROM "Position"
     WHERE "userId" = ${d.userId} AND "venue" = ${d.venue}::"Venue" AND "venueMarketId" = ${d.venueMarketId} AND
-    "outcome" = ${d.outcome}::"Outcome"
+    "outcome" = ${d.outcome}::"Outcome" AND "mode" = ${d.mode}::"ExecutionMode"
     FOR UPDATE`;
   return row;
 }
@@ -51,6 +51,7 @@ async function createEmptyPosition(
         venue: d.venue,
         venueMarketId: d.venueMarketId,
         outcome: d.outcome,
+        mode: d.mode,
         marketId: d.marketKey,
         coreEventId: d.coreEventId,
         status,

@@ -1,17 +1,19 @@
 import type { Fill, Order, Position, Prisma, PrismaClient } from '../../db/generated/client';
 import {
+  currencyOfMode,
   InsufficientFundsError,
   TRADING_FEE_KIND,
   type Balance,
   type FeeListener,
   type LedgerService,
 } from '../ledger';
+import type { PaperAccounts } from '../paper';
 import { OversellError } from '../portfolio/position.math';
 import { applyToPosition, markPending, undoPending } from './position-rows';
 import type { OrderState } from '../portfolio/portfolio.limits';
 import { EXECUTION_LEDGER_KINDS as K, type OrderSource } from './execution.limits';
 import { fillTotals, type OrderDraft, type RecordedFill } from './execution.models';
-import { usdText, microsToNumber } from '../../money/money';
+import { usdText, microsToNumber } from '../../money';
 
 export type Settled =
   | { ok: true; order: Order; position: Position; balance: Balance }
@@ -60,6 +62,7 @@ export class TradeRecorder {
     private readonly prisma: PrismaClient,
     private readonly ledger: LedgerService,
     private readonly feeListeners: Iterable<FeeListener>,
+    private readonly paper?: PaperAccounts,
   ) {}
 
   /**
@@ -180,6 +183,8 @@ export class TradeRecorder {
    * position, the notional and every fee as ledger movements, the fee
    * listeners, all in one transaction. A short balance (buys) or position
    * (sells) rolls it all back and records the order as rejected instead.
+   * A simulated order settles against the user's paper account (paper
+   * balance, paper positions) and tells no fee listener: it earns no rewards.
    */
   async settle(
     d: OrderDraft,
@@ -217,13 +222,15 @@ export class TradeRecorder {
           })),
         });
         if (existing) await this.releaseHold(tx, d);
+        if (d.mode === 'simulation') await this.paperAccounts().open(tx, d.userId);
         await this.postMoney(tx, d, t.notional, fills);
-        const balance = await this.ledger.balance(d.userId, undefined, tx);
+        const balance = await this.ledger.balance(d.userId, currencyOfMode(d.mode), tx);
         return { ok: true as const, order, position, balance };
       });
     } catch (err) {
       if (err instanceof InsufficientFundsError) {
-        const balance = await this.ledger.balance(d.userId);
+        const balance =
+          d.mode === 'simulation' ? await this.paperAccounts().balance(d.userId) : await this.ledger.balance(d.userId);
         const message =
           `insufficient balance: the order costs ${usd(t.notional + t.fees)} (${usd(t.notional)} + ` +
           `${usd(t.fees)} fees), ${usd(balance.available)} available`;
@@ -246,6 +253,11 @@ export class TradeRecorder {
       }
       throw err;
     }
+  }
+
+  private paperAccounts(): PaperAccounts {
+    if (!this.paper) throw new Error('simulated orders need the paper accounts');
+    return this.paper;
   }
 
   private row(d: OrderDraft) {
@@ -300,10 +312,12 @@ export class TradeRecorder {
     fills: readonly RecordedFill[],
   ): Promise<void> {
     const reference = `order:${d.id}`;
+    const currency = currencyOfMode(d.mode);
     if (notional > 0n) {
       const buy = d.side === 'buy';
       await this.ledger.post(tx, {
         userId: d.userId,
+        currency,
         kind: buy ? K.buy : K.sell,
         available: buy ? -notional : notional,
         held: 0n,
@@ -316,12 +330,14 @@ export class TradeRecorder {
       const seq = i + 1;
       await this.ledger.post(tx, {
         userId: d.userId,
+        currency,
         kind: TRADING_FEE_KIND,
         available: -f.fee,
         held: 0n,
         reference,
         idempotencyKey: `fee:${d.id}:${seq}`,
       });
+      if (d.mode === 'simulation') continue; // paper fees pay no one
       for (const listener of this.feeListeners) {
         await listener.onFeeCharged(tx, {
           userId: d.userId,

@@ -3,6 +3,14 @@ import type { Prisma, PrismaClient } from '../../db/generated/client';
 /** The ledger's currency of account: US dollars (USDC counts 1:1). */
 export const LEDGER_CURRENCY = 'USD';
 
+/** Paper dollars: what simulated orders trade with. Never withdrawable, never converted to {@link LEDGER_CURRENCY}. */
+export const PAPER_CURRENCY = 'PAPER_USD';
+
+/** The currency an order of this mode settles in. */
+export function currencyOfMode(mode: 'live' | 'simulation'): string {
+  return mode === 'simulation' ? PAPER_CURRENCY : LEDGER_CURRENCY;
+}
+
 /**
  * Kinds of movement. Funding and withdrawals use the first ones; execution and
  * rewards add theirs (any lowercase word is accepted).

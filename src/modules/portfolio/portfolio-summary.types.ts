@@ -1,3 +1,5 @@
+import type { ExecutionMode } from '../execution/execution.limits';
+import { ExecutionModeEnum } from './portfolio.types';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type { HoldingSource } from './portfolio.limits';
 import type { PositionView, VenueMarkStatusView } from './portfolio.models';
@@ -21,6 +23,8 @@ export class PortfolioType implements PortfolioRoot {
   userId: string;
   @Field()
   asOf: Date;
+  @Field(() => ExecutionModeEnum, { description: '`live`, or `simulation`: the paper account.' })
+  mode: ExecutionMode;
 }
 
 @ObjectType('PortfolioBalances', {

@@ -1,3 +1,4 @@
+import type { ExecutionMode } from '../execution/execution.limits';
 import type { HoldingSource } from './portfolio.limits';
 import type { PositionView, VenueMarkStatusView } from './portfolio.models';
 import type { WeeklyRankView } from './trade-history.service';
@@ -92,4 +93,6 @@ export interface BalancesView {
 export interface PortfolioRoot {
   userId: string;
   asOf: Date;
+  /** `live`, or `simulation`: the paper account. */
+  mode: ExecutionMode;
 }

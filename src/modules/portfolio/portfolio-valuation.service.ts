@@ -18,6 +18,14 @@ import type {
   SummaryView,
 } from './portfolio-valuation.models';
 import type { TradeHistoryService } from './trade-history.service';
+import type { PaperAccounts } from '../paper';
+import type { ExecutionMode } from '../execution/execution.limits';
+
+/** Whose portfolio, and which account: live, or the paper one. */
+interface Account {
+  userId: string;
+  mode: ExecutionMode;
+}
 
 const num = microsToNumber;
 /** Back to micro-units from a JSON amount made by microsToNumber (exact below 2^53 micro-units). */
@@ -69,16 +77,17 @@ export class PortfolioValuationService {
     private readonly wallets: WalletsService,
     private readonly ledger: LedgerService,
     private readonly history: TradeHistoryService,
+    private readonly paper: PaperAccounts,
     private readonly logger?: Logger,
   ) {}
 
-  /** Every position of the user: the service's, then the linked wallets'. */
-  async allPositions(userId: string, reads: PortfolioLoaders): Promise<PositionView[]> {
+  /** Every position of the account: the service's, then (live) the linked wallets'. */
+  async allPositions(account: Account, reads: PortfolioLoaders): Promise<PositionView[]> {
     const [service, wallet] = await Promise.all([
-      reads.servicePositions.load(userId),
-      reads.walletPositions.load(userId),
+      reads.servicePositions.load(account.userId),
+      account.mode === 'live' ? reads.walletPositions.load(account.userId) : [],
     ]);
-    return [...service, ...wallet];
+    return [...service.filter((p) => p.mode === account.mode), ...wallet];
   }
 
   /** The mark of a position's outcome. */
@@ -115,10 +124,10 @@ export class PortfolioValuationService {
 
   /** Every position with its category and (open ones) its mark, and the marks used. */
   private async figures(
-    userId: string,
+    account: Account,
     reads: PortfolioLoaders,
   ): Promise<{ positions: FigurePosition[]; marks: YesMark[] }> {
-    const all = await this.allPositions(userId, reads);
+    const all = await this.allPositions(account, reads);
     const open = all.filter((p) => p.status === 'open');
     const [marks, markets] = await Promise.all([
       reads.yesMark.loadMany([...new Set(open.map(markKey))]),
@@ -151,10 +160,10 @@ export class PortfolioValuationService {
   }
 
   /** Open positions across the service and linked wallets, most recently changed first, with totals. */
-  async openPositions(userId: string, reads: PortfolioLoaders): Promise<OpenPositionsView> {
-    const open = (await this.allPositions(userId, reads)).filter((p) => p.status === 'open');
+  async openPositions(account: Account, reads: PortfolioLoaders): Promise<OpenPositionsView> {
+    const open = (await this.allPositions(account, reads)).filter((p) => p.status === 'open');
     open.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || a.id.localeCompare(b.id));
-    const { positions, marks } = await this.figures(userId, reads);
+    const { positions, marks } = await this.figures(account, reads);
     const s = summarize(positions);
     return {
       data: open,
@@ -167,8 +176,8 @@ export class PortfolioValuationService {
     };
   }
 
-  async summary(userId: string, reads: PortfolioLoaders): Promise<SummaryView> {
-    const { positions, marks } = await this.figures(userId, reads);
+  async summary(account: Account, reads: PortfolioLoaders): Promise<SummaryView> {
+    const { positions, marks } = await this.figures(account, reads);
     const s = summarize(positions);
     const bySource: SourcePnlView[] = s.bySource.map((b) => ({
       source: b.key as SourcePnlView['source'],
@@ -194,10 +203,10 @@ export class PortfolioValuationService {
     };
   }
 
-  async analytics(userId: string, reads: PortfolioLoaders): Promise<AnalyticsView> {
+  async analytics(account: Account, reads: PortfolioLoaders): Promise<AnalyticsView> {
     const [{ positions, marks }, weeklyRank] = await Promise.all([
-      this.figures(userId, reads),
-      this.history.weeklyRank(userId),
+      this.figures(account, reads),
+      this.history.weeklyRank(account.userId, account.mode),
     ]);
     const s = summarize(positions);
     return {
@@ -222,11 +231,26 @@ export class PortfolioValuationService {
   /**
    * Ledger balance, the linked and provisioned wallets' on-chain value (left out,
    * with the reason, when the chain-balances upstream fails) and the open
-   * positions' value: together the equity.
+   * positions' value: together the equity. The paper account: its paper
+   * balance and paper positions (no wallets).
    */
-  async balances(userId: string, reads: PortfolioLoaders): Promise<BalancesView> {
+  async balances(account: Account, reads: PortfolioLoaders): Promise<BalancesView> {
+    const { userId } = account;
+    if (account.mode === 'simulation') {
+      const [{ positions }, paper] = await Promise.all([this.figures(account, reads), this.paper.balance(userId)]);
+      const value = summarize(positions).marketValue;
+      return {
+        currency: 'USD',
+        available: num(paper.available),
+        held: num(paper.held),
+        onchain: null,
+        onchainError: null,
+        positionsValue: num(value),
+        equity: num(paper.available + paper.held + value),
+      };
+    }
     const [{ positions }, funds] = await Promise.all([
-      this.figures(userId, reads),
+      this.figures(account, reads),
       // The aggregate reads the ledger too; the ledger alone answers when the chain upstream fails.
       this.wallets.aggregate(userId).then(
         (a) => ({

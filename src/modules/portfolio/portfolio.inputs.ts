@@ -3,11 +3,23 @@ import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { VenueEnum } from '../../graphql/enums';
 import { OffsetPagingArgs } from '../../graphql/paging';
 import { PORTFOLIO_LIMITS as L, type PositionStatus, type OrderState } from './portfolio.limits';
-import { OrderStateEnum, PositionStatusEnum } from './portfolio.types';
+import { ExecutionModeEnum, OrderStateEnum, PositionStatusEnum } from './portfolio.types';
+import type { ExecutionMode } from '../execution/execution.limits';
 import { type Venue } from '../../venues/venue.models';
 
 const between = (lo: number, hi: number) => ({ message: `must be an integer from ${lo} to ${hi}` });
 const idLength = { message: `must be 1 to ${L.id.max} characters` };
+const modeField = {
+  defaultValue: 'live',
+  description: '`live` (the default) or `simulation`: the paper account.',
+} as const;
+
+/** Which account a portfolio read shows. */
+@ArgsType()
+export class PortfolioModeArgs {
+  @Field(() => ExecutionModeEnum, modeField)
+  mode: ExecutionMode;
+}
 
 @ArgsType()
 export class PortfolioPageArgs extends OffsetPagingArgs(L, { rangeMessage: true }) {}
@@ -24,12 +36,18 @@ export class ActivityArgs {
 export class PositionsArgs extends PortfolioPageArgs {
   @Field(() => PositionStatusEnum, { nullable: true, description: 'Only positions in this status.' })
   status?: PositionStatus;
+
+  @Field(() => ExecutionModeEnum, modeField)
+  mode: ExecutionMode;
 }
 
 @ArgsType()
 export class OrdersArgs extends PortfolioPageArgs {
   @Field(() => OrderStateEnum, { nullable: true, description: 'Only orders in this state.' })
   state?: OrderState;
+
+  @Field(() => ExecutionModeEnum, modeField)
+  mode: ExecutionMode;
 }
 
 @ArgsType()
@@ -49,4 +67,7 @@ export class MarketPositionsArgs {
   @MinLength(1, idLength)
   @MaxLength(L.id.max, idLength)
   marketId: string;
+
+  @Field(() => ExecutionModeEnum, modeField)
+  mode: ExecutionMode;
 }

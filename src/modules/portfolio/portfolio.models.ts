@@ -2,6 +2,7 @@ import type { Fill, Order, Position } from '../../db/generated/client';
 import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
 import { microsToNumber } from '../../money';
 import { averagePrice } from './position.math';
+import type { ExecutionMode } from '../execution/execution.limits';
 import type { HoldingSource, MarkSource, OrderState, PositionStatus } from './portfolio.limits';
 import { mulMicros } from '../../money/money';
 
@@ -25,6 +26,8 @@ export interface PositionView {
   source: HoldingSource;
   /** The linked wallet holding it (wallet positions). */
   walletAddress: string | null;
+  /** `live`, or `simulation`: a position of the paper account (wallet positions are live). */
+  mode: ExecutionMode;
   venue: Venue;
   /** The venue's market id. */
   marketId: string;
@@ -165,6 +168,7 @@ export function toPositionView(p: Position): PositionView {
     userId: p.userId,
     source: 'service',
     walletAddress: null,
+    mode: p.mode,
     venue: p.venue,
     marketId: p.venueMarketId,
     eventId: p.coreEventId,

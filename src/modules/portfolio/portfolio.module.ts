@@ -1,5 +1,6 @@
 import { defineModule, provide } from '../../kernel';
 import { LedgerService } from '../ledger/ledger.service';
+import { PaperAccounts } from '../paper/paper.service';
 import { WalletsService } from '../wallets/wallets.service';
 import { MarksService } from './marks.service';
 import { PortfolioValuationService } from './portfolio-valuation.service';
@@ -19,7 +20,13 @@ export const portfolioModule = defineModule({
     provide(
       PortfolioValuationService,
       ({ get, logger }) =>
-        new PortfolioValuationService(get(WalletsService), get(LedgerService), get(TradeHistoryService), logger),
+        new PortfolioValuationService(
+          get(WalletsService),
+          get(LedgerService),
+          get(TradeHistoryService),
+          get(PaperAccounts),
+          logger,
+        ),
     ),
   ],
   loaders: [portfolioLoaders],

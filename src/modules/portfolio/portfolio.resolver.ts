@@ -1,6 +1,6 @@
 import { Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
-import { ActivityArgs, PortfolioPageArgs } from './portfolio.inputs';
+import { ActivityArgs, PortfolioModeArgs, PortfolioPageArgs } from './portfolio.inputs';
 import type { OffsetPage, TradeView } from './portfolio.models';
 import {
   PortfolioAnalyticsType,
@@ -31,37 +31,37 @@ import { TradeHistoryService } from './trade-history.service';
 @Resolver(() => PortfolioType)
 export class PortfolioResolver {
   @Query(() => PortfolioType, { description: "The caller's portfolio (bearer)." })
-  async portfolio(@Ctx() ctx: GraphQLContext): Promise<PortfolioRoot> {
+  async portfolio(@Args() { mode }: PortfolioModeArgs, @Ctx() ctx: GraphQLContext): Promise<PortfolioRoot> {
     const { userId } = await ctx.auth.requireUser();
-    return { userId, asOf: new Date() };
+    return { userId, asOf: new Date(), mode };
   }
 
   @FieldResolver(() => PortfolioBalancesType, {
     description: 'Ledger balance, on-chain wallet value and open positions value.',
   })
   balances(@Root() root: PortfolioRoot, @Ctx() ctx: GraphQLContext): Promise<BalancesView> {
-    return ctx.services.get(PortfolioValuationService).balances(root.userId, ctx.loaders.get(portfolioLoaders));
+    return ctx.services.get(PortfolioValuationService).balances(root, ctx.loaders.get(portfolioLoaders));
   }
 
   @FieldResolver(() => PortfolioPositionsType, {
     description: 'Open positions across the service and linked wallets, with marks.',
   })
   positions(@Root() root: PortfolioRoot, @Ctx() ctx: GraphQLContext): Promise<OpenPositionsView> {
-    return ctx.services.get(PortfolioValuationService).openPositions(root.userId, ctx.loaders.get(portfolioLoaders));
+    return ctx.services.get(PortfolioValuationService).openPositions(root, ctx.loaders.get(portfolioLoaders));
   }
 
   @FieldResolver(() => PortfolioSummaryType, {
     description: 'Realized and unrealized PnL, fees, exposure by venue and category.',
   })
   summary(@Root() root: PortfolioRoot, @Ctx() ctx: GraphQLContext): Promise<SummaryView> {
-    return ctx.services.get(PortfolioValuationService).summary(root.userId, ctx.loaders.get(portfolioLoaders));
+    return ctx.services.get(PortfolioValuationService).summary(root, ctx.loaders.get(portfolioLoaders));
   }
 
   @FieldResolver(() => PortfolioAnalyticsType, {
     description: 'Category win rates, exposure and the weekly volume rank.',
   })
   analytics(@Root() root: PortfolioRoot, @Ctx() ctx: GraphQLContext): Promise<AnalyticsView> {
-    return ctx.services.get(PortfolioValuationService).analytics(root.userId, ctx.loaders.get(portfolioLoaders));
+    return ctx.services.get(PortfolioValuationService).analytics(root, ctx.loaders.get(portfolioLoaders));
   }
 
   @FieldResolver(() => PortfolioTradePageType, {
@@ -72,7 +72,7 @@ export class PortfolioResolver {
     @Args() { limit, offset }: PortfolioPageArgs,
     @Ctx() ctx: GraphQLContext,
   ): Promise<OffsetPage<TradeView>> {
-    return ctx.services.get(TradeHistoryService).history(root.userId, limit, offset);
+    return ctx.services.get(TradeHistoryService).history(root.userId, limit, offset, root.mode);
   }
 
   @FieldResolver(() => [PortfolioTradeType], { description: 'The newest trades (the history without a total).' })
@@ -81,6 +81,6 @@ export class PortfolioResolver {
     @Args() { limit }: ActivityArgs,
     @Ctx() ctx: GraphQLContext,
   ): Promise<TradeView[]> {
-    return ctx.services.get(TradeHistoryService).trades(root.userId, limit);
+    return ctx.services.get(TradeHistoryService).trades(root.userId, limit, 0, root.mode);
   }
 }

@@ -2,6 +2,7 @@ import { Prisma, type PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { OutcomeSide, Venue } from '../../venues/venue.models';
 import { decimalToMicros } from '../../money';
+import type { ExecutionMode } from '../execution/execution.limits';
 import type { OrderState, PositionStatus } from './portfolio.limits';
 import {
   positionView,
@@ -71,6 +72,7 @@ export class PortfolioService {
         userId: r.userId,
         source: 'wallet',
         walletAddress: r.walletAddress,
+        mode: 'live',
         venue: 'venue_a',
         marketId: r.venueMarketId,
         eventId: null,
@@ -94,8 +96,9 @@ export class PortfolioService {
     status: PositionStatus | undefined,
     limit: number,
     offset: number,
+    mode: ExecutionMode = 'live',
   ): Promise<OffsetPage<PositionView>> {
-    const where = { userId, ...(status && { status }) };
+    const where = { userId, mode, ...(status && { status }) };
     const [rows, total] = await Promise.all([
       this.prisma.position.findMany({
         where,
@@ -116,15 +119,21 @@ export class PortfolioService {
   }
 
   /**
-   * The caller's positions in one venue market (both outcomes, any status): the service's, then the linked wallets'.
+   * The caller's positions in one venue market (both outcomes, any status): the service's, then the linked wallets'
+   * (live only: the paper account has no wallets).
    */
-  async positionsInMarket(userId: string, venue: Venue, marketId: string): Promise<PositionView[]> {
+  async positionsInMarket(
+    userId: string,
+    venue: Venue,
+    marketId: string,
+    mode: ExecutionMode = 'live',
+  ): Promise<PositionView[]> {
     const [rows, [wallet]] = await Promise.all([
       this.prisma.position.findMany({
-        where: { userId, venue, venueMarketId: marketId },
+        where: { userId, venue, venueMarketId: marketId, mode },
         orderBy: [{ outcome: 'asc' }],
       }),
-      this.walletPositionsOf([userId], { venue, marketId }),
+      mode === 'live' ? this.walletPositionsOf([userId], { venue, marketId }) : [[]],
     ]);
     return [...rows.map(toPositionView), ...(wallet ?? [])];
   }
@@ -135,8 +144,9 @@ export class PortfolioService {
     state: OrderState | undefined,
     limit: number,
     offset: number,
+    mode: ExecutionMode = 'live',
   ): Promise<OffsetPage<OrderView>> {
-    const where = { userId, ...(state && { state }) };
+    const where = { userId, mode, ...(state && { state }) };
     const [rows, total] = await Promise.all([
       this.prisma.order.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: offset, take: limit }),
       this.prisma.order.count({ where }),
@@ -156,7 +166,13 @@ export class PortfolioService {
       where: {
         OR: [
           { positionId: { in: mine.map((p) => p.id) } },
-          ...mine.map((p) => ({ userId: p.userId, venue: p.venue, venueMarketId: p.marketId, outcome: p.outcome })),
+          ...mine.map((p) => ({
+            userId: p.userId,
+            venue: p.venue,
+            venueMarketId: p.marketId,
+            outcome: p.outcome,
+            mode: p.mode,
+          })),
         ],
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
@@ -168,7 +184,11 @@ export class PortfolioService {
         : orders.filter(
             (o) =>
               o.positionId === p.id ||
-              (o.userId === p.userId && o.venue === p.venue && o.marketId === p.marketId && o.outcome === p.outcome),
+              (o.userId === p.userId &&
+                o.venue === p.venue &&
+                o.marketId === p.marketId &&
+                o.outcome === p.outcome &&
+                o.mode === p.mode),
           ),
     );
   }

@@ -2,6 +2,7 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum, OutcomeEnum, TradeSideEnum, VenueEnum } from '../../graphql/enums';
 import { OffsetPageType } from '../../graphql/paging';
 import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
+import { EXECUTION_MODES, type ExecutionMode } from '../execution/execution.limits';
 import {
   HOLDING_SOURCES,
   MARK_SOURCES,
@@ -22,6 +23,13 @@ import type {
   TradeView,
   VenueMarkStatusView,
 } from './portfolio.models';
+
+export const ExecutionModeEnum = graphqlEnum(EXECUTION_MODES, {
+  name: 'ExecutionMode',
+  description:
+    '`simulation` fills against the venue book inside the service, in the paper account; `live` trades at the ' +
+    'venue (wallet-auth token).',
+});
 
 export const PositionStatusEnum = graphqlEnum(POSITION_STATUSES, {
   name: 'PositionStatus',
@@ -94,6 +102,8 @@ export class PositionType implements Omit<PositionView, 'userId' | 'micros'> {
   source: HoldingSource;
   @Field(() => String, { nullable: true, description: 'The linked wallet (wallet positions).' })
   walletAddress: string | null;
+  @Field(() => ExecutionModeEnum, { description: '`live`, or `simulation`: a position of the paper account.' })
+  mode: ExecutionMode;
   @Field(() => VenueEnum)
   venue: Venue;
   @Field({ description: "The venue's market id." })

@@ -28,7 +28,7 @@ export class PositionsResolver {
   @Query(() => PositionPageType, { description: "The caller's service positions, most recently changed first." })
   async positions(@Args() a: PositionsArgs, @Ctx() ctx: GraphQLContext): Promise<OffsetPage<PositionView>> {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.get(PortfolioService).positionsPage(userId, a.status, a.limit, a.offset);
+    return ctx.services.get(PortfolioService).positionsPage(userId, a.status, a.limit, a.offset, a.mode);
   }
 
   @Query(() => PositionType, { description: "One of the caller's positions (404 when unknown or someone else's)." })
@@ -43,7 +43,7 @@ export class PositionsResolver {
     return {
       venue: a.venue,
       marketId: a.marketId,
-      data: await ctx.services.get(PortfolioService).positionsInMarket(userId, a.venue, a.marketId),
+      data: await ctx.services.get(PortfolioService).positionsInMarket(userId, a.venue, a.marketId, a.mode),
     };
   }
 
@@ -84,7 +84,7 @@ export class OrdersResolver {
   @Query(() => OrderPageType, { description: "The caller's orders, newest first, optionally in one state." })
   async orders(@Args() a: OrdersArgs, @Ctx() ctx: GraphQLContext): Promise<OffsetPage<OrderView>> {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.get(PortfolioService).ordersPage(userId, a.state, a.limit, a.offset);
+    return ctx.services.get(PortfolioService).ordersPage(userId, a.state, a.limit, a.offset, a.mode);
   }
 
   @FieldResolver(() => [OrderFillType], { description: 'Fills in sequence.' })

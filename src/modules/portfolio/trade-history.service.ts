@@ -2,6 +2,7 @@ import { Prisma, type PrismaClient } from '../../db/generated/client';
 import type { OutcomeSide, Side, Venue } from '../../venues/venue.models';
 import { microsToNumber, mulMicros } from '../../money';
 import { weekStart } from './portfolio-figures';
+import type { ExecutionMode } from '../execution/execution.limits';
 import type { HoldingSource } from './portfolio.limits';
 import type { OffsetPage, TradeView } from './portfolio.models';
 
@@ -50,9 +51,17 @@ export class TradeHistoryService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Newest first (fills at one instant: the later recorded first), with the total over both sources. */
-  async history(userId: string, limit: number, offset: number): Promise<OffsetPage<TradeView>> {
-    const [data, total] = await Promise.all([this.trades(userId, limit, offset), this.count(userId)]);
+  /**
+   * Newest first (fills at one instant: the later recorded first), with the total over both sources. The paper
+   * account (`simulation`) has its simulated fills only.
+   */
+  async history(
+    userId: string,
+    limit: number,
+    offset: number,
+    mode: ExecutionMode = 'live',
+  ): Promise<OffsetPage<TradeView>> {
+    const [data, total] = await Promise.all([this.trades(userId, limit, offset, mode), this.count(userId, mode)]);
     return { data, limit, offset, total };
   }
 
@@ -61,7 +70,7 @@ export class TradeHistoryService {
    * market's title and event come from the same statement (joined to the page
    * only), so a page costs one round trip whatever markets it touches.
    */
-  async trades(userId: string, limit: number, offset = 0): Promise<TradeView[]> {
+  async trades(userId: string, limit: number, offset = 0, mode: ExecutionMode = 'live'): Promise<TradeView[]> {
     const rows = await this.prisma.$queryRaw<TradeRow[]>`
       SELECT p.*, COALESCE(p."coreEventId", m."coreEventId") AS "eventId", m."title" AS "marketTitle" FROM (
         SELECT h.* FROM (
@@ -71,14 +80,14 @@ export class TradeHistoryService {
                  f."filledAt", o."id" AS "orderId", o."mode"::text AS "mode", NULL::text AS "walletAddress",
                  o."createdAt" AS "recordedAt", f."seq"
           FROM "Fill" f JOIN "Order" o ON o."id" = f."orderId"
-          WHERE o."userId" = ${userId}
+          WHERE o."userId" = ${userId} AND o."mode" = ${mode}::"ExecutionMode"
           UNION ALL
           SELECT t."id", 'wallet', t."venue"::text, t."venueMarketId", NULL, t."outcome"::text, t."side"::text,
                  (t."price" * 1000000)::bigint, (t."size" * 1000000)::bigint, NULL::bigint, t."filledAt", NULL,
       NULL, w."address",
                  t."ingestedAt", 0
           FROM "Trade" t JOIN "Wallet" w ON t."venueTraderId" = lower(w."address")
-          WHERE t."venue" = 'venue_a' AND ${linkedWallets(userId)}
+          WHERE t."venue" = 'venue_a' AND ${mode} = 'live' AND ${linkedWallets(userId)}
         ) h
         ORDER BY h."filledAt" DESC, h."recordedAt" DESC, h."seq" DESC, h."id" DESC
         LIMIT ${limit} OFFSET ${offset}
@@ -88,11 +97,12 @@ export class TradeHistoryService {
     return rows.map(toTradeView);
   }
 
-  private async count(userId: string): Promise<number> {
+  private async count(userId: string, mode: ExecutionMode): Promise<number> {
     const [r] = await this.prisma.$queryRaw<{ n: bigint }[]>`
-      SELECT (SELECT COUNT(*) FROM "Fill" f JOIN "Order" o ON o."id" = f."orderId" WHERE o."userId" = ${userId})
+      SELECT (SELECT COUNT(*) FROM "Fill" f JOIN "Order" o ON o."id" = f."orderId"
+              WHERE o."userId" = ${userId} AND o."mode" = ${mode}::"ExecutionMode")
            + (SELECT COUNT(*) FROM "Trade" t JOIN "Wallet" w ON t."venueTraderId" = lower(w."address")
-              WHERE t."venue" = 'venue_a' AND ${linkedWallets(userId)}) AS "n"`;
+              WHERE t."venue" = 'venue_a' AND ${mode} = 'live' AND ${linkedWallets(userId)}) AS "n"`;
     return Number(r?.n ?? 0n);
   }
 
@@ -101,7 +111,7 @@ export class TradeHistoryService {
    * the service this week (competition ranking: 1 + users with strictly more).
    * On-chain wallet activity is not ranked: other users' wallets are not all known.
    */
-  async weeklyRank(userId: string): Promise<WeeklyRankView> {
+  async weeklyRank(userId: string, mode: ExecutionMode = 'live'): Promise<WeeklyRankView> {
     const start = weekStart(new Date(this.now()));
     const [r] = await this.prisma.$queryRaw<
       { participants: number; volume: bigint | null; trades: number | null; ahead: number }[]
@@ -110,7 +120,7 @@ export class TradeHistoryService {
         SELECT o."userId", ROUND(SUM(f."priceMicros"::numeric * f."sizeMicros") / 1000000)::bigint AS "volume",
       COUNT(*)::int AS "trades"
         FROM "Fill" f JOIN "Order" o ON o."id" = f."orderId"
-        WHERE f."filledAt" >= ${start.toISOString()}::timestamp(3)
+        WHERE f."filledAt" >= ${start.toISOString()}::timestamp(3) AND o."mode" = ${mode}::"ExecutionMode"
         GROUP BY o."userId"
       ), me AS (SELECT "volume", "trades" FROM weekly WHERE "userId" = ${userId})
       SELECT (SELECT COUNT(*) FROM weekly)::int AS "participants",

@@ -1,6 +1,7 @@
 import type { LedgerEntry, PrismaClient, RewardEntry } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import { TRADING_FEE_KIND } from '../ledger/fee-events';
+import { LEDGER_CURRENCY } from '../ledger/ledger.models';
 import { microsToDecimal, microsToNumber } from '../../money';
 import type { RewardsAccrual } from './rewards-accrual.service';
 import { REWARD_TYPES, REWARDS_LIMITS as L, type RewardType } from './rewards.limits';
@@ -213,12 +214,17 @@ export class RewardsReconciliation {
     return { from: w.from, to: w.to, fees, inserted };
   }
 
-  /** The window's `trading_fee` ledger entries, by id, a page at a time. */
+  /** The window's `trading_fee` ledger entries in USD (paper fees earn nothing), by id, a page at a time. */
   private async *feePages(w: TimeWindow, size: number): AsyncGenerator<LedgerEntry[]> {
     let after = 0n;
     for (;;) {
       const page = await this.prisma.ledgerEntry.findMany({
-        where: { kind: TRADING_FEE_KIND, createdAt: { gte: w.from, lt: w.to }, id: { gt: after } },
+        where: {
+          kind: TRADING_FEE_KIND,
+          currency: LEDGER_CURRENCY,
+          createdAt: { gte: w.from, lt: w.to },
+          id: { gt: after },
+        },
         orderBy: { id: 'asc' },
         take: size,
       });
@@ -250,6 +256,7 @@ export class RewardsReconciliation {
     const ids = await this.prisma.$queryRaw<{ id: bigint }[]>`
       SELECT r."id" FROM "RewardEntry" r
       LEFT JOIN "LedgerEntry" l ON l."idempotencyKey" = r."source" AND l."kind" = ${TRADING_FEE_KIND}
+        AND l."currency" = ${LEDGER_CURRENCY}
       WHERE r."accruedAt" >= ${w.from} AND r."accruedAt" < ${w.to} AND l."id" IS NULL
       ORDER BY r."id" LIMIT ${L.exportMaxRows}`;
     if (ids.length === 0) return [];

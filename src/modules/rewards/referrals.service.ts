@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import { TRADING_FEE_KIND } from '../ledger/fee-events';
-import type { LedgerDb } from '../ledger/ledger.models';
+import { LEDGER_CURRENCY, type LedgerDb } from '../ledger/ledger.models';
 import { microsToNumber } from '../../money';
 import { newReferralCode, normalizeReferralCode } from './referral-code';
 import { REWARDS_LIMITS } from './rewards.limits';
@@ -102,9 +102,13 @@ export class ReferralsService {
   }
 }
 
-/** Whether the ledger holds a trading fee of the user (the fee source of truth). */
+/** Whether the ledger holds a USD trading fee of the user (the fee source of truth; paper fees do not count). */
 async function hasPaidFee(db: LedgerDb, userId: string): Promise<boolean> {
-  return (await db.ledgerEntry.findFirst({ where: { userId, kind: TRADING_FEE_KIND }, select: { id: true } })) !== null;
+  const fee = await db.ledgerEntry.findFirst({
+    where: { userId, kind: TRADING_FEE_KIND, currency: LEDGER_CURRENCY },
+    select: { id: true },
+  });
+  return fee !== null;
 }
 
 /** Walks the referrer's upline: meeting the caller there means the new referral would close a loop. */

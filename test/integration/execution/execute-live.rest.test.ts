@@ -424,10 +424,16 @@ describe('venue_a live: selling a position held with more than 2 decimals', () =
     const bought = await live('lena', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 });
     const pos = lastData(bought).position!;
     expect(pos).toMatchObject({ status: 'open', size: 1.2345 });
-    const user = await app.bearer('lena');
+    // A live position sells live (its own mode), with the wallet-auth token.
+    const user = await app.walletBearer('lena');
     const partial = await postStream(`${app.url}/api/positions/${pos.id}/sell`, { size: 1.234 }, user);
     expect(partial.status).toBe(400);
     expect(partial.body!.message).toMatch(/^size: venue_a takes at most 2 decimals/);
+    serve((r) =>
+      isOrderCall(r)
+        ? { body: { id: 'ex-le-sell', status: 'filled', fills: [{ price: 0.5, size: 1.2345 }] } }
+        : { status: 404 },
+    );
     const sold = await postStream(`${app.url}/api/positions/${pos.id}/sell`, undefined, user);
     expect(sold.status).toBe(200);
     expect(lastData(sold).event).toBe('completed');
@@ -443,7 +449,16 @@ describe('venue_a live: selling a position held with more than 2 decimals', () =
         : { status: 404 },
     );
     const pos = lastData(await live('lou', { marketId: marketA, side: 'buy', outcome: 'no', size: 1 })).position!;
-    const sold = await postStream(`${app.url}/api/positions/${pos.id}/sell`, { size: 0.555 }, await app.bearer('lou'));
+    serve((r) =>
+      isOrderCall(r)
+        ? { body: { id: 'ex-lo-sell', status: 'filled', fills: [{ price: 0.5, size: 0.555 }] } }
+        : { status: 404 },
+    );
+    const sold = await postStream(
+      `${app.url}/api/positions/${pos.id}/sell`,
+      { size: 0.555 },
+      await app.walletBearer('lou'),
+    );
     expect(lastData(sold).position).toMatchObject({ status: 'closed', size: 0 });
   });
 });

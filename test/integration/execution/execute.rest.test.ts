@@ -5,11 +5,13 @@ import { http, startTestApp, type TestApp } from '../../support/app';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { openSse } from '../../support/sse';
 import { lastData, names, postStream } from '../../support/execution-stream';
-import { fund } from '../../support/funding';
+import { fund, setPaperBalance } from '../../support/funding';
 import { micros, usd } from '../../support/money';
 import { orderRows, positionMatchesFills } from './trading-helpers';
 import { ExecutionService } from '../../../src/modules/execution/execution.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
+import { PAPER_CURRENCY } from '../../../src/modules/ledger/ledger.models';
+import { PaperAccounts } from '../../../src/modules/paper/paper.service';
 
 let app: TestApp;
 const pinned = pinnedWorld();
@@ -174,9 +176,12 @@ describe('POST /execute: an authenticated simulation', () => {
       ['trade_buy', -notional, `trade:${orderId}`],
       ...fills.map((f) => ['trading_fee', -f.feeMicros, `fee:${orderId}:${f.seq}`]),
     ]);
-    const balance = await app.services.get(LedgerService).balance('buyer');
-    expect(balance.available).toBe(micros(100) - notional - fees);
+    // In the paper account (10,000 paper dollars to start); the USD deposit is untouched.
+    expect(entries.every((e) => e.currency === PAPER_CURRENCY)).toBe(true);
+    const balance = await app.services.get(PaperAccounts).balance('buyer');
+    expect(balance.available).toBe(micros(10_000) - notional - fees);
     expect(lastData(r).balance).toEqual({ available: usd(balance.available), held: 0 });
+    expect((await app.services.get(LedgerService).balance('buyer')).available).toBe(micros(100));
     const position = await prisma().position.findUniqueOrThrow({ where: { id: order!.positionId! } });
     expect(position).toMatchObject({
       status: 'open',
@@ -238,8 +243,8 @@ describe('POST /execute: an authenticated simulation', () => {
       ]);
       expect(row.closedAt).not.toBeNull();
       // Cash: the deposit, minus what the buy cost, plus what the sells brought: realized PnL exactly.
-      expect((await app.services.get(LedgerService).balance('trader')).available).toBe(
-        micros(100) + row.realizedPnlMicros,
+      expect((await app.services.get(PaperAccounts).balance('trader')).available).toBe(
+        micros(10_000) + row.realizedPnlMicros,
       );
       const again = await sellPosition(positionId, {}, await app.bearer('trader'));
       expect(again.status).toBe(400);
@@ -271,7 +276,8 @@ describe('POST /execute: an authenticated simulation', () => {
   it(
     'refuses a buy the balance cannot pay: failed with the reason, the order rejected, nothing else ' + 'written',
     async () => {
-      await fund(app, 'poor', 1);
+      await fund(app, 'poor', 1_000);
+      await setPaperBalance(app, 'poor', 1);
       const r = await execute({ marketId: marketB, side: 'buy', outcome: 'yes', size: 50 }, await app.bearer('poor'));
       expect(names(r)).toEqual(['accepted', 'quote', 'failed']);
       expect(lastData(r).error).toMatchObject({ code: 'insufficient_funds' });
@@ -282,7 +288,8 @@ describe('POST /execute: an authenticated simulation', () => {
       expect(order).toMatchObject({ state: 'rejected', filledSizeMicros: 0n });
       expect([fills, entries]).toEqual([[], []]);
       expect(await prisma().position.count({ where: { userId: 'poor' } })).toBe(0);
-      expect((await app.services.get(LedgerService).balance('poor')).available).toBe(micros(1));
+      expect((await app.services.get(PaperAccounts).balance('poor')).available).toBe(micros(1));
+      expect((await app.services.get(LedgerService).balance('poor')).available).toBe(micros(1_000));
     },
   );
 
@@ -354,8 +361,8 @@ describe('Idempotency-Key and disconnects', () => {
       expect(other.status).toBe(409);
       expect(other.body).toMatchObject({ error: 'conflict' });
       expect((await execute(order, { ...headers, 'idempotency-key': 'bad key' })).status).toBe(400);
-      expect((await app.services.get(LedgerService).balance('retrier')).available).toBe(
-        micros(100) - micros(lastData(first).order!.total),
+      expect((await app.services.get(PaperAccounts).balance('retrier')).available).toBe(
+        micros(10_000) - micros(lastData(first).order!.total),
       );
     },
   );

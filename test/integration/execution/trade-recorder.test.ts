@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../src/db';
 import { TradeRecorder, type OrderDraft } from '../../../src/modules/execution';
 import { LedgerService, type FeeCharged, type FeeListener, type LedgerDb } from '../../../src/modules/ledger';
+import { PaperAccounts } from '../../../src/modules/paper';
 import { openTestDatabase } from '../../support/db';
 import { micros } from '../../support/money';
 
@@ -25,7 +26,7 @@ const draft = (userId: string, over: Partial<OrderDraft> = {}): OrderDraft => ({
   outcome: 'yes',
   side: 'buy',
   orderType: 'market',
-  mode: 'simulation',
+  mode: 'live',
   limitPriceMicros: null,
   requestedSizeMicros: micros(10),
   source: 'execute',
@@ -123,6 +124,28 @@ describe('TradeRecorder.settle', () => {
       feesMicros: micros(1.08),
     });
     expect((await ledger.balance('r4')).available).toBe(micros(500 - 24.48 - 1.08));
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  it('settles a simulated order in the paper account, tells no fee listener, leaves USD untouched', async () => {
+    await ledger.postAll([
+      { userId: 'r5', kind: 'deposit', available: micros(50), held: 0n, reference: 'test', idempotencyKey: 'r5-dep' },
+    ]);
+    const listener = new RecordingListener();
+    const paper = new PaperAccounts(db.prisma, ledger, micros(1_000));
+    const recorder = new TradeRecorder(db.prisma, ledger, [listener], paper);
+    const r = await recorder.settle(draft('r5', { mode: 'simulation' }), false, 'filled', fills);
+    expect(r).toMatchObject({ ok: true, balance: { currency: 'PAPER_USD', available: micros(1_000 - 4.08 - 0.18) } });
+    expect(listener.seen).toEqual([]);
+    expect((await ledger.balance('r5')).available).toBe(micros(50));
+    expect(await db.prisma.position.findFirstOrThrow({ where: { userId: 'r5' } })).toMatchObject({
+      mode: 'simulation',
+      sizeMicros: micros(10),
+    });
+    // A live buy of the same market outcome is another position.
+    await recorder.settle(draft('r5'), false, 'filled', fills);
+    expect(await db.prisma.position.count({ where: { userId: 'r5' } })).toBe(2);
+    expect((await ledger.balance('r5')).available).toBe(micros(50 - 4.08 - 0.18));
     expect(await ledger.audit()).toEqual([]);
   });
 });

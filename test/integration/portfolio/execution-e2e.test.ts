@@ -45,7 +45,7 @@ afterAll(async () => {
   await app.close();
 });
 
-describe('the portfolio after trading through /execute', () => {
+describe('the paper portfolio after simulated trading through /execute', () => {
   let positionId: string;
   let buys: Fill[];
 
@@ -67,7 +67,7 @@ describe('the portfolio after trading through /execute', () => {
 
     const cost = sum(buys, notional); // 10 × 0.55 = 5.50
     const fees = sum(buys, (f) => micros(f.fee));
-    const portfolio = await app.as('pf-e2e').get('/api/portfolio');
+    const portfolio = await app.as('pf-e2e').get('/api/portfolio?mode=simulation');
     expect(portfolio.status).toBe(200);
     expect(portfolio.body).toMatchObject({
       total: 1,
@@ -85,14 +85,14 @@ describe('the portfolio after trading through /execute', () => {
         },
       ],
     });
-    const orders = await app.as('pf-e2e').get('/api/orders?state=filled');
+    const orders = await app.as('pf-e2e').get('/api/orders?state=filled&mode=simulation');
     expect(orders.body).toMatchObject({
       total: 1,
       data: [{ side: 'buy', filledSize: 10, positionId, fills: buys.map((f) => expect.objectContaining(f)) }],
     });
-    const history = await app.as('pf-e2e').get('/api/portfolio/history');
+    const history = await app.as('pf-e2e').get('/api/portfolio/history?mode=simulation');
     expect((history.body as History).total).toBe(buys.length);
-    const summary = await app.as('pf-e2e').get('/api/portfolio/summary');
+    const summary = await app.as('pf-e2e').get('/api/portfolio/summary?mode=simulation');
     expect(summary.body).toMatchObject({ fees: usd(fees), realizedPnl: usd(-fees), openPositions: 1 });
   });
 
@@ -116,9 +116,9 @@ describe('the portfolio after trading through /execute', () => {
       unrealizedPnl: -0.024,
     });
     expect((position.body as PositionQuery['position']).orders.map((o) => o.side)).toEqual(['sell', 'buy']);
-    const summary = await app.as('pf-e2e').get('/api/portfolio/summary');
+    const summary = await app.as('pf-e2e').get('/api/portfolio/summary?mode=simulation');
     expect(summary.body).toMatchObject({ realizedPnl: usd(realized), unrealizedPnl: -0.024, fees: usd(fees) });
-    const history = await app.as('pf-e2e').get('/api/portfolio/history');
+    const history = await app.as('pf-e2e').get('/api/portfolio/history?mode=simulation');
     expect((history.body as History).data[0].side).toBe('sell');
   });
 });

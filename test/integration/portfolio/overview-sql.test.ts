@@ -54,7 +54,7 @@ async function seed(userId: string, n: number): Promise<void> {
       outcome: r.outcome,
       side: 'buy' as const,
       orderType: 'market' as const,
-      mode: 'simulation' as const,
+      mode: 'live' as const,
       requestedSizeMicros: 10_000_000n,
       filledSizeMicros: 10_000_000n,
       avgPriceMicros: 400_000n,

@@ -55,6 +55,23 @@ async function gatedLiveOrder(
   return { reader, release };
 }
 
+/** A live venue_a order (an /execute body or a position sell) the execution service fills at once. */
+async function filledLiveOrder(
+  sub: string,
+  path: string,
+  body: Record<string, unknown>,
+  fills: { price: number; size: number }[],
+) {
+  const id = `ex-${sub}-${path.length}-${fills.length}`;
+  exec.handle(async (r) =>
+    isOrderCall(r) ? { body: { id, status: 'open' } } : { body: { id, status: 'filled', fills } },
+  );
+  const r = await postStream(`${app.url}${path}`, body, await app.walletBearer(sub));
+  if (r.events.at(-1)?.event !== 'completed')
+    throw new Error(`not completed: ${JSON.stringify({ status: r.status, body: r.body, events: r.events })}`);
+  return r;
+}
+
 describe('GET /api/positions?status=pending', () => {
   it('shows a pending position while a live buy is in flight; it opens on the fill', async () => {
     await fund(app, 'pam', 50);
@@ -101,14 +118,14 @@ describe('GET /api/positions?status=pending', () => {
     'a closed position turns pending for a new live buy and back to closed, its PnL kept, when nothing ' + 'fills',
     async () => {
       await fund(app, 'rory', 50);
-      const user = await app.bearer('rory');
-      const bought = await postStream(
-        `${app.url}/execute`,
-        { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 },
-        user,
+      const bought = await filledLiveOrder(
+        'rory',
+        '/execute',
+        { mode: 'live', marketId: marketA, side: 'buy', outcome: 'yes', size: 2 },
+        [{ price: 0.5, size: 2 }],
       );
       const positionId = lastData(bought).position!.id;
-      await postStream(`${app.url}/api/positions/${positionId}/sell`, undefined, user);
+      await filledLiveOrder('rory', `/api/positions/${positionId}/sell`, {}, [{ price: 0.55, size: 2 }]);
       const closed = (await positions('rory', 'closed')).data[0];
       expect(closed).toMatchObject({ id: positionId, status: 'closed' });
       const { reader, release } = await gatedLiveOrder(
@@ -130,8 +147,12 @@ describe('GET /api/positions?status=pending', () => {
 
   it('an open position stays open while a live buy adds to it', async () => {
     await fund(app, 'sage', 50);
-    const user = await app.bearer('sage');
-    await postStream(`${app.url}/execute`, { marketId: marketA, side: 'buy', outcome: 'no', size: 2 }, user);
+    await filledLiveOrder(
+      'sage',
+      '/execute',
+      { mode: 'live', marketId: marketA, side: 'buy', outcome: 'no', size: 2 },
+      [{ price: 0.5, size: 2 }],
+    );
     const { reader, release } = await gatedLiveOrder(
       'sage',
       { outcome: 'no', size: 1 },

@@ -83,10 +83,12 @@ export async function insertOpenPositions(
   markets: readonly { id: string; venue: Venue; venueMarketId: string; coreEventId: string }[],
   size: string,
   costBasis: string,
+  mode: 'live' | 'simulation' = 'live',
 ): Promise<void> {
   await prisma.position.createMany({
     data: markets.map((m) => ({
       userId,
+      mode,
       venue: m.venue,
       marketId: m.id,
       venueMarketId: m.venueMarketId,
@@ -114,6 +116,7 @@ export interface OrderRow {
   side: Side;
   state: 'pending' | 'submitted' | 'partially_filled' | 'filled' | 'cancelled' | 'rejected' | 'failed';
   orderType?: 'market' | 'limit';
+  /** Default `live`: the figures are the live account's. */
   mode?: 'simulation' | 'live';
   limitPrice?: string;
   requested: string;
@@ -141,7 +144,7 @@ export async function insertOrder(prisma: PrismaClient, o: OrderRow): Promise<st
       outcome: o.outcome,
       side: o.side,
       orderType: o.orderType ?? 'market',
-      mode: o.mode ?? 'simulation',
+      mode: o.mode ?? 'live',
       limitPriceMicros: o.limitPrice ? micros(o.limitPrice) : null,
       requestedSizeMicros: micros(o.requested),
       filledSizeMicros: filled,

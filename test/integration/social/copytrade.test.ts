@@ -3,7 +3,7 @@ import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import type { FakeUpstream } from '../../support/fake-upstream';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
-import { fund } from '../../support/funding';
+import { fund, setPaperBalance } from '../../support/funding';
 import { startWithExecutionService } from '../execution/trading-helpers';
 import { insertOpenPositions } from '../portfolio/portfolio-fixtures';
 import { gql } from '../../support/graphql';
@@ -115,7 +115,9 @@ describe('POST /api/social/copytrade', () => {
     });
     const position = await app.services.db.prisma.position.findUniqueOrThrow({ where: { id: b.position!.id } });
     expect(position).toMatchObject({ userId: 'ana', status: 'open', sizeMicros: 5_000_000n, venueMarketId: marketA });
-    expect(b.balance!.available).toBe(round6(100 - usd(order.notionalMicros + order.feeMicros)));
+    // Simulated: the paper account pays (10,000 to start), never the USD balance.
+    expect(b.balance!.available).toBe(round6(10_000 - usd(order.notionalMicros + order.feeMicros)));
+    expect((await app.services.get(LedgerService).balance('ana')).available).toBe(100_000_000n);
   });
 
   it('amountUsd buys the whole hundredths of a contract it pays for at the best price', async () => {
@@ -200,7 +202,7 @@ describe('POST /api/social/copytrade', () => {
       take: 2,
       orderBy: { id: 'asc' },
     });
-    await insertOpenPositions(app.services.db.prisma, 'hal', markets, '1', '0.5');
+    await insertOpenPositions(app.services.db.prisma, 'hal', markets, '1', '0.5', 'simulation');
     const r = await copy('hal', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: 1 });
     expect([r.status, body(r).message.split(':')[0]]).toEqual([400, 'maxOpenPositions']);
   });
@@ -253,7 +255,7 @@ describe('POST /api/social/copytrade', () => {
 
   it('400 naming the reason when the balance cannot pay for the copy', async () => {
     await follow('kai');
-    await fund(app, 'kai', 0.5);
+    await setPaperBalance(app, 'kai', 0.5);
     const r = await copy('kai', { venue: 'venue_a', traderId: W1, tradeId: await trade(W1, ask), size: 5 });
     expect(r.status).toBe(400);
     expect(body(r).message).toMatch(/^size: insufficient balance/);

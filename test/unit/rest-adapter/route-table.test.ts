@@ -14,7 +14,10 @@ interface Documented {
 const DOCS = documented as Documented[];
 const key = (surface: string, method: string, path: string) => `${surface} ${method} ${path}`;
 const routed = new Map(ROUTES.map((r) => [key(r.surface, r.method, r.path), r]));
-const UNDOCUMENTED_BUT_ROUTED = new Set<string>();
+/** Routes the interface documents do not list yet, each added by a later issue (see docs/). */
+const UNDOCUMENTED_BUT_ROUTED = new Set<string>([
+  'resetPaperAccount', // paper trading: the paper account's reset
+]);
 
 /** The documented endpoints, one test case each: `[surface, method, path, endpoint]`. */
 const CASES = DOCS.map((d) => [d.surface, d.method, d.path, d] as const);

@@ -1,3 +1,4 @@
+import type { ExecutionMode } from '../../execution/execution.limits';
 import type { PrismaClient, Trade } from '../../../db/generated/client';
 import { AppError } from '../../../errors/app-error';
 import type { Venue } from '../../../venues/venue.models';
@@ -147,14 +148,15 @@ export class CopytradeService {
         'maxTradeUsd',
         `the copy is up to $${num(usd)}; at most $${num(caps.maxTradeMicros)} per copy`,
       );
-    const today = await this.usedToday(userId);
+    const mode = req.mode ?? 'simulation';
+    const today = await this.usedToday(userId, mode);
     if (today + usd > caps.maxDailyMicros) {
       throw AppError.badRequest(
         'maxDailyUsd',
         `$${num(today)} copied today (UTC) plus up to $${num(usd)} exceeds $${num(caps.maxDailyMicros)} per day`,
       );
     }
-    if (trade.side === 'buy') await this.checkOpenPositions(userId, trade);
+    if (trade.side === 'buy') await this.checkOpenPositions(userId, trade, mode);
 
     const stream = await this.run(
       {
@@ -165,7 +167,7 @@ export class CopytradeService {
         size: num(sizeMicros),
         orderType: 'limit',
         limitPrice: num(limit),
-        mode: req.mode ?? 'simulation',
+        mode,
         category: event.category,
         eventTitle: event.title,
       },
@@ -228,13 +230,13 @@ export class CopytradeService {
   }
 
   /**
-   * USD of the caller's copies since 00:00 UTC: what ended orders exchanged,
+   * USD of the caller's copies in one account (live or paper) since 00:00 UTC: what ended orders exchanged,
    * and for orders still working the most they can (size × limit).
    */
-  private async usedToday(userId: string): Promise<bigint> {
+  private async usedToday(userId: string, mode: ExecutionMode): Promise<bigint> {
     const now = this.deps.now ?? Date.now;
     const orders = await this.deps.prisma.order.findMany({
-      where: { userId, source: 'copytrade', createdAt: { gte: utcMidnight(now()) } },
+      where: { userId, mode, source: 'copytrade', createdAt: { gte: utcMidnight(now()) } },
       select: { state: true, notionalMicros: true, requestedSizeMicros: true, limitPriceMicros: true },
     });
     return orders.reduce(
@@ -247,14 +249,15 @@ export class CopytradeService {
     );
   }
 
-  /** A buy that would open a new position needs room under the open-positions cap. */
-  private async checkOpenPositions(userId: string, trade: Trade): Promise<void> {
+  /** A buy that would open a new position needs room under the open-positions cap (of the account it trades in). */
+  private async checkOpenPositions(userId: string, trade: Trade, mode: ExecutionMode): Promise<void> {
     const max = this.deps.caps.maxOpenPositions;
     const [open, held] = await this.deps.prisma.$transaction([
-      this.deps.prisma.position.count({ where: { userId, status: 'open' } }),
+      this.deps.prisma.position.count({ where: { userId, mode, status: 'open' } }),
       this.deps.prisma.position.count({
         where: {
           userId,
+          mode,
           status: 'open',
           venue: trade.venue,
           venueMarketId: trade.venueMarketId,

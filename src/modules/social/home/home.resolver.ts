@@ -33,6 +33,8 @@ export class HomeResolver {
 
   @FieldResolver(() => PortfolioSummaryType, { description: "The caller's positions summary (the portfolio's)." })
   portfolio(@Root() h: HomeType, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.get(PortfolioValuationService).summary(h.userId, ctx.loaders.get(portfolioLoaders));
+    return ctx.services
+      .get(PortfolioValuationService)
+      .summary({ userId: h.userId, mode: 'live' }, ctx.loaders.get(portfolioLoaders));
   }
 }

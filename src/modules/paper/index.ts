@@ -1,0 +1,2 @@
+export { PaperAccounts } from './paper.service';
+export * from './paper.models';
