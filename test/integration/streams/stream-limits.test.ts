@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { createClient } from 'graphql-sse';
 import { TRADES_TOPIC, type TradeEvent } from '../../../src/modules/trades';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { waitFor } from '../../support/wait';
@@ -241,6 +242,43 @@ describe('graphql-sse reservations', () => {
     expect(app.running.reservations.count('192.0.2.45')).toBe(0);
     expect(app.running.slots.count('192.0.2.45')).toBe(1);
     stream.close();
+    await allReleased();
+  });
+
+  it('the graphql-sse client in single-connection mode reserves, opens and receives', async () => {
+    const client = createClient({ url: `${app.url}/graphql/stream`, singleConnection: true, retryAttempts: 0 });
+    try {
+      const received = new Promise<unknown>((resolve, reject) => {
+        client.subscribe<{ trades: { id: string } }>(
+          { query: 'subscription { trades { id } }' },
+          { next: (v) => resolve(v.data?.trades.id), error: reject, complete: () => undefined },
+        );
+      });
+      await waitFor(() => app.running.slots.count() === 1, 'the single connection open', 20_000);
+      // Published until the subscription is in place and delivers.
+      let delivered: unknown;
+      void received.then((v) => (delivered = v));
+      for (let i = 0; delivered === undefined && i < 200; i += 1) {
+        await app.services.infra.pubsub.publishMany(TRADES_TOPIC, [
+          {
+            id: `single:${i}`,
+            venue: 'venue_b',
+            marketId: 'm',
+            eventId: null,
+            traderId: null,
+            side: 'buy',
+            outcome: 'yes',
+            price: 0.5,
+            size: 1,
+            filledAt: new Date().toISOString(),
+          } satisfies TradeEvent,
+        ]);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(String(await received)).toMatch(/^single:/);
+    } finally {
+      client.dispose();
+    }
     await allReleased();
   });
 });
