@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { loadConfig, ConfigError } from '../../../src/config';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { http, startTestApp, type HeaderMap, type TestApp } from '../../support/app';
 import { openSse } from '../../support/sse';
 
 // `behind`: one proxy hop trusted, a metrics token, short server timeouts. `direct`: the defaults.
@@ -91,7 +91,7 @@ describe('/metrics', () => {
   });
 
   it('needs the bearer token when METRICS_TOKEN is set: 401 with the error body otherwise', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: METRICS_TOKEN }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: METRICS_TOKEN }] as HeaderMap[]) {
       const r = await http(`${behind.url}/metrics`, { headers });
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ error: 'unauthorized', message: expect.any(String) });
