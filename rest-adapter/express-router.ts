@@ -21,6 +21,7 @@ import { classifyGraphQLError } from '../src/errors/classify-error';
 import type { Logger } from '../src/http/logger';
 import { sendError } from '../src/http/send-error';
 import { SseStream } from '../src/http/sse';
+import { clientAddressOf, type StreamHooks } from '../src/http/stream-limits';
 import { parseInputs } from './inputs';
 import type { AnyRouteDef, RouteAuth, Surface } from './route.types';
 
@@ -45,7 +46,8 @@ export interface RestRouterDeps<C> {
   memo: (ttlMs: number) => ResponseMemo;
   etagMaxAgeSeconds: number;
   heartbeatMs?: number;
-  streams?: { opened(kind: string): void; closed(kind: string): void };
+  /** Stream admission (caps per client address and in total), the buffer bound and counters. */
+  streams?: StreamHooks;
   /** Subscribes to a pub/sub topic (response-cache invalidation). */
   subscribe?: (topic: string, listener: () => void) => Promise<unknown>;
 }
@@ -327,6 +329,8 @@ async function runStream<C>(
   context: () => C,
 ): Promise<void> {
   const stream = route.stream!;
+  // The slot is taken first and held until the response closes, whatever answer it gets.
+  deps.streams?.admit(res, clientAddressOf(req));
   const variableValues = await variablesFor(route, req, deps, context);
   const result = await subscribe({
     schema: deps.schema,
@@ -337,7 +341,11 @@ async function runStream<C>(
   if (!(Symbol.asyncIterator in result)) {
     throw result.errors?.[0] ?? new AppError('internal', 'subscription failed');
   }
-  const sse = new SseStream(res, { heartbeatMs: deps.heartbeatMs });
+  const sse = new SseStream(res, {
+    heartbeatMs: deps.heartbeatMs,
+    maxBufferBytes: deps.streams?.maxBufferBytes,
+    onDrop: (unsent) => deps.streams?.dropped('rest', unsent),
+  });
   sse.open();
   deps.streams?.opened('rest');
   // The client leaving ends the iterator, which unsubscribes from the pub/sub.

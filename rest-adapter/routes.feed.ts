@@ -85,7 +85,7 @@ export const feedRoutes = [
     document: FeedStreamDocument,
     variables: renameEvent<FeedStreamSubscriptionVariables>,
     result: 'feed',
-    errors: [400],
+    errors: [400, 429],
     stream: { event: 'feed_item', idField: 'id' },
     tags: ['feed'],
   }),

@@ -40,7 +40,7 @@ export const opsRoutes = [
     params: { query: z.object({ venue: oneOf(VENUES), marketId: str(200) }) },
     document: TradesDocument,
     result: 'trades',
-    errors: [400],
+    errors: [400, 429],
     stream: { event: 'trade', idField: 'id' },
     tags: ['stream'],
   }),

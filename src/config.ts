@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -118,6 +119,19 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_MS: intInRange(0, 120_000, 10_000),
   API_KEY_RATE_LIMIT: z.enum(['on', 'off']).default('on'),
   USAGE_FLUSH_MS: intInRange(100, 3_600_000, 10_000),
+  TRUST_PROXY: optionalString,
+  HSTS: z.enum(['auto', 'on', 'off']).default('auto'),
+  HSTS_MAX_AGE_SECONDS: intInRange(0, 63_072_000, 31_536_000),
+  METRICS_TOKEN: optionalString,
+  HTTP_HEADERS_TIMEOUT_MS: intInRange(1_000, 600_000, 20_000),
+  HTTP_REQUEST_TIMEOUT_MS: intInRange(1_000, 3_600_000, 60_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: intInRange(1_000, 600_000, 65_000),
+  STREAMS_PER_ADDRESS: intInRange(1, 1_000_000, 100),
+  STREAMS_TOTAL: intInRange(1, 10_000_000, 10_000),
+  STREAM_MAX_BUFFER_BYTES: intInRange(1_024, 1_073_741_824, 1_048_576),
+  SSE_RESERVATIONS_PER_ADDRESS: intInRange(1, 1_000_000, 100),
+  SSE_RESERVATIONS_TOTAL: intInRange(1, 10_000_000, 10_000),
+  SSE_RESERVATION_TTL_SECONDS: intInRange(1, 3_600, 30),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -219,6 +233,34 @@ export interface AppConfig {
   shutdownGraceMs: number;
   /** Market-data surface: per-key plan limits on or off; how often API usage counts are written (ms). */
   marketData: { rateLimit: boolean; usageFlushMs: number };
+  /**
+   * The HTTP edge: Express `trust proxy` (false, a hop count, or addresses/CIDRs), when
+   * Strict-Transport-Security is sent (`auto`: on requests that arrived over TLS, as `req.secure`
+   * sees them) and its max-age, the bearer token of `/metrics` (unset: open), and the Node server
+   * timeouts (ms).
+   */
+  http: {
+    trustProxy: boolean | number | string[];
+    hsts: 'auto' | 'on' | 'off';
+    hstsMaxAgeSeconds: number;
+    metricsToken?: string;
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+  };
+  /**
+   * Server-sent-event streams: concurrent streams per client address and in total (per process),
+   * the unsent bytes a client may fall behind before it is dropped, and graphql-sse reservations
+   * (per address, in total, and how long an unused one is kept).
+   */
+  streams: {
+    perAddress: number;
+    total: number;
+    maxBufferBytes: number;
+    reservationsPerAddress: number;
+    reservationsTotal: number;
+    reservationTtlMs: number;
+  };
   /** Names of secrets that fell back to development defaults (warned about at start). */
   devDefaults: string[];
 }
@@ -239,6 +281,37 @@ function categoryList(v: string | undefined): string[] {
     .split(',')
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c !== '');
+}
+
+/**
+ * TRUST_PROXY as Express's `trust proxy` takes it: unset, `false` or `0` = off; `true` = every hop
+ * (only behind a proxy that overwrites X-Forwarded-For); an integer = that many hops; otherwise a
+ * comma-separated list of addresses, CIDRs or Express's names (`loopback`, `linklocal`, `uniquelocal`).
+ */
+function trustProxyOf(v: string | undefined, problems: string[]): boolean | number | string[] {
+  const t = v?.trim().toLowerCase();
+  if (t === undefined || t === 'false' || t === '0') return false;
+  if (t === 'true') return true;
+  if (/^\d+$/.test(t)) {
+    const hops = Number(t);
+    if (hops > 100) problems.push('TRUST_PROXY: a hop count must be at most 100');
+    return hops;
+  }
+  const names = new Set(['loopback', 'linklocal', 'uniquelocal']);
+  const list = t
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+  for (const entry of list) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const ok =
+      names.has(entry) ||
+      (rest.length === 0 &&
+        isIP(address) !== 0 &&
+        (prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (isIP(address) === 4 ? 32 : 128))));
+    if (!ok) problems.push(`TRUST_PROXY: "${entry}" is not a hop count, an address, a CIDR or a known name`);
+  }
+  return list;
 }
 
 /** Parses an environment (default `process.env`) into the application configuration. */
@@ -298,6 +371,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     indexer: e.INDEXER_SHARED_SECRET,
   };
   const cursorSecret = orDev('CURSOR_SECRET', e.CURSOR_SECRET, `${DEV_SECRET}-cursor`);
+  const trustProxy = trustProxyOf(e.TRUST_PROXY, problems);
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    problems.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -383,6 +460,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     etagMaxAgeSeconds: e.ETAG_MAX_AGE_SECONDS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     marketData: { rateLimit: e.API_KEY_RATE_LIMIT === 'on', usageFlushMs: e.USAGE_FLUSH_MS },
+    http: {
+      trustProxy,
+      hsts: e.HSTS,
+      hstsMaxAgeSeconds: e.HSTS_MAX_AGE_SECONDS,
+      metricsToken: e.METRICS_TOKEN,
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
+    streams: {
+      perAddress: e.STREAMS_PER_ADDRESS,
+      total: e.STREAMS_TOTAL,
+      maxBufferBytes: e.STREAM_MAX_BUFFER_BYTES,
+      reservationsPerAddress: e.SSE_RESERVATIONS_PER_ADDRESS,
+      reservationsTotal: e.SSE_RESERVATIONS_TOTAL,
+      reservationTtlMs: e.SSE_RESERVATION_TTL_SECONDS * 1000,
+    },
     devDefaults,
   };
 }

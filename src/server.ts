@@ -1,15 +1,18 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { safeEqual } from './auth/constant-time';
 import { createJwtVerifier } from './auth/jwt-verifier';
 import type { AuthVerifiers } from './auth/request-auth';
 import type { GraphQLContext } from './context';
 import { createApolloMiddleware } from './graphql/apollo';
 import { graphiqlRouter } from './graphql/graphiql';
 import { getSchema } from './graphql/schema';
-import { createGraphqlSseHandler } from './graphql/sse-handler';
+import { createGraphqlSseHandler, type SseReservations } from './graphql/sse-handler';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
 import { sendError } from './http/send-error';
+import { StreamSlots, type StreamHooks } from './http/stream-limits';
 import { bodyErrorOf, deferBodyError, keepRawBody, unreadableBodyMessage } from './http/raw-body';
 import { ReadMemo } from './infra';
 import { buildOpenApi } from '../rest-adapter/openapi';
@@ -33,6 +36,10 @@ export interface RunningApp {
   app: express.Express;
   server: http.Server;
   url: string;
+  /** Open server-sent-event streams, per client address and in total. */
+  slots: StreamSlots;
+  /** Outstanding graphql-sse reservations. */
+  reservations: SseReservations;
   /** Graceful stop: refuse new requests, end streams, drain, then close. */
   stop(): Promise<void>;
 }
@@ -53,6 +60,9 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // conditional requests are a route option of the REST adapter
+  // `req.ip` (rate-limit buckets, stream caps) and `req.secure` (HSTS) believe X-Forwarded-For and
+  // X-Forwarded-Proto only from the proxies TRUST_PROXY names.
+  app.set('trust proxy', config.http.trustProxy);
 
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
@@ -72,6 +82,13 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     });
     next();
   });
+  // Security headers on every answer. The content security policy is GraphiQL's own (the only HTML
+  // page); Strict-Transport-Security only where the request came over TLS (HSTS=auto) or always (on).
+  app.use(helmet({ contentSecurityPolicy: false, strictTransportSecurity: false }));
+  if (config.http.hsts !== 'off') {
+    const hsts = helmet.strictTransportSecurity({ maxAge: config.http.hstsMaxAgeSeconds, includeSubDomains: false });
+    app.use((req, res, next) => (config.http.hsts === 'on' || req.secure ? hsts(req, res, next) : next()));
+  }
   // The market-data surface's one gate (key, plan limit, usage, rate-limit headers) runs before
   // anything else there, so every answer of the surface carries the headers, body errors included.
   app.use('/market-data', apiKeyGateMiddleware(services.get(ApiKeyGate), routeTemplateMatcher(ROUTES, 'market-data')));
@@ -93,18 +110,37 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     sendError(res, 'bad_request', `body: ${unreadable}`);
   });
 
-  const track = (kind: string) => (res: Response) => {
-    streams.add(res);
-    metrics.streamOpened(kind);
-    res.on('close', () => {
-      streams.delete(res);
-      metrics.streamClosed(kind);
-    });
+  const slots = new StreamSlots(config.streams, (reason) => metrics.streamRefused(reason));
+  const streamHooks: StreamHooks = {
+    admit: (res, address) => slots.admit(res, address),
+    maxBufferBytes: config.streams.maxBufferBytes,
+    opened: (kind) => metrics.streamOpened(kind),
+    closed: (kind) => metrics.streamClosed(kind),
+    dropped: (kind, unsentBytes) => {
+      metrics.streamDropped(kind);
+      logger.warn({ kind, unsentBytes, limit: config.streams.maxBufferBytes }, 'stream client dropped: not reading');
+    },
   };
-  const sse = createGraphqlSseHandler({ schema, logger, context, track: track('graphql-sse') });
+  const track = (res: Response) => {
+    streams.add(res);
+    res.on('close', () => streams.delete(res));
+  };
+  const sse = createGraphqlSseHandler({
+    schema,
+    logger,
+    context,
+    track,
+    streams: streamHooks,
+    reservations: {
+      perAddress: config.streams.reservationsPerAddress,
+      total: config.streams.reservationsTotal,
+      ttlMs: config.streams.reservationTtlMs,
+    },
+    refused: () => metrics.streamRefused('reservation'),
+  });
   app.use('/graphql/stream', (req, res) => {
     res.locals.route = '/graphql/stream';
-    void sse(req, res);
+    void sse.handle(req, res);
   });
   app.use('/graphql', graphiqlRouter({ endpoint: '/graphql', subscriptionsEndpoint: '/graphql/stream' }));
   const apollo = await createApolloMiddleware({ schema, logger, context: async (req) => context(req) });
@@ -118,8 +154,16 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     res.locals.route = '/openapi.json';
     res.json(openapi);
   });
-  app.get('/metrics', async (_req, res) => {
+  app.get('/metrics', async (req, res) => {
     res.locals.route = '/metrics';
+    const token = config.http.metricsToken;
+    if (token !== undefined) {
+      const presented = /^Bearer (.+)$/i.exec(req.get('authorization') ?? '')?.[1];
+      if (!safeEqual(presented, token)) {
+        res.setHeader('www-authenticate', 'Bearer realm="metrics"');
+        return sendError(res, 'unauthorized', 'missing or invalid metrics credential');
+      }
+    }
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
@@ -132,10 +176,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     etagMaxAgeSeconds: config.etagMaxAgeSeconds,
     heartbeatMs: opts.heartbeatMs,
     subscribe: (topic: string, listener: () => void) => services.infra.pubsub.subscribe(topic, listener),
-    streams: {
-      opened: (kind: string) => metrics.streamOpened(kind),
-      closed: (kind: string) => metrics.streamClosed(kind),
-    },
+    streams: streamHooks,
   };
   const trading = createRestRouter(ROUTES, 'trading', restDeps);
   app.use((req, res, next) => {
@@ -158,7 +199,11 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     return sendError(res, 'internal', 'internal error');
   });
 
-  return { app, streams, stopGraphql: apollo.stop };
+  const stopGraphql = async () => {
+    sse.close();
+    await apollo.stop();
+  };
+  return { app, streams, slots, reservations: sse.reservations, stopGraphql };
 }
 
 /** Creates the app and listens on the configured (or given) port. */
@@ -167,9 +212,19 @@ export async function startServer(
   listen: { port: number; host: string },
   opts: AppOptions = {},
 ): Promise<RunningApp> {
-  const { app, streams, stopGraphql } = await createApp(services, opts);
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
+  const { app, streams, slots, reservations, stopGraphql } = await createApp(services, opts);
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = services.config.http;
+  // requestTimeout bounds receiving a request (headers and body), not the answer: an open stream
+  // is unaffected. The timeouts are checked every connectionsCheckingInterval.
+  const server = http.createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.ceil(headersTimeoutMs / 2)),
+    },
+    app,
+  );
+  server.keepAliveTimeout = keepAliveTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => resolve());
@@ -191,5 +246,5 @@ export async function startServer(
     })();
     return stopping;
   };
-  return { app, server, url: `http://${host}:${addr.port}`, stop };
+  return { app, server, url: `http://${host}:${addr.port}`, slots, reservations, stop };
 }

@@ -1,23 +1,153 @@
+import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
-import { createHandler } from 'graphql-sse/lib/use/express';
+import { createHandler, type Request as SseRequest, type Response as SseResponse } from 'graphql-sse';
 import type { GraphQLContext } from '../context';
+import { AppError } from '../errors/app-error';
 import { classifyGraphQLError } from '../errors/classify-error';
 import type { Logger } from '../http/logger';
+import { sendError } from '../http/send-error';
+import { BackpressureWriter } from '../http/sse';
+import { clientAddressOf, STREAM_RETRY_AFTER_SECONDS, type StreamHooks } from '../http/stream-limits';
+
+/** graphql-sse's header and query parameter of a reservation token (its protocol). */
+const TOKEN_HEADER = 'x-graphql-event-stream-token';
+const TOKEN_QUERY = 'token';
+
+export interface ReservationLimits {
+  perAddress: number;
+  total: number;
+  ttlMs: number;
+}
+
+/**
+ * Outstanding graphql-sse reservations (single-connection mode: `PUT` reserves a stream, which a
+ * later event-stream request opens): capped per client address and in total, and forgotten when
+ * not opened within the TTL. A reservation stops counting once its stream opens (the stream caps
+ * take over). Hand-written rather than an LRU cache: a full map must refuse new reservations, not
+ * evict other clients' ones, and it counts per address.
+ */
+export class SseReservations {
+  private readonly pending = new Map<string, { address: string; expiresAt: number }>();
+  private readonly byAddress = new Map<string, number>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly limits: ReservationLimits,
+    /** Called for each reservation that expired unused, to free what graphql-sse holds for it. */
+    private readonly onExpire: (token: string) => void,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.sweeper = setInterval(() => this.sweep(), Math.max(250, Math.min(limits.ttlMs / 2, 10_000)));
+    this.sweeper.unref();
+  }
+
+  /** A new token for `address`, or undefined when its or the process's cap is reached. */
+  issue(address: string): string | undefined {
+    this.sweep();
+    const mine = this.byAddress.get(address) ?? 0;
+    if (mine >= this.limits.perAddress || this.pending.size >= this.limits.total) return undefined;
+    const token = randomUUID();
+    this.pending.set(token, { address, expiresAt: this.now() + this.limits.ttlMs });
+    this.byAddress.set(address, mine + 1);
+    return token;
+  }
+
+  /** Whether `token` is outstanding (issued, not expired, not yet opened). */
+  has(token: string): boolean {
+    const r = this.pending.get(token);
+    return r !== undefined && r.expiresAt > this.now();
+  }
+
+  /** The token's stream opened: it no longer counts as outstanding. */
+  opened(token: string): void {
+    this.forget(token);
+  }
+
+  /** Outstanding reservations of one address, or in all. */
+  count(address?: string): number {
+    return address === undefined ? this.pending.size : (this.byAddress.get(address) ?? 0);
+  }
+
+  /** Drops every expired reservation (also run on a timer). */
+  sweep(): void {
+    const now = this.now();
+    for (const [token, r] of this.pending) {
+      if (r.expiresAt > now) continue;
+      this.forget(token);
+      this.onExpire(token);
+    }
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+  }
+
+  private forget(token: string): void {
+    const r = this.pending.get(token);
+    if (!r) return;
+    this.pending.delete(token);
+    const left = (this.byAddress.get(r.address) ?? 1) - 1;
+    if (left > 0) this.byAddress.set(r.address, left);
+    else this.byAddress.delete(r.address);
+  }
+}
+
+/** The request context graphql-sse carries: the express pair, or the handler's own cleanup of a token. */
+type SseRequestContext = { res: Response } | { expire: string };
+
+function tokenOf(req: SseRequest<Request | undefined, SseRequestContext>): string | undefined {
+  const header = req.headers.get(TOKEN_HEADER);
+  if (header) return header;
+  return new URL(req.url, 'http://localhost/').searchParams.get(TOKEN_QUERY) ?? undefined;
+}
+
+function tooMany(message: string): SseResponse {
+  return [
+    JSON.stringify({ error: 'rate_limited', message }),
+    {
+      status: 429,
+      statusText: 'Too Many Requests',
+      headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(STREAM_RETRY_AFTER_SECONDS) },
+    },
+  ];
+}
 
 /**
  * graphql-sse at /graphql/stream (subscriptions over server-sent events), with
- * the same context factory and error masking as /graphql.
+ * the same context factory and error masking as /graphql. Reservations are
+ * issued with `crypto.randomUUID`, capped and expired ({@link SseReservations});
+ * event-stream requests take a stream slot; writes honour backpressure and a
+ * client that falls too far behind is dropped.
  */
 export function createGraphqlSseHandler(opts: {
   schema: GraphQLSchema;
   logger: Logger;
   context: (req: Request) => GraphQLContext;
   track: (res: Response) => void;
-}): (req: Request, res: Response) => Promise<void> {
-  const handler = createHandler<GraphQLContext>({
+  streams: StreamHooks;
+  reservations: ReservationLimits;
+  /** A reservation refused (caps reached). */
+  refused?: () => void;
+}): { handle: (req: Request, res: Response) => Promise<void>; reservations: SseReservations; close(): void } {
+  const handler = createHandler<Request | undefined, SseRequestContext, GraphQLContext>({
     schema: opts.schema,
-    context: (req) => opts.context(req.raw),
+    authenticate: (req) => {
+      if ('expire' in req.context) return req.context.expire;
+      if (req.method === 'PUT') {
+        // A new reservation for every PUT: a token the client names is never taken as its own.
+        const token = reservations.issue(clientAddressOf(req.raw!));
+        if (token !== undefined) return token;
+        opts.refused?.();
+        return tooMany(
+          `too many outstanding stream reservations (at most ${opts.reservations.perAddress} per address); ` +
+            `retry in ${STREAM_RETRY_AFTER_SECONDS}s`,
+        );
+      }
+      // Other requests name their reservation; without one, an event stream is a distinct connection.
+      return tokenOf(req);
+    },
+    context: (req) => opts.context(req.raw!),
     onNext: (_ctx, _req, result) => {
       if (!result.errors?.length) return result;
       return {
@@ -30,14 +160,91 @@ export function createGraphqlSseHandler(opts: {
       };
     },
   });
-  return async (req, res) => {
-    opts.track(res);
-    try {
-      await handler(req, res);
-    } catch (err) {
-      opts.logger.error({ err }, 'graphql-sse handler failed');
-      if (!res.headersSent) res.status(500).json({ error: 'internal', message: 'internal error' });
-      else res.end();
+
+  // graphql-sse keeps a reserved stream until it is opened and closed. One that expired unused is
+  // opened here, with no client, and returned at once: the library then forgets it and ends its
+  // operations.
+  const expire = (token: string) => {
+    void (async () => {
+      const [body] = await handler({
+        method: 'GET',
+        url: '/graphql/stream',
+        headers: { get: (key) => (key === 'accept' ? 'text/event-stream' : key === TOKEN_HEADER ? token : undefined) },
+        body: null,
+        raw: undefined,
+        context: { expire: token },
+      });
+      if (body && typeof body !== 'string') await body.return(undefined);
+    })().catch((err: unknown) => opts.logger.error({ err }, 'graphql-sse reservation cleanup failed'));
+  };
+  const reservations = new SseReservations(opts.reservations, expire);
+
+  // The express binding of graphql-sse, written here (instead of graphql-sse/lib/use/express) so
+  // that its messages go through a BackpressureWriter: the library queues every message of a
+  // stream without bound until it is written.
+  const handle = async (req: Request, res: Response): Promise<void> => {
+    const isStream = req.headers.accept?.includes('text/event-stream') === true;
+    if (isStream) {
+      opts.streams.admit(res, clientAddressOf(req));
+      opts.track(res);
     }
+    const [body, init] = await handler({
+      method: req.method,
+      url: req.url,
+      headers: {
+        get(key) {
+          const header = req.headers[key];
+          return Array.isArray(header) ? header.join('\n') : header;
+        },
+      },
+      body: () =>
+        new Promise<unknown>((resolve, reject) => {
+          if (req.body !== undefined) return resolve(req.body);
+          let text = '';
+          req.setEncoding('utf8');
+          req.on('data', (chunk: string) => (text += chunk));
+          req.once('error', reject);
+          req.once('end', () => resolve(text));
+        }) as Promise<string>,
+      raw: req,
+      context: { res },
+    });
+    res.writeHead(init.status, init.statusText, init.headers);
+    if (!body || typeof body === 'string') {
+      res.end(body ?? undefined);
+      return;
+    }
+    const token = req.get(TOKEN_HEADER) ?? new URL(req.url, 'http://localhost/').searchParams.get(TOKEN_QUERY);
+    if (token) reservations.opened(token);
+    opts.streams.opened('graphql-sse');
+    const writer = new BackpressureWriter(res, opts.streams.maxBufferBytes, (unsent) =>
+      opts.streams.dropped('graphql-sse', unsent),
+    );
+    const stop = () => void body.return(undefined);
+    res.once('close', stop);
+    try {
+      for await (const chunk of body) {
+        if (!writer.write(chunk)) break;
+      }
+    } finally {
+      res.off('close', stop);
+      opts.streams.closed('graphql-sse');
+      writer.end();
+    }
+  };
+
+  return {
+    handle: async (req, res) => {
+      try {
+        await handle(req, res);
+      } catch (err) {
+        if (err instanceof AppError) return sendError(res, err.code, err.message, err.details);
+        opts.logger.error({ err }, 'graphql-sse handler failed');
+        if (!res.headersSent) sendError(res, 'internal', 'internal error');
+        else res.end();
+      }
+    },
+    reservations,
+    close: () => reservations.close(),
   };
 }

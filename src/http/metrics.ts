@@ -7,6 +7,10 @@ export interface Metrics {
   observePubSubLag(topic: string, ms: number): void;
   streamOpened(kind: string): void;
   streamClosed(kind: string): void;
+  /** A stream request refused with 429: over the per-address or total cap, or no reservation left. */
+  streamRefused(reason: 'address' | 'total' | 'reservation'): void;
+  /** A client dropped for falling behind (its unsent bytes passed the bound). */
+  streamDropped(kind: string): void;
   openStreams(): number;
 }
 
@@ -43,6 +47,18 @@ export function createMetrics(opts: { queryCount: () => number }): Metrics {
     labelNames: ['kind'] as const,
     registers: [registry],
   });
+  const refused = new Counter({
+    name: 'sse_streams_refused_total',
+    help: 'Stream requests refused with 429, by reason (address, total, reservation).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const dropped = new Counter({
+    name: 'sse_clients_dropped_total',
+    help: 'Stream clients dropped because their unsent bytes passed STREAM_MAX_BUFFER_BYTES.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
   const lag = new Histogram({
     name: 'pubsub_delivery_lag_seconds',
     help: 'Time from publish to delivery on this process, by topic.',
@@ -67,6 +83,12 @@ export function createMetrics(opts: { queryCount: () => number }): Metrics {
     streamClosed(kind) {
       open -= 1;
       streams.dec({ kind });
+    },
+    streamRefused(reason) {
+      refused.inc({ reason });
+    },
+    streamDropped(kind) {
+      dropped.inc({ kind });
     },
     openStreams: () => open,
   };
