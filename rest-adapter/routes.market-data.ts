@@ -166,7 +166,9 @@ export const marketDataRoutes = [
     id: 'mdCreateApiKey',
     method: 'POST',
     path: '/api/keys',
-    summary: 'A new key for the caller, on its plan; the full key is in this response only (scope write).',
+    summary:
+      'A new key for the caller, on its plan, with scopes the calling key holds; the full key is in this ' +
+      'response only (scope write; 409 past the per-owner key limit).',
     params: {
       body: z.object({
         name: z
@@ -179,7 +181,7 @@ export const marketDataRoutes = [
     document: MdCreateApiKeyDocument,
     result: 'createApiKey',
     status: 201,
-    errors: [400, ...ACCESS],
+    errors: [400, 409, ...ACCESS],
     tags: ['market-data'],
   }),
   route({

@@ -118,6 +118,7 @@ const envSchema = z.object({
   ETAG_MAX_AGE_SECONDS: intInRange(0, 86400, 5),
   SHUTDOWN_GRACE_MS: intInRange(0, 120_000, 10_000),
   API_KEY_RATE_LIMIT: z.enum(['on', 'off']).default('on'),
+  API_KEYS_PER_OWNER: intInRange(1, 10_000, 10),
   USAGE_FLUSH_MS: intInRange(100, 3_600_000, 10_000),
   TRUST_PROXY: optionalString,
   HSTS: z.enum(['auto', 'on', 'off']).default('auto'),
@@ -136,7 +137,12 @@ const envSchema = z.object({
 
 type Env = z.infer<typeof envSchema>;
 
+/** Which bearer token a verifier takes: the user's, or the wallet-auth token of live trading. */
+export type TokenUse = 'user' | 'wallet';
+
 export interface JwtVerifierConfig {
+  /** The token type (the `token_use` claim): each verifier refuses the other type's tokens. */
+  tokenUse: TokenUse;
   secret?: string;
   jwksUrl?: string;
   publicKey?: string;
@@ -231,8 +237,11 @@ export interface AppConfig {
   };
   etagMaxAgeSeconds: number;
   shutdownGraceMs: number;
-  /** Market-data surface: per-key plan limits on or off; how often API usage counts are written (ms). */
-  marketData: { rateLimit: boolean; usageFlushMs: number };
+  /**
+   * Market-data surface: per-key plan limits on or off; how often API usage counts are written (ms); the most
+   * active keys one owner may hold.
+   */
+  marketData: { rateLimit: boolean; usageFlushMs: number; keysPerOwner: number };
   /**
    * The HTTP edge: Express `trust proxy` (false, a hop count, or addresses/CIDRs), when
    * Strict-Transport-Security is sent (`auto`: on requests that arrived over TLS, as `req.secure`
@@ -314,6 +323,47 @@ function trustProxyOf(v: string | undefined, problems: string[]): boolean | numb
   return list;
 }
 
+/** The shortest secret accepted (bytes): HS256 keys always, every shared secret in production. */
+export const MIN_SECRET_BYTES = 32;
+
+/** Shared secrets this service checks callers against: each must be at least {@link MIN_SECRET_BYTES} in production. */
+const PRODUCTION_SECRETS = [
+  'ADMIN_TOKEN',
+  'REWARDS_ADMIN_TOKEN',
+  'FEED_INGEST_TOKEN',
+  'PAYMENT_WEBHOOK_SECRET',
+  'INDEXER_SHARED_SECRET',
+  'CURSOR_SECRET',
+  'METRICS_TOKEN',
+] as const satisfies readonly (keyof Env)[];
+
+/**
+ * What production demands of tokens and secrets beyond the general rules: bearer tokens bound to
+ * an issuer and audience, distinct user and wallet-auth secrets (so neither kind can be forged
+ * with the other's key), JWKS fetched over https only, and no short shared secret.
+ */
+function productionAuthProblems(e: Env, userSecret: string | undefined, walletSecret: string | undefined): string[] {
+  const problems: string[] = [];
+  if (e.AUTH_JWT_ISSUER === undefined) problems.push('AUTH_JWT_ISSUER: required when NODE_ENV=production');
+  if (e.AUTH_JWT_AUDIENCE === undefined) problems.push('AUTH_JWT_AUDIENCE: required when NODE_ENV=production');
+  if (userSecret !== undefined && userSecret === walletSecret) {
+    problems.push('WALLET_AUTH_JWT_SECRET: must differ from AUTH_JWT_SECRET when NODE_ENV=production');
+  }
+  for (const name of ['AUTH_JWKS_URL', 'WALLET_AUTH_JWKS_URL'] as const) {
+    const url = e[name];
+    if (url !== undefined && new URL(url).protocol !== 'https:') {
+      problems.push(`${name}: must be an https URL when NODE_ENV=production`);
+    }
+  }
+  for (const name of PRODUCTION_SECRETS) {
+    const v = e[name];
+    if (v !== undefined && Buffer.byteLength(v) < MIN_SECRET_BYTES) {
+      problems.push(`${name}: must be at least ${MIN_SECRET_BYTES} bytes when NODE_ENV=production`);
+    }
+  }
+  return problems;
+}
+
 /** Parses an environment (default `process.env`) into the application configuration. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = envSchema.safeParse(source);
@@ -345,8 +395,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     ['AUTH_JWT_SECRET', userSecret],
     ['WALLET_AUTH_JWT_SECRET', walletSecret],
   ] as const) {
-    if (v !== undefined && Buffer.byteLength(v) < 32) problems.push(`${name}: must be at least 32 bytes for HS256`);
+    if (v !== undefined && Buffer.byteLength(v) < MIN_SECRET_BYTES) {
+      problems.push(`${name}: must be at least ${MIN_SECRET_BYTES} bytes for HS256`);
+    }
   }
+  if (production) problems.push(...productionAuthProblems(e, userSecret, walletSecret));
   if (e.REWARDS_CASHBACK_BPS + e.REWARDS_REFERRAL_TIER1_BPS + e.REWARDS_REFERRAL_TIER2_BPS > 10_000) {
     problems.push(
       'REWARDS_CASHBACK_BPS: with REWARDS_REFERRAL_TIER1_BPS and REWARDS_REFERRAL_TIER2_BPS must not exceed ' +
@@ -388,6 +441,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     auth: {
       user: {
+        tokenUse: 'user',
         secret: userSecret,
         jwksUrl: e.AUTH_JWKS_URL,
         publicKey: e.AUTH_JWT_PUBLIC_KEY,
@@ -396,6 +450,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         algorithms,
       },
       wallet: {
+        tokenUse: 'wallet',
         secret: walletSecret,
         jwksUrl: e.WALLET_AUTH_JWKS_URL,
         issuer: e.AUTH_JWT_ISSUER,
@@ -459,7 +514,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     etagMaxAgeSeconds: e.ETAG_MAX_AGE_SECONDS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
-    marketData: { rateLimit: e.API_KEY_RATE_LIMIT === 'on', usageFlushMs: e.USAGE_FLUSH_MS },
+    marketData: {
+      rateLimit: e.API_KEY_RATE_LIMIT === 'on',
+      usageFlushMs: e.USAGE_FLUSH_MS,
+      keysPerOwner: e.API_KEYS_PER_OWNER,
+    },
     http: {
       trustProxy,
       hsts: e.HSTS,

@@ -6,8 +6,26 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
-import type { JwtVerifierConfig } from '../config';
+import type { JwtVerifierConfig, TokenUse } from '../config';
 import { AppError } from '../errors/app-error';
+
+/**
+ * The claim that tells the two bearer token types apart. Wallet-auth tokens
+ * must carry `token_use: "wallet"`; user tokens must not (an identity provider's
+ * own values such as `"access"` or `"id"`, or none at all, are accepted, so
+ * tokens of an external provider keep working). Neither verifier therefore
+ * accepts the other's tokens, whatever keys, issuer or audience they share.
+ */
+export const TOKEN_USE_CLAIM = 'token_use';
+
+/** Every bearer token must expire: jose refuses one without `exp`. */
+const REQUIRED_CLAIMS = ['exp'];
+
+/** Whether the claims are of the verifier's token type (see {@link TOKEN_USE_CLAIM}). */
+export function isOfTokenUse(claims: JWTPayload, use: TokenUse): boolean {
+  const declared = claims[TOKEN_USE_CLAIM];
+  return use === 'wallet' ? declared === 'wallet' : declared !== 'wallet';
+}
 
 /** Verified claims of a bearer token. */
 export interface VerifiedToken {
@@ -46,7 +64,7 @@ export function createJwtVerifier(cfg: JwtVerifierConfig, label: string): JwtVer
     sources.push({ source: { kind: 'pem', pem }, algorithms: asymmetric });
   }
   const pemKeys = new Map<string, ReturnType<typeof importSPKI>>();
-  const options = { issuer: cfg.issuer, audience: cfg.audience };
+  const options = { issuer: cfg.issuer, audience: cfg.audience, requiredClaims: REQUIRED_CLAIMS };
 
   async function verifyWith(token: string, s: { source: KeySource; algorithms: string[] }): Promise<JWTPayload> {
     const { source, algorithms } = s;
@@ -81,6 +99,7 @@ export function createJwtVerifier(cfg: JwtVerifierConfig, label: string): JwtVer
         try {
           const claims = await verifyWith(token, s);
           if (typeof claims.sub !== 'string' || claims.sub.length === 0) break;
+          if (!isOfTokenUse(claims, cfg.tokenUse)) break;
           return { subject: claims.sub, claims };
         } catch {
           // try the next key source; the caller sees one generic 401
@@ -115,7 +134,7 @@ export function createLocalJwksVerifier(jwks: { keys: Record<string, unknown>[] 
   return {
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, getKey, { algorithms });
+        const { payload } = await jwtVerify(token, getKey, { algorithms, requiredClaims: REQUIRED_CLAIMS });
         if (typeof payload.sub !== 'string') throw new Error('no subject');
         return { subject: payload.sub, claims: payload };
       } catch {

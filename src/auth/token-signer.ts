@@ -1,7 +1,11 @@
 import { SignJWT } from 'jose';
 import type { JwtVerifierConfig } from '../config';
+import { TOKEN_USE_CLAIM } from './jwt-verifier';
 
-/** Signs an HS256 token for a subject with the configured secret (the `token` CLI, tests). */
+/**
+ * Signs an HS256 token for a subject with the configured secret (the `token` CLI, tests): it
+ * expires, carries the configured issuer and audience, and declares its type (`token_use`).
+ */
 export async function signToken(
   cfg: JwtVerifierConfig,
   subject: string,
@@ -12,7 +16,7 @@ export async function signToken(
       'no shared secret configured: tokens for a JWKS or public-key setup come from the identity provider',
     );
   }
-  let jwt = new SignJWT({ ...opts.claims })
+  let jwt = new SignJWT({ ...opts.claims, [TOKEN_USE_CLAIM]: cfg.tokenUse })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(subject)
     .setIssuedAt()

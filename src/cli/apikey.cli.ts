@@ -76,7 +76,8 @@ runCli(async () => {
     plan: k.plan,
     created_at: createdAt,
   });
-  const out = await onServerOrDatabase(loadConfig(), {
+  const config = loadConfig();
+  const out = await onServerOrDatabase(config, {
     server: {
       query: ISSUE,
       variables: req,
@@ -84,7 +85,7 @@ runCli(async () => {
         printed(k, req.name, k.createdAt),
     },
     database: async (db) => {
-      const k = await createApiKey(db.prisma, req);
+      const k = await createApiKey(db.prisma, req, config.marketData.keysPerOwner);
       return printed(k, k.name, k.createdAt.toISOString());
     },
   });

@@ -6,7 +6,16 @@ import { ApiKeysService } from './api-keys.service';
 export const apiKeysModule = defineModule({
   name: 'api-keys',
   resolvers: [ApiKeysResolver],
-  services: [provide(ApiKeysService, ({ db, infra, now }) => new ApiKeysService(db.prisma, infra.pubsub, now))],
+  services: [
+    provide(
+      ApiKeysService,
+      ({ db, infra, now, config }) =>
+        new ApiKeysService(db.prisma, infra.pubsub, infra.cache, {
+          now,
+          maxKeysPerOwner: config.marketData.keysPerOwner,
+        }),
+    ),
+  ],
   topics: {
     publishes: [API_KEY_REVOKED_TOPIC],
     // A revocation in any process ends the key's cached lookups in every process.

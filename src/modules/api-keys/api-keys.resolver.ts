@@ -19,12 +19,14 @@ export class ApiKeysResolver {
     return ctx.services.get(ApiKeyGate).status(me);
   }
 
-  @Mutation(() => CreatedApiKeyType, { description: 'A new key for the caller, on its plan (API key with `write`).' })
+  @Mutation(() => CreatedApiKeyType, {
+    description:
+      'A new key for the caller, on its plan, with only scopes the calling key holds (API key with `write`; ' +
+      '403 for a scope it lacks; 409 when the owner already has API_KEYS_PER_OWNER active keys).',
+  })
   async createApiKey(@Args() args: CreateApiKeyArgs, @Ctx() ctx: GraphQLContext) {
     const me = await ctx.apiKey.require('write');
-    return ctx.services
-      .get(ApiKeysService)
-      .create({ owner: me.owner, name: args.name, scopes: args.scopes, plan: me.plan });
+    return ctx.services.get(ApiKeysService).createBy(me, { name: args.name, scopes: args.scopes });
   }
 
   @Mutation(() => RevokedApiKeyType, {

@@ -13,6 +13,8 @@ describe('token CLI', () => {
       const env = {
         AUTH_JWT_SECRET: 'cli-test-user-secret-0123456789abcdef',
         WALLET_AUTH_JWT_SECRET: 'cli-test-wallet-secret-0123456789abcdef',
+        AUTH_JWT_ISSUER: 'https://id.cli-test.example/',
+        AUTH_JWT_AUDIENCE: 'cli-test-api',
       };
       const user = runCli('token.cli.ts', ['--sub', 'user-42'], env);
       const wallet = runCli('token.cli.ts', ['--sub', 'user-42', '--wallet'], env);
@@ -24,6 +26,24 @@ describe('token CLI', () => {
       await expect(userVerifier.verify(user.stdout)).resolves.toMatchObject({ subject: 'user-42' });
       await expect(walletVerifier.verify(wallet.stdout)).resolves.toMatchObject({ subject: 'user-42' });
       await expect(userVerifier.verify(wallet.stdout)).rejects.toMatchObject({ code: 'unauthorized' });
+      await expect(walletVerifier.verify(user.stdout)).rejects.toMatchObject({ code: 'unauthorized' });
+      // Each passes the checks a production verifier makes: it expires, names its kind, issuer and audience.
+      for (const [token, use] of [
+        [user.stdout, 'user'],
+        [wallet.stdout, 'wallet'],
+      ] as const) {
+        const claims = JSON.parse(Buffer.from(token.trim().split('.')[1], 'base64url').toString('utf8')) as Record<
+          string,
+          unknown
+        >;
+        expect(claims).toMatchObject({
+          sub: 'user-42',
+          token_use: use,
+          iss: env.AUTH_JWT_ISSUER,
+          aud: env.AUTH_JWT_AUDIENCE,
+          exp: expect.any(Number),
+        });
+      }
     },
   );
 

@@ -9,7 +9,7 @@ const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 const ALL = ['HS256', 'ES256', 'RS256'];
 
 describe('HS256 with a shared secret', () => {
-  const cfg = { secret: SECRET, algorithms: ALL };
+  const cfg = { tokenUse: 'user' as const, secret: SECRET, algorithms: ALL };
   const verifier = createJwtVerifier(cfg, 'user');
 
   it('accepts a token it signed and returns the subject', async () => {
@@ -18,7 +18,7 @@ describe('HS256 with a shared secret', () => {
   });
 
   it('refuses a wrong secret, an expired token, garbage and alg none', async () => {
-    const other = await signToken({ secret: `${SECRET}-other`, algorithms: ALL }, 'u');
+    const other = await signToken({ ...cfg, secret: `${SECRET}-other` }, 'u');
     await expect(verifier.verify(other)).rejects.toMatchObject({ code: 'unauthorized' });
     const expired = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })
@@ -35,7 +35,7 @@ describe('HS256 with a shared secret', () => {
   });
 
   it('checks issuer and audience when configured', async () => {
-    const strict = { secret: SECRET, algorithms: ALL, issuer: 'https://id.example', audience: 'api' };
+    const strict = { ...cfg, issuer: 'https://id.example', audience: 'api' };
     const v = createJwtVerifier(strict, 'user');
     await expect(v.verify(await signToken(strict, 'u'))).resolves.toMatchObject({ subject: 'u' });
     await expect(v.verify(await signToken({ ...strict, issuer: 'https://evil.example' }, 'u'))).rejects.toMatchObject({
@@ -46,8 +46,45 @@ describe('HS256 with a shared secret', () => {
     });
   });
 
+  it('requires exp: a token without one is refused, however valid otherwise', async () => {
+    const noExp = await new SignJWT({ token_use: 'user' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u')
+      .setIssuedAt()
+      .sign(new TextEncoder().encode(SECRET));
+    await expect(verifier.verify(noExp)).rejects.toMatchObject({ code: 'unauthorized' });
+    const wallet = createJwtVerifier({ ...cfg, tokenUse: 'wallet' }, 'wallet-auth');
+    const walletNoExp = await new SignJWT({ token_use: 'wallet' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u')
+      .sign(new TextEncoder().encode(SECRET));
+    await expect(wallet.verify(walletNoExp)).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('tells the token kinds apart by token_use, in both directions, with one shared secret', async () => {
+    const walletCfg = { ...cfg, tokenUse: 'wallet' as const };
+    const wallet = createJwtVerifier(walletCfg, 'wallet-auth');
+    const userToken = await signToken(cfg, 'u');
+    const walletToken = await signToken(walletCfg, 'u');
+    await expect(verifier.verify(userToken)).resolves.toMatchObject({ claims: { token_use: 'user' } });
+    await expect(wallet.verify(walletToken)).resolves.toMatchObject({ claims: { token_use: 'wallet' } });
+    await expect(verifier.verify(walletToken)).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(wallet.verify(userToken)).rejects.toMatchObject({ code: 'unauthorized' });
+    // An identity provider's token without the claim (or with its own value) is a user token, never a wallet one.
+    const idp = (claims: Record<string, unknown>) =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('u')
+        .setExpirationTime('5m')
+        .sign(new TextEncoder().encode(SECRET));
+    for (const claims of [{}, { token_use: 'access' }]) {
+      await expect(verifier.verify(await idp(claims))).resolves.toMatchObject({ subject: 'u' });
+      await expect(wallet.verify(await idp(claims))).rejects.toMatchObject({ code: 'unauthorized' });
+    }
+  });
+
   it('refuses HS256 when the allowlist excludes it', async () => {
-    const v = createJwtVerifier({ secret: SECRET, algorithms: ['ES256'] }, 'user');
+    const v = createJwtVerifier({ ...cfg, algorithms: ['ES256'] }, 'user');
     await expect(v.verify(await signToken(cfg, 'u'))).rejects.toMatchObject({ code: 'unauthorized' });
   });
 });
@@ -81,7 +118,7 @@ describe('ES256 through a JWKS URL and RS256 through a PEM key', () => {
       .sign(key);
 
   it('verifies ES256 tokens against the JWKS', async () => {
-    const v = createJwtVerifier({ jwksUrl, algorithms: ALL }, 'user');
+    const v = createJwtVerifier({ tokenUse: 'user', jwksUrl, algorithms: ALL }, 'user');
     await expect(v.verify(await sign(es.privateKey, 'ES256', 'k1'))).resolves.toMatchObject({ subject: 'u-es' });
     const stranger = await generateKeyPair('ES256');
     await expect(v.verify(await sign(stranger.privateKey, 'ES256', 'k1'))).rejects.toMatchObject({
@@ -91,7 +128,7 @@ describe('ES256 through a JWKS URL and RS256 through a PEM key', () => {
 
   it('verifies RS256 tokens against a PEM public key, and refuses HS256 signed with that key text', async () => {
     const pem = await exportSPKI(rs.publicKey);
-    const v = createJwtVerifier({ publicKey: pem, algorithms: ALL }, 'user');
+    const v = createJwtVerifier({ tokenUse: 'user', publicKey: pem, algorithms: ALL }, 'user');
     await expect(v.verify(await sign(rs.privateKey, 'RS256'))).resolves.toMatchObject({ subject: 'u-es' });
     // Algorithm confusion: an HS256 token keyed with the public key text.
     const confused = await new SignJWT({})

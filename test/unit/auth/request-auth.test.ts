@@ -3,8 +3,12 @@ import { RequestAuth, type HeaderTokens, type RequiredSecrets } from '../../../s
 import { signToken } from '../../../src/auth/token-signer';
 import { bearer } from '../../support/http';
 
-const user = { secret: 'request-auth-user-secret-0123456789abcdef', algorithms: ['HS256'] };
-const wallet = { secret: 'request-auth-wallet-secret-0123456789abcd', algorithms: ['HS256'] };
+const user = { tokenUse: 'user' as const, secret: 'request-auth-user-secret-0123456789abcdef', algorithms: ['HS256'] };
+const wallet = {
+  tokenUse: 'wallet' as const,
+  secret: 'request-auth-wallet-secret-0123456789abcd',
+  algorithms: ['HS256'],
+};
 const verifiers = { user: createJwtVerifier(user, 'user'), wallet: createJwtVerifier(wallet, 'wallet-auth') };
 const tokens = { admin: 'admin-token', rewardsAdmin: 'rewards-token', feedIngest: 'feed-token' };
 
@@ -50,6 +54,22 @@ describe('RequestAuth', () => {
       code: 'unauthorized',
     });
     await expect(auth({}).requireWallet()).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('keeps the two kinds apart by their token_use claim even when they share a secret', async () => {
+    const shared = { user: { ...user }, wallet: { ...wallet, secret: user.secret } };
+    const sharedVerifiers = {
+      user: createJwtVerifier(shared.user, 'user'),
+      wallet: createJwtVerifier(shared.wallet, 'wallet-auth'),
+    };
+    const as = (token: string) =>
+      new RequestAuth({ authorization: `Bearer ${token}`, header: () => undefined }, sharedVerifiers, tokens);
+    const walletToken = await signToken(shared.wallet, 'u-5');
+    const userToken = await signToken(shared.user, 'u-5');
+    await expect(as(walletToken).requireWallet()).resolves.toMatchObject({ userId: 'u-5' });
+    await expect(as(walletToken).requireUser()).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(as(userToken).requireUser()).resolves.toMatchObject({ userId: 'u-5' });
+    await expect(as(userToken).requireWallet()).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
   it('requireAnyBearer takes either kind of token and refuses anything else with the user 401', async () => {

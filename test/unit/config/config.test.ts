@@ -36,3 +36,96 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ EMBEDDINGS_PROVIDER: 'remote' })).toThrow(/EMBEDDINGS_API_URL/);
   });
 });
+
+describe('loadConfig in production: tokens and secrets', () => {
+  const PROD: Record<string, string> = {
+    NODE_ENV: 'production',
+    AUTH_JWT_SECRET: 'production-user-token-secret-0123456789',
+    WALLET_AUTH_JWT_SECRET: 'production-wallet-token-secret-012345678',
+    AUTH_JWT_ISSUER: 'https://id.example.com/',
+    AUTH_JWT_AUDIENCE: 'prediction-aggregator',
+    ADMIN_TOKEN: 'production-admin-token-0123456789abcdef',
+    REWARDS_ADMIN_TOKEN: 'production-rewards-admin-token-01234567',
+    FEED_INGEST_TOKEN: 'production-feed-ingest-token-012345678',
+    CURSOR_SECRET: 'production-cursor-secret-0123456789abcd',
+    ALLOW_SIMULATED_VENUES: 'true',
+  };
+  const problemsOf = (env: Record<string, string | undefined>): string => {
+    try {
+      loadConfig(env);
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      return (e as Error).message;
+    }
+    return '';
+  };
+
+  it('starts with a complete production environment; both verifiers bind issuer and audience', () => {
+    const c = loadConfig(PROD);
+    expect(c.devDefaults).toEqual([]);
+    for (const v of [c.auth.user, c.auth.wallet]) {
+      expect(v).toMatchObject({ issuer: PROD.AUTH_JWT_ISSUER, audience: PROD.AUTH_JWT_AUDIENCE });
+    }
+    expect(c.auth.user.tokenUse).toBe('user');
+    expect(c.auth.wallet.tokenUse).toBe('wallet');
+  });
+
+  it('requires the issuer and the audience', () => {
+    const msg = problemsOf({ ...PROD, AUTH_JWT_ISSUER: undefined, AUTH_JWT_AUDIENCE: '' });
+    expect(msg).toMatch(/AUTH_JWT_ISSUER: required when NODE_ENV=production/);
+    expect(msg).toMatch(/AUTH_JWT_AUDIENCE: required when NODE_ENV=production/);
+    expect(() => loadConfig({ ...PROD, NODE_ENV: 'development', AUTH_JWT_ISSUER: undefined })).not.toThrow();
+  });
+
+  it('requires the user and wallet-auth secrets to differ', () => {
+    const msg = problemsOf({ ...PROD, WALLET_AUTH_JWT_SECRET: PROD.AUTH_JWT_SECRET });
+    expect(msg).toMatch(/WALLET_AUTH_JWT_SECRET: must differ from AUTH_JWT_SECRET/);
+    expect(() => loadConfig({ ...PROD, NODE_ENV: 'test', WALLET_AUTH_JWT_SECRET: PROD.AUTH_JWT_SECRET })).not.toThrow();
+  });
+
+  it('requires https JWKS URLs', () => {
+    const msg = problemsOf({
+      ...PROD,
+      AUTH_JWKS_URL: 'http://id.example.com/jwks.json',
+      WALLET_AUTH_JWKS_URL: 'http://wallet.example.com/jwks.json',
+    });
+    expect(msg).toMatch(/AUTH_JWKS_URL: must be an https URL when NODE_ENV=production/);
+    expect(msg).toMatch(/WALLET_AUTH_JWKS_URL: must be an https URL when NODE_ENV=production/);
+    expect(
+      problemsOf({
+        ...PROD,
+        AUTH_JWKS_URL: 'https://id.example.com/jwks.json',
+        WALLET_AUTH_JWKS_URL: 'https://wallet.example.com/jwks.json',
+      }),
+    ).toBe('');
+    expect(() => loadConfig({ AUTH_JWKS_URL: 'http://127.0.0.1:9/jwks.json' })).not.toThrow();
+  });
+
+  it('refuses every shared secret shorter than 32 bytes, naming it', () => {
+    const names = [
+      'ADMIN_TOKEN',
+      'REWARDS_ADMIN_TOKEN',
+      'FEED_INGEST_TOKEN',
+      'PAYMENT_WEBHOOK_SECRET',
+      'INDEXER_SHARED_SECRET',
+      'CURSOR_SECRET',
+      'METRICS_TOKEN',
+    ];
+    const short = Object.fromEntries(names.map((n) => [n, 'x'.repeat(31)]));
+    const msg = problemsOf({ ...PROD, ...short });
+    for (const n of names) expect(msg).toContain(`${n}: must be at least 32 bytes when NODE_ENV=production`);
+    // 32 bytes, counted as bytes: 16 two-byte characters pass.
+    const long = Object.fromEntries(names.map((n) => [n, 'é'.repeat(16)]));
+    expect(problemsOf({ ...PROD, ...long })).toBe('');
+    expect(() => loadConfig({ ...PROD, ...short, NODE_ENV: 'development' })).not.toThrow();
+    expect(problemsOf({ ...PROD, WALLET_AUTH_JWT_SECRET: 'short' })).toMatch(
+      /WALLET_AUTH_JWT_SECRET: must be at least 32 bytes/,
+    );
+  });
+
+  it('bounds the API keys per owner', () => {
+    expect(loadConfig({}).marketData.keysPerOwner).toBe(10);
+    expect(loadConfig({ API_KEYS_PER_OWNER: '3' }).marketData.keysPerOwner).toBe(3);
+    expect(problemsOf({ API_KEYS_PER_OWNER: '0' })).toMatch(/API_KEYS_PER_OWNER/);
+  });
+});

@@ -53,7 +53,7 @@ describe('checkSellRequest', () => {
       size: undefined,
       limitPrice: undefined,
       orderType: 'market',
-      mode: 'simulation',
+      mode: undefined, // the position's own mode
     });
     expect(problem(() => checkSellRequest({ size: 0 }))).toMatch(/^size: /);
     expect(problem(() => checkSellRequest({ orderType: 'limit' }))).toMatch(/^limitPrice: /);
