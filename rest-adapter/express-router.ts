@@ -48,6 +48,11 @@ export interface RestRouterDeps<C> {
   streams?: { opened(kind: string): void; closed(kind: string): void };
   /** Subscribes to a pub/sub topic (response-cache invalidation). */
   subscribe?: (topic: string, listener: () => void) => Promise<unknown>;
+  /**
+   * The GraphQL limits of every surface (depth, aliases, tokens, directives, cost), checked with
+   * the request's variables before the operation runs: it throws the 400 naming the limit.
+   */
+  checkLimits?: (document: DocumentNode, variables: Record<string, unknown>) => void;
 }
 
 /** What a cached route keeps per variables: the body and its ETag. */
@@ -294,6 +299,7 @@ async function runOperation<C>(
   memo: ResponseMemo | undefined,
 ): Promise<void> {
   const variableValues = await variablesFor(route, req, deps, context);
+  deps.checkLimits?.(route.document as DocumentNode, variableValues);
   const { body, etag } = memo
     ? await memo.get<CachedResponse>(JSON.stringify(variableValues), () =>
         execute1(route, deps, context, variableValues),
@@ -328,6 +334,7 @@ async function runStream<C>(
 ): Promise<void> {
   const stream = route.stream!;
   const variableValues = await variablesFor(route, req, deps, context);
+  deps.checkLimits?.(route.document as DocumentNode, variableValues);
   const result = await subscribe({
     schema: deps.schema,
     document: route.document as DocumentNode,

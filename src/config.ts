@@ -115,6 +115,15 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_MS: intInRange(0, 120_000, 10_000),
   API_KEY_RATE_LIMIT: z.enum(['on', 'off']).default('on'),
   USAGE_FLUSH_MS: intInRange(100, 3_600_000, 10_000),
+
+  GRAPHQL_MAX_DEPTH: intInRange(1, 1000, 12),
+  GRAPHQL_MAX_ALIASES: intInRange(0, 100_000, 30),
+  GRAPHQL_MAX_TOKENS: intInRange(1, 1_000_000, 3000),
+  GRAPHQL_MAX_DIRECTIVES: intInRange(0, 100_000, 20),
+  GRAPHQL_MAX_COST: intInRange(1, 1_000_000_000, 10_000),
+  API_KEY_GRAPHQL_COST_UNIT: intInRange(1, 1_000_000_000, 100),
+  GRAPHQL_INTROSPECTION: optionalString.pipe(z.enum(['true', 'false']).optional()),
+  GRAPHIQL: optionalString.pipe(z.enum(['true', 'false']).optional()),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -214,6 +223,20 @@ export interface AppConfig {
   shutdownGraceMs: number;
   /** Market-data surface: per-key plan limits on or off; how often API usage counts are written (ms). */
   marketData: { rateLimit: boolean; usageFlushMs: number };
+  /**
+   * GraphQL limits, checked before execution on /graphql, /graphql/stream and the REST adapter
+   * (`src/graphql/limits.ts`); `costUnit`: the computed cost one market-data quota unit buys.
+   */
+  graphql: {
+    maxDepth: number;
+    maxAliases: number;
+    maxTokens: number;
+    maxDirectives: number;
+    maxCost: number;
+    costUnit: number;
+    introspection: boolean;
+    graphiql: boolean;
+  };
   /** Names of secrets that fell back to development defaults (warned about at start). */
   devDefaults: string[];
 }
@@ -369,6 +392,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     etagMaxAgeSeconds: e.ETAG_MAX_AGE_SECONDS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     marketData: { rateLimit: e.API_KEY_RATE_LIMIT === 'on', usageFlushMs: e.USAGE_FLUSH_MS },
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
+      maxCost: e.GRAPHQL_MAX_COST,
+      costUnit: e.API_KEY_GRAPHQL_COST_UNIT,
+      // Both on outside production unless set; off in production unless set.
+      introspection: e.GRAPHQL_INTROSPECTION === undefined ? !production : e.GRAPHQL_INTROSPECTION === 'true',
+      graphiql: e.GRAPHIQL === undefined ? !production : e.GRAPHIQL === 'true',
+    },
     devDefaults,
   };
 }

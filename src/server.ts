@@ -6,6 +6,7 @@ import type { AuthVerifiers } from './auth/request-auth';
 import type { GraphQLContext } from './context';
 import { createApolloMiddleware } from './graphql/apollo';
 import { graphiqlRouter } from './graphql/graphiql';
+import { GraphqlLimits } from './graphql/limits';
 import { getSchema } from './graphql/schema';
 import { createGraphqlSseHandler } from './graphql/sse-handler';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
@@ -46,6 +47,8 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     wallet: createJwtVerifier(config.auth.wallet, 'wallet-auth'),
   };
   const deps: ContextDeps = { services, verifiers, tokens: config.tokens };
+  // One definition of the GraphQL limits for /graphql, /graphql/stream and the REST adapter.
+  const limits = new GraphqlLimits(schema, config.graphql);
   const context = (req: Request) =>
     contextFromHttp(deps, req, String(req.res?.locals.requestId ?? requestIdFrom(req.headers)));
   const streams = new Set<Response>();
@@ -101,13 +104,15 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
       metrics.streamClosed(kind);
     });
   };
-  const sse = createGraphqlSseHandler({ schema, logger, context, track: track('graphql-sse') });
+  const sse = createGraphqlSseHandler({ schema, logger, context, track: track('graphql-sse'), limits });
   app.use('/graphql/stream', (req, res) => {
     res.locals.route = '/graphql/stream';
     void sse(req, res);
   });
-  app.use('/graphql', graphiqlRouter({ endpoint: '/graphql', subscriptionsEndpoint: '/graphql/stream' }));
-  const apollo = await createApolloMiddleware({ schema, logger, context: async (req) => context(req) });
+  if (config.graphql.graphiql) {
+    app.use('/graphql', graphiqlRouter({ endpoint: '/graphql', subscriptionsEndpoint: '/graphql/stream' }));
+  }
+  const apollo = await createApolloMiddleware({ schema, logger, context: async (req) => context(req), limits });
   app.use('/graphql', (req, res, next) => {
     res.locals.route = '/graphql';
     apollo.middleware(req, res, next);
@@ -132,6 +137,9 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     etagMaxAgeSeconds: config.etagMaxAgeSeconds,
     heartbeatMs: opts.heartbeatMs,
     subscribe: (topic: string, listener: () => void) => services.infra.pubsub.subscribe(topic, listener),
+    checkLimits: (document, variables) => {
+      limits.check(document, variables);
+    },
     streams: {
       opened: (kind: string) => metrics.streamOpened(kind),
       closed: (kind: string) => metrics.streamClosed(kind),
