@@ -65,7 +65,7 @@ export const VENUE_FIELDS: ReadonlySet<string> = new Set([
   'Market.chart',
   'Event.history',
   'Query.costRundown',
-  'Mutation.route',
+  'Mutation.createRoute',
   'Query.portfolio',
 ]);
 
