@@ -41,7 +41,7 @@ export interface GraphqlLimitSettings {
   introspection: boolean;
 }
 
-/** The names a limit error carries (its message starts with one, and `extensions.limit` holds it). */
+/** The names of the limits: a limit error's message starts with one. */
 export type LimitName = 'maxDepth' | 'maxAliases' | 'maxTokens' | 'maxDirectives' | 'maxCost';
 
 /** Cost of a field that calls a venue (order book, trades, holders, charts, cost rundown, routing). */

@@ -159,3 +159,45 @@ describe('documented operations within the default limits', () => {
     }
   });
 });
+
+describe('limit settings', () => {
+  /** A production environment with every secret it requires (distinct, long enough). */
+  const production = (extra: Record<string, string> = {}) =>
+    loadConfig({
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'user-secret-'.padEnd(48, 'u'),
+      WALLET_AUTH_JWT_SECRET: 'wallet-secret-'.padEnd(48, 'w'),
+      AUTH_JWT_ISSUER: 'https://issuer.example',
+      AUTH_JWT_AUDIENCE: 'aggregator',
+      ADMIN_TOKEN: 'admin-token-'.padEnd(48, 'a'),
+      REWARDS_ADMIN_TOKEN: 'rewards-token-'.padEnd(48, 'r'),
+      FEED_INGEST_TOKEN: 'feed-token-'.padEnd(48, 'f'),
+      CURSOR_SECRET: 'cursor-secret-'.padEnd(48, 'c'),
+      ALLOW_SIMULATED_VENUES: 'true',
+      ...extra,
+    }).graphql;
+
+  it('has introspection and GraphiQL on outside production, off in production unless set', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).graphql).toMatchObject({ introspection: true, graphiql: true });
+    expect(production()).toMatchObject({ introspection: false, graphiql: false });
+    expect(production({ GRAPHQL_INTROSPECTION: 'true', GRAPHIQL: 'true' })).toMatchObject({
+      introspection: true,
+      graphiql: true,
+    });
+    expect(loadConfig({ NODE_ENV: 'test', GRAPHQL_INTROSPECTION: 'false' }).graphql.introspection).toBe(false);
+  });
+
+  it('takes the documented defaults and refuses bad values naming the variable', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).graphql).toMatchObject({
+      maxDepth: 12,
+      maxAliases: 30,
+      maxTokens: 3000,
+      maxDirectives: 20,
+      maxCost: 10_000,
+      costUnit: 100,
+    });
+    expect(() => loadConfig({ NODE_ENV: 'test', GRAPHQL_MAX_DEPTH: '0' })).toThrow(/GRAPHQL_MAX_DEPTH/);
+    expect(() => loadConfig({ NODE_ENV: 'test', GRAPHQL_MAX_COST: 'lots' })).toThrow(/GRAPHQL_MAX_COST/);
+    expect(() => loadConfig({ NODE_ENV: 'test', GRAPHIQL: 'yes' })).toThrow(/GRAPHIQL/);
+  });
+});
