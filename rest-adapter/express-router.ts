@@ -50,6 +50,11 @@ export interface RestRouterDeps<C> {
   streams?: StreamHooks;
   /** Subscribes to a pub/sub topic (response-cache invalidation). */
   subscribe?: (topic: string, listener: () => void) => Promise<unknown>;
+  /**
+   * The GraphQL limits of every surface (depth, aliases, tokens, directives, cost), checked with
+   * the request's variables before the operation runs: it throws the 400 naming the limit.
+   */
+  checkLimits?: (document: DocumentNode, variables: Record<string, unknown>) => void;
 }
 
 /** What a cached route keeps per variables: the body and its ETag. */
@@ -296,6 +301,7 @@ async function runOperation<C>(
   memo: ResponseMemo | undefined,
 ): Promise<void> {
   const variableValues = await variablesFor(route, req, deps, context);
+  deps.checkLimits?.(route.document as DocumentNode, variableValues);
   const { body, etag } = memo
     ? await memo.get<CachedResponse>(JSON.stringify(variableValues), () =>
         execute1(route, deps, context, variableValues),
@@ -332,6 +338,7 @@ async function runStream<C>(
   // The slot is taken first and held until the response closes, whatever answer it gets.
   deps.streams?.admit(res, clientAddressOf(req));
   const variableValues = await variablesFor(route, req, deps, context);
+  deps.checkLimits?.(route.document as DocumentNode, variableValues);
   const result = await subscribe({
     schema: deps.schema,
     document: route.document as DocumentNode,

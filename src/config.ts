@@ -133,6 +133,15 @@ const envSchema = z.object({
   SSE_RESERVATIONS_PER_ADDRESS: intInRange(1, 1_000_000, 100),
   SSE_RESERVATIONS_TOTAL: intInRange(1, 10_000_000, 10_000),
   SSE_RESERVATION_TTL_SECONDS: intInRange(1, 3_600, 30),
+
+  GRAPHQL_MAX_DEPTH: intInRange(1, 1000, 12),
+  GRAPHQL_MAX_ALIASES: intInRange(0, 100_000, 30),
+  GRAPHQL_MAX_TOKENS: intInRange(1, 1_000_000, 3000),
+  GRAPHQL_MAX_DIRECTIVES: intInRange(0, 100_000, 20),
+  GRAPHQL_MAX_COST: intInRange(1, 1_000_000_000, 10_000),
+  API_KEY_GRAPHQL_COST_UNIT: intInRange(1, 1_000_000_000, 100),
+  GRAPHQL_INTROSPECTION: optionalString.pipe(z.enum(['true', 'false']).optional()),
+  GRAPHIQL: optionalString.pipe(z.enum(['true', 'false']).optional()),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -269,6 +278,20 @@ export interface AppConfig {
     reservationsPerAddress: number;
     reservationsTotal: number;
     reservationTtlMs: number;
+  };
+  /**
+   * GraphQL limits, checked before execution on /graphql, /graphql/stream and the REST adapter
+   * (`src/graphql/limits.ts`); `costUnit`: the computed cost one market-data quota unit buys.
+   */
+  graphql: {
+    maxDepth: number;
+    maxAliases: number;
+    maxTokens: number;
+    maxDirectives: number;
+    maxCost: number;
+    costUnit: number;
+    introspection: boolean;
+    graphiql: boolean;
   };
   /** Names of secrets that fell back to development defaults (warned about at start). */
   devDefaults: string[];
@@ -535,6 +558,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       reservationsPerAddress: e.SSE_RESERVATIONS_PER_ADDRESS,
       reservationsTotal: e.SSE_RESERVATIONS_TOTAL,
       reservationTtlMs: e.SSE_RESERVATION_TTL_SECONDS * 1000,
+    },
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
+      maxCost: e.GRAPHQL_MAX_COST,
+      costUnit: e.API_KEY_GRAPHQL_COST_UNIT,
+      // Both on outside production unless set; off in production unless set.
+      introspection: e.GRAPHQL_INTROSPECTION === undefined ? !production : e.GRAPHQL_INTROSPECTION === 'true',
+      graphiql: e.GRAPHIQL === undefined ? !production : e.GRAPHIQL === 'true',
     },
     devDefaults,
   };

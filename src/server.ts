@@ -8,6 +8,7 @@ import type { AuthVerifiers } from './auth/request-auth';
 import type { GraphQLContext } from './context';
 import { createApolloMiddleware } from './graphql/apollo';
 import { graphiqlRouter } from './graphql/graphiql';
+import { GraphqlLimits } from './graphql/limits';
 import { getSchema } from './graphql/schema';
 import { createGraphqlSseHandler, type SseReservations } from './graphql/sse-handler';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
@@ -53,6 +54,8 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     wallet: createJwtVerifier(config.auth.wallet, 'wallet-auth'),
   };
   const deps: ContextDeps = { services, verifiers, tokens: config.tokens };
+  // One definition of the GraphQL limits for /graphql, /graphql/stream and the REST adapter.
+  const limits = new GraphqlLimits(schema, config.graphql);
   const context = (req: Request) =>
     contextFromHttp(deps, req, String(req.res?.locals.requestId ?? requestIdFrom(req.headers)));
   const streams = new Set<Response>();
@@ -130,6 +133,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     logger,
     context,
     track,
+    limits,
     streams: streamHooks,
     reservations: {
       perAddress: config.streams.reservationsPerAddress,
@@ -142,8 +146,10 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     res.locals.route = '/graphql/stream';
     void sse.handle(req, res);
   });
-  app.use('/graphql', graphiqlRouter({ endpoint: '/graphql', subscriptionsEndpoint: '/graphql/stream' }));
-  const apollo = await createApolloMiddleware({ schema, logger, context: async (req) => context(req) });
+  if (config.graphql.graphiql) {
+    app.use('/graphql', graphiqlRouter({ endpoint: '/graphql', subscriptionsEndpoint: '/graphql/stream' }));
+  }
+  const apollo = await createApolloMiddleware({ schema, logger, context: async (req) => context(req), limits });
   app.use('/graphql', (req, res, next) => {
     res.locals.route = '/graphql';
     apollo.middleware(req, res, next);
@@ -176,6 +182,9 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     etagMaxAgeSeconds: config.etagMaxAgeSeconds,
     heartbeatMs: opts.heartbeatMs,
     subscribe: (topic: string, listener: () => void) => services.infra.pubsub.subscribe(topic, listener),
+    checkLimits: (document, variables) => {
+      limits.check(document, variables);
+    },
     streams: streamHooks,
   };
   const trading = createRestRouter(ROUTES, 'trading', restDeps);

@@ -11,6 +11,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from '../context';
 import type { Logger } from '../http/logger';
 import { createFormatError } from './format-error';
+import type { GraphqlLimits } from './limits';
 
 /**
  * Apollo Server on Express. Its own landing page loads from a CDN, so it is
@@ -21,10 +22,15 @@ export async function createApolloMiddleware(opts: {
   schema: GraphQLSchema;
   logger: Logger;
   context: (req: Parameters<RequestHandler>[0]) => Promise<GraphQLContext>;
+  limits: GraphqlLimits;
 }): Promise<{ middleware: RequestHandler; stop: () => Promise<void> }> {
   const server = new ApolloServer<GraphQLContext>({
     schema: opts.schema,
-    introspection: true,
+    introspection: opts.limits.settings.introspection,
+    // The limits (limits.ts): tokens at parsing, depth, aliases and directives at validation (a 400),
+    // and the cost once the operation and its variables are known, still before execution.
+    parseOptions: opts.limits.parseOptions,
+    validationRules: [...opts.limits.limitRules],
     csrfPrevention: true,
     // The process owns shutdown (main.ts): Apollo must not race it on SIGTERM.
     stopOnTerminationSignals: false,
@@ -37,6 +43,16 @@ export async function createApolloMiddleware(opts: {
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
+      {
+        async requestDidStart() {
+          return {
+            async didResolveOperation({ document, request, operationName, contextValue }) {
+              const cost = opts.limits.checkCost(document, request.variables, operationName ?? undefined);
+              contextValue.apiKey.charge(cost);
+            },
+          };
+        },
+      },
     ],
   });
   await server.start();

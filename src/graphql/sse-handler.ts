@@ -112,6 +112,7 @@ function tooMany(message: string): SseResponse {
     },
   ];
 }
+import type { GraphqlLimits } from './limits';
 
 /**
  * graphql-sse at /graphql/stream (subscriptions over server-sent events), with
@@ -125,11 +126,13 @@ export function createGraphqlSseHandler(opts: {
   logger: Logger;
   context: (req: Request) => GraphQLContext;
   track: (res: Response) => void;
+  limits: GraphqlLimits;
   streams: StreamHooks;
   reservations: ReservationLimits;
   /** A reservation refused (caps reached). */
   refused?: () => void;
 }): { handle: (req: Request, res: Response) => Promise<void>; reservations: SseReservations; close(): void } {
+  const { limits } = opts;
   const handler = createHandler<Request | undefined, SseRequestContext, GraphQLContext>({
     schema: opts.schema,
     authenticate: (req) => {
@@ -148,6 +151,38 @@ export function createGraphqlSseHandler(opts: {
       return tokenOf(req);
     },
     context: (req) => opts.context(req.raw!),
+    // The limits of /graphql (limits.ts), before anything runs: over one is a 400 in every transport
+    // mode. Other validation errors are graphql-sse's to answer, under the same rules as /graphql.
+    validate: (_schema, document) => limits.validate(document),
+    onSubscribe: (req, params) => {
+      const refused = (err: GraphQLError) => refusal(classifyGraphQLError(err).message);
+      let document;
+      try {
+        document = limits.parse(params.query);
+      } catch (err) {
+        if (err instanceof GraphQLError) return refused(err);
+        throw err;
+      }
+      const overLimit = limits.checkDocument(document);
+      if (overLimit) return refused(overLimit);
+      const variables = params.variables ?? undefined;
+      let cost: number;
+      try {
+        cost = limits.checkCost(document, variables, params.operationName ?? undefined);
+      } catch (err) {
+        if (err instanceof GraphQLError) return refused(err);
+        throw err;
+      }
+      const contextValue = opts.context(req.raw!);
+      contextValue.apiKey.charge(cost);
+      return {
+        schema: opts.schema,
+        document,
+        variableValues: variables,
+        operationName: params.operationName ?? undefined,
+        contextValue,
+      };
+    },
     onNext: (_ctx, _req, result) => {
       if (!result.errors?.length) return result;
       return {
@@ -247,4 +282,12 @@ export function createGraphqlSseHandler(opts: {
     reservations,
     close: () => reservations.close(),
   };
+}
+
+/** A request refused before execution: 400 with a GraphQL error body whose code is `bad_request`. */
+function refusal(message: string): [string, { status: 400; statusText: string; headers: Record<string, string> }] {
+  return [
+    JSON.stringify({ errors: [{ message, extensions: { code: 'bad_request' } }] }),
+    { status: 400, statusText: 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } },
+  ];
 }

@@ -36,8 +36,8 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.logs.size;
   }
 
-  async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
-    return this.decide(key, normalizeRateLimitArgs(key, limit, windowMs), true);
+  async hit(key: string, limit: number, windowMs: number, weight = 1): Promise<RateLimitResult> {
+    return this.decide(key, normalizeRateLimitArgs(key, limit, windowMs, weight), true);
   }
 
   async peek(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
@@ -67,13 +67,13 @@ export class MemoryRateLimiter implements RateLimiter {
       pruneExpired(log.hits, now - args.windowMs);
     }
     const countBefore = log?.hits.length ?? 0;
-    const allowed = countBefore < args.limit;
+    const allowed = countBefore + args.weight <= args.limit;
     if (consume && allowed) {
       if (!log) {
         log = { hits: [], windowMs: args.windowMs };
         this.logs.set(key, log);
       }
-      insertSorted(log.hits, now);
+      for (let i = 0; i < args.weight; i += 1) insertSorted(log.hits, now);
     }
     const hits = log?.hits ?? [];
     if (log && hits.length === 0) this.logs.delete(key);
@@ -83,7 +83,7 @@ export class MemoryRateLimiter implements RateLimiter {
         allowed,
         count,
         oldest: hits[0],
-        freeingHit: count >= args.limit ? hits[count - args.limit] : undefined,
+        freeingHit: count + args.weight > args.limit ? hits[count + args.weight - args.limit - 1] : undefined,
         now,
       },
       args,

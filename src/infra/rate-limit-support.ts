@@ -9,10 +9,12 @@ import type { RateLimitResult } from './rate-limiter.types';
 export interface RateLimitArgs {
   limit: number;
   windowMs: number;
+  /** Hits one request counts as (1 unless given). */
+  weight: number;
 }
 
 /** Throws `RangeError` for arguments no window could honour. */
-export function normalizeRateLimitArgs(key: string, limit: number, windowMs: number): RateLimitArgs {
+export function normalizeRateLimitArgs(key: string, limit: number, windowMs: number, weight = 1): RateLimitArgs {
   if (typeof key !== 'string' || key.length === 0) {
     throw new RangeError('rate limit key must be a non-empty string');
   }
@@ -22,7 +24,10 @@ export function normalizeRateLimitArgs(key: string, limit: number, windowMs: num
   if (!Number.isFinite(windowMs) || windowMs <= 0) {
     throw new RangeError(`rate limit window must be a positive number of milliseconds, got ${windowMs}`);
   }
-  return { limit, windowMs: Math.ceil(windowMs) };
+  if (!Number.isSafeInteger(weight) || weight < 1 || weight > limit) {
+    throw new RangeError(`rate limit weight must be an integer from 1 to the limit, got ${weight}`);
+  }
+  return { limit, windowMs: Math.ceil(windowMs), weight };
 }
 
 /** The window state a limiter observed, after any hit it counted. */
@@ -33,8 +38,9 @@ export interface WindowSnapshot {
   /** Timestamp of the oldest counted hit, if any. */
   oldest: number | undefined;
   /**
-   * Timestamp of the hit whose expiry brings the count below `limit` (the
-   * oldest one unless the limit was lowered while the window was full).
+   * Timestamp of the hit whose expiry frees room for the request's weight (for
+   * a weight of 1, the one that brings the count below `limit`: the oldest one
+   * unless the limit was lowered while the window was full).
    */
   freeingHit: number | undefined;
   /** The clock reading the decision was made at. */

@@ -21,8 +21,10 @@ export interface RateLimiter {
    * Counts one request for `key` if fewer than `limit` hits are in the rolling
    * window, atomically. Refused hits are not counted. `limit` must be an
    * integer ≥ 1 and `windowMs` a positive number (`RangeError` otherwise).
+   * `weight` (default 1, an integer from 1 to `limit`) counts the request as
+   * that many hits, all or none: it passes when `weight` hits are free.
    */
-  hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  hit(key: string, limit: number, windowMs: number, weight?: number): Promise<RateLimitResult>;
   /**
    * The state a `hit` would see, without consuming quota: `allowed` says
    * whether a hit now would pass and `remaining` is the quota currently free.

@@ -16,7 +16,8 @@ import { normalizeRateLimitArgs, toRateLimitResult, type RateLimitArgs } from '.
  *
  * KEYS[1] sorted set; ARGV[1] limit; ARGV[2] window ms; ARGV[3] '1' to count
  * the hit; ARGV[4] member suffix unique per caller, because two hits in the
- * same millisecond would otherwise collapse into one member.
+ * same millisecond would otherwise collapse into one member; ARGV[5] the
+ * request's weight: it passes when that many hits are free, and counts as many.
  * Returns { allowed, count, oldest, freeing, now } with -1 for "none".
  */
 export const SLIDING_WINDOW_LUA = `
@@ -26,22 +27,25 @@ local window = tonumber(ARGV[2])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local weight = tonumber(ARGV[5])
 local count = redis.call('ZCARD', KEYS[1])
 local allowed = 0
-if count < limit then
+if count + weight <= limit then
   allowed = 1
   if ARGV[3] == '1' then
-    redis.call('ZADD', KEYS[1], now, string.format('%d-%s', now, ARGV[4]))
+    for i = 1, weight do
+      redis.call('ZADD', KEYS[1], now, string.format('%d-%s-%d', now, ARGV[4], i))
+    end
     redis.call('PEXPIRE', KEYS[1], window)
-    count = count + 1
+    count = count + weight
   end
 end
 local oldest = -1
 local freeing = -1
 if count > 0 then
   oldest = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
-  if count >= limit then
-    local index = count - limit
+  if count + weight > limit then
+    local index = count + weight - limit - 1
     freeing = tonumber(redis.call('ZRANGE', KEYS[1], index, index, 'WITHSCORES')[2])
   end
 end
@@ -61,8 +65,8 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly keyPrefix: string,
   ) {}
 
-  async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
-    return this.run(key, normalizeRateLimitArgs(key, limit, windowMs), true);
+  async hit(key: string, limit: number, windowMs: number, weight = 1): Promise<RateLimitResult> {
+    return this.run(key, normalizeRateLimitArgs(key, limit, windowMs, weight), true);
   }
 
   async peek(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
@@ -77,6 +81,7 @@ export class RedisRateLimiter implements RateLimiter {
       String(args.windowMs),
       consume ? '1' : '0',
       `${this.instanceId}:${this.sequence}`,
+      String(args.weight),
     ];
     const reply = await this.evalScript(scriptArgs);
     const [allowed, count, oldest, freeing, now] = parseReply(reply);

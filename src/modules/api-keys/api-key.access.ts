@@ -11,8 +11,10 @@ import type { ApiKeyPrincipal } from './api-keys.models';
  */
 export class ApiKeyAccess {
   private admitted?: Promise<ApiKeyPrincipal>;
+  private cost?: number;
 
-  constructor(private readonly admit: () => Promise<ApiKeyPrincipal>) {}
+  /** `admit` gets the operation's cost when one was {@link charge}d (GraphQL), else undefined (one request). */
+  constructor(private readonly admit: (cost: number | undefined) => Promise<ApiKeyPrincipal>) {}
 
   /** Already admitted (the REST gate did it before routing). */
   static of(principal: ApiKeyPrincipal): ApiKeyAccess {
@@ -26,9 +28,17 @@ export class ApiKeyAccess {
     });
   }
 
+  /**
+   * Records the operation's computed cost (GraphQL, before execution): an admission after it
+   * charges the key's quota by that cost (`ApiKeyGate.admit`) rather than one request.
+   */
+  charge(cost: number): void {
+    this.cost = cost;
+  }
+
   /** The key, which must carry `scope` (401 without a valid key, 429 over its limit, 403 without the scope). */
   async require(scope: ApiScope): Promise<ApiKeyPrincipal> {
-    this.admitted ??= this.admit();
+    this.admitted ??= this.admit(this.cost);
     const principal = await this.admitted;
     if (!principal.scopes.includes(scope)) throw AppError.forbidden(`this API key lacks the ${scope} scope`);
     return principal;
@@ -48,12 +58,13 @@ export interface HttpKeySource {
 /** The access of an HTTP request: the REST gate's principal, or a lazy admission through the gate (GraphQL). */
 export function apiKeyAccessFor(gate: ApiKeyGate, http: HttpKeySource): ApiKeyAccess {
   if (http.admitted) return ApiKeyAccess.of(http.admitted);
-  return new ApiKeyAccess(async () => {
+  return new ApiKeyAccess(async (cost) => {
     const a = await gate.admit({
       credential: credentialFrom(http.header, { bearerOnlyIfKey: true, keyPrefix: API_KEY_PREFIX }),
       clientId: http.clientId,
       endpoint: GRAPHQL_ENDPOINT,
       consume: true,
+      cost,
     });
     for (const [name, value] of Object.entries(a.headers)) http.setHeader?.(name, value);
     if (a.error) throw a.error;

@@ -5,6 +5,9 @@ import { ANONYMOUS_LIMIT, PLAN_LIMITS, RATE_WINDOW_LABEL, RATE_WINDOW_MS, type A
 import type { ApiKeyPrincipal } from './api-keys.models';
 import type { ApiKeysService } from './api-keys.service';
 
+/** The cost unit when none is configured (config.ts's default). */
+const DEFAULT_COST_UNIT = 100;
+
 /** One request at the gate. */
 export interface GateRequest {
   /** The key the request presents, if any (see {@link credentialFrom}). */
@@ -15,6 +18,8 @@ export interface GateRequest {
   endpoint: string;
   /** False for quota-reporting endpoints: the limiter is peeked, not hit. */
   consume: boolean;
+  /** A GraphQL operation's computed cost: it is charged {@link quotaUnits} of it; absent: one request. */
+  cost?: number;
 }
 
 /** What the gate decided: the principal (or an error to answer) and the headers every answer carries. */
@@ -27,7 +32,20 @@ export interface Admission {
 export interface GateOptions {
   /** False disables per-key and per-address limits (and their headers); keys, scopes and usage still apply. */
   rateLimit: boolean;
+  /** The computed GraphQL cost one unit of quota buys (`API_KEY_GRAPHQL_COST_UNIT`). */
+  costUnit?: number;
   now?: () => number;
+}
+
+/**
+ * The quota a request spends: one per request, and for a GraphQL operation of
+ * computed cost `cost`, ceil(cost / costUnit) (at least one, at most the whole
+ * window's limit, so an operation within the cost limit can always run once the
+ * window is empty).
+ */
+export function quotaUnits(cost: number | undefined, costUnit: number, limit: number): number {
+  if (cost === undefined || !Number.isFinite(cost)) return 1;
+  return Math.min(limit, Math.max(1, Math.ceil(cost / costUnit)));
 }
 
 /**
@@ -55,8 +73,9 @@ export class ApiKeyGate {
       const policy = principal
         ? { key: `apikey:${principal.keyId}`, name: principal.plan, limit: PLAN_LIMITS[principal.plan] }
         : { key: `apikey-client:${req.clientId}`, name: 'anonymous', limit: ANONYMOUS_LIMIT };
+      const units = quotaUnits(req.cost, this.opts.costUnit ?? DEFAULT_COST_UNIT, policy.limit);
       const result = req.consume
-        ? await this.limiter.hit(policy.key, policy.limit, RATE_WINDOW_MS)
+        ? await this.limiter.hit(policy.key, policy.limit, RATE_WINDOW_MS, units)
         : await this.limiter.peek(policy.key, policy.limit, RATE_WINDOW_MS);
       headers = rateLimitHeaders(policy.name, result, this.now());
       if (req.consume && !result.allowed) {

@@ -17,6 +17,7 @@ export const marketDataModule = defineModule({
       ({ infra, config, now, get }) =>
         new ApiKeyGate(get(ApiKeysService), infra.rateLimiter, get(UsageRecorder), {
           rateLimit: config.marketData.rateLimit,
+          costUnit: config.graphql.costUnit,
           now,
         }),
     ),
