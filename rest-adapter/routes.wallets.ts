@@ -4,10 +4,12 @@ import {
   PolygonBalancesDocument,
   RemoveWalletDocument,
   SolanaBalancesDocument,
+  VerifyWalletDocument,
   WalletBalanceDocument,
+  WalletChallengeDocument,
   WalletsDocument,
 } from '../schema/generated/operations';
-import { CHAINS } from '../src/modules/wallets/wallets.limits';
+import { CHAINS, SIGNATURE_MAX_LENGTH } from '../src/modules/wallets/wallets.limits';
 import { requiredStr } from './params';
 import { route } from './route.types';
 
@@ -31,7 +33,8 @@ export const walletRoutes = [
     method: 'POST',
     path: '/api/wallets/import',
     summary:
-      'Link an external wallet: polygon 0x + 40 hex (EIP-55 checksum when mixed case), solana base58 of 32 bytes.',
+      'Link an external wallet: polygon 0x + 40 hex (EIP-55 checksum when mixed case), solana base58 of 32 bytes. ' +
+      'It stays `unverified` (counting in no public figure) until its owner signs a challenge.',
     params: {
       body: z.object({
         chain: z.enum(CHAINS, { error: `must be one of ${CHAINS.join(', ')}` }),
@@ -41,7 +44,37 @@ export const walletRoutes = [
     document: ImportWalletDocument,
     result: 'importWallet',
     status: 201,
-    errors: [400, 401, 409],
+    errors: [400, 401, 409, 429],
+  }),
+  route({
+    ...common,
+    id: 'walletChallenge',
+    method: 'POST',
+    path: '/api/wallets/{id}/challenge',
+    summary:
+      "A one-time message to sign with the wallet's key, with its nonce and expiry (replaces any open one). " +
+      "404: not the caller's wallet; 409: verified already, or another user verified the address.",
+    params: { path: z.object({ id: requiredStr(100) }) },
+    document: WalletChallengeDocument,
+    result: 'walletChallenge',
+    errors: [400, 401, 404, 409, 429],
+  }),
+  route({
+    ...common,
+    id: 'verifyWallet',
+    method: 'POST',
+    path: '/api/wallets/{id}/verify',
+    summary:
+      'Verify a wallet with a signature of its open challenge (polygon: EIP-191 personal_sign, 0x + 130 hex; ' +
+      'solana: ed25519, base58 of 64 bytes). Other users who only imported the address lose it. 400 names ' +
+      '`challenge` (none open, used or expired) or `signature`.',
+    params: {
+      path: z.object({ id: requiredStr(100) }),
+      body: z.object({ signature: requiredStr(SIGNATURE_MAX_LENGTH) }),
+    },
+    document: VerifyWalletDocument,
+    result: 'verifyWallet',
+    errors: [400, 401, 404, 409, 429],
   }),
   route({
     ...common,

@@ -103,6 +103,9 @@ const envSchema = z.object({
   ONRAMP_RATE_LIMIT: intInRange(1, 1_000_000, 10),
   REWARDS_CLAIM_RATE_LIMIT: intInRange(1, 1_000_000, 5),
   COPYTRADE_RATE_LIMIT: intInRange(1, 1_000_000, 10),
+  WALLET_IMPORT_RATE_LIMIT: intInRange(1, 1_000_000, 10),
+  WALLET_VERIFY_RATE_LIMIT: intInRange(1, 1_000_000, 30),
+  WALLET_CHALLENGE_TTL_SECONDS: intInRange(30, 86_400, 600),
   COPYTRADE_MAX_TRADE_USD: intInRange(1, 10_000_000, 500),
   COPYTRADE_MAX_DAILY_USD: intInRange(1, 100_000_000, 2_000),
   COPYTRADE_MAX_OPEN_POSITIONS: intInRange(0, 10_000, 25),
@@ -217,6 +220,11 @@ export interface AppConfig {
     onrampPerMinute: number;
     rewardsClaimPerMinute: number;
   };
+  /**
+   * Wallet ownership: imports per user per minute; challenges and verify attempts (together) per
+   * user per minute; how long a challenge stays open (seconds).
+   */
+  wallets: { importPerMinute: number; verifyPerMinute: number; challengeTtlSeconds: number };
   /**
    * Copytrading: copies per user per minute and the risk caps of each copy (USD per copy and per
    * UTC day, open positions, event categories allowed and blocked (lower case; empty allowed = all),
@@ -517,6 +525,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       authMePerMinute: e.AUTH_ME_RATE_LIMIT,
       onrampPerMinute: e.ONRAMP_RATE_LIMIT,
       rewardsClaimPerMinute: e.REWARDS_CLAIM_RATE_LIMIT,
+    },
+    wallets: {
+      importPerMinute: e.WALLET_IMPORT_RATE_LIMIT,
+      verifyPerMinute: e.WALLET_VERIFY_RATE_LIMIT,
+      challengeTtlSeconds: e.WALLET_CHALLENGE_TTL_SECONDS,
     },
     copytrade: {
       perMinute: e.COPYTRADE_RATE_LIMIT,

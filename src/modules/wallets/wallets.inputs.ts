@@ -1,7 +1,7 @@
 import { MaxLength } from 'class-validator';
 import { ArgsType, Field, ID } from 'type-graphql';
 import { ChainEnum } from './wallets.types';
-import { type Chain } from './wallets.limits';
+import { SIGNATURE_MAX_LENGTH, type Chain } from './wallets.limits';
 
 @ArgsType()
 export class ImportWalletArgs {
@@ -24,4 +24,19 @@ export class WalletIdArgs {
 export class ChainArgs {
   @Field(() => ChainEnum)
   chain: Chain;
+}
+
+@ArgsType()
+export class VerifyWalletArgs {
+  @Field(() => ID)
+  @MaxLength(100)
+  id: string;
+
+  @Field({
+    description:
+      "The challenge message signed with the wallet's key. polygon: EIP-191 personal_sign, 0x and 130 hex " +
+      'digits; solana: ed25519, the base58 of 64 bytes.',
+  })
+  @MaxLength(SIGNATURE_MAX_LENGTH)
+  signature: string;
 }

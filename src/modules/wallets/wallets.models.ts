@@ -3,6 +3,10 @@ import type { Chain } from './wallets.limits';
 export const WALLET_KINDS = ['provisioned', 'imported'] as const;
 export type WalletKind = (typeof WALLET_KINDS)[number];
 
+/** `unverified` until the owner signs a challenge; provisioned wallets are `verified`. */
+export const WALLET_VERIFICATIONS = ['unverified', 'verified'] as const;
+export type WalletVerification = (typeof WALLET_VERIFICATIONS)[number];
+
 export interface WalletView {
   id: string;
   userId: string;
@@ -10,6 +14,19 @@ export interface WalletView {
   address: string;
   kind: WalletKind;
   createdAt: Date;
+  verification: WalletVerification;
+  verifiedAt: Date | null;
+}
+
+/** A one-time ownership challenge: sign `message` with the wallet's key before `expiresAt`. */
+export interface WalletChallengeView {
+  walletId: string;
+  chain: Chain;
+  address: string;
+  /** The exact text to sign (personal_sign on polygon, ed25519 over its UTF-8 bytes on solana). */
+  message: string;
+  nonce: string;
+  expiresAt: Date;
 }
 
 /** One wallet's on-chain holdings and their USD value. */
@@ -48,4 +65,13 @@ export interface AggregateBalanceView {
   prices: { symbol: string; usd: number }[];
 }
 
-export const WALLET_VIEW = { id: true, userId: true, chain: true, address: true, kind: true, createdAt: true } as const;
+export const WALLET_VIEW = {
+  id: true,
+  userId: true,
+  chain: true,
+  address: true,
+  kind: true,
+  createdAt: true,
+  verification: true,
+  verifiedAt: true,
+} as const;

@@ -12,14 +12,20 @@ export const walletsModule = defineModule({
   services: [
     provide(
       WalletsService,
-      ({ db, config, get }) =>
+      ({ db, config, get, now }) =>
         new WalletsService(
           db.prisma,
           createWalletProvider(config),
           createChainBalancesClient(config),
           get(LedgerService),
+          { challengeTtlMs: config.wallets.challengeTtlSeconds * 1000 },
+          now,
         ),
     ),
   ],
   loaders: [walletsLoaders],
+  rateLimits: (config) => ({
+    walletImport: { limit: config.wallets.importPerMinute, windowMs: 60_000 },
+    walletVerify: { limit: config.wallets.verifyPerMinute, windowMs: 60_000 },
+  }),
 });

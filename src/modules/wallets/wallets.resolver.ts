@@ -1,7 +1,7 @@
 import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../context';
-import { ChainArgs, ImportWalletArgs, WalletIdArgs } from './wallets.inputs';
-import { AggregateBalanceType, ChainBalancesType, WalletType } from './wallets.types';
+import { ChainArgs, ImportWalletArgs, VerifyWalletArgs, WalletIdArgs } from './wallets.inputs';
+import { AggregateBalanceType, ChainBalancesType, WalletChallengeType, WalletType } from './wallets.types';
 import { walletsLoaders } from './wallets.loaders';
 import { WalletsService } from './wallets.service';
 
@@ -13,10 +13,38 @@ export class WalletsResolver {
     return ctx.loaders.get(walletsLoaders).byUserId.load(userId);
   }
 
-  @Mutation(() => WalletType, { description: 'Link an external wallet (409 when it is linked already, by anyone).' })
+  @Mutation(() => WalletType, {
+    description:
+      'Link an external wallet, unverified until its owner signs a challenge (409 when the caller linked it ' +
+      'already or another user verified it; 429 beyond the per-user limit).',
+  })
   async importWallet(@Args() a: ImportWalletArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
+    await ctx.services.rateLimits.consume('walletImport', userId);
     return ctx.services.get(WalletsService).import(userId, a.chain, a.address);
+  }
+
+  @Mutation(() => WalletChallengeType, {
+    description:
+      "A one-time message to sign with the wallet's key (replaces any open one; expires). 404: not the " +
+      "caller's; 409: verified already, or another user verified the address.",
+  })
+  async walletChallenge(@Args() a: WalletIdArgs, @Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    await ctx.services.rateLimits.consume('walletVerify', userId);
+    return ctx.services.get(WalletsService).challenge(userId, a.id);
+  }
+
+  @Mutation(() => WalletType, {
+    description:
+      'Verify a wallet with a signature of its open challenge; takes the address over from other users who ' +
+      'only imported it. 400 names `challenge` (none open, used or expired) or `signature` (malformed or ' +
+      'not by the address).',
+  })
+  async verifyWallet(@Args() a: VerifyWalletArgs, @Ctx() ctx: GraphQLContext) {
+    const { userId } = await ctx.auth.requireUser();
+    await ctx.services.rateLimits.consume('walletVerify', userId);
+    return ctx.services.get(WalletsService).verify(userId, a.id, a.signature);
   }
 
   @Mutation(() => WalletType, { description: 'Unlink an imported wallet; provisioned wallets cannot be removed.' })

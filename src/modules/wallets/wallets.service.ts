@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import { microsToNumber, mulMicros } from '../../money';
@@ -6,7 +7,14 @@ import { canonicalAddress } from './chain-address';
 import { CHAINS, type Chain } from './wallets.limits';
 import { NATIVE_SYMBOL, type ChainBalancesClient } from './chain-balances.client';
 import type { WalletProvider } from './wallet-provider.client';
-import { WALLET_VIEW, type AggregateBalanceView, type ChainBalancesView, type WalletView } from './wallets.models';
+import {
+  WALLET_VIEW,
+  type AggregateBalanceView,
+  type ChainBalancesView,
+  type WalletChallengeView,
+  type WalletView,
+} from './wallets.models';
+import { challengeMessage, SIGNATURE_FORMATS, signatureProblem } from './ownership-proof';
 
 /** A provisioned wallet the provider made, ready to store. */
 export interface ProvisionedWallet {
@@ -16,12 +24,29 @@ export interface ProvisionedWallet {
   kind: 'provisioned';
   /** `userId:chain`: at most one provisioned wallet per chain and user. */
   provisionSlot: string;
+  verification: 'verified';
+  verifiedAt: Date;
+  /** `chain:address`: the address is this user's (see {@link WalletsService}). */
+  ownerSlot: string;
+}
+
+/** The slot a verified wallet holds: one verified owner per address. */
+function ownerSlot(chain: Chain, address: string): string {
+  return `${chain}:${address}`;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'P2002';
 }
 
 /**
  * Users' wallets: the provisioned ones (one per chain, from the wallet provider)
- * and imported ones (external addresses the user links). An address is linked
- * to one user at most, which the (chain, address) unique index enforces.
+ * and imported ones (external addresses the user links). An imported wallet is
+ * `unverified` until its owner signs a one-time challenge with the address's key.
+ * An address is verified by one user at most (the `ownerSlot` unique key, set on
+ * verified and provisioned wallets); several users may hold unverified imports of
+ * it, and the first to verify takes it over: the others' unverified imports are
+ * removed in the same transaction.
  */
 export class WalletsService {
   constructor(
@@ -29,6 +54,8 @@ export class WalletsService {
     private readonly provider: WalletProvider,
     private readonly balancesClient: ChainBalancesClient,
     private readonly ledger: LedgerService,
+    private readonly options: { challengeTtlMs: number } = { challengeTtlMs: 600_000 },
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** A user's wallets, oldest first. */
@@ -74,7 +101,17 @@ export class WalletsService {
         } catch {
           throw AppError.upstream(`wallet provider sent an invalid ${chain} address`);
         }
-        return { userId, chain, address: canonical, kind: 'provisioned' as const, provisionSlot: `${userId}:${chain}` };
+        return {
+          userId,
+          chain,
+          address: canonical,
+          kind: 'provisioned' as const,
+          provisionSlot: `${userId}:${chain}`,
+          // The service holds the keys of the wallets it provisions.
+          verification: 'verified' as const,
+          verifiedAt: new Date(this.now()),
+          ownerSlot: ownerSlot(chain, canonical),
+        };
       }),
     );
   }
@@ -98,18 +135,108 @@ export class WalletsService {
     return count;
   }
 
-  /** Links an external address: 400 when invalid for its chain, 409 when linked already (by anyone). */
+  /**
+   * Links an external address, unverified: 400 when invalid for its chain, 409 when the caller
+   * linked it already or another user verified it (or was provisioned it). Another user's
+   * unverified import of the address does not block it (see {@link verify}).
+   */
   async import(userId: string, chain: Chain, rawAddress: string): Promise<WalletView> {
     const address = canonicalAddress(chain, rawAddress);
     return this.prisma.$transaction(async (tx) => {
+      const owned = await tx.wallet.findUnique({
+        where: { ownerSlot: ownerSlot(chain, address) },
+        select: { id: true },
+      });
+      if (owned) throw AppError.conflict(`${chain} wallet ${address} is already linked`);
       await tx.user.createMany({ data: [{ id: userId }], skipDuplicates: true });
       const { count } = await tx.wallet.createMany({
         data: [{ userId, chain, address, kind: 'imported' }],
         skipDuplicates: true,
       });
       if (count === 0) throw AppError.conflict(`${chain} wallet ${address} is already linked`);
-      return tx.wallet.findUniqueOrThrow({ where: { chain_address: { chain, address } }, select: WALLET_VIEW });
+      return tx.wallet.findUniqueOrThrow({
+        where: { userId_chain_address: { userId, chain, address } },
+        select: WALLET_VIEW,
+      });
     });
+  }
+
+  /**
+   * Opens a one-time ownership challenge on one of the caller's unverified wallets (replacing
+   * any open one): 404 when it is not the caller's, 409 when it is verified already or
+   * another user verified its address.
+   */
+  async challenge(userId: string, walletId: string): Promise<WalletChallengeView> {
+    const w = await this.prisma.wallet.findFirst({ where: { id: walletId, userId }, select: WALLET_VIEW });
+    if (!w) throw AppError.notFound(`wallet ${walletId}`);
+    await this.assertClaimable(w);
+    const nonce = randomBytes(16).toString('hex');
+    const expiresAt = new Date(this.now() + this.options.challengeTtlMs);
+    const message = challengeMessage({ chain: w.chain, address: w.address, walletId: w.id, nonce, expiresAt });
+    await this.prisma.wallet.update({
+      where: { id: w.id },
+      data: { challenge: message, challengeExpiresAt: expiresAt },
+    });
+    return { walletId: w.id, chain: w.chain, address: w.address, message, nonce, expiresAt };
+  }
+
+  /**
+   * Verifies the caller's wallet with a signature of its open challenge. 400 naming `challenge`
+   * when none is open (never asked, used already, or expired) and naming `signature` when it is
+   * malformed or not made with the address's key; 404 when the wallet is not the caller's; 409
+   * when it is verified already or another user verified the address first. On success the
+   * wallet is verified, the challenge is spent, and other users' unverified imports of the
+   * address are removed (the address is taken over).
+   */
+  async verify(userId: string, walletId: string, signature: string): Promise<WalletView> {
+    const w = await this.prisma.wallet.findFirst({
+      where: { id: walletId, userId },
+      select: { ...WALLET_VIEW, challenge: true, challengeExpiresAt: true },
+    });
+    if (!w) throw AppError.notFound(`wallet ${walletId}`);
+    await this.assertClaimable(w);
+    const { challenge, challengeExpiresAt } = w;
+    if (challenge === null || challengeExpiresAt === null)
+      throw AppError.badRequest('challenge', 'none is open for this wallet (request one, then sign it)');
+    if (challengeExpiresAt.getTime() <= this.now())
+      throw AppError.badRequest('challenge', `expired at ${challengeExpiresAt.toISOString()}; request a new one`);
+    const problem = signatureProblem(w.chain, w.address, challenge, signature.trim());
+    if (problem === 'format') throw AppError.badRequest('signature', SIGNATURE_FORMATS[w.chain]);
+    if (problem === 'mismatch')
+      throw AppError.badRequest('signature', `is not a signature of the challenge by ${w.address}`);
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        // Spends the challenge: a second use of it (or a race with a newer one) finds nothing to update.
+        const { count } = await tx.wallet.updateMany({
+          where: { id: w.id, userId, verification: 'unverified', challenge },
+          data: {
+            verification: 'verified',
+            verifiedAt: new Date(this.now()),
+            ownerSlot: ownerSlot(w.chain, w.address),
+            challenge: null,
+            challengeExpiresAt: null,
+          },
+        });
+        if (count === 0) throw AppError.badRequest('challenge', 'was used already; request a new one');
+        await tx.wallet.deleteMany({
+          where: { chain: w.chain, address: w.address, verification: 'unverified', userId: { not: userId } },
+        });
+        return tx.wallet.findUniqueOrThrow({ where: { id: w.id }, select: WALLET_VIEW });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw AppError.conflict(`${w.chain} wallet ${w.address} is verified by another user`);
+      throw err;
+    }
+  }
+
+  /** 409 unless `w` may still be verified: unverified, and its address verified by nobody. */
+  private async assertClaimable(w: WalletView): Promise<void> {
+    if (w.verification === 'verified') throw AppError.conflict(`wallet ${w.id} is verified already`);
+    const owner = await this.prisma.wallet.findUnique({
+      where: { ownerSlot: ownerSlot(w.chain, w.address) },
+      select: { id: true },
+    });
+    if (owner) throw AppError.conflict(`${w.chain} wallet ${w.address} is verified by another user`);
   }
 
   /** Unlinks an imported wallet: 404 when it is not the caller's, 400 when provisioned. */

@@ -3,10 +3,13 @@ import { graphqlEnum } from '../../graphql/enums';
 import { CHAINS, type Chain } from './wallets.limits';
 import {
   WALLET_KINDS,
+  WALLET_VERIFICATIONS,
   type AggregateBalanceView,
   type ChainBalancesView,
   type WalletBalanceView,
+  type WalletChallengeView,
   type WalletKind,
+  type WalletVerification,
   type WalletView,
 } from './wallets.models';
 import {} from './wallets.limits';
@@ -17,6 +20,13 @@ export const WalletKindEnum = graphqlEnum(WALLET_KINDS, {
   name: 'WalletKind',
   description:
     '`provisioned`: created by the service at onboarding (cannot be removed); `imported`: linked by the user.',
+});
+
+export const WalletVerificationEnum = graphqlEnum(WALLET_VERIFICATIONS, {
+  name: 'WalletVerification',
+  description:
+    '`unverified`: imported, its owner has not yet signed a challenge (it counts in no public figure); ' +
+    '`verified`: its owner signed a challenge with the address key, or the service provisioned it.',
 });
 
 @ObjectType('Wallet')
@@ -31,6 +41,30 @@ export class WalletType implements Omit<WalletView, 'userId'> {
   kind: WalletKind;
   @Field()
   createdAt: Date;
+  @Field(() => WalletVerificationEnum)
+  verification: WalletVerification;
+  @Field(() => Date, { nullable: true, description: 'When the owner proved control; null while unverified.' })
+  verifiedAt: Date | null;
+}
+
+@ObjectType('WalletChallenge', {
+  description: 'A one-time ownership challenge: sign `message` with the wallet key before `expiresAt`, once.',
+})
+export class WalletChallengeType implements WalletChallengeView {
+  @Field(() => ID)
+  walletId: string;
+  @Field(() => ChainEnum)
+  chain: Chain;
+  @Field()
+  address: string;
+  @Field({
+    description: 'The exact text to sign: EIP-191 personal_sign on polygon, ed25519 over its UTF-8 bytes on solana.',
+  })
+  message: string;
+  @Field()
+  nonce: string;
+  @Field()
+  expiresAt: Date;
 }
 
 @ObjectType('WalletBalance', { description: "One wallet's on-chain holdings (token units) and their USD value." })

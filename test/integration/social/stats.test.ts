@@ -3,14 +3,17 @@ import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.
 import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp, type UserClient } from '../../support/app';
 import { statementsOf } from './statements';
-import { wallets } from '../../support/wallets';
+import { importVerified, polygonSignerStartingWith, wallets } from '../../support/wallets';
 
 type Leaderboard = LeaderboardQuery['leaderboard'];
 type Me = LeaderboardMeQuery['leaderboardMe'];
 type Stats = UserStatsQuery['userStats'];
 
-// Other traders, and the two wallets ann links (lower-case ids sort P < Q < R < S < W1 < W2).
-const [P, Q, R, S, W1, W2] = wallets('1', '2', '3', '4', '5', '6');
+// Other traders, and the wallets ann and cat link and verify with real keys, chosen so that the
+// lower-case ids sort P < Q < R < S < W1 < W2.
+const [P, Q, R] = wallets('1', '2', '3');
+const [S_KEY, W1_KEY, W2_KEY] = ['4', '5', '6'].map(polygonSignerStartingWith);
+const [S, W1, W2] = [S_KEY, W1_KEY, W2_KEY].map((k) => k.address.toLowerCase());
 
 let app: TestApp;
 let ann: UserClient;
@@ -40,10 +43,8 @@ beforeAll(async () => {
   [ann, bob, ghost] = [app.as('ann'), app.as('bob'), app.as('ghost')];
   // ann and bob sign up (a provisioned polygon wallet each, never trading); ann links W1 and W2.
   for (const user of [ann, bob]) expect((await user.post('/auth/setup')).status).toBe(200);
-  for (const address of [W1, W2]) {
-    const r = await ann.post('/api/wallets/import', { chain: 'polygon', address });
-    expect(r.status).toBe(201);
-  }
+  // Imported wallets count as the user's traders once verified.
+  for (const key of [W1_KEY, W2_KEY]) await importVerified(ann, key);
   // Volumes (price 0.5): P 60, Q 50, W1 40 + 7, R 30, S 20, W2 5. Trades: W1 5, R 2, the rest 1.
   await app.services
     .get(TradeIngestService)
@@ -130,7 +131,7 @@ describe('GET /api/leaderboard/me', () => {
 
   it('breaks ties as the board does (figure, then venue, then trader id)', async () => {
     const cat = app.as('cat');
-    expect((await cat.post('/api/wallets/import', { chain: 'polygon', address: S })).status).toBe(201);
+    await importVerified(cat, S_KEY);
     // One trade each for P, Q, S and W2: S comes after P and Q.
     const body = (await me(cat, 'sort_by=total_trades&neighbours=1')).body as Me;
     expect(body.rank).toBe(5);

@@ -19,7 +19,8 @@ const SOLANA = 'So11111111111111111111111111111111111111112';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  // Many imports by one user below: the per-user import limit is raised out of the way.
+  app = await startTestApp({ WALLET_IMPORT_RATE_LIMIT: '1000' });
 });
 afterAll(async () => {
   await app.close();
@@ -31,6 +32,8 @@ describe('wallets', () => {
       ['GET', '/api/wallets'],
       ['POST', '/api/wallets/import'],
       ['DELETE', '/api/wallets/x'],
+      ['POST', '/api/wallets/x/challenge'],
+      ['POST', '/api/wallets/x/verify'],
       ['GET', '/api/wallets/balance'],
       ['GET', '/api/wallets/balance/polygon'],
       ['GET', '/api/wallets/balance/solana'],
@@ -56,7 +59,13 @@ describe('wallets', () => {
       address: CHECKSUMMED.toLowerCase(),
     });
     expect(lower.status).toBe(201);
-    expect(lower.body).toMatchObject({ chain: 'polygon', address: CHECKSUMMED, kind: 'imported' });
+    expect(lower.body).toMatchObject({
+      chain: 'polygon',
+      address: CHECKSUMMED,
+      kind: 'imported',
+      verification: 'unverified',
+      verifiedAt: null,
+    });
     const mixed = await app.as('wa').post('/api/wallets/import', {
       chain: 'polygon',
       address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
@@ -89,14 +98,19 @@ describe('wallets', () => {
     expect((r.body as { message: string }).message).toMatch(new RegExp(`^${field}: .*${words}`));
   });
 
-  it('409 when the address is linked already, by the caller or another user (any case)', async () => {
+  it('409 when the address is linked already by the caller (any case) or verified by another user', async () => {
     const again = await app.as('wa').post('/api/wallets/import', {
       chain: 'polygon',
       address: CHECKSUMMED.toUpperCase().replace('0X', '0x'),
     });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: 'conflict' });
-    expect((await app.as('wb').post('/api/wallets/import', { chain: 'solana', address: SOLANA })).status).toBe(409);
+    // Another user's unverified import blocks nobody (the first to verify the address takes it over).
+    const other = await app.as('wb').post('/api/wallets/import', { chain: 'solana', address: SOLANA });
+    expect(other.status).toBe(201);
+    expect(other.body).toMatchObject({ verification: 'unverified' });
+    expect((await app.as('wb').delete(`/api/wallets/${(other.body as Wallet).id}`)).status).toBe(200);
+    // Provisioned wallets are verified: nobody else may link their addresses.
     const provisioned = ((await app.as('wa').get('/api/wallets')).body as Wallet[]).find(
       (w) => w.kind === 'provisioned',
     )!;
@@ -119,8 +133,8 @@ describe('wallets', () => {
     expect(del.status).toBe(200);
     expect(del.body).toMatchObject({ id: imported.id, address: SOLANA });
     expect((await app.as('wa').delete(`/api/wallets/${imported.id}`)).status).toBe(404);
-    // Unlinked: another user may link it now.
-    expect((await app.as('wb').post('/api/wallets/import', { chain: 'solana', address: SOLANA })).status).toBe(201);
+    // Unlinked: the caller may link it again.
+    expect((await app.as('wa').post('/api/wallets/import', { chain: 'solana', address: SOLANA })).status).toBe(201);
   });
 
   it('balances with the simulated chain data: USDC 1:1, MATIC $0.50, SOL $150, plus the ledger', async () => {

@@ -27,7 +27,7 @@ export interface UserStatsView {
   userId: string;
   /** When the user signed up (`/auth/setup`); null when the user never did. */
   joinedAt: Date | null;
-  /** The user's polygon wallets: their venue_a trader identities. */
+  /** The user's verified polygon wallets: their venue_a trader identities. */
   wallets: number;
   /** Of those, the ones with public trades. */
   rankedWallets: number;
@@ -87,8 +87,8 @@ export class UserStatsService {
     const [[w], [u]] = await Promise.all([
       this.prisma.$queryRaw<WalletRow[]>`
         WITH mine AS (
-          SELECT DISTINCT lower("address") AS "traderId" FROM "Wallet" WHERE "userId" = ${userId} AND "chain" =
-        'polygon'
+          SELECT DISTINCT lower("address") AS "traderId" FROM "Wallet"
+          WHERE "userId" = ${userId} AND "chain" = 'polygon' AND "verification" = 'verified'
         )
         SELECT (SELECT count(*)::int FROM mine) AS "wallets",
                count(s."traderId")::int AS "ranked",

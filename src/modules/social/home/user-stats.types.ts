@@ -2,7 +2,7 @@ import { Field, Float, Int, ObjectType } from 'type-graphql';
 import type { OrderTradingView, UserStatsView, WalletTradingView } from './user-stats.service';
 
 @ObjectType('WalletTrading', {
-  description: "The user's polygon wallets as venue_a traders: their trader stats summed (USD).",
+  description: "The user's verified polygon wallets as venue_a traders: their trader stats summed (USD).",
 })
 export class WalletTradingType implements WalletTradingView {
   @Field(() => Float)
@@ -43,7 +43,7 @@ export class UserStatsType implements UserStatsView {
   userId: string;
   @Field(() => Date, { nullable: true, description: 'Sign-up time; null for a user who never signed up.' })
   joinedAt: Date | null;
-  @Field(() => Int, { description: 'Polygon wallets (venue_a trader identities).' })
+  @Field(() => Int, { description: 'Verified polygon wallets (venue_a trader identities).' })
   wallets: number;
   @Field(() => Int, { description: 'Of those, the ones with public trades.' })
   rankedWallets: number;

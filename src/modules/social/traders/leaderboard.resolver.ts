@@ -19,7 +19,7 @@ export class LeaderboardResolver {
   }
 
   @Query(() => LeaderboardMeType, {
-    description: "The caller's rank and neighbours (their traders: linked polygon wallets on venue_a).",
+    description: "The caller's rank and neighbours (their traders: verified polygon wallets on venue_a).",
   })
   async leaderboardMe(@Args() a: LeaderboardMeArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();

@@ -44,7 +44,7 @@ export interface LeaderboardMeView {
   sortBy: LeaderboardSort;
   /** Traders on the board. */
   total: number;
-  /** The caller's venue_a trader ids: their linked polygon wallet addresses (lower case). */
+  /** The caller's venue_a trader ids: their verified polygon wallet addresses (lower case). */
   traderIds: string[];
   /** The best rank among the caller's traders; null when none of them has traded. */
   rank: number | null;
@@ -127,7 +127,7 @@ export class LeaderboardService {
   /**
    * The caller's rank and neighbours on the board ordered by `sortBy` (the
    * order of {@link leaderboard} without a venue filter). The caller's traders
-   * are the venue_a wallets equal to their linked polygon addresses; with
+   * are the venue_a wallets equal to their verified polygon addresses; with
    * several ranked, the best-ranked one stands for the caller. Five
    * statements, whatever the board's size.
    */

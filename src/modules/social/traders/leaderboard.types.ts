@@ -60,7 +60,7 @@ export class LeaderboardMeType implements LeaderboardMeView {
   @Field(() => Int, { description: 'Traders on the board.' })
   total: number;
   @Field(() => [String], {
-    description: "The caller's venue_a trader ids: their polygon wallet addresses, lower case.",
+    description: "The caller's venue_a trader ids: their verified polygon wallet addresses, lower case.",
   })
   traderIds: string[];
   @Field(() => Int, { nullable: true, description: "Best rank among the caller's traders; null when none has traded." })
