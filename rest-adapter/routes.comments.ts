@@ -60,7 +60,7 @@ export const commentRoutes = [
     }),
     result: 'createEventComment',
     status: 201,
-    errors: [400, 401, 404],
+    errors: [400, 401, 404, 429],
   }),
   route({
     ...common,
@@ -85,7 +85,7 @@ export const commentRoutes = [
     document: CreateTradeCommentDocument,
     result: 'createTradeComment',
     status: 201,
-    errors: [400, 401, 404],
+    errors: [400, 401, 404, 429],
   }),
   route({
     ...common,
@@ -121,7 +121,7 @@ export const commentRoutes = [
     params: commentPath,
     document: LikeCommentDocument,
     result: 'likeComment',
-    errors: [401, 404],
+    errors: [401, 404, 429],
   }),
   route({
     ...common,
@@ -133,6 +133,6 @@ export const commentRoutes = [
     params: commentPath,
     document: UnlikeCommentDocument,
     result: 'unlikeComment',
-    errors: [401, 404],
+    errors: [401, 404, 429],
   }),
 ];

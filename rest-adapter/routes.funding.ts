@@ -48,7 +48,7 @@ export const fundingRoutes = [
     params: { body: z.object({ amount, currency }) },
     document: CreatePaymentIntentDocument,
     result: 'createPaymentIntent',
-    errors: [400, 401, 409, 502],
+    errors: [400, 401, 409, 429, 502],
   }),
   route({
     ...common,

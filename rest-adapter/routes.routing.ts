@@ -75,7 +75,7 @@ export const routingRoutes = [
     document: CreateRouteDocument,
     variables: (input) => ({ input }) as CreateRouteMutationVariables,
     result: 'createRoute',
-    errors: [400, 404],
+    errors: [400, 404, 429],
     tags: ['routing'],
   }),
 ];

@@ -44,7 +44,7 @@ export const socialRoutes = [
     document: FollowDocument,
     result: 'follow',
     status: 201,
-    errors: [400, 401],
+    errors: [400, 401, 429],
   }),
   route({
     ...common,
@@ -71,7 +71,7 @@ export const socialRoutes = [
     params: { path: z.object({ venue, traderId: requiredStr(100) }) },
     document: UnfollowDocument,
     result: 'unfollow',
-    errors: [400, 401],
+    errors: [400, 401, 429],
   }),
 ];
 
@@ -122,7 +122,7 @@ export const traderRoutes = [
     params: { path: traderPath },
     document: TraderDocument,
     result: 'trader',
-    errors: [400, 404],
+    errors: [404],
     tags: ['social'],
   }),
   route({

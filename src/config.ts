@@ -83,6 +83,7 @@ const envSchema = z.object({
   VENUE_A_FEE_EXPONENT: numberInRange(0, 4, 1),
   VENUE_B_TAKER_FEE: numberInRange(0, 1, 0.07),
   ROUTE_QUOTE_TTL_SECONDS: intInRange(1, 3600, 30),
+  ROUTE_INTENT_PURGE_MS: intInRange(0, 86_400_000, 60_000),
   EMBEDDINGS_PROVIDER: z.enum(['local', 'remote']).default('local'),
   EMBEDDINGS_API_URL: optionalUrl(['http:', 'https:']),
   EMBEDDINGS_API_KEY: optionalString,
@@ -106,6 +107,11 @@ const envSchema = z.object({
   WALLET_IMPORT_RATE_LIMIT: intInRange(1, 1_000_000, 10),
   WALLET_VERIFY_RATE_LIMIT: intInRange(1, 1_000_000, 30),
   WALLET_CHALLENGE_TTL_SECONDS: intInRange(30, 86_400, 600),
+  COMMENT_RATE_LIMIT: intInRange(1, 1_000_000, 30),
+  LIKE_RATE_LIMIT: intInRange(1, 1_000_000, 120),
+  FOLLOW_RATE_LIMIT: intInRange(1, 1_000_000, 60),
+  ROUTE_RATE_LIMIT: intInRange(1, 1_000_000, 120),
+  PAYMENT_INTENT_RATE_LIMIT: intInRange(1, 1_000_000, 30),
   COPYTRADE_MAX_TRADE_USD: intInRange(1, 10_000_000, 500),
   COPYTRADE_MAX_DAILY_USD: intInRange(1, 100_000_000, 2_000),
   COPYTRADE_MAX_OPEN_POSITIONS: intInRange(0, 10_000, 25),
@@ -201,6 +207,8 @@ export interface AppConfig {
   trading: {
     fees: { venueA: { rate: number; exponent: number }; venueB: { takerCoefficient: number } };
     routeTtlSeconds: number;
+    /** How often expired route intents are deleted (ms; 0 = never in the background). */
+    routeIntentPurgeMs: number;
     execution: { pollMs: number; waitMs: number; reconcileMs: number };
   };
   /** `model` and `timeoutMs` apply to the remote provider (the local one has its own fixed model). */
@@ -219,6 +227,13 @@ export interface AppConfig {
     authMePerMinute: number;
     onrampPerMinute: number;
     rewardsClaimPerMinute: number;
+    /** Per user: comments created, likes and unlikes, follows and unfollows, payment intents. */
+    commentsPerMinute: number;
+    likesPerMinute: number;
+    followsPerMinute: number;
+    paymentIntentsPerMinute: number;
+    /** Per client (the route is public): quoted route intents stored. */
+    routeIntentsPerMinute: number;
   };
   /**
    * Wallet ownership: imports per user per minute; challenges and verify attempts (together) per
@@ -506,6 +521,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         venueB: { takerCoefficient: e.VENUE_B_TAKER_FEE },
       },
       routeTtlSeconds: e.ROUTE_QUOTE_TTL_SECONDS,
+      routeIntentPurgeMs: e.ROUTE_INTENT_PURGE_MS,
       execution: { pollMs: e.EXECUTION_POLL_MS, waitMs: e.EXECUTION_WAIT_MS, reconcileMs: e.EXECUTION_RECONCILE_MS },
     },
     embeddings: {
@@ -525,6 +541,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       authMePerMinute: e.AUTH_ME_RATE_LIMIT,
       onrampPerMinute: e.ONRAMP_RATE_LIMIT,
       rewardsClaimPerMinute: e.REWARDS_CLAIM_RATE_LIMIT,
+      commentsPerMinute: e.COMMENT_RATE_LIMIT,
+      likesPerMinute: e.LIKE_RATE_LIMIT,
+      followsPerMinute: e.FOLLOW_RATE_LIMIT,
+      paymentIntentsPerMinute: e.PAYMENT_INTENT_RATE_LIMIT,
+      routeIntentsPerMinute: e.ROUTE_RATE_LIMIT,
     },
     wallets: {
       importPerMinute: e.WALLET_IMPORT_RATE_LIMIT,

@@ -121,7 +121,7 @@ export class RequestAuth {
     const name = HEADER_FOR[which];
     const expected = this.tokens[which];
     const setting = SETTING_OF_OPTIONAL[which];
-    if (setting !== undefined && !expected) throw new AppError('internal', `${setting} is not configured`);
+    if (setting !== undefined && !expected) throw AppError.notConfigured(name, setting);
     if (!safeEqual(this.creds.header(name.toLowerCase()), expected)) {
       throw AppError.unauthorized(`missing or invalid ${name} header`);
     }
@@ -129,7 +129,7 @@ export class RequestAuth {
 
   /** 500 when a secret the operation needs is not configured (nothing the caller sent can be checked). */
   requireConfigured(which: keyof RequiredSecrets): void {
-    if (!this.secrets[which]) throw new AppError('internal', `${SETTING_OF_SECRET[which]} is not configured`);
+    if (!this.secrets[which]) throw AppError.notConfigured('webhook secret', SETTING_OF_SECRET[which]);
   }
 
   private async verifyUser(): Promise<UserPrincipal | null> {

@@ -17,6 +17,15 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 
+  /**
+   * 500 for a server-side setting the request needs but that is unset: the
+   * client is told only that `what` is not configured; the setting's name goes
+   * in `cause`, for the server's log (an internal error is logged).
+   */
+  static notConfigured(what: string, setting: string): AppError {
+    return Object.assign(new AppError('internal', `${what} not configured`), { cause: `${setting} is not set` });
+  }
+
   static badRequest(field: string, problem: string): AppError {
     return new AppError('bad_request', `${field}: ${problem}`, { field });
   }

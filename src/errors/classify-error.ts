@@ -33,7 +33,14 @@ export function classifyGraphQLError(error: unknown): ClassifiedError {
   // Resolver errors arrive wrapped (once by graphql-js, sometimes again by a server).
   while (original instanceof GraphQLError && original.originalError) original = original.originalError;
   const app = toAppError(original);
-  if (app) return { code: app.code, message: app.message, details: app.details };
+  // An internal AppError (a missing setting) shows its message, and is logged with its cause.
+  if (app)
+    return {
+      code: app.code,
+      message: app.message,
+      details: app.details,
+      ...(app.code === 'internal' && { unexpected: app }),
+    };
   if (original instanceof GraphQLError) {
     // A GraphQLError with no cause comes from parsing, validation or variable coercion.
     const code = original.extensions?.code;

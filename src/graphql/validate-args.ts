@@ -1,5 +1,7 @@
 import { validate, type ValidationError } from 'class-validator';
+import type { ResolverData } from 'type-graphql';
 import { AppError } from '../errors/app-error';
+import { findUnstorableText } from '../http/storable-text';
 
 const OPTIONS = { skipMissingProperties: true, forbidUnknownValues: false } as const;
 
@@ -27,11 +29,24 @@ const isClassInstance = (v: unknown): v is object =>
  * of input classes are walked: a scalar's plain objects have no rules, and a
  * bulk one (a webhook's thousand records) would cost a metadata lookup each.
  */
-export async function validateArgs(argValue: unknown): Promise<void> {
+export async function validateArgs(argValue: unknown, _type?: unknown, data?: ResolverData): Promise<void> {
+  refuseUnstorable(argValue, data?.args);
   const values = Array.isArray(argValue) ? argValue : [argValue];
   for (const v of values) {
     if (!isClassInstance(v)) continue;
     const problem = firstProblem(await validate(v, OPTIONS));
     if (problem) throw AppError.badRequest(problem.field, problem.message);
   }
+}
+
+/**
+ * Text PostgreSQL cannot store (NUL, lone surrogates) in any argument is a 400
+ * naming the field, before the resolver runs. An input object's fields are
+ * named as class-validator names them (`coreId`); a scalar argument by its name.
+ */
+function refuseUnstorable(argValue: unknown, args: Record<string, unknown> | undefined): void {
+  const isObject = argValue !== null && typeof argValue === 'object';
+  const name = isObject ? '' : (Object.entries(args ?? {}).find(([, v]) => v === argValue)?.[0] ?? 'argument');
+  const problem = findUnstorableText(argValue, name);
+  if (problem) throw AppError.badRequest(problem.field || 'input', problem.message);
 }

@@ -9,4 +9,8 @@ export const commentsModule = defineModule({
   resolvers: [CommentsResolver],
   services: [provide(CommentsService, ({ db, get }) => new CommentsService(db.prisma, get(NOTIFY)))],
   loaders: [commentsLoaders],
+  rateLimits: (config) => ({
+    comments: { limit: config.limits.commentsPerMinute, windowMs: 60_000 },
+    likes: { limit: config.limits.likesPerMinute, windowMs: 60_000 },
+  }),
 });

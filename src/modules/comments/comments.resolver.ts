@@ -34,6 +34,7 @@ export class CommentsResolver {
   @Mutation(() => CommentType)
   async createEventComment(@Args() a: CreateEventCommentArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
+    await ctx.services.rateLimits.consume('comments', userId);
     const s = ctx.services.get(CommentsService);
     return s.create(userId, await s.eventTarget(a.event), a.body, a.parentId);
   }
@@ -41,6 +42,7 @@ export class CommentsResolver {
   @Mutation(() => CommentType)
   async createTradeComment(@Args() a: CreateTradeCommentArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
+    await ctx.services.rateLimits.consume('comments', userId);
     const s = ctx.services.get(CommentsService);
     return s.create(userId, await s.tradeTarget(a.tradeId), a.body, a.parentId);
   }
@@ -54,12 +56,14 @@ export class CommentsResolver {
   @Mutation(() => LikeStateType, { description: 'Idempotent.' })
   async likeComment(@Args() { commentId }: CommentIdArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
+    await ctx.services.rateLimits.consume('likes', userId);
     return ctx.services.get(CommentsService).like(userId, commentId);
   }
 
   @Mutation(() => LikeStateType, { description: 'Idempotent.' })
   async unlikeComment(@Args() { commentId }: CommentIdArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
+    await ctx.services.rateLimits.consume('likes', userId);
     return ctx.services.get(CommentsService).unlike(userId, commentId);
   }
 

@@ -73,7 +73,8 @@ export class EventsService {
   }
 
   private async discoverUncached(q: DiscoverEventsQuery): Promise<Page<EventView>> {
-    const search = q.search?.trim();
+    // Prisma's `contains` is a LIKE pattern: escape its wildcards (and the escape character) so they match themselves.
+    const search = q.search?.trim().replace(/[\\%_]/g, '\\$&');
     const where: Prisma.CoreEventWhereInput = {
       ...(q.category !== undefined && { category: q.category }),
       ...(q.venue !== undefined && { markets: { some: { venue: q.venue } } }),

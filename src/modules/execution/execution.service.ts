@@ -139,7 +139,7 @@ export class ExecutionService {
         ? opts.exactSizeMicros
         : sizeMicrosFor(market.venue, req.size);
     if (req.mode === 'live' && market.venue === 'venue_a' && !this.deps.client) {
-      throw AppError.unavailable('venue_a live execution is not configured (EXECUTION_SERVICE_URL)');
+      throw AppError.unavailable('venue_a live execution is not configured');
     }
     const key = principal ? IdempotencyService.check(opts.idempotencyKey) : undefined;
     const draft: OrderDraft = {

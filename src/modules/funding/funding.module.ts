@@ -35,5 +35,8 @@ export const fundingModule = defineModule({
       stop: ({ get }) => get(WithdrawalsService).stop(),
     },
   ],
-  rateLimits: (config) => ({ onramp: { limit: config.limits.onrampPerMinute, windowMs: 60_000 } }),
+  rateLimits: (config) => ({
+    onramp: { limit: config.limits.onrampPerMinute, windowMs: 60_000 },
+    paymentIntent: { limit: config.limits.paymentIntentsPerMinute, windowMs: 60_000 },
+  }),
 });

@@ -21,10 +21,14 @@ export class FundingResolver {
     return ctx.services.get(FundingService).onramp(userId, a.amount, a.currency, idempotencyKey(ctx), admit);
   }
 
-  @Mutation(() => FundingTransactionType, { description: 'Legacy: a fiat payment intent (Idempotency-Key honoured).' })
+  @Mutation(() => FundingTransactionType, {
+    description: 'Legacy: a fiat payment intent (Idempotency-Key honoured; rate limited per user).',
+  })
   async createPaymentIntent(@Args() a: FundingAmountArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
-    return ctx.services.get(FundingService).paymentIntent(userId, a.amount, a.currency, idempotencyKey(ctx));
+    // As for onramp sessions: a replay of its Idempotency-Key spends nothing.
+    const admit = () => ctx.services.rateLimits.consume('paymentIntent', userId);
+    return ctx.services.get(FundingService).paymentIntent(userId, a.amount, a.currency, idempotencyKey(ctx), admit);
   }
 
   @Query(() => FundingPageType, { description: "The caller's deposits, newest first." })

@@ -51,9 +51,15 @@ export class FundingService {
     });
   }
 
-  async paymentIntent(userId: string, amount: number, currency: FiatCurrency, key?: string): Promise<FundingView> {
+  async paymentIntent(
+    userId: string,
+    amount: number,
+    currency: FiatCurrency,
+    key?: string,
+    admit?: () => Promise<void>,
+  ): Promise<FundingView> {
     const micros = amountToMicros(amount, FUNDING_LIMITS.intent);
-    const call = { userId, operation: 'funding.intent', key, input: { amount, currency } };
+    const call = { userId, operation: 'funding.intent', key, input: { amount, currency }, admit };
     return this.idempotency.run(call, async () => {
       const pi = await this.payments.createPaymentIntent({
         userId,

@@ -44,7 +44,7 @@ export class ReferralsService {
   /**
    * Applies another user's code. 400 when the code is malformed, unknown or the
    * caller's own; 409 when the caller was referred already (re-applying the
-   * same code answers the status again), when their first fee was charged, or
+   * same code included), when their first fee was charged, or
    * when the referrer is in the caller's own downline (a loop).
    */
   async apply(userId: string, input: string): Promise<ReferralStatusView> {
@@ -59,7 +59,6 @@ export class ReferralsService {
         INSERT INTO "RewardAccount" ("userId") VALUES (${userId})
         ON CONFLICT ("userId") DO UPDATE SET "userId" = EXCLUDED."userId"
         RETURNING "referrerId", "firstFeeAt"`;
-      if (me.referrerId === owner.userId) return;
       if (me.referrerId !== null) throw AppError.conflict('already referred: a referral code was applied before');
       if (me.firstFeeAt !== null || (await hasPaidFee(tx, userId))) {
         throw AppError.conflict('your first trading fee was already charged: a referral code applies only before it');

@@ -11,12 +11,21 @@ export const routingModule = defineModule({
     provide(MarketBooks, ({ venues }) => new MarketBooks(venues)),
     provide(
       RoutingService,
-      ({ db, config, now, get }) =>
+      ({ db, config, now, get, logger }) =>
         new RoutingService(db.prisma, get(EventsService), get(MarketBooks), {
           fees: config.trading.fees,
           routeTtlSeconds: config.trading.routeTtlSeconds,
           now,
+          logger,
         }),
     ),
   ],
+  tasks: [
+    {
+      name: 'route intent purge',
+      start: ({ get, config }) => get(RoutingService).start(config.trading.routeIntentPurgeMs),
+      stop: ({ get }) => get(RoutingService).stop(),
+    },
+  ],
+  rateLimits: (config) => ({ routeIntents: { limit: config.limits.routeIntentsPerMinute, windowMs: 60_000 } }),
 });

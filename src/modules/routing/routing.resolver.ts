@@ -24,7 +24,12 @@ export class RoutingResolver {
   @Mutation(() => RouteIntentType, {
     description: 'Pick the venue with the best all-in price (or the given venue/market) and store a quoted intent.',
   })
-  createRoute(@Arg('input', () => RouteInput) input: RouteInput, @Ctx() ctx: GraphQLContext): Promise<RouteIntentView> {
+  async createRoute(
+    @Arg('input', () => RouteInput) input: RouteInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<RouteIntentView> {
+    // The route is public (the body names the user): intents are counted per client.
+    await ctx.services.rateLimits.consume('routeIntents', ctx.clientId);
     return ctx.services.get(RoutingService).route({
       coreId: input.coreId,
       userId: input.userId,

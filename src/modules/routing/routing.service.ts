@@ -1,5 +1,7 @@
 import type { PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
+import type { Logger } from '../../http/logger';
+import { PeriodicTask } from '../../infra';
 import type { OrderBook, OutcomeSide, Side, Venue } from '../../venues/venue.models';
 import type { MarketView } from '../events/events.models';
 import type { EventsService } from '../events/events.service';
@@ -45,6 +47,7 @@ export interface RoutingOptions {
   fees: FeeSchedule;
   routeTtlSeconds: number;
   now?: () => number;
+  logger?: Logger;
 }
 
 const VENUE_ORDER: Venue[] = ['venue_a', 'venue_b'];
@@ -81,6 +84,10 @@ function rundownTarget(q: CostRundownQuery): FillTarget {
  */
 export class RoutingService {
   private readonly now: () => number;
+  private readonly purge = new PeriodicTask(
+    () => this.purgeExpired(),
+    (err: unknown) => this.opts.logger?.error({ err }, 'route intent purge failed'),
+  );
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -199,6 +206,26 @@ export class RoutingService {
       notional: best.q.notional,
       alternatives,
     });
+  }
+
+  /**
+   * Deletes the route intents whose quote has expired and that no order
+   * consumed (nothing reads them after expiry); answers how many went.
+   */
+  async purgeExpired(): Promise<number> {
+    const r = await this.prisma.routeIntent.deleteMany({
+      where: { expiresAt: { lt: new Date(this.now()) }, orderId: null },
+    });
+    return r.count;
+  }
+
+  /** Purges expired intents every `everyMs` (0: never). */
+  start(everyMs: number): void {
+    this.purge.start(everyMs);
+  }
+
+  async stop(): Promise<void> {
+    await this.purge.stop();
   }
 
   /** The event's open markets (catalog status), or every market when `includeClosed`. */

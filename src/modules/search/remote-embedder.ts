@@ -35,8 +35,7 @@ export class RemoteEmbedder implements Embedder {
   }
 
   async embed(texts: readonly string[]): Promise<number[][]> {
-    if (!this.opts.apiKey)
-      throw AppError.unavailable('search: the embedding key is not configured (EMBEDDINGS_API_KEY)');
+    if (!this.opts.apiKey) throw AppError.unavailable('search: the embedding key is not configured');
     if (texts.length === 0) return [];
     let res: Response;
     let body: EmbeddingsResponse;

@@ -41,7 +41,7 @@ export class PaymentWebhookService {
 
   /** The webhook secret; 500 when none is configured (nothing can be verified). */
   assertConfigured(): string {
-    if (!this.secret) throw new AppError('internal', 'PAYMENT_WEBHOOK_SECRET is not configured');
+    if (!this.secret) throw AppError.notConfigured('webhook secret', 'PAYMENT_WEBHOOK_SECRET');
     return this.secret;
   }
 

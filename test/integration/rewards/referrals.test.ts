@@ -87,9 +87,12 @@ describe('POST /api/rewards/referral/apply', () => {
     expect(await status('ap-child')).toMatchObject({ tier1Referrals: 1, referredBy: { code } });
   });
 
-  it('re-applying the same code answers the status again; another code is a 409 (already referred)', async () => {
+  it('applying any code once referred is a 409 (already referred), the same code included', async () => {
     const code = await codeOf('ap-parent');
-    expect((await apply('ap-child', code)).status).toBe(200);
+    const same = await apply('ap-child', code);
+    expect(same.status).toBe(409);
+    expect(same.body).toMatchObject({ error: 'conflict', message: expect.stringMatching(/already referred/) });
+    expect(await status('ap-child')).toMatchObject({ referredBy: { code } });
     const other = await apply('ap-child', await codeOf('ap-other'));
     expect(other.status).toBe(409);
     expect(other.body).toMatchObject({ error: 'conflict', message: expect.stringMatching(/already referred/) });

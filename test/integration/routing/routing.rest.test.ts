@@ -207,7 +207,8 @@ describe('POST /route', () => {
     const doc = (await http(`${app.url}/openapi.json`)).body as {
       paths: Record<string, { post: { responses: Record<string, unknown> } }>;
     };
-    expect(Object.keys(doc.paths['/route'].post.responses).sort()).toEqual(['200', '400', '404']);
+    // 429: the per-client limit on stored intents (ROUTE_RATE_LIMIT).
+    expect(Object.keys(doc.paths['/route'].post.responses).sort()).toEqual(['200', '400', '404', '429']);
   });
 
   it('picks the venue with the best all-in price and stores the quoted intent', async () => {

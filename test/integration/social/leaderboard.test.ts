@@ -114,14 +114,17 @@ describe('POST /api/leaderboard/refresh', () => {
 });
 
 describe('traders', () => {
-  it('profile with followers and volume rank; 404 for an unknown trader; 400 for a bad id', async () => {
+  it('profile with followers and volume rank; 404 for an unknown trader and for a malformed id', async () => {
     await app.as('fan').post('/api/follows', { venue: 'venue_a', traderId: X });
     const p = await http(`${app.url}/api/traders/venue_a/${X.toUpperCase().replace('0X', '0x')}`);
     expect(p.status).toBe(200);
     expect(p.body).toMatchObject({ traderId: X, followers: 1, volumeRank: 1, totalTrades: 3 });
     expect((await http(`${app.url}/api/traders/venue_a/${wallet('d')}`)).status).toBe(404);
-    expect((await http(`${app.url}/api/traders/venue_a/nope`)).status).toBe(400);
-    expect((await http(`${app.url}/api/traders/venue_c/${X}`)).status).toBe(400);
+    for (const path of ['venue_a/nope', `venue_c/${X}`, `venue_a/${'x'.repeat(101)}`, 'venue_a/a%00b', 'venue_b/a']) {
+      const r = await http(`${app.url}/api/traders/${path}`);
+      expect(r.status).toBe(404);
+      expect(r.body).toMatchObject({ error: 'not_found' });
+    }
   });
 
   it(

@@ -18,7 +18,7 @@ it('POST /webhooks/payments → 500 when PAYMENT_WEBHOOK_SECRET is unset', async
     body,
   });
   expect(r.status).toBe(500);
-  expect(r.body).toEqual({ error: 'internal', message: 'PAYMENT_WEBHOOK_SECRET is not configured' });
+  expect(r.body).toEqual({ error: 'internal', message: 'webhook secret not configured' });
   expect(await app.services.db.prisma.paymentEvent.count()).toBe(0);
 });
 
@@ -42,5 +42,5 @@ it('POST /webhooks/chain-indexer/venue_a → 500 when INDEXER_SHARED_SECRET is u
     json: { fills: [fill] },
   });
   expect(r.status).toBe(500);
-  expect(r.body).toMatchObject({ error: 'internal', message: 'INDEXER_SHARED_SECRET is not configured' });
+  expect(r.body).toMatchObject({ error: 'internal', message: 'X-Indexer-Secret not configured' });
 });

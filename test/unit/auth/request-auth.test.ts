@@ -93,7 +93,7 @@ describe('RequestAuth', () => {
 
   it('an optional header token: 500 naming its setting when unset, else 401 when missing or wrong', () => {
     expect(() => auth({ 'X-Indexer-Secret': 'x' }).requireHeaderToken('indexer')).toThrow(
-      expect.objectContaining({ code: 'internal', message: 'INDEXER_SHARED_SECRET is not configured' }),
+      expect.objectContaining({ code: 'internal', message: 'X-Indexer-Secret not configured' }),
     );
     const withIndexer = { tokens: { ...tokens, indexer: 'indexer-token' } };
     expect(() =>
@@ -106,9 +106,13 @@ describe('RequestAuth', () => {
     }
   });
 
-  it('requireConfigured: 500 naming the setting of a secret that is not configured', () => {
+  it('requireConfigured: 500 naming no setting to the client (the cause, logged, names it)', () => {
     expect(() => auth({}).requireConfigured('payment')).toThrow(
-      expect.objectContaining({ code: 'internal', message: 'PAYMENT_WEBHOOK_SECRET is not configured' }),
+      expect.objectContaining({
+        code: 'internal',
+        message: 'webhook secret not configured',
+        cause: 'PAYMENT_WEBHOOK_SECRET is not set',
+      }),
     );
     expect(() => auth({}, { secrets: { payment: 'whsec' } }).requireConfigured('payment')).not.toThrow();
   });

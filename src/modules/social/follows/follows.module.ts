@@ -6,4 +6,5 @@ export const followsModule = defineModule({
   name: 'social/follows',
   resolvers: [FollowsResolver],
   services: [provide(FollowsService, ({ db }) => new FollowsService(db.prisma))],
+  rateLimits: (config) => ({ follows: { limit: config.limits.followsPerMinute, windowMs: 60_000 } }),
 });

@@ -15,12 +15,14 @@ export class FollowsResolver {
   @Mutation(() => FollowType, { description: 'Follow a trader (idempotent).' })
   async follow(@Args() a: FollowArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
+    await ctx.services.rateLimits.consume('follows', userId);
     return ctx.services.get(FollowsService).follow(userId, a.venue, a.traderId);
   }
 
   @Mutation(() => UnfollowResultType, { description: 'Unfollow a trader (idempotent).' })
   async unfollow(@Args() a: FollowArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
+    await ctx.services.rateLimits.consume('follows', userId);
     return ctx.services.get(FollowsService).unfollow(userId, a.venue, a.traderId);
   }
 }

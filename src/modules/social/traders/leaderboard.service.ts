@@ -3,7 +3,7 @@ import { readOffsetPage, type OffsetPage } from '../../../db/offset-page';
 import { AppError } from '../../../errors/app-error';
 import { decimalToNumber } from '../../events/events.models';
 import { VENUES, type Venue } from '../../../venues/venue.models';
-import { normalizeTraderId } from './trader-id';
+import { normalizeTraderId, traderIdOrNull } from './trader-id';
 import { userTraderIds } from './user-traders';
 import { LeaderboardSort } from './traders.limits';
 import { tradeFigures, type TradeFigures } from '../../trades/trades.models';
@@ -161,8 +161,10 @@ export class LeaderboardService {
     return { sortBy, total, traderIds, rank, me: { ...toView(best), rank }, neighbours: around };
   }
 
+  /** A trader's profile; 404 for an id no trader of the venue can have (the interface lists only 200 and 404). */
   async profile(venue: Venue, rawTraderId: string): Promise<TraderProfile> {
-    const traderId = normalizeTraderId(venue, rawTraderId);
+    const traderId = traderIdOrNull(venue, rawTraderId);
+    if (traderId === null) throw AppError.notFound(`trader ${venue}/<malformed id>`);
     const stat = await this.prisma.traderStat.findUnique({ where: { venue_traderId: { venue, traderId } } });
     if (!stat) throw AppError.notFound(`trader ${venue}/${traderId}`);
     // The rank `GET /api/leaderboard?venue=…&sort_by=total_volume` shows: ties in volume go by trader id.

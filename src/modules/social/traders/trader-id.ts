@@ -18,3 +18,12 @@ export function normalizeTraderId(venue: Venue, traderId: string): string {
   }
   return traderId;
 }
+
+/** The normalised id, or null when no trader of the venue can have it. */
+export function traderIdOrNull(venue: Venue, traderId: string): string | null {
+  try {
+    return normalizeTraderId(venue, traderId);
+  } catch {
+    return null;
+  }
+}
