@@ -108,6 +108,7 @@ const envSchema = z.object({
   WALLET_VERIFY_RATE_LIMIT: intInRange(1, 1_000_000, 30),
   WALLET_CHALLENGE_TTL_SECONDS: intInRange(30, 86_400, 600),
   COMMENT_RATE_LIMIT: intInRange(1, 1_000_000, 30),
+  SIMULATION_RATE_LIMIT: intInRange(1, 1_000_000, 120),
   LIKE_RATE_LIMIT: intInRange(1, 1_000_000, 120),
   FOLLOW_RATE_LIMIT: intInRange(1, 1_000_000, 60),
   ROUTE_RATE_LIMIT: intInRange(1, 1_000_000, 120),
@@ -234,6 +235,8 @@ export interface AppConfig {
     paymentIntentsPerMinute: number;
     /** Per client (the route is public): quoted route intents stored. */
     routeIntentsPerMinute: number;
+    /** Per user: simulated orders of a bearer caller (stored in the paper account), position sells included. */
+    simulationsPerMinute: number;
   };
   /**
    * Wallet ownership: imports per user per minute; challenges and verify attempts (together) per
@@ -546,6 +549,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       followsPerMinute: e.FOLLOW_RATE_LIMIT,
       paymentIntentsPerMinute: e.PAYMENT_INTENT_RATE_LIMIT,
       routeIntentsPerMinute: e.ROUTE_RATE_LIMIT,
+      simulationsPerMinute: e.SIMULATION_RATE_LIMIT,
     },
     wallets: {
       importPerMinute: e.WALLET_IMPORT_RATE_LIMIT,

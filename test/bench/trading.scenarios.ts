@@ -120,6 +120,7 @@ export const TRADING_SCENARIOS: Scenario[] = [
     check: completed,
     prepare: fundedTraders,
     headerRotation: async () => Promise.all(TRADERS.map(async (t) => bearer(await traderToken(t)))),
-    serverEnv: { PAYMENT_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    // Throughput, not the per-user limit of stored simulations, is what this measures.
+    serverEnv: { PAYMENT_WEBHOOK_SECRET: WEBHOOK_SECRET, SIMULATION_RATE_LIMIT: '1000000' },
   },
 ];

@@ -38,6 +38,9 @@ export const executionModule = defineModule({
       });
     }),
   ],
+  rateLimits: (config) => ({
+    storedSimulation: { limit: config.limits.simulationsPerMinute, windowMs: 60_000 },
+  }),
   tasks: [
     {
       // Orders in flight finish (and commit) on stop, before the database closes.

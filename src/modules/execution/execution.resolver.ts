@@ -46,6 +46,9 @@ async function subscribeExecute({ args, context }: ExecuteData): Promise<AsyncIt
   const request: ExecuteRequest = definedOnly(args.input);
   checkExecuteRequest(request); // a bad body is a 400 before credentials are looked at
   const principal = await principalFor(context, request.mode === 'live' ? 'live' : 'optional');
+  // A bearer caller's simulation is stored (paper account): limited per user. Anonymous ones store nothing.
+  if (principal && request.mode !== 'live')
+    await context.services.rateLimits.consume('storedSimulation', principal.userId);
   const stream = await context.services.get(ExecutionService).run(request, principal, {
     idempotencyKey: context.header('idempotency-key'),
   });
@@ -57,6 +60,7 @@ async function subscribeSell({ args, context }: SellData): Promise<AsyncIterable
   checkSellRequest(body);
   const need = body.mode === undefined ? 'either' : body.mode === 'live' ? 'live' : 'user';
   const principal = (await principalFor(context, need))!;
+  if (!principal.live) await context.services.rateLimits.consume('storedSimulation', principal.userId);
   const stream = await context.services.get(ExecutionService).sell(args.positionId, body, principal, {
     idempotencyKey: context.header('idempotency-key'),
   });

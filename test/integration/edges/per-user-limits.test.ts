@@ -3,7 +3,7 @@ import { gql } from '../../support/graphql';
 
 /**
  * Per-user limits (per client for the public `/route`) on comments, likes,
- * follows, payment intents and route intents: beyond the limit 429
+ * follows, payment intents, route intents and stored (paper) simulations: beyond the limit 429
  * `rate_limited` with `Retry-After`, over REST and GraphQL alike.
  */
 let app: TestApp;
@@ -15,6 +15,7 @@ beforeAll(async () => {
     FOLLOW_RATE_LIMIT: '2',
     PAYMENT_INTENT_RATE_LIMIT: '2',
     ROUTE_RATE_LIMIT: '2',
+    SIMULATION_RATE_LIMIT: '2',
   });
   slug = app.services.world.coreEvents[2].slug;
 });
@@ -93,4 +94,17 @@ it('an unauthenticated request spends nothing: 401 before the limit', async () =
     headers: bearer('not-a-token'),
   });
   expect(r.status).toBe(401);
+});
+
+it('stored simulations: SIMULATION_RATE_LIMIT a minute per user; anonymous ones store nothing', async () => {
+  const marketId = app.services.world.coreEvents[2].markets[0].venueMarketIds.venue_a!;
+  const order = { marketId, side: 'buy', outcome: 'yes', size: 1 };
+  const execute = async (headers: Record<string, string>) =>
+    http(`${app.url}/execute`, { method: 'POST', headers: { accept: 'text/event-stream', ...headers }, json: order });
+  const user = await app.bearer('sim-limited');
+  expect((await execute(user)).status).toBe(200);
+  expect((await execute(user)).status).toBe(200);
+  expectLimited(await execute(user));
+  expect((await execute(await app.bearer('sim-other'))).status).toBe(200);
+  for (let i = 0; i < 3; i++) expect((await execute({})).status).toBe(200);
 });
