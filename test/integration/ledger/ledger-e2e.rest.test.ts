@@ -239,8 +239,9 @@ describe('the ledger under a random sequence of API operations', () => {
         const size = 1 + Math.floor(rand() * 30);
         const r = await postStream(
           `${app.url}/execute`,
-          { marketId: marketB, side: 'buy', outcome: 'yes', size },
-          await app.bearer(user),
+          // Live (venue_b trades inside the service): simulated orders trade in the paper account instead.
+          { marketId: marketB, side: 'buy', outcome: 'yes', size, mode: 'live' },
+          await app.walletBearer(user),
         );
         if (r.status === 400) {
           expect(r.body!.message).toMatch(/^size: insufficient balance/);
@@ -257,8 +258,8 @@ describe('the ledger under a random sequence of API operations', () => {
         const size = 1 + Math.floor(rand() * m.contracts);
         const r = await postStream(
           `${app.url}/execute`,
-          { marketId: marketB, side: 'sell', outcome: 'yes', size },
-          await app.bearer(user),
+          { marketId: marketB, side: 'sell', outcome: 'yes', size, mode: 'live' },
+          await app.walletBearer(user),
         );
         expect(r.status).toBe(200);
         await applyOrder(user, r);

@@ -128,8 +128,9 @@ describe('push delivery of each kind of notification', () => {
     await fund(app, 'reward-earner', 500);
     const r = await postStream(
       `${app.url}/execute`,
-      { marketId: marketB, side: 'buy', outcome: 'yes', size: 25 },
-      await app.bearer('reward-earner'),
+      // Live: paper (simulated) fees earn no rewards.
+      { marketId: marketB, side: 'buy', outcome: 'yes', size: 25, mode: 'live' },
+      await app.walletBearer('reward-earner'),
     );
     expect(r.events.at(-1)!.event).toBe('completed');
     // The hold is 0 s: the next read of the rewards releases the cashback.

@@ -25,8 +25,9 @@ it('a venue_b buy through /execute accrues cashback and the referrer share of ea
   await fund(app, 'fee-trader', 1_000);
   const r = await postStream(
     `${app.url}/execute`,
-    { marketId: marketB, side: 'buy', outcome: 'yes', size: 25 },
-    await app.bearer('fee-trader'),
+    // Live: paper (simulated) fees earn no rewards.
+    { marketId: marketB, side: 'buy', outcome: 'yes', size: 25, mode: 'live' },
+    await app.walletBearer('fee-trader'),
   );
   const done = r.events.at(-1)!;
   expect(done.event).toBe('completed');

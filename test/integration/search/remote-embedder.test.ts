@@ -160,7 +160,7 @@ describe('remote provider without a key', () => {
       await app.services.get(SearchService).whenIdle();
       const r = await http(`${app.url}/api/events/search?q=bitcoin`);
       expect(r.status).toBe(503);
-      expect(r.body).toEqual({ error: 'unavailable', message: expect.stringContaining('EMBEDDINGS_API_KEY') });
+      expect(r.body).toEqual({ error: 'unavailable', message: 'search: the embedding key is not configured' });
       const viaGraphql = await gql(app, '{ searchEvents(q: "bitcoin") { query } }');
       expect(viaGraphql.body.errors![0].extensions.code).toBe('unavailable');
       expect(api.requests.length).toBe(before); // never called without a key
