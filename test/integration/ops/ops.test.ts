@@ -4,7 +4,14 @@ import { http, startTestApp, type TestApp } from '../../support/app';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ DISCOVER_RATE_LIMIT: '3' });
+  // No periodic background work: /health is checked to touch no database, and a timer's query would count.
+  app = await startTestApp({
+    DISCOVER_RATE_LIMIT: '3',
+    WITHDRAWAL_DISPATCH_MS: '0',
+    EXECUTION_RECONCILE_MS: '0',
+    ROUTE_INTENT_PURGE_MS: '0',
+    REWARDS_SETTLE_MS: '0',
+  });
 });
 afterAll(async () => {
   await app.close();
