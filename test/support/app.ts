@@ -38,6 +38,17 @@ export interface TestApp {
 }
 
 /**
+ * Settings that turn the periodic background work off (withdrawal dispatch, order reconciler, route
+ * intent purge, reward settlement): for tests that count SQL statements, where a timer's query would count.
+ */
+export const NO_BACKGROUND_TIMERS: Readonly<Record<string, string>> = {
+  WITHDRAWAL_DISPATCH_MS: '0',
+  EXECUTION_RECONCILE_MS: '0',
+  ROUTE_INTENT_PURGE_MS: '0',
+  REWARDS_SETTLE_MS: '0',
+};
+
+/**
  * A real server on port 0 over a fresh database (PGlite, or a fresh PostgreSQL
  * schema when DATABASE_URL is set) and real infra (Redis when REDIS_URL is set,
  * under a random key prefix). The demo world is seeded; live trades are off.

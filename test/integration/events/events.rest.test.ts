@@ -6,7 +6,7 @@ import type {
 } from '../../../schema/generated/operations';
 import { CATALOG_CHANGED_TOPIC } from '../../../src/modules/events';
 import { CatalogService } from '../../../src/modules/ingestion/catalog.service';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { http, NO_BACKGROUND_TIMERS, startTestApp, type TestApp } from '../../support/app';
 
 type EventBody = GetEventQuery['event'];
 type PageBody = ListEventsQuery['events'];
@@ -15,7 +15,7 @@ type Markets = EventMarketsQuery['eventMarkets'];
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ DISCOVER_RATE_LIMIT: '1000' });
+  app = await startTestApp({ DISCOVER_RATE_LIMIT: '1000', ...NO_BACKGROUND_TIMERS }); // SQL is counted
 });
 afterAll(async () => {
   await app.close();

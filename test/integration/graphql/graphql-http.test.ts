@@ -1,12 +1,12 @@
 import type { ListEventsQuery } from '../../../schema/generated/operations';
 import { serverAudits } from 'graphql-http';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { http, NO_BACKGROUND_TIMERS, startTestApp, type TestApp } from '../../support/app';
 import { gql } from '../../support/graphql';
 import { EventsService } from '../../../src/modules/events/events.service';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ ...NO_BACKGROUND_TIMERS }); // SQL is counted: no timer's query in between
 });
 afterAll(async () => {
   await app.close();

@@ -1,4 +1,4 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { http, NO_BACKGROUND_TIMERS, startTestApp, type TestApp } from '../../support/app';
 import { gql, type GraphqlBody } from '../../support/graphql';
 
 /** The Done-when bombs: aliases, depth, and aliased big pages. */
@@ -17,7 +17,7 @@ const ALIVE = '{ health { status } }';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ ...NO_BACKGROUND_TIMERS }); // SQL is counted: no timer's query in between
 });
 afterAll(async () => {
   await app.close();

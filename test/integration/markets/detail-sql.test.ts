@@ -1,6 +1,6 @@
 import { print } from 'graphql';
 import { MarketDetailDocument } from '../../../schema/generated/operations';
-import { startTestApp, type TestApp } from '../../support/app';
+import { NO_BACKGROUND_TIMERS, startTestApp, type TestApp } from '../../support/app';
 import { gql } from '../../support/graphql';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { EventsService } from '../../../src/modules/events/events.service';
@@ -19,7 +19,7 @@ let app: TestApp;
 let marketId: string;
 beforeAll(async () => {
   const p = pinnedWorld();
-  app = await startTestApp({}, {}, p);
+  app = await startTestApp({ ...NO_BACKGROUND_TIMERS }, {}, p); // no timer's query inside a measurement
   marketId = activeMatchedEvent(p.world).markets[0].venueMarketIds.venue_a!;
 });
 afterAll(async () => {

@@ -1,17 +1,11 @@
 import type { PipelineQuery } from '../../../schema/generated/operations';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { http, NO_BACKGROUND_TIMERS, startTestApp, type TestApp } from '../../support/app';
 
 let app: TestApp;
 beforeAll(async () => {
   // No periodic background work: /health is checked to touch no database, and a timer's query would count.
-  app = await startTestApp({
-    DISCOVER_RATE_LIMIT: '3',
-    WITHDRAWAL_DISPATCH_MS: '0',
-    EXECUTION_RECONCILE_MS: '0',
-    ROUTE_INTENT_PURGE_MS: '0',
-    REWARDS_SETTLE_MS: '0',
-  });
+  app = await startTestApp({ DISCOVER_RATE_LIMIT: '3', ...NO_BACKGROUND_TIMERS });
 });
 afterAll(async () => {
   await app.close();

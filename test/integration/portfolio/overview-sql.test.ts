@@ -1,6 +1,6 @@
 import type { PortfolioOverviewQuery } from '../../../schema/generated/operations';
 import { randomUUID } from 'node:crypto';
-import { startTestApp, type TestApp } from '../../support/app';
+import { NO_BACKGROUND_TIMERS, startTestApp, type TestApp } from '../../support/app';
 import { pinnedWorld } from '../../support/pinned-world';
 import { fund } from '../../support/funding';
 import { EventsService } from '../../../src/modules/events/events.service';
@@ -94,7 +94,7 @@ async function seed(userId: string, n: number): Promise<void> {
 beforeAll(async () => {
   const p = pinnedWorld();
   // No background SQL inside a measurement: the withdrawal dispatcher's poll is off.
-  app = await startTestApp({ WITHDRAWAL_DISPATCH_MS: '0' }, {}, p);
+  app = await startTestApp({ ...NO_BACKGROUND_TIMERS }, {}, p);
   await seed('sql-two', 2);
   await seed('sql-many', 200);
 });
