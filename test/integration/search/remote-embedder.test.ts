@@ -85,7 +85,8 @@ describe('remote embeddings provider', () => {
   beforeAll(async () => {
     api.mode = 'ok';
     const p = pinnedWorld();
-    app = await startTestApp(remoteEnv({ EMBEDDINGS_API_KEY: 'sk-test-key' }), {}, p);
+    // Indexing the catalog at start must not time out on a busy machine: a wider timeout than the default here.
+    app = await startTestApp(remoteEnv({ EMBEDDINGS_API_KEY: 'sk-test-key', EMBEDDINGS_TIMEOUT_MS: '3000' }), {}, p);
     await app.services.get(SearchService).whenIdle();
   });
   afterAll(async () => {
