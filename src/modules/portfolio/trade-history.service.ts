@@ -87,7 +87,7 @@ export class TradeHistoryService {
       NULL, w."address",
                  t."ingestedAt", 0
           FROM "Trade" t JOIN "Wallet" w ON t."venueTraderId" = lower(w."address")
-          WHERE t."venue" = 'venue_a' AND ${mode} = 'live' AND ${linkedWallets(userId)}
+          WHERE t."venue" = 'venue_a' AND ${linkedWallets(userId, mode)}
         ) h
         ORDER BY h."filledAt" DESC, h."recordedAt" DESC, h."seq" DESC, h."id" DESC
         LIMIT ${limit} OFFSET ${offset}
@@ -102,7 +102,7 @@ export class TradeHistoryService {
       SELECT (SELECT COUNT(*) FROM "Fill" f JOIN "Order" o ON o."id" = f."orderId"
               WHERE o."userId" = ${userId} AND o."mode" = ${mode}::"ExecutionMode")
            + (SELECT COUNT(*) FROM "Trade" t JOIN "Wallet" w ON t."venueTraderId" = lower(w."address")
-              WHERE t."venue" = 'venue_a' AND ${mode} = 'live' AND ${linkedWallets(userId)}) AS "n"`;
+              WHERE t."venue" = 'venue_a' AND ${linkedWallets(userId, mode)}) AS "n"`;
     return Number(r?.n ?? 0n);
   }
 
@@ -140,8 +140,9 @@ export class TradeHistoryService {
   }
 }
 
-/** The user's linked wallets, for a query joining `"Wallet" w`. */
-function linkedWallets(userId: string): Prisma.Sql {
+/** The account's linked wallets, for a query joining `"Wallet" w`: none for the paper account. */
+function linkedWallets(userId: string, mode: ExecutionMode): Prisma.Sql {
+  if (mode === 'simulation') return Prisma.sql`FALSE`;
   return Prisma.sql`w."userId" = ${userId} AND w."chain" = 'polygon' AND w."kind" = 'imported'`;
 }
 
