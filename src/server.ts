@@ -7,9 +7,11 @@ import { createJwtVerifier } from './auth/jwt-verifier';
 import type { AuthVerifiers } from './auth/request-auth';
 import type { GraphQLContext } from './context';
 import { createApolloMiddleware } from './graphql/apollo';
+import { GraphqlExecutor } from './graphql/executor';
+import { PublicReads } from './graphql/public-reads';
 import { graphiqlRouter } from './graphql/graphiql';
 import { GraphqlLimits } from './graphql/limits';
-import { getSchema } from './graphql/schema';
+import { getResolvedFields, getSchema } from './graphql/schema';
 import { createGraphqlSseHandler, type SseReservations } from './graphql/sse-handler';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
 import { sendError } from './http/send-error';
@@ -45,6 +47,11 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
+/** How long a cached public read lives at most when no invalidation reaches it (the modules' memos' bound). */
+const PUBLIC_READ_TTL_MS = 30_000;
+/** Public-read answers kept at most per process (a 100-event page is about 150 KB of JSON). */
+const PUBLIC_READ_MAX_ANSWERS = 200;
+
 /** Builds the express app: /graphql, /graphql/stream, REST surfaces, OpenAPI, health and metrics. */
 export async function createApp(services: AppServices, opts: AppOptions = {}) {
   const { config, logger, metrics } = services;
@@ -56,6 +63,18 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
   const deps: ContextDeps = { services, verifiers, tokens: config.tokens };
   // One definition of the GraphQL limits for /graphql, /graphql/stream and the REST adapter.
   const limits = new GraphqlLimits(schema, config.graphql);
+  // Queries and mutations of /graphql and the REST routes run compiled, and public reads are answered
+  // from one cache that the topics they declare invalidate (executor.ts, public-reads.ts).
+  const publicReads = new PublicReads(schema, await getResolvedFields());
+  const executor = new GraphqlExecutor(schema, {
+    reads: publicReads,
+    ttlMs: PUBLIC_READ_TTL_MS,
+    maxEntries: PUBLIC_READ_MAX_ANSWERS,
+    now: services.now,
+  });
+  for (const topic of publicReads.topics()) {
+    await services.infra.pubsub.subscribe(topic, () => executor.invalidate());
+  }
   const context = (req: Request) =>
     contextFromHttp(deps, req, String(req.res?.locals.requestId ?? requestIdFrom(req.headers)));
   const streams = new Set<Response>();
@@ -149,7 +168,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
   if (config.graphql.graphiql) {
     app.use('/graphql', graphiqlRouter({ endpoint: '/graphql', subscriptionsEndpoint: '/graphql/stream' }));
   }
-  const apollo = await createApolloMiddleware({ schema, logger, context: async (req) => context(req), limits });
+  const apollo = await createApolloMiddleware({ executor, logger, context: async (req) => context(req), limits });
   app.use('/graphql', (req, res, next) => {
     res.locals.route = '/graphql';
     apollo.middleware(req, res, next);
@@ -185,6 +204,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     checkLimits: (document, variables) => {
       limits.check(document, variables);
     },
+    execute: (args) => executor.execute(args),
     streams: streamHooks,
   };
   const trading = createRestRouter(ROUTES, 'trading', restDeps);

@@ -18,6 +18,17 @@ export function loadPGlite(): typeof PGlite {
   return nativeRequire<typeof import('@electric-sql/pglite')>('@electric-sql/pglite').PGlite;
 }
 
+/**
+ * PGlite's server settings plus a smaller buffer pool. PostgreSQL's default 128 MB of
+ * shared buffers lives in the WebAssembly heap, which never shrinks: once a process has
+ * read its tables it holds them twice (the pool and the OS page cache). 16 MB keeps the
+ * demo world's hot pages; the rest is read through the page cache. Measured on an idle
+ * embedded server: about 110 MB less resident memory.
+ */
+export function pgliteStartParams(): string[] {
+  return [...loadPGlite().defaultStartParams, '-c', 'shared_buffers=16MB'];
+}
+
 function pgliteVersion(): string {
   const file = join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
@@ -57,12 +68,16 @@ export async function createPGliteFromTemplate(templateDir: string, extensions: 
   const tarball = readTemplate(file);
   if (tarball) {
     try {
-      return await loadPGlite().create({ extensions, loadDataDir: new Blob([tarball]) });
+      return await loadPGlite().create({
+        extensions,
+        loadDataDir: new Blob([tarball]),
+        startParams: pgliteStartParams(),
+      });
     } catch {
       rmSync(file, { force: true }); // corrupt or incompatible: make it again
     }
   }
-  const db = await loadPGlite().create({ extensions });
+  const db = await loadPGlite().create({ extensions, startParams: pgliteStartParams() });
   try {
     await createExtensions(db, extensions);
     await saveTemplate(db, file);

@@ -23,7 +23,7 @@ import type {
 } from '@prisma/driver-adapter-utils';
 import { quoteSchemaName, toDriverAdapterError } from './adapter.util';
 import { nativeRequire } from './native-require.util';
-import { createExtensions, createPGliteFromTemplate, loadPGlite } from './pglite-template.cache';
+import { createExtensions, createPGliteFromTemplate, loadPGlite, pgliteStartParams } from './pglite-template.cache';
 
 // Loaded with Node's own loader (see native-require.util.ts), as PGlite is.
 const { PrismaPGlite } = nativeRequire<typeof import('pglite-prisma-adapter')>('pglite-prisma-adapter');
@@ -52,7 +52,7 @@ export async function createPGlite(options: CreatePGliteOptions = {}): Promise<P
   const db =
     dataDir === undefined && templateDir !== undefined
       ? await createPGliteFromTemplate(templateDir, PGLITE_EXTENSIONS)
-      : await loadPGlite().create({ dataDir, extensions: PGLITE_EXTENSIONS });
+      : await loadPGlite().create({ dataDir, extensions: PGLITE_EXTENSIONS, startParams: pgliteStartParams() });
   try {
     await createExtensions(db, PGLITE_EXTENSIONS);
     if (schema !== undefined && schema !== 'public') {

@@ -1,4 +1,4 @@
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerOptionsWithGateway } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
@@ -7,9 +7,9 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { RequestHandler } from 'express';
-import type { GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from '../context';
 import type { Logger } from '../http/logger';
+import type { GraphqlExecutor } from './executor';
 import { createFormatError } from './format-error';
 import type { GraphqlLimits } from './limits';
 
@@ -19,13 +19,14 @@ import type { GraphqlLimits } from './limits';
  * prevention stays on: simple GETs need a preflight header or a JSON type.
  */
 export async function createApolloMiddleware(opts: {
-  schema: GraphQLSchema;
+  executor: GraphqlExecutor;
   logger: Logger;
   context: (req: Parameters<RequestHandler>[0]) => Promise<GraphQLContext>;
   limits: GraphqlLimits;
 }): Promise<{ middleware: RequestHandler; stop: () => Promise<void> }> {
   const server = new ApolloServer<GraphQLContext>({
-    schema: opts.schema,
+    // Apollo parses, validates, runs the plugins and answers; the shared executor executes (executor.ts).
+    gateway: compiledExecution(opts.executor),
     introspection: opts.limits.settings.introspection,
     // The limits (limits.ts): tokens at parsing, depth, aliases and directives at validation (a 400),
     // and the cost once the operation and its variables are known, still before execution.
@@ -35,6 +36,14 @@ export async function createApolloMiddleware(opts: {
     // The process owns shutdown (main.ts): Apollo must not race it on SIGTERM.
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
+    // A cached public read's data is serialized once and shared (executor.ts); the rest as Apollo would.
+    stringifyResult: (value) => {
+      const shared =
+        value.errors === undefined && value.extensions === undefined
+          ? opts.executor.serializedData(value.data)
+          : undefined;
+      return shared === undefined ? `${JSON.stringify(value)}\n` : `{"data":${shared}}\n`;
+    },
     formatError: createFormatError((err) => opts.logger.error({ err }, 'graphql resolver failed')),
     // Cache-control hints would hook every field resolution for nothing: HTTP
     // caching is the REST adapter's (ETags). No Apollo Studio reporting either.
@@ -58,4 +67,35 @@ export async function createApolloMiddleware(opts: {
   await server.start();
   const middleware = expressMiddleware(server, { context: ({ req }) => opts.context(req) });
   return { middleware, stop: () => server.stop() };
+}
+
+type Gateway = ApolloServerOptionsWithGateway<GraphQLContext>['gateway'];
+
+/**
+ * Apollo's hook for another executor is its gateway interface: a gateway that
+ * serves one static schema and executes through the compiled executor.
+ */
+function compiledExecution(executor: GraphqlExecutor): Gateway {
+  let announce: Parameters<Gateway['onSchemaLoadOrUpdate']>[0] | undefined;
+  return {
+    onSchemaLoadOrUpdate(callback) {
+      announce = callback;
+      return () => {
+        announce = undefined;
+      };
+    },
+    async load() {
+      announce?.({ apiSchema: executor.schema, coreSupergraphSdl: '' });
+      return {
+        executor: async (rc) =>
+          executor.execute({
+            document: rc.document,
+            variableValues: rc.request.variables,
+            contextValue: rc.context,
+            operationName: rc.operationName,
+          }),
+      };
+    },
+    async stop() {},
+  };
 }

@@ -145,6 +145,8 @@ export class GraphqlLimits {
   /** The same without the introspection rule (Apollo applies its own `introspection` option). */
   readonly limitRules: readonly ValidationRule[];
   private readonly checked = new WeakMap<DocumentNode, GraphQLError | null>();
+  /** Costs already computed, per document (by identity) and operation name plus variables. */
+  private readonly costs = new WeakMap<DocumentNode, Map<string, number>>();
 
   constructor(
     readonly schema: GraphQLSchema,
@@ -200,11 +202,27 @@ export class GraphqlLimits {
    * cost nothing here: execution refuses them before any resolver runs.
    */
   cost(document: DocumentNode, variables?: Record<string, unknown>, operationName?: string): number {
-    try {
-      return this.strictCost(document, variables, operationName);
-    } catch {
-      return 0;
+    // The walk costs about as much as executing a cached page: a document asked again with the same
+    // variables (a screen's polling, the REST routes) reuses its cost.
+    let known = this.costs.get(document);
+    if (!known) {
+      known = new Map();
+      this.costs.set(document, known);
     }
+    const key = `${operationName ?? ''}\u0000${JSON.stringify(variables ?? {})}`;
+    let cost = known.get(key);
+    if (cost === undefined) {
+      try {
+        cost = this.strictCost(document, variables, operationName);
+      } catch {
+        cost = 0;
+      }
+      if (key.length <= MAX_COST_KEY_LENGTH) {
+        if (known.size >= MAX_COSTS_PER_DOCUMENT) known.clear();
+        known.set(key, cost);
+      }
+    }
+    return cost;
   }
 
   /** The cost, throwing when the variables do not coerce; past {@link MAX_COST_NODES} selections: infinite. */
@@ -236,6 +254,11 @@ export class GraphqlLimits {
     return cost;
   }
 }
+
+/** Costs remembered per document (distinct operation names and variables); past it, the memo restarts. */
+const MAX_COSTS_PER_DOCUMENT = 256;
+/** Variables longer than this as JSON (bulk inputs) are not remembered: the memo stays small. */
+const MAX_COST_KEY_LENGTH = 2_048;
 
 /** Selections the cost walk visits at most (fragments spread many times would repeat the walk). */
 const MAX_COST_NODES = 50_000;

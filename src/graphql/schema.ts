@@ -1,10 +1,11 @@
 import 'reflect-metadata';
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { isObjectType, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { MODULES } from '../modules/registry';
 import { validateArgs } from './validate-args';
 
 let built: Promise<GraphQLSchema> | undefined;
+let resolvedFields: ReadonlySet<string> | undefined;
 
 /**
  * Every subscription here subscribes through the request context's pub/sub (the
@@ -30,8 +31,71 @@ export function getSchema(): Promise<GraphQLSchema> {
     resolvers,
     validateFn: validateArgs,
     pubSub: contextOnlyPubSub,
+  }).then((schema) => {
+    resolvedFields = fieldsWithResolvers();
+    usePropertyReads(schema, resolvedFields);
+    return schema;
   });
   return built;
+}
+
+/** `Type.field` of every field with a resolver of its own (a field resolver); the rest are plain properties. */
+export async function getResolvedFields(): Promise<ReadonlySet<string>> {
+  await getSchema();
+  return resolvedFields!;
+}
+
+/**
+ * type-graphql's registry of field resolvers. It does not export its metadata
+ * storage, which it keeps on this global (so copies of the package share it);
+ * nothing else knows which fields are plain properties.
+ */
+interface TypeGraphqlMetadata {
+  objectTypes: { target: unknown; name: string }[];
+  interfaceTypes: { target: unknown; name: string }[];
+  fieldResolvers: { schemaName: string; getObjectType?: () => unknown }[];
+  fields: { name: string; schemaName: string }[];
+  middlewares: unknown[];
+  authorizedFields: unknown[];
+}
+
+function metadata(): TypeGraphqlMetadata {
+  const storage = (globalThis as { TypeGraphQLMetadataStorage?: TypeGraphqlMetadata }).TypeGraphQLMetadataStorage;
+  if (!storage) throw new Error('type-graphql metadata storage not found: the schema was not built by type-graphql');
+  return storage;
+}
+
+function fieldsWithResolvers(): Set<string> {
+  const m = metadata();
+  const names = new Map([...m.objectTypes, ...m.interfaceTypes].map((t) => [t.target, t.name]));
+  const keys = new Set<string>();
+  for (const fr of m.fieldResolvers) {
+    const type = names.get(fr.getObjectType?.());
+    // A resolver whose type cannot be named would make its field look plain: refuse to guess.
+    if (type === undefined) throw new Error(`field resolver ${fr.schemaName}: its object type is not registered`);
+    keys.add(`${type}.${fr.schemaName}`);
+  }
+  return keys;
+}
+
+/**
+ * type-graphql gives every plain field a resolver that returns `root[name]`
+ * through the (here empty) middleware chain: a function call per field and
+ * object. Without middlewares or authorization, graphql's default property read
+ * is the same answer, and graphql-jit compiles it to a property access.
+ */
+function usePropertyReads(schema: GraphQLSchema, resolved: ReadonlySet<string>): void {
+  const m = metadata();
+  if (m.middlewares.length > 0 || m.authorizedFields.length > 0) return;
+  const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]);
+  // A field renamed in the schema reads a property of another name: its resolver stays.
+  const renamed = new Set(m.fields.filter((f) => f.name !== f.schemaName).map((f) => f.schemaName));
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__') || roots.has(type)) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (!resolved.has(`${type.name}.${field.name}`) && !renamed.has(field.name)) field.resolve = undefined;
+    }
+  }
 }
 
 /** The SDL committed as schema/schema.graphql (sorted, so diffs stay readable). */

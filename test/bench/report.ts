@@ -30,6 +30,8 @@ export interface ScenarioResult {
   /** Versus the baseline: rps ratio (app / baseline) and p50 ratio (app / baseline). */
   rpsVsBaseline?: number;
   p50VsBaseline?: number;
+  /** SQL statements the server ran per response during the measurement (its `db_queries_total`). */
+  sqlPerRequest?: number;
 }
 
 /** The whole run, as written to `results/latest.json`. */
@@ -67,7 +69,18 @@ function ratio(value: number | undefined): string {
 
 /** The results as a fixed-width text table. */
 export function formatTable(baseline: ScenarioResult, results: ScenarioResult[]): string {
-  const header = ['scenario', 'status', 'rps', 'p50 ms', 'p99 ms', 'non-2xx', 'failed', 'rps/base', 'p50/base'];
+  const header = [
+    'scenario',
+    'status',
+    'rps',
+    'p50 ms',
+    'p99 ms',
+    'non-2xx',
+    'failed',
+    'sql/req',
+    'rps/base',
+    'p50/base',
+  ];
   const rows = [baseline, ...results].map((r) => [
     r.name,
     r.ok ? 'ok' : 'FAILED',
@@ -76,6 +89,7 @@ export function formatTable(baseline: ScenarioResult, results: ScenarioResult[])
     num(r.p99, 2),
     String(r.non2xx),
     String(r.unexpectedStatus + r.bodyErrors + r.connectionErrors),
+    r.sqlPerRequest === undefined ? '' : num(r.sqlPerRequest, 2),
     r === baseline ? '1.00x' : ratio(r.rpsVsBaseline),
     r === baseline ? '1.00x' : ratio(r.p50VsBaseline),
   ]);

@@ -36,6 +36,7 @@ import { formatTable, withRatios, writeReport, type BenchReport, type ScenarioRe
 import { formatIndexerTable, runIndexerBench, type IndexerReport } from './indexer';
 import { BASELINE, resolveScenario, SCENARIOS, type Scenario } from './scenarios';
 import { startAppServer, type AppServer } from './server-process';
+import { formatStartupTable, runStartupBench, type StartupReport } from './startup';
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 
@@ -65,8 +66,15 @@ async function main(signal: AbortSignal): Promise<boolean> {
   const only = process.env.BENCH_ONLY?.trim().toLowerCase();
   const scenarios = only ? SCENARIOS.filter((s) => s.name.toLowerCase().includes(only)) : SCENARIOS;
   const wantIndexer = !only || INDEXER_NAME.toLowerCase().includes(only);
-  if (scenarios.length === 0 && !wantIndexer) throw new Error(`BENCH_ONLY="${only}" matches no scenario`);
-  if (scenarios.length === 0) return (await indexerPart()).ok;
+  const wantStartup = !only || STARTUP_NAME.includes(only);
+  if (scenarios.length === 0 && !wantIndexer && !wantStartup) {
+    throw new Error(`BENCH_ONLY="${only}" matches no scenario`);
+  }
+  if (scenarios.length === 0) {
+    const startup = wantStartup ? await startupPart(startupTimeoutMs, signal) : { ok: true };
+    const indexer = wantIndexer ? await indexerPart() : { ok: true };
+    return startup.ok && indexer.ok;
+  }
 
   const startedAt = new Date();
   let baselineServer: BaselineServer | undefined;
@@ -130,7 +138,14 @@ async function main(signal: AbortSignal): Promise<boolean> {
       }
       if (signal.aborted) throw new Error('aborted');
       log(`measuring: ${s.name} (${settings.durationSec} s, ${settings.connections} connections)`);
-      results.push(await measure(baseUrl, s, settings, signal));
+      const isApp = s !== BASELINE;
+      const queriesBefore = isApp ? await queryCount(baseUrl) : undefined;
+      const result = await measure(baseUrl, s, settings, signal);
+      const queriesAfter = isApp ? await queryCount(baseUrl) : undefined;
+      if (queriesBefore !== undefined && queriesAfter !== undefined && result.responses > 0) {
+        result.sqlPerRequest = (queriesAfter - queriesBefore) / result.responses;
+      }
+      results.push(result);
       if (signal.aborted) throw new Error('aborted');
     }
 
@@ -179,9 +194,10 @@ async function main(signal: AbortSignal): Promise<boolean> {
     }
     const main = app ?? [...variants.values()][0].server;
 
+    const startup = wantStartup ? await startupPart(startupTimeoutMs, signal) : { ok: true };
     const indexer = wantIndexer ? await indexerPart() : { ok: true };
     const cpus = os.cpus();
-    const report: BenchReport & { indexer?: IndexerReport } = {
+    const report: BenchReport & { indexer?: IndexerReport; startup?: StartupReport } = {
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
       settings: { ...settings, warmupSec, scenarios: scenarios.map((s) => s.name).join(' | ') },
@@ -199,7 +215,8 @@ async function main(signal: AbortSignal): Promise<boolean> {
       ...(comparisons.length > 0 && { comparisons }),
       ...(variants.size > 0 && { variants: [...variants.values()].map((v) => ({ env: redact(v.env), exit: v.exit })) }),
       ...(indexer.report && { indexer: indexer.report }),
-      ok: baseline.ok && scenarioResults.every((r) => r.ok) && indexer.ok,
+      ...(startup.report && { startup: startup.report }),
+      ok: baseline.ok && scenarioResults.every((r) => r.ok) && indexer.ok && startup.ok,
     };
     log(`results written to ${path.relative(process.cwd(), writeReport(report, RESULTS_DIR))}`);
     if (!report.ok) log('FAILED: at least one scenario had failing requests; its numbers measure errors, not speed');
@@ -208,6 +225,34 @@ async function main(signal: AbortSignal): Promise<boolean> {
     if (app) await app.stop();
     for (const v of variants.values()) await v.server.stop();
     if (baselineServer) await baselineServer.close();
+  }
+}
+
+const STARTUP_NAME = 'startup: cold start and idle memory (embedded)';
+
+/** Cold starts and idle memory of the embedded server; skipped with DATABASE_URL (it measures the embedded mode). */
+async function startupPart(
+  startupTimeoutMs: number,
+  signal: AbortSignal,
+): Promise<{ ok: boolean; report?: StartupReport }> {
+  if (process.env.DATABASE_URL) {
+    log(`skipped: ${STARTUP_NAME} (it measures the embedded mode; unset DATABASE_URL)`);
+    return { ok: true };
+  }
+  log(`measuring: ${STARTUP_NAME}`);
+  try {
+    const report = await runStartupBench({
+      command: process.env.BENCH_SERVER_CMD || undefined,
+      env: process.env,
+      startupTimeoutMs,
+      idleSeconds: envNumber('BENCH_IDLE_SECONDS', 20, 0, 3600),
+      signal,
+    });
+    process.stdout.write(`${formatStartupTable(report)}\n\n`);
+    return { ok: true, report };
+  } catch (err) {
+    log(`FAILED: ${STARTUP_NAME}: ${err instanceof Error ? err.message : String(err)}`);
+    return { ok: false };
   }
 }
 
@@ -228,6 +273,17 @@ async function indexerPart(): Promise<{ ok: boolean; report?: IndexerReport }> {
   } catch (err) {
     log(`FAILED: ${INDEXER_NAME}: ${err instanceof Error ? err.message : String(err)}`);
     return { ok: false };
+  }
+}
+
+/** The server's SQL statement counter (`db_queries_total` on /metrics); undefined when it cannot be read. */
+async function queryCount(baseUrl: string): Promise<number | undefined> {
+  try {
+    const res = await fetch(`${baseUrl}/metrics`);
+    const match = /^db_queries_total (\d+)/m.exec(await res.text());
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

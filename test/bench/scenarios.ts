@@ -2,7 +2,9 @@
  * What the benchmark measures. Add a scenario by appending to {@link SCENARIOS};
  * the harness probes each one once (status and body) before loading it.
  */
+import { catalogIds } from './catalog-ids';
 import { MARKET_DATA_SCENARIOS } from './market-data.scenarios';
+import { SCREEN_SCENARIOS } from './screens.scenarios';
 import { TRADING_SCENARIOS } from './trading.scenarios';
 
 /** The GraphQL events page (same data as `GET /api/events?page=1&pageSize=20`). */
@@ -60,21 +62,6 @@ export async function resolveScenario(baseUrl: string, s: Scenario): Promise<Sce
       return encodeURIComponent(value);
     });
   return { ...s, path: fill(s.path), body: s.body === undefined ? undefined : fill(s.body), prepare: undefined };
-}
-
-/**
- * A busy event listed on both venues, and its first venue_a market: what the
- * chart and market-screen scenarios load.
- */
-async function catalogIds(baseUrl: string): Promise<Record<string, string>> {
-  const res = await fetch(`${baseUrl}/api/events?sourceType=matched&pageSize=1`);
-  const page = (await res.json()) as {
-    data?: { id: string; markets: { venue: string; marketId: string; status: string }[] }[];
-  };
-  const event = page.data?.[0];
-  const market = event?.markets.find((m) => m.venue === 'venue_a' && m.status === 'active') ?? event?.markets[0];
-  if (!event || !market) throw new Error('no matched event with markets: is the database seeded?');
-  return { eventId: event.id, venue: market.venue, marketId: market.marketId };
 }
 
 /** History windows: 2 h of 1-minute candles, ending `back` minutes before the bench started. */
@@ -148,6 +135,7 @@ export const SCENARIOS: Scenario[] = [
     body: JSON.stringify({ query: EVENTS_PAGE_QUERY }),
     expectStatus: 200,
     check: nonEmptyList('data', 'events', 'data'),
+    comparesTo: 'REST GET /api/events',
   },
   {
     name: 'REST event history, cache hit',
@@ -174,6 +162,7 @@ export const SCENARIOS: Scenario[] = [
     check: nonEmptyList('trades', 'data'),
     prepare: catalogIds,
   },
+  ...SCREEN_SCENARIOS,
   ...MARKET_DATA_SCENARIOS,
   ...TRADING_SCENARIOS,
 ];

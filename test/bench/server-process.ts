@@ -25,6 +25,8 @@ export interface AppServerOptions {
    * example a Redis it was explicitly given, under a prefix of its own).
    */
   extraEnv?: Record<string, string>;
+  /** Embedded mode: this data folder (kept at stop) instead of a fresh temporary one. */
+  dataDir?: string;
 }
 
 /** A started application server. */
@@ -34,6 +36,8 @@ export interface AppServer {
   description: string;
   /** `embedded` (fresh temporary DATA_DIR) or `DATABASE_URL`. */
   database: 'embedded' | 'DATABASE_URL';
+  /** From spawning the process to its first `/health` 200, in ms. */
+  startupMs: number;
   /** The last lines the child wrote (stdout and stderr). */
   output(): string;
   /** SIGTERM, wait for exit (SIGKILL after a grace period), remove the temp dir. Idempotent. */
@@ -147,8 +151,8 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     // A fresh embedded database; never point an embedded run at someone's Redis.
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-data-'));
-    env.DATA_DIR = dataDir;
+    dataDir = opts.dataDir === undefined ? mkdtempSync(path.join(os.tmpdir(), 'bench-data-')) : undefined;
+    env.DATA_DIR = opts.dataDir ?? dataDir;
   }
   Object.assign(env, opts.extraEnv);
 
@@ -158,6 +162,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     : [process.execPath, '-r', './scripts/register.js', 'src/main.ts'];
   if (file === undefined) throw new Error('BENCH_SERVER_CMD is empty');
   // detached: the child leads its own process group, so stop() can signal all of it.
+  const spawnedAt = performance.now();
   const child = spawn(file, args, { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const tail = outputTail(60);
   child.stdout?.on('data', (c: Buffer) => tail.push(c));
@@ -198,9 +203,10 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   };
 
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server: AppServer = { baseUrl, description, database, output: () => tail.text(), stop };
+  const server: AppServer = { baseUrl, description, database, startupMs: 0, output: () => tail.text(), stop };
   try {
     await waitForHealth(baseUrl, opts.startupTimeoutMs, () => exit, opts.signal);
+    server.startupMs = performance.now() - spawnedAt;
   } catch (err) {
     await stop();
     const output = tail.text();
@@ -229,7 +235,7 @@ async function waitForHealth(
     } catch (err) {
       last = (err as Error).message;
     }
-    await sleep(250);
+    await sleep(20);
   }
   throw new Error(`the server was not healthy after ${Math.round(timeoutMs / 1000)} s (${last})`);
 }

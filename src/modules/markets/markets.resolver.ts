@@ -4,7 +4,8 @@ import { AppError } from '../../errors/app-error';
 import { ChartArgs } from '../charts/charts.inputs';
 import type { MarketChartView } from '../charts/charts.models';
 import { MarketChartType } from '../charts/charts.types';
-import type { EventView, MarketView } from '../events/events.models';
+import { PublicRead } from '../../graphql/public-reads';
+import { CATALOG_CHANGED_TOPIC, type EventView, type MarketView } from '../events/events.models';
 import { EventType, MarketType } from '../events/events.types';
 import { TradeType } from '../trades/trades.types';
 import { HoldersArgs, MarketRefArgs, MarketTradesArgs, OrderBookArgs } from './markets.inputs';
@@ -28,6 +29,7 @@ import { MarketsService } from './markets.service';
 @Resolver(() => MarketType)
 export class MarketScreensResolver {
   @Query(() => MarketType, { description: 'One venue market of the catalog (404 when the catalog does not hold it).' })
+  @PublicRead(CATALOG_CHANGED_TOPIC)
   async market(@Args() { venue, marketId }: MarketRefArgs, @Ctx() ctx: GraphQLContext): Promise<MarketView> {
     const market = await ctx.loaders.get(marketsLoaders).marketById.load(`${venue}:${marketId}`);
     if (!market) throw AppError.notFound(`market ${venue}:${marketId}`);
@@ -35,6 +37,7 @@ export class MarketScreensResolver {
   }
 
   @FieldResolver(() => EventType, { description: 'The core event.' })
+  @PublicRead(CATALOG_CHANGED_TOPIC)
   async event(@Root() market: MarketView, @Ctx() ctx: GraphQLContext): Promise<EventView> {
     const event = await ctx.loaders.get(marketsLoaders).eventById.load(market.eventId);
     if (!event) throw AppError.notFound(`event ${market.eventId}`);
@@ -91,6 +94,7 @@ export class MarketScreensResolver {
     description:
       'The matching market on the other venue (same core event, most similar question); null when there is none.',
   })
+  @PublicRead(CATALOG_CHANGED_TOPIC)
   async counterpart(@Root() market: MarketView, @Ctx() ctx: GraphQLContext): Promise<CounterpartView | null> {
     const siblings = await ctx.loaders.get(eventsLoaders).marketsByEventId.load(market.eventId);
     return ctx.services.get(MarketsService).counterpart(market, siblings);
