@@ -486,7 +486,8 @@ function handleKalshiOrder(data: FakeVenueData, body: unknown): Reply {
     side: b.side,
     action: b.action,
     type: b.type ?? 'limit',
-    status: crosses ? 'executed' : 'resting',
+    // Immediate-or-cancel orders that do not cross are cancelled instead of resting.
+    status: crosses ? 'executed' : b.time_in_force === 'immediate_or_cancel' ? 'canceled' : 'resting',
     yes_price: crosses ? yesPrice : b.side === 'yes' ? limit : 100 - limit,
     no_price: crosses ? 100 - yesPrice : b.side === 'no' ? limit : 100 - limit,
     yes_price_dollars: ((crosses ? yesPrice : b.side === 'yes' ? limit : 100 - limit) / 100).toFixed(4),
@@ -582,6 +583,13 @@ function handleKalshi(data: FakeVenueData, req: FakeVenueRequest, publicKeyPem: 
       return { status: 400, body: { error: { code: 'invalid_parameters', message: 'period_interval' } } };
     }
     return ok({ ticker, candlesticks: kalshiCandles(m, intParam(q, 'start_ts', 0), intParam(q, 'end_ts', 0), period) });
+  }
+  const event = /^\/events\/([^/]+)$/.exec(p);
+  if (event) {
+    const e = data.venueB.events.find((x) => x.event_ticker === decodeURIComponent(event[1]));
+    if (!e) return notFound('event not found');
+    const { markets, ...rest } = e;
+    return ok({ event: rest, markets });
   }
   const market = /^\/markets\/([^/]+)$/.exec(p);
   if (market) {
