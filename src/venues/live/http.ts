@@ -218,19 +218,20 @@ export class VenueHttp {
     let status: number;
     let text: string;
     let retryAfter: string | string[] | undefined;
+    const signal = AbortSignal.timeout(this.o.timeoutMs);
     try {
       const res = await request(url, {
         method,
         headers,
         body,
         dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.o.timeoutMs),
+        signal,
       });
       status = res.statusCode;
       retryAfter = res.headers['retry-after'];
       text = await res.body.text();
     } catch (err) {
-      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+      const timedOut = signal.aborted;
       throw new TransientVenueError(
         timedOut ? `no answer within ${this.o.timeoutMs} ms` : `network error: ${(err as Error).message}`,
       );

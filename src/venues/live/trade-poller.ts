@@ -84,7 +84,8 @@ export class TradePoller {
       this.primed = true;
       return;
     }
-    fresh.sort((a, b) => a.filledAt.getTime() - b.filledAt.getTime());
+    // The venue lists newest first: reversed, then a stable sort keeps its order among equal times.
+    fresh.reverse().sort((a, b) => a.filledAt.getTime() - b.filledAt.getTime());
     for (const t of fresh) {
       for (const listener of [...this.listeners]) {
         try {
