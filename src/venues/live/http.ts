@@ -10,7 +10,7 @@ import type { ZodType } from 'zod';
 import type { Logger } from '../../http/logger';
 import type { RateLimiter } from '../../infra';
 import type { Venue } from '../venue.models';
-import { VenueUnavailableError } from '../venue-client';
+import { VenueMarketNotFoundError, VenueUnavailableError } from '../venue-client';
 
 /**
  * The one HTTP layer under the live venue clients. Each instance is one venue API
@@ -63,6 +63,16 @@ export class VenueNotFoundError extends Error {
   ) {
     super(`${venue} has no ${path}`);
     this.name = 'VenueNotFoundError';
+  }
+}
+
+/** Runs a venue call about one market; the venue's 404 becomes {@link VenueMarketNotFoundError}. */
+export async function aboutMarket<T>(venue: Venue, venueMarketId: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof VenueNotFoundError) throw new VenueMarketNotFoundError(venue, venueMarketId);
+    throw err;
   }
 }
 

@@ -20,7 +20,7 @@ import {
   VenueMarketNotFoundError,
   VenueUnavailableError,
 } from '../venue-client';
-import { type VenueHttp, VenueNotFoundError } from './http';
+import { aboutMarket, type VenueHttp } from './http';
 import { TradePoller } from './trade-poller';
 import { bookSide, categoryOf, contracts, decimalPrice, tickDecimals } from './units';
 
@@ -187,7 +187,7 @@ export class VenueAClient implements VenueClient {
 
   async getOrderBook(venueMarketId: string, depth?: number): Promise<OrderBook> {
     const ref = await this.ref(venueMarketId);
-    const book = await this.notFoundAs(venueMarketId, () =>
+    const book = await aboutMarket(this.venue, venueMarketId, () =>
       this.api.clob.json({ path: '/book', query: { token_id: ref.yes } }, clobBook),
     );
     const dp = book.tick_size !== null && book.tick_size !== undefined ? tickDecimals(Number(book.tick_size)) : ref.dp;
@@ -327,15 +327,6 @@ export class VenueAClient implements VenueClient {
     };
     this.refs.set(m.conditionId, ref);
     return ref;
-  }
-
-  private async notFoundAs<T>(venueMarketId: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof VenueNotFoundError) throw new VenueMarketNotFoundError(this.venue, venueMarketId);
-      throw err;
-    }
   }
 
   private toEvent(e: z.infer<typeof gammaEvent>): VenueEvent {
