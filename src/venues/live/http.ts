@@ -124,12 +124,11 @@ export class VenueHttp {
       { halfOpenAfter: o.breaker.resetMs, breaker: new ConsecutiveBreaker(o.breaker.failures) },
     );
     this.random = o.random ?? Math.random;
-  }
-
-  /** `open` while failing fast, `halfOpen` while one probe is let through, `closed` otherwise. */
-  get breakerState(): 'closed' | 'open' | 'halfOpen' | 'isolated' {
-    const s = this.breaker.state as number;
-    return (['closed', 'open', 'halfOpen', 'isolated'] as const)[s] ?? 'closed';
+    const where = { venue: o.venue, api: o.api };
+    this.breaker.onBreak(() =>
+      o.logger.warn(where, `${o.venue} ${o.api} keeps failing: failing fast for ${o.breaker.resetMs} ms`),
+    );
+    this.breaker.onReset(() => o.logger.info(where, `${o.venue} ${o.api} answers again`));
   }
 
   /** Sends a request and validates the JSON answer with `schema`. */

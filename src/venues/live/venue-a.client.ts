@@ -178,11 +178,12 @@ export class VenueAClient implements VenueClient {
         { path: '/events', query: { active: true, closed: false, limit, offset: page * limit } },
         gammaEvents,
       );
+      // An event without a binary market has nothing to trade here.
       for (const e of rows) out.push(this.toEvent(e));
-      if (rows.length < limit) return out;
+      if (rows.length < limit) return out.filter((e) => e.markets.length > 0);
     }
     this.o.logger.warn({ venue: this.venue }, `venue_a event listing stopped after ${maxPages} pages`);
-    return out;
+    return out.filter((e) => e.markets.length > 0);
   }
 
   async getOrderBook(venueMarketId: string, depth?: number): Promise<OrderBook> {

@@ -209,7 +209,7 @@ export class VenueBClient implements VenueClient {
         { path: '/events', query: { status: 'open', with_nested_markets: true, limit, cursor } },
         eventsPage,
       );
-      for (const e of res.events) out.push(this.toEvent(e));
+      for (const e of res.events) if (e.markets?.length) out.push(this.toEvent(e));
       cursor = res.cursor || undefined;
       if (!cursor || res.events.length === 0) return out;
     }

@@ -128,6 +128,8 @@ describe('the venues HTTP layer against misbehaving venues', () => {
       );
       expect(book.bids[0].price).toBe(0.61);
       expect(ctx.fake.requestsTo('clob', '/book').length).toBeGreaterThan(calls);
+      expect(log.lines.filter((l) => /venue_a clob keeps failing/.test(l))).toHaveLength(1);
+      expect(log.lines.some((l) => /venue_a clob answers again/.test(l))).toBe(true);
     } finally {
       await client.close();
     }
