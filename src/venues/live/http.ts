@@ -39,7 +39,7 @@ export interface VenueHttpOptions {
   /** Backoff base (ms) before the first retry; doubles each attempt, capped at `maxBackoffMs`. */
   backoffMs?: number;
   maxBackoffMs?: number;
-  /** Longest Retry-After honoured; a longer one fails the request at once. */
+  /** Longest Retry-After honoured (default: the request timeout); a longer one fails the request at once. */
   maxRetryAfterMs?: number;
   /** Random source for jitter (tests pin it). */
   random?: () => number;
@@ -177,7 +177,8 @@ export class VenueHttp {
 
   private async attempts(req: VenueRequest): Promise<string> {
     const method = req.method ?? 'GET';
-    const maxRetryAfter = this.o.maxRetryAfterMs ?? 30_000;
+    // A wait longer than one request may take is not worth it: the caller is better told now.
+    const maxRetryAfter = this.o.maxRetryAfterMs ?? this.o.timeoutMs;
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.once(req);
