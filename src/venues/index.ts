@@ -8,3 +8,12 @@ export { createSimulatedWorld, DEFAULT_WORLD_SEED } from './sim/sim-world';
 export type { SimulatedWorld, SimulatedWorldOptions, WorldCoreEvent, WorldCoreMarket } from './sim/sim-world.types';
 export { noBidsToYesAsks } from './sim/sim-book';
 export { INTERVAL_SECONDS, MAX_HISTORY_POINTS } from './sim/sim-history';
+export {
+  createVenueClients,
+  createVenueAClient,
+  createVenueBClient,
+  VenueAClient,
+  VenueBClient,
+  type LiveVenueClient,
+  type LiveVenueDeps,
+} from './live';
