@@ -3,11 +3,13 @@
  * create a migration from `schema.prisma`, and check for drift between the two.
  * Creating and checking use scratch in-memory PGlites (no server, works offline).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { createPGlite, PGliteAdapterFactory } from './pglite.adapter';
 import { PROJECT_PRISMA_PATHS, type PrismaPaths } from './project-paths';
+import { rawSqlOn } from './raw-sql';
 import { startSchemaEngine, type MigrationList, type SchemaEngineHandle, type SchemaFilter } from './schema-engine';
 
 const LOCKFILE = 'migration_lock.toml';
@@ -74,6 +76,7 @@ export async function deployMigrations(
   paths: PrismaPaths = PROJECT_PRISMA_PATHS,
 ): Promise<string[]> {
   const migrationsList = readMigrationList(paths.migrationsDir);
+  if (await allApplied(adapterFactory, migrationsList)) return [];
   return withEngine(paths, adapterFactory, async (handle) => {
     const out = await handle.run((e) => e.applyMigrations({ migrationsList, filters: NO_FILTER }));
     return out.appliedMigrationNames;
@@ -86,6 +89,37 @@ export interface MigrationToolOptions {
   paths?: PrismaPaths;
   /** PGlite template cache folder for the scratch and shadow databases (faster). */
   pgliteTemplateDir?: string;
+}
+
+/**
+ * True when the database already records every migration of the folder as
+ * applied, with the checksum of its script as it is now (Prisma's: the SHA-256 of
+ * `migration.sql`), and nothing else: the engine would have nothing to do. Loading
+ * the wasm engine costs a start about half a second and tens of megabytes, so an
+ * up-to-date database skips it. Anything else (no migrations table, one pending,
+ * edited, failed, rolled back or unknown) goes to the engine, which decides.
+ */
+async function allApplied(factory: SqlMigrationAwareDriverAdapterFactory, list: MigrationList): Promise<boolean> {
+  const wanted = new Map<string, string>();
+  for (const dir of list.migrationDirectories) {
+    if (dir.migrationFile.content.tag !== 'ok') return false;
+    wanted.set(dir.path, createHash('sha256').update(dir.migrationFile.content.value).digest('hex'));
+  }
+  const adapter = await factory.connect();
+  try {
+    const rows = await rawSqlOn(adapter).query<{ name: string; checksum: string; done: boolean }>(
+      'SELECT migration_name AS name, checksum, (finished_at IS NOT NULL AND rolled_back_at IS NULL) AS done ' +
+        'FROM "_prisma_migrations"',
+      [],
+    );
+    const done = rows.filter((r) => r.done);
+    if (done.length !== rows.length || done.length !== wanted.size) return false;
+    return done.every((r) => wanted.get(r.name) === r.checksum);
+  } catch {
+    return false; // no migrations table yet (a new database), or one the engine must look at
+  } finally {
+    await adapter.dispose();
+  }
 }
 
 /** Runs `action` with an engine on a scratch in-memory PGlite (closed afterwards). */
