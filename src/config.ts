@@ -127,6 +127,7 @@ const envSchema = z.object({
   REWARDS_SETTLE_MS: intInRange(0, 3_600_000, 60_000),
   ETAG_MAX_AGE_SECONDS: intInRange(0, 86400, 5),
   SHUTDOWN_GRACE_MS: intInRange(0, 120_000, 10_000),
+  SHUTDOWN_DRAIN_MS: intInRange(0, 120_000, 0),
   API_KEY_RATE_LIMIT: z.enum(['on', 'off']).default('on'),
   API_KEYS_PER_OWNER: intInRange(1, 10_000, 10),
   USAGE_FLUSH_MS: intInRange(100, 3_600_000, 10_000),
@@ -152,6 +153,10 @@ const envSchema = z.object({
   API_KEY_GRAPHQL_COST_UNIT: intInRange(1, 1_000_000_000, 100),
   GRAPHQL_INTROSPECTION: optionalString.pipe(z.enum(['true', 'false']).optional()),
   GRAPHIQL: optionalString.pipe(z.enum(['true', 'false']).optional()),
+  WORKERS: z.enum(['on', 'off']).default('on'),
+  MIGRATE_ON_START: z.enum(['on', 'off']).default('on'),
+  SEED_ON_START: z.enum(['on', 'off']).default('on'),
+  LEASE_TTL_MS: intInRange(1_000, 600_000, 15_000),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -272,6 +277,18 @@ export interface AppConfig {
   };
   etagMaxAgeSeconds: number;
   shutdownGraceMs: number;
+  /**
+   * On SIGTERM: how long readiness answers 503 (draining) while requests are still served, before the
+   * server closes (ms).
+   */
+  shutdownDrainMs: number;
+  /**
+   * This process's roles among several: whether it runs the exclusive background jobs (each under a
+   * lease, so one process at a time runs it; `false`: an API-only replica), whether it applies pending
+   * migrations and seeds an empty database at start, and how long a job's lease outlives its holder
+   * (a survivor takes a dead holder's jobs over after at most this; renewed every third of it).
+   */
+  roles: { workers: boolean; migrateOnStart: boolean; seedOnStart: boolean; leaseTtlMs: number };
   /**
    * Market-data surface: per-key plan limits on or off; how often API usage counts are written (ms); the most
    * active keys one owner may hold.
@@ -575,6 +592,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     etagMaxAgeSeconds: e.ETAG_MAX_AGE_SECONDS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    roles: {
+      workers: e.WORKERS === 'on',
+      migrateOnStart: e.MIGRATE_ON_START === 'on',
+      seedOnStart: e.SEED_ON_START === 'on',
+      leaseTtlMs: e.LEASE_TTL_MS,
+    },
     marketData: {
       rateLimit: e.API_KEY_RATE_LIMIT === 'on',
       usageFlushMs: e.USAGE_FLUSH_MS,

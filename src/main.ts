@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     );
   }
   const services = await createServices(config, { logger });
+  if (!config.roles.workers) logger.info('WORKERS=off: an API-only process, running no exclusive background job');
   await startBackground(services);
   const running = await startServer(services, { port: config.port, host: config.host });
   const embedded = config.databaseUrl === undefined;
@@ -40,6 +41,9 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     try {
+      // Readiness turns 503 first; requests are still served while load balancers take this process out.
+      services.markShuttingDown();
+      if (config.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await running.stop();
       await closeServices(services);
       if (embedded) removeRuntimeFile(config.dataDir);

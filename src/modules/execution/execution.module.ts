@@ -43,10 +43,15 @@ export const executionModule = defineModule({
   }),
   tasks: [
     {
-      // Orders in flight finish (and commit) on stop, before the database closes.
+      // Per process: this process's orders in flight finish (and commit) on stop, before the database closes.
+      name: 'orders in flight',
+      stop: ({ get }) => get(ExecutionService).drain(),
+    },
+    {
       name: 'order reconciler',
+      exclusive: true,
       start: ({ get, config }) => get(ExecutionService).startReconciler(config.trading.execution.reconcileMs),
-      stop: ({ get }) => get(ExecutionService).stop(),
+      stop: ({ get }) => get(ExecutionService).stopReconciler(),
     },
   ],
 });
