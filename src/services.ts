@@ -43,6 +43,13 @@ export interface ServiceOverrides {
   now?: () => number;
   /** The modules to build (tests); default: the registry. */
   modules?: readonly ModuleDefinition[];
+  /**
+   * With `MIGRATE_ON_START=off` on a PostgreSQL database that has no migration applied: called
+   * with the reason before start-up waits for another process to migrate it, and the function
+   * it returns once the schema is there (the entry point answers readiness meanwhile). Unset:
+   * start-up fails with that reason.
+   */
+  whileSchemaMissing?: (reason: string) => Promise<() => Promise<void>>;
 }
 
 /**
@@ -101,7 +108,7 @@ async function openPlatform(
   modules: readonly ModuleDefinition[],
 ): Promise<OpenedPlatform> {
   const logger = o.logger ?? createLogger(config.logLevel);
-  const db = o.db ?? (await openConfiguredDatabase(config, logger));
+  const db = o.db ?? (await openConfiguredDatabase(config, logger, o.whileSchemaMissing));
   const metricsRef: { current?: Metrics } = {};
   const infra = await createInfra({
     redisUrl: config.redisUrl,
@@ -168,12 +175,20 @@ async function openPlatform(
   };
 }
 
+/** How often start-up looks again for a schema another process is to migrate. */
+const SCHEMA_POLL_MS = 2_000;
+
 /**
- * Opens the configured database. With `MIGRATE_ON_START=off` it applies no migration
- * and refuses to start on a database that has none of them (readiness reports a schema
- * that lacks only the newest).
+ * Opens the configured database. With `MIGRATE_ON_START=off` it applies no migration.
+ * On a PostgreSQL database with none of them it waits (with `whileSchemaMissing`) for
+ * another process to migrate, or fails; PGlite admits no other process, so there it
+ * fails. A schema that lacks only the newest migrations starts, and readiness says so.
  */
-async function openConfiguredDatabase(config: AppConfig, logger: Logger): Promise<Database> {
+async function openConfiguredDatabase(
+  config: AppConfig,
+  logger: Logger,
+  whileSchemaMissing: ServiceOverrides['whileSchemaMissing'],
+): Promise<Database> {
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
@@ -183,20 +198,32 @@ async function openConfiguredDatabase(config: AppConfig, logger: Logger): Promis
     },
   });
   if (config.roles.migrateOnStart) return db;
-  const pending = await pendingMigrations((sql) => db.prisma.$queryRawUnsafe(sql)).catch(async (err: unknown) => {
+  const total = readMigrationList(PROJECT_PRISMA_PATHS.migrationsDir).migrationDirectories.length;
+  const pending = () => pendingMigrations((sql) => db.prisma.$queryRawUnsafe(sql));
+  try {
+    let missing = await pending();
+    if (missing.length === total) {
+      const reason =
+        `migrations: none of ${total} applied and MIGRATE_ON_START=off ` +
+        '(run `npm run db:migrate:deploy`, or start one process with MIGRATE_ON_START=on)';
+      if (!whileSchemaMissing || db.kind === 'pglite') throw new Error(reason);
+      logger.warn({ reason }, 'waiting for the database schema');
+      const done = await whileSchemaMissing(reason);
+      while (missing.length === total) {
+        await new Promise((resolve) => setTimeout(resolve, SCHEMA_POLL_MS));
+        missing = await pending();
+      }
+      await done();
+      logger.info('the database schema is there');
+    }
+    if (missing.length > 0) {
+      logger.warn({ pending: missing }, 'migrations not applied (MIGRATE_ON_START=off): not ready until they are');
+    }
+    return db;
+  } catch (err) {
     await db.close();
     throw err;
-  });
-  if (pending.length === 0) return db;
-  if (pending.length === readMigrationList(PROJECT_PRISMA_PATHS.migrationsDir).migrationDirectories.length) {
-    await db.close();
-    throw new Error(
-      `the database schema is missing (${pending.length} migrations not applied) and MIGRATE_ON_START=off: ` +
-        'run `npm run db:migrate:deploy` or start one process with MIGRATE_ON_START=on',
-    );
   }
-  logger.warn({ pending }, 'migrations not applied (MIGRATE_ON_START=off): not ready until they are');
-  return db;
 }
 
 /** Whether `probe` resolves (to anything) within `ms`. */

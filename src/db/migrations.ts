@@ -89,7 +89,10 @@ export async function pendingMigrations(
   paths: PrismaPaths = PROJECT_PRISMA_PATHS,
 ): Promise<string[]> {
   const wanted = readMigrationList(paths.migrationsDir).migrationDirectories.map((d) => d.path);
-  const [table] = await query("SELECT to_regclass('_prisma_migrations') IS NOT NULL AS present");
+  // In the schema in use itself (the first of the search path), not another one further down the path.
+  const [table] = await query(
+    "SELECT to_regclass(quote_ident(current_schema()) || '._prisma_migrations') IS NOT NULL AS present",
+  );
   if (table?.present !== true) return wanted;
   const rows = await query(
     'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',

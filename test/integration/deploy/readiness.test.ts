@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,7 +22,9 @@ async function probe(s: ServerProcess) {
 function readinessBecomes(s: ServerProcess, status: number, reason?: RegExp) {
   return eventually(
     async () => {
-      const p = await probe(s);
+      // Between the waiting server and the app, the port is briefly closed.
+      const p = await probe(s).catch(() => undefined);
+      if (!p) return undefined;
       const matches = p.ready === status && (!reason || p.body.reasons.some((r) => reason.test(r)));
       return matches ? p : undefined;
     },
@@ -128,4 +131,57 @@ describeShared('readiness when PostgreSQL or Redis is unreachable', () => {
     await readinessBecomes(server, 200);
     expect(server.child.exitCode).toBeNull();
   }, 90_000);
+});
+
+describe('MIGRATE_ON_START=off on a database without the schema', () => {
+  const pgIt = process.env.DATABASE_URL ? it : it.skip;
+  const embeddedIt = process.env.DATABASE_URL ? it.skip : it;
+
+  embeddedIt(
+    'embedded: refuses to start, naming the setting (no other process can migrate PGlite)',
+    async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'nomigrate-'));
+      try {
+        await expect(
+          startServerProcess({ ...QUIET, DATA_DIR: dataDir, MIGRATE_ON_START: 'off' }, await freePort()),
+        ).rejects.toThrow(/none of \d+ applied and MIGRATE_ON_START=off/);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
+
+  pgIt(
+    'PostgreSQL: alive but not ready (naming the migrations) until another process migrates, then ready',
+    async () => {
+      const schema = `nomig_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+      const url = new URL(process.env.DATABASE_URL!);
+      url.searchParams.set('schema', schema);
+      const server = await startServerProcess(
+        { ...QUIET, DATABASE_URL: url.toString(), MIGRATE_ON_START: 'off' },
+        await freePort(),
+      );
+      try {
+        const waiting = await readinessBecomes(server, 503, /^migrations: none of \d+ applied/);
+        expect(waiting.live).toBe(200);
+        const migrate = spawnSync(process.execPath, ['-r', './scripts/register.js', 'scripts/migrate.ts', 'deploy'], {
+          cwd: path.resolve(__dirname, '../../..'),
+          env: { PATH: process.env.PATH, DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema },
+          encoding: 'utf8',
+        });
+        expect(migrate.status).toBe(0);
+        const ready = await readinessBecomes(server, 200);
+        expect(ready.body.database).toBe('ok');
+        expect(server.child.exitCode).toBeNull();
+      } finally {
+        await server.stop();
+        const pg = new Client({ connectionString: process.env.DATABASE_URL });
+        await pg.connect();
+        await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await pg.end();
+      }
+    },
+    120_000,
+  );
 });
