@@ -21,17 +21,12 @@ const SOURCES = ['src', 'rest-adapter', 'schema/generated'];
 /** What else decides the output: a change to these rebuilds too. */
 const INPUTS = ['.swcrc', 'package-lock.json', 'scripts/build.js'];
 
-const SWC_OPTIONS = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    target: 'es2022',
-    keepClassNames: true,
-  },
-  module: { type: 'commonjs' },
-  sourceMaps: true,
-  swcrc: false,
-};
+/** The project's .swcrc (what `npm run dev` compiles with), with source maps in files of their own. */
+function swcOptions() {
+  const rc = JSON.parse(readFileSync(path.join(ROOT, '.swcrc'), 'utf8'));
+  delete rc.$schema;
+  return { ...rc, sourceMaps: true, swcrc: false };
+}
 
 function listSources() {
   const files = [];
@@ -68,11 +63,12 @@ function isFresh(stamp) {
 
 async function build(files, stamp) {
   rmSync(DIST, { recursive: true, force: true });
+  const options = swcOptions();
   await Promise.all(
     files.map(async (rel) => {
       const out = path.join(DIST, rel.replace(/\.ts$/, '.js'));
       const result = await swc.transformFile(path.join(ROOT, rel), {
-        ...SWC_OPTIONS,
+        ...options,
         filename: path.join(ROOT, rel),
         outputPath: out,
         sourceFileName: path.relative(path.dirname(out), path.join(ROOT, rel)),

@@ -112,25 +112,22 @@ describeShared('readiness when PostgreSQL or Redis is unreachable', () => {
     expect(p.body).toMatchObject({ status: 'ready', database: 'ok', redis: 'ok' });
   });
 
-  it('answers 503 naming the database while it is unreachable, stays alive, and recovers', async () => {
-    dbProxy.cut();
-    const down = await readinessBecomes(server, 503, /^database/);
-    expect(down.live).toBe(200);
-    expect(down.body).toMatchObject({ status: 'not_ready', database: 'unreachable' });
-    dbProxy.restore();
-    await readinessBecomes(server, 200);
-    expect(server.child.exitCode).toBeNull();
-  }, 90_000);
-
-  it('answers 503 naming Redis while it is unreachable, stays alive, and recovers', async () => {
-    redisProxy.cut();
-    const down = await readinessBecomes(server, 503, /^redis/);
-    expect(down.live).toBe(200);
-    expect(down.body).toMatchObject({ status: 'not_ready', redis: 'unreachable' });
-    redisProxy.restore();
-    await readinessBecomes(server, 200);
-    expect(server.child.exitCode).toBeNull();
-  }, 90_000);
+  it.each([
+    ['database', () => dbProxy],
+    ['redis', () => redisProxy],
+  ] as const)(
+    'answers 503 naming the %s while it is unreachable, stays alive, and recovers',
+    async (what, proxy) => {
+      proxy().cut();
+      const down = await readinessBecomes(server, 503, new RegExp(`^${what}`));
+      expect(down.live).toBe(200);
+      expect(down.body).toMatchObject({ status: 'not_ready', [what]: 'unreachable' });
+      proxy().restore();
+      await readinessBecomes(server, 200);
+      expect(server.child.exitCode).toBeNull();
+    },
+    90_000,
+  );
 });
 
 describe('MIGRATE_ON_START=off on a database without the schema', () => {
