@@ -222,8 +222,12 @@ export interface AppConfig {
   cursorSecret: string;
   /** Push provider for notifications; unset: simulated (nothing leaves the process). */
   push: { url?: string; apiKey?: string };
-  /** `backfillTrades`: recent public trades per market loaded when an empty database is seeded. */
-  sim: { tradeRate: number; seed: number; backfillTrades: number };
+  /**
+   * `backfillTrades`: recent public trades per market loaded when an empty database is seeded.
+   * `sharedSeed` (production): `seed` is a random secret, and the first process to meet the database
+   * records its own there, so every process of a deployment builds the same world.
+   */
+  sim: { tradeRate: number; seed: number; backfillTrades: number; sharedSeed: boolean };
   /** Paper trading: the balance a paper account starts with (and a reset puts back), USD. */
   paper: { startingBalanceUsd: number };
   /** Requests per minute: per client on discover, per user on onboarding and onramp. */
@@ -553,7 +557,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     cursorSecret,
     push: { url: e.PUSH_PROVIDER_URL, apiKey: e.PUSH_PROVIDER_KEY },
-    sim: { tradeRate: e.SIM_TRADE_RATE, seed: simSeed, backfillTrades: e.SIM_BACKFILL_TRADES },
+    sim: { tradeRate: e.SIM_TRADE_RATE, seed: simSeed, backfillTrades: e.SIM_BACKFILL_TRADES, sharedSeed: production },
     paper: { startingBalanceUsd: e.PAPER_STARTING_BALANCE_USD },
     limits: {
       discoverPerMinute: e.DISCOVER_RATE_LIMIT,

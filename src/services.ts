@@ -132,7 +132,7 @@ async function openPlatform(
       onChange: (lease, held) => logger.info({ lease, held }, held ? 'took a lease' : 'lost a lease'),
     },
   );
-  const world = o.world ?? (await openSimulatedWorld(db.prisma, config.sim.seed));
+  const world = o.world ?? (await openSimulatedWorld(db.prisma, config.sim.seed, { shareSeed: config.sim.sharedSeed }));
   const policies: Record<string, RatePolicy> = {};
   for (const m of modules) {
     for (const [name, policy] of Object.entries(m.rateLimits?.(config) ?? {})) {
