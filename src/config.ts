@@ -127,6 +127,7 @@ const envSchema = z.object({
   REWARDS_SETTLE_MS: intInRange(0, 3_600_000, 60_000),
   ETAG_MAX_AGE_SECONDS: intInRange(0, 86400, 5),
   SHUTDOWN_GRACE_MS: intInRange(0, 120_000, 10_000),
+  SHUTDOWN_DRAIN_MS: intInRange(0, 120_000, 0),
   API_KEY_RATE_LIMIT: z.enum(['on', 'off']).default('on'),
   API_KEYS_PER_OWNER: intInRange(1, 10_000, 10),
   USAGE_FLUSH_MS: intInRange(100, 3_600_000, 10_000),
@@ -169,6 +170,11 @@ const envSchema = z.object({
   VENUE_B_RATE_LIMIT: intInRange(1, 100_000, 10),
   VENUE_BREAKER_FAILURES: intInRange(1, 1_000, 5),
   VENUE_BREAKER_RESET_MS: intInRange(10, 3_600_000, 30_000),
+
+  WORKERS: z.enum(['on', 'off']).default('on'),
+  MIGRATE_ON_START: z.enum(['on', 'off']).default('on'),
+  SEED_ON_START: z.enum(['on', 'off']).default('on'),
+  LEASE_TTL_MS: intInRange(1_000, 600_000, 15_000),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -234,8 +240,12 @@ export interface AppConfig {
   cursorSecret: string;
   /** Push provider for notifications; unset: simulated (nothing leaves the process). */
   push: { url?: string; apiKey?: string };
-  /** `backfillTrades`: recent public trades per market loaded when an empty database is seeded. */
-  sim: { tradeRate: number; seed: number; backfillTrades: number };
+  /**
+   * `backfillTrades`: recent public trades per market loaded when an empty database is seeded.
+   * `sharedSeed` (production): `seed` is a random secret, and the first process to meet the database
+   * records its own there, so every process of a deployment builds the same world.
+   */
+  sim: { tradeRate: number; seed: number; backfillTrades: number; sharedSeed: boolean };
   /** Paper trading: the balance a paper account starts with (and a reset puts back), USD. */
   paper: { startingBalanceUsd: number };
   /** Requests per minute: per client on discover, per user on onboarding and onramp. */
@@ -289,6 +299,18 @@ export interface AppConfig {
   };
   etagMaxAgeSeconds: number;
   shutdownGraceMs: number;
+  /**
+   * On SIGTERM: how long readiness answers 503 (draining) while requests are still served, before the
+   * server closes (ms).
+   */
+  shutdownDrainMs: number;
+  /**
+   * This process's roles among several: whether it runs the exclusive background jobs (each under a
+   * lease, so one process at a time runs it; `false`: an API-only replica), whether it applies pending
+   * migrations and seeds an empty database at start, and how long a job's lease outlives its holder
+   * (a survivor takes a dead holder's jobs over after at most this; renewed every third of it).
+   */
+  roles: { workers: boolean; migrateOnStart: boolean; seedOnStart: boolean; leaseTtlMs: number };
   /**
    * Market-data surface: per-key plan limits on or off; how often API usage counts are written (ms); the most
    * active keys one owner may hold.
@@ -625,7 +647,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     cursorSecret,
     push: { url: e.PUSH_PROVIDER_URL, apiKey: e.PUSH_PROVIDER_KEY },
-    sim: { tradeRate: e.SIM_TRADE_RATE, seed: simSeed, backfillTrades: e.SIM_BACKFILL_TRADES },
+    sim: { tradeRate: e.SIM_TRADE_RATE, seed: simSeed, backfillTrades: e.SIM_BACKFILL_TRADES, sharedSeed: production },
     paper: { startingBalanceUsd: e.PAPER_STARTING_BALANCE_USD },
     limits: {
       discoverPerMinute: e.DISCOVER_RATE_LIMIT,
@@ -664,6 +686,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     etagMaxAgeSeconds: e.ETAG_MAX_AGE_SECONDS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    roles: {
+      workers: e.WORKERS === 'on',
+      migrateOnStart: e.MIGRATE_ON_START === 'on',
+      seedOnStart: e.SEED_ON_START === 'on',
+      leaseTtlMs: e.LEASE_TTL_MS,
+    },
     marketData: {
       rateLimit: e.API_KEY_RATE_LIMIT === 'on',
       usageFlushMs: e.USAGE_FLUSH_MS,

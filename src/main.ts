@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createLogger } from './http/logger';
+import { startWaitingServer } from './http/waiting-server';
 import { removeRuntimeFile, writeRuntimeFile } from './runtime-file';
 import { startServer } from './server';
 import { closeServices, createServices, startBackground } from './services';
+import { VERSION } from './version';
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -24,9 +26,16 @@ async function main(): Promise<void> {
         'exposing this server',
     );
   }
-  const services = await createServices(config, { logger });
+  const listen = { port: config.port, host: config.host };
+  const services = await createServices(config, {
+    logger,
+    // MIGRATE_ON_START=off on an unmigrated database: answer liveness and readiness (503, with the reason)
+    // on the service's port until another process has migrated it.
+    whileSchemaMissing: (reason) => startWaitingServer(listen, reason, VERSION),
+  });
+  if (!config.roles.workers) logger.info('WORKERS=off: an API-only process, running no exclusive background job');
   await startBackground(services);
-  const running = await startServer(services, { port: config.port, host: config.host });
+  const running = await startServer(services, listen);
   const embedded = config.databaseUrl === undefined;
   if (embedded) writeRuntimeFile(config.dataDir, { pid: process.pid, url: running.url });
   logger.info(
@@ -40,6 +49,9 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     try {
+      // Readiness turns 503 first; requests are still served while load balancers take this process out.
+      services.markShuttingDown();
+      if (config.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await running.stop();
       await closeServices(services);
       if (embedded) removeRuntimeFile(config.dataDir);

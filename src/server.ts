@@ -179,6 +179,14 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     res.locals.route = '/openapi.json';
     res.json(openapi);
   });
+  // Readiness (liveness is /health): 503 with the reasons while the database or Redis does not
+  // answer, migrations or start-up work are not done, or the process drains; 200 otherwise.
+  app.get('/health/ready', async (_req, res) => {
+    res.locals.route = '/health/ready';
+    const report = await services.readiness.check();
+    res.setHeader('cache-control', 'no-store');
+    res.status(report.status === 'ready' ? 200 : 503).json(report);
+  });
   app.get('/metrics', async (req, res) => {
     res.locals.route = '/metrics';
     const token = config.http.metricsToken;

@@ -1,9 +1,9 @@
 import { ClientRateLimits, type RatePolicy } from './auth/rate-limits';
 import type { AppConfig } from './config';
-import { openDatabase, type Database } from './db';
+import { openDatabase, pendingMigrations, PROJECT_PRISMA_PATHS, readMigrationList, type Database } from './db';
 import { createLogger, type Logger } from './http/logger';
 import { createMetrics, type Metrics } from './http/metrics';
-import { createInfra, ReadMemo } from './infra';
+import { createInfra, createLeaseBackend, Leases, ReadMemo } from './infra';
 import {
   RequestLoaders,
   ServiceContainer,
@@ -15,6 +15,8 @@ import {
   type ModuleScope,
   type Platform,
   type Token,
+  Readiness,
+  type BackgroundTask,
 } from './kernel';
 import { HTTP_CACHE_ROUTES } from './modules/admin';
 import { openSimulatedWorld } from './modules/ingestion';
@@ -25,6 +27,8 @@ import { ROUTES } from '../rest-adapter/routes';
 
 /** How long a module's memoized reads live at most when no invalidation reaches them. */
 const MEMO_TTL_MS = 30_000;
+/** How long the database may take to answer readiness's `SELECT 1`. */
+const DATABASE_PROBE_TIMEOUT_MS = 2_000;
 
 export type { AppServices } from './kernel';
 
@@ -39,6 +43,13 @@ export interface ServiceOverrides {
   now?: () => number;
   /** The modules to build (tests); default: the registry. */
   modules?: readonly ModuleDefinition[];
+  /**
+   * With `MIGRATE_ON_START=off` on a PostgreSQL database that has no migration applied: called
+   * with the reason before start-up waits for another process to migrate it, and the function
+   * it returns once the schema is there (the entry point answers readiness meanwhile). Unset:
+   * start-up fails with that reason.
+   */
+  whileSchemaMissing?: (reason: string) => Promise<() => Promise<void>>;
 }
 
 /**
@@ -55,6 +66,7 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     return await buildModules(platform, modules);
   } catch (err) {
     // Nothing runs yet: close what was opened (a database handed in stays its owner's).
+    await platform.leases.close();
     await platform.infra.close();
     if (!o.db) await platform.db.close();
     throw err;
@@ -96,9 +108,7 @@ async function openPlatform(
   modules: readonly ModuleDefinition[],
 ): Promise<OpenedPlatform> {
   const logger = o.logger ?? createLogger(config.logLevel);
-  const db =
-    o.db ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir }));
+  const db = o.db ?? (await openConfiguredDatabase(config, logger, o.whileSchemaMissing));
   const metricsRef: { current?: Metrics } = {};
   const infra = await createInfra({
     redisUrl: config.redisUrl,
@@ -108,7 +118,21 @@ async function openPlatform(
   });
   const metrics = createMetrics({ queryCount: () => db.queryCount() });
   metricsRef.current = metrics;
-  const world = o.world ?? (await openSimulatedWorld(db.prisma, config.sim.seed));
+  const leases = new Leases(
+    await createLeaseBackend({
+      redisUrl: config.redisUrl,
+      redisKeyPrefix: o.redisKeyPrefix ?? config.redisKeyPrefix,
+      databaseUrl: config.databaseUrl,
+      ttlMs: config.roles.leaseTtlMs,
+      onRedisError: (err) => logger.error({ err }, 'redis error (leases)'),
+    }),
+    {
+      renewMs: Math.ceil(config.roles.leaseTtlMs / 3),
+      onError: (err, lease) => logger.error({ err, lease }, 'lease or leased task failed'),
+      onChange: (lease, held) => logger.info({ lease, held }, held ? 'took a lease' : 'lost a lease'),
+    },
+  );
+  const world = o.world ?? (await openSimulatedWorld(db.prisma, config.sim.seed, { shareSeed: config.sim.sharedSeed }));
   const policies: Record<string, RatePolicy> = {};
   for (const m of modules) {
     for (const [name, policy] of Object.entries(m.rateLimits?.(config) ?? {})) {
@@ -118,6 +142,14 @@ async function openPlatform(
   }
   const memos: MemoEntry[] = [];
   let shuttingDown = false;
+  const readiness = new Readiness({
+    database: () => answersWithin(db.prisma.$queryRawUnsafe('SELECT 1'), DATABASE_PROBE_TIMEOUT_MS),
+    redis: infra.kind === 'redis' ? () => infra.ping() : undefined,
+    pendingMigrations: () => pendingMigrations((sql) => db.prisma.$queryRawUnsafe(sql)),
+    shuttingDown: () => shuttingDown,
+    workers: config.roles.workers,
+    leases: () => leases.held(),
+  });
   return {
     config,
     logger,
@@ -135,10 +167,82 @@ async function openPlatform(
     },
     memos: () => memos,
     shuttingDown: () => shuttingDown,
+    readiness,
+    leases,
     markShuttingDown: () => {
       shuttingDown = true;
     },
   };
+}
+
+/** How often start-up looks again for a schema another process is to migrate. */
+const SCHEMA_POLL_MS = 2_000;
+
+/**
+ * Opens the configured database. With `MIGRATE_ON_START=off` it applies no migration.
+ * On a PostgreSQL database with none of them it waits (with `whileSchemaMissing`) for
+ * another process to migrate, or fails; PGlite admits no other process, so there it
+ * fails. A schema that lacks only the newest migrations starts, and readiness says so.
+ */
+async function openConfiguredDatabase(
+  config: AppConfig,
+  logger: Logger,
+  whileSchemaMissing: ServiceOverrides['whileSchemaMissing'],
+): Promise<Database> {
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.databaseUrl ? undefined : config.dataDir,
+    migrate: config.roles.migrateOnStart,
+    onMigrationsApplied: (names) => {
+      if (names.length > 0) logger.info({ migrations: names }, 'applied migrations');
+    },
+  });
+  if (config.roles.migrateOnStart) return db;
+  const total = readMigrationList(PROJECT_PRISMA_PATHS.migrationsDir).migrationDirectories.length;
+  const pending = () => pendingMigrations((sql) => db.prisma.$queryRawUnsafe(sql));
+  try {
+    let missing = await pending();
+    if (missing.length === total) {
+      const reason =
+        `migrations: none of ${total} applied and MIGRATE_ON_START=off ` +
+        '(run `npm run db:migrate:deploy`, or start one process with MIGRATE_ON_START=on)';
+      if (!whileSchemaMissing || db.kind === 'pglite') throw new Error(reason);
+      logger.warn({ reason }, 'waiting for the database schema');
+      const done = await whileSchemaMissing(reason);
+      while (missing.length === total) {
+        await new Promise((resolve) => setTimeout(resolve, SCHEMA_POLL_MS));
+        missing = await pending();
+      }
+      await done();
+      logger.info('the database schema is there');
+    }
+    if (missing.length > 0) {
+      logger.warn({ pending: missing }, 'migrations not applied (MIGRATE_ON_START=off): not ready until they are');
+    }
+    return db;
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
+
+/** Whether `probe` resolves (to anything) within `ms`. */
+async function answersWithin(probe: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      probe.then(
+        () => true,
+        () => false,
+      ),
+      timedOut,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -168,10 +272,39 @@ async function subscribeTopics(services: AppServices, modules: readonly ModuleDe
     await pubsub.subscribe(invalidatedBy, () => memo.invalidate());
 }
 
-/** Starts every module's background tasks, in registry order (the catalog is seeded before trades flow). */
+/** The lease of an exclusive task: one name per task across the deployment. */
+function leaseName(m: ModuleDefinition, task: BackgroundTask): string {
+  return `${m.name}:${task.name}`;
+}
+
+/**
+ * Starts every module's background tasks, in registry order (the catalog is seeded
+ * before trades flow). A per-process task starts here; an exclusive one is handed
+ * to its lease (it starts here when this process takes the lease, now or when its
+ * holder dies), and not at all with `WORKERS=off`. A task's `ready` is start-up
+ * work readiness waits for.
+ */
 export async function startBackground(services: AppServices): Promise<void> {
+  const { config, leases, readiness, logger } = services;
   for (const m of services.modules) {
-    for (const task of m.tasks ?? []) await task.start?.(services);
+    for (const task of m.tasks ?? []) {
+      if (task.exclusive) {
+        if (!config.roles.workers) continue;
+        await leases.hold(leaseName(m, task), {
+          start: () => task.start?.(services),
+          stop: () => task.stop?.(services),
+        });
+        continue;
+      }
+      await task.start?.(services);
+      if (task.ready) {
+        const done = readiness.begin(task.name);
+        task
+          .ready(services)
+          .catch((err: unknown) => logger.error({ err, module: m.name, task: task.name }, 'start-up work failed'))
+          .finally(done);
+      }
+    }
   }
 }
 
@@ -186,13 +319,16 @@ export async function closeServices(services: AppServices): Promise<void> {
   for (const m of [...services.modules].reverse()) {
     for (const task of [...(m.tasks ?? [])].reverse()) {
       try {
-        await task.stop?.(services);
+        // An exclusive task stops where it runs, and its lease is given up for another process to take.
+        if (task.exclusive) await services.leases.release(leaseName(m, task));
+        else await task.stop?.(services);
       } catch (err) {
         services.logger.error({ err, module: m.name, task: task.name }, 'a background task failed to stop');
         failures.push(err);
       }
     }
   }
+  await services.leases.close();
   await services.infra.close();
   await services.db.close();
   if (failures.length > 0) throw new AggregateError(failures, 'some background tasks failed to stop');

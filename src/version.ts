@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from './project-root';
+
 /** The interface version this build serves (the interface documents' version string). */
 export const API_VERSION = '2026-04-17.m3';
-/** The package version. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const VERSION: string = (require('../package.json') as { version: string }).version;
+/** The package version (read from the project's package.json, from the sources and from dist/ alike). */
+export const VERSION: string = (
+  JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;

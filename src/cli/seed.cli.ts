@@ -22,7 +22,8 @@ runCli(async () => {
         const catalog = new CatalogService(db.prisma, () =>
           infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() }),
         );
-        return await catalog.sync(await openSimulatedWorld(db.prisma, config.sim.seed));
+        const world = await openSimulatedWorld(db.prisma, config.sim.seed, { shareSeed: config.sim.sharedSeed });
+        return await catalog.sync(world);
       } finally {
         await infra.close();
       }

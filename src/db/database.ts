@@ -36,6 +36,8 @@ export interface DatabaseOptions {
   schema?: string;
   /** pg pool size (default 10). */
   poolSize?: number;
+  /** Whether to apply pending migrations at open (default true; false: the schema is someone else's job). */
+  migrate?: boolean;
   /** Called with the names of the migrations applied at open (empty when up to date). */
   onMigrationsApplied?: (names: string[]) => void;
   /** Where schema.prisma and the migrations are; the project's `prisma/` by default. */
@@ -162,8 +164,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let prisma: PrismaClient | undefined;
   let raw: SqlDriverAdapter | undefined;
   try {
-    const applied = await backend.migrate(opts.prismaPaths ?? PROJECT_PRISMA_PATHS);
-    opts.onMigrationsApplied?.(applied);
+    if (opts.migrate !== false) {
+      const applied = await backend.migrate(opts.prismaPaths ?? PROJECT_PRISMA_PATHS);
+      opts.onMigrationsApplied?.(applied);
+    }
     const counter: QueryCounter = { count: 0 };
     const counted = withQueryCounting(backend.factory, counter);
     prisma = new PrismaClient({

@@ -7,6 +7,7 @@ export {
   checkMigrations,
   createMigration,
   deployMigrations,
+  pendingMigrations,
   readMigrationList,
   type CreatedMigration,
   type MigrationCheck,

@@ -83,6 +83,27 @@ export async function deployMigrations(
   });
 }
 
+/**
+ * The project's migrations the database has not applied (in order; empty when up to
+ * date), read from `_prisma_migrations` (a database never migrated lacks every one).
+ */
+export async function pendingMigrations(
+  query: (sql: string) => Promise<Record<string, unknown>[]>,
+  paths: PrismaPaths = PROJECT_PRISMA_PATHS,
+): Promise<string[]> {
+  const wanted = readMigrationList(paths.migrationsDir).migrationDirectories.map((d) => d.path);
+  // In the schema in use itself (the first of the search path), not another one further down the path.
+  const [table] = await query(
+    "SELECT to_regclass(quote_ident(current_schema()) || '._prisma_migrations') IS NOT NULL AS present",
+  );
+  if (table?.present !== true) return wanted;
+  const rows = await query(
+    'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+  );
+  const applied = new Set(rows.map((r) => String(r.migration_name)));
+  return wanted.filter((name) => !applied.has(name));
+}
+
 /** Options of {@link createMigration} and {@link checkMigrations}. */
 export interface MigrationToolOptions {
   /** The schema and migrations; the project's by default. */

@@ -1,10 +1,10 @@
 /**
- * Locations inside the project, resolved from this file (src/db/) rather than the
- * working directory, so they hold under Jest, scripts and the server alike.
+ * Locations inside the project, resolved from this file rather than the working
+ * directory, so they hold under Jest, scripts and the server alike, from the sources
+ * (src/db/) and from the production build (dist/src/db/).
  */
-import { join, resolve } from 'node:path';
-
-const PROJECT_ROOT = resolve(__dirname, '../..');
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../project-root';
 
 /** Where the Prisma schema and the migrations folder are. */
 export interface PrismaPaths {

@@ -17,3 +17,13 @@ export { RedisRateLimiter, SLIDING_WINDOW_LUA } from './redis-rate-limiter';
 export { closeRedisClient, createRedisClient, type RedisConnectionRole } from './redis-connection';
 export { ReadMemo } from './read-memo';
 export { PeriodicTask } from './periodic-task';
+export {
+  createLeaseBackend,
+  Leases,
+  PostgresLeaseBackend,
+  ProcessLeaseBackend,
+  RedisLeaseBackend,
+  type LeaseBackend,
+  type LeaseBackendOptions,
+  type LeasedJob,
+} from './lease';

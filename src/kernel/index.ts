@@ -13,3 +13,4 @@ export {
 } from './module';
 export type { MemoEntry, Platform } from './platform';
 export type { AppServices } from './app-services';
+export { Readiness, type ReadinessProbes, type ReadinessReport } from './readiness';

@@ -21,11 +21,25 @@ export function provide<T>(token: Token<T>, build: (scope: ModuleScope) => T | P
 /**
  * Background work of a module: started once every module is built, in registry
  * order; stopped in reverse order before the platform closes.
+ *
+ * Where several processes share a database, a task is either per-process (the
+ * default: each process keeps its own caches, indexes, subscriptions, buffers) or
+ * `exclusive`: it runs in one process at a time, the holder of its lease
+ * (`src/infra/lease.ts`), and not at all in an API-only replica (`WORKERS=off`).
+ * When the holder dies a survivor takes the lease and starts the task, so
+ * `start` and `stop` of an exclusive task may run several times in one process.
  */
 export interface BackgroundTask {
   readonly name: string;
+  /** Runs once across the deployment (under a lease) rather than in every process. */
+  readonly exclusive?: boolean;
   start?(scope: ModuleScope): void | Promise<void>;
   stop?(scope: ModuleScope): void | Promise<void>;
+  /**
+   * Start-up work that continues after `start` returned (an index built in the
+   * background): readiness (`/health/ready`) answers 503 naming the task until it resolves.
+   */
+  ready?(scope: ModuleScope): Promise<unknown>;
 }
 
 /** A handler of a pub/sub topic, subscribed when the module is built (in every process). */

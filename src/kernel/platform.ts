@@ -3,10 +3,11 @@ import type { AppConfig } from '../config';
 import type { Database } from '../db';
 import type { Logger } from '../http/logger';
 import type { Metrics } from '../http/metrics';
-import type { Infra, ReadMemo } from '../infra';
+import type { Infra, Leases, ReadMemo } from '../infra';
 import type { SimulatedWorld } from '../venues';
 import type { Venue } from '../venues/venue.models';
 import type { VenueClient } from '../venues/venue-client';
+import type { Readiness } from './readiness';
 
 /** A per-process memo a module made, as the admin cache policy reports it. */
 export interface MemoEntry {
@@ -44,4 +45,8 @@ export interface Platform {
   readonly memos: () => readonly MemoEntry[];
   /** True once the process began to stop (health reports it; new work is refused). */
   readonly shuttingDown: () => boolean;
+  /** Whether this process may take traffic (`/health/ready`); start-up work registers with it. */
+  readonly readiness: Readiness;
+  /** The leases of the exclusive background tasks (one holder across the processes of a deployment). */
+  readonly leases: Leases;
 }

@@ -10,9 +10,21 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `src/main.ts` as a real process on the given port and waits for /health. */
-export async function startServerProcess(env: Record<string, string>, port: number): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['-r', './scripts/register.js', 'src/main.ts'], {
+/** How a server process runs: the TypeScript sources through the loader, or the production build (`dist/`). */
+export type ServerEntry = 'source' | 'build';
+
+const ENTRY_ARGS: Record<ServerEntry, string[]> = {
+  source: ['-r', './scripts/register.js', 'src/main.ts'],
+  build: ['dist/main.js'],
+};
+
+/** Starts `src/main.ts` (or `dist/main.js`) as a real process on the given port and waits for /health. */
+export async function startServerProcess(
+  env: Record<string, string>,
+  port: number,
+  entry: ServerEntry = 'source',
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ENTRY_ARGS[entry], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -49,7 +61,8 @@ export async function startServerProcess(env: Record<string, string>, port: numb
     output: () => out,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        // Already ended: by itself, or killed by a signal (then exitCode stays null).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         child.once('exit', (code) => resolve(code));
         child.kill('SIGTERM');
       }),

@@ -52,10 +52,15 @@ export const executionModule = defineModule({
     // Listed first, so stopped last: after the orders in flight have finished.
     { name: 'venue_b order client', stop: ({ get }) => get(VenueBOrders).close() },
     {
-      // Orders in flight finish (and commit) on stop, before the database closes.
+      // Per process: this process's orders in flight finish (and commit) on stop, before the database closes.
+      name: 'orders in flight',
+      stop: ({ get }) => get(ExecutionService).drain(),
+    },
+    {
       name: 'order reconciler',
+      exclusive: true,
       start: ({ get, config }) => get(ExecutionService).startReconciler(config.trading.execution.reconcileMs),
-      stop: ({ get }) => get(ExecutionService).stop(),
+      stop: ({ get }) => get(ExecutionService).stopReconciler(),
     },
   ],
 });

@@ -114,6 +114,11 @@ export class ExecutionService {
     this.reconcileSchedule.start(everyMs);
   }
 
+  /** Stops the reconciler, waiting for its run (another process may take it over). */
+  async stopReconciler(): Promise<void> {
+    await this.reconcileSchedule.stop();
+  }
+
   /** Shutdown: stops the reconciler (waiting for its run), then waits for the orders in flight. */
   async stop(): Promise<void> {
     await this.reconcileSchedule.stop();

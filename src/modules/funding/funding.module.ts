@@ -31,6 +31,7 @@ export const fundingModule = defineModule({
   tasks: [
     {
       name: 'withdrawal dispatch',
+      exclusive: true,
       start: ({ get, config }) => get(WithdrawalsService).start(config.withdrawals.dispatchMs),
       stop: ({ get }) => get(WithdrawalsService).stop(),
     },

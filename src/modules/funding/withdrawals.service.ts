@@ -36,6 +36,17 @@ export type FinishResult = 'moved' | 'ended' | 'unknown';
  * the processor answers one); the processor's `payout.paid` / `payout.failed`
  * webhook events drive processing → completed / failed.
  */
+/**
+ * How long a dispatcher's claim on a withdrawal lasts: past the processor call's own timeout, so
+ * a live dispatcher finishes first; a dead one's withdrawal goes to another dispatcher after it.
+ */
+const DISPATCH_CLAIM_MS = 5 * 60_000;
+
+/** Not claimed by a dispatcher at `now` (never, or the claim lapsed). */
+const unclaimed = (now: Date) => ({
+  OR: [{ dispatchClaimedUntil: null }, { dispatchClaimedUntil: { lt: now } }],
+});
+
 export class WithdrawalsService {
   private readonly schedule = new PeriodicTask(
     () => this.dispatch(),
@@ -98,12 +109,14 @@ export class WithdrawalsService {
    */
   async dispatch(limit = 20): Promise<number> {
     const queued = await this.prisma.withdrawal.findMany({
-      where: { status: 'queued' },
+      where: { status: 'queued', ...unclaimed(new Date()) },
       orderBy: { createdAt: 'asc' },
       take: limit,
     });
     let moved = 0;
     for (const w of queued) {
+      // Claim it first: of several dispatchers (processes) that read it queued, one calls the processor.
+      if (!(await this.claim(w.id))) continue;
       let payout: Awaited<ReturnType<PaymentsClient['createPayout']>>;
       try {
         payout = await this.payments.createPayout({
@@ -115,12 +128,16 @@ export class WithdrawalsService {
         });
       } catch (err) {
         this.logger?.warn({ err, withdrawalId: w.id }, 'payout dispatch failed; will retry');
+        await this.prisma.withdrawal.updateMany({
+          where: { id: w.id, status: 'queued' },
+          data: { dispatchClaimedUntil: null },
+        });
         continue;
       }
       const changed = await this.prisma.$transaction(async (tx) => {
         const n = await tx.withdrawal.updateMany({
           where: { id: w.id, status: 'queued' },
-          data: { status: 'processing', payoutId: payout.id },
+          data: { status: 'processing', payoutId: payout.id, dispatchClaimedUntil: null },
         });
         if (n.count === 0) return false;
         if (payout.status === 'paid') await this.finish(tx, { withdrawalId: w.id }, 'completed');
@@ -134,6 +151,19 @@ export class WithdrawalsService {
       }
     }
     return moved;
+  }
+
+  /**
+   * Takes a queued withdrawal for this dispatcher for {@link DISPATCH_CLAIM_MS} (a conditional
+   * update: one of several concurrent claims wins); false when another dispatcher holds it.
+   */
+  private async claim(id: string): Promise<boolean> {
+    const now = new Date();
+    const n = await this.prisma.withdrawal.updateMany({
+      where: { id, status: 'queued', ...unclaimed(now) },
+      data: { dispatchClaimedUntil: new Date(now.getTime() + DISPATCH_CLAIM_MS) },
+    });
+    return n.count === 1;
   }
 
   /** Reports a withdrawal's current state to the change listener (call after the change committed). */

@@ -8,7 +8,8 @@ import { inTradeKeyOrder, toTradeRow } from './trade-ingest.service';
 /** Seeds an empty database with the venues' catalog, then loads the market index trades are tagged with. */
 export async function seedCatalog(scope: ModuleScope): Promise<void> {
   const { db, world, logger, config, get } = scope;
-  const empty = (await db.prisma.coreEvent.count()) === 0;
+  // SEED_ON_START=off: an empty database stays empty (another process, or `npm run seed`, fills it).
+  const empty = config.roles.seedOnStart && (await db.prisma.coreEvent.count()) === 0;
   if (empty) {
     const report = await get(CatalogService).sync(world);
     logger.info(report, 'seeded the demo world into an empty database');

@@ -45,14 +45,17 @@ export const ingestionModule = defineModule({
     }),
   ],
   tasks: [
+    // Per process: each keeps its own market index (an empty database is seeded when SEED_ON_START is on).
     { name: 'catalog', start: (scope) => seedCatalog(scope) },
     {
+      // Per process: it stores what this process's venue clients deliver (the simulated feed runs in one).
       name: 'trade ingestion',
       start: ({ get, venues }) => get(TradeIngestService).start(Object.values(venues)),
       stop: ({ get }) => get(TradeIngestService).stop(),
     },
     {
       name: 'simulated live trades',
+      exclusive: true,
       start: ({ world, config }) => {
         if (config.sim.tradeRate > 0) world.startLiveTrades(config.sim.tradeRate);
       },

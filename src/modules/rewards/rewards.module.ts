@@ -36,6 +36,7 @@ export const rewardsModule = defineModule({
   tasks: [
     {
       name: 'reward settlement',
+      exclusive: true,
       start: ({ get, config }) => get(RewardsService).start(config.rewards.settleMs),
       stop: ({ get }) => get(RewardsService).stop(),
     },

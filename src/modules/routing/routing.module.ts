@@ -23,6 +23,7 @@ export const routingModule = defineModule({
   tasks: [
     {
       name: 'route intent purge',
+      exclusive: true,
       start: ({ get, config }) => get(RoutingService).start(config.trading.routeIntentPurgeMs),
       stop: ({ get }) => get(RoutingService).stop(),
     },

@@ -25,5 +25,12 @@ export const searchModule = defineModule({
     subscribes: [onTopic(SEARCH_INDEX_CHANGED_TOPIC, ({ get }) => get(SearchService).invalidate())],
   },
   // Refreshes run in the background (the catalog schedules them); a stop waits for the one running.
-  tasks: [{ name: 'search index', stop: ({ get }) => get(SearchService).whenIdle() }],
+  tasks: [
+    {
+      // Per process: the index's vectors are shared, its scan cache is this process's own.
+      name: 'search index',
+      ready: ({ get }) => get(SearchService).whenIdle(),
+      stop: ({ get }) => get(SearchService).whenIdle(),
+    },
+  ],
 });

@@ -22,6 +22,7 @@ export const usageModule = defineModule({
   tasks: [
     {
       // Buffered usage is written before the database closes: a graceful stop loses no count.
+      // Per process: each process counts its own requests and adds them to the stored totals.
       name: 'usage flush',
       start: ({ get }) => get(UsageRecorder).start(),
       stop: ({ get }) => get(UsageRecorder).stop(),

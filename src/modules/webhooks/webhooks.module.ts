@@ -33,6 +33,8 @@ export const webhooksModule = defineModule({
   topics: { subscribes: [onTopic(CATALOG_CHANGED_TOPIC, ({ get }) => get(OutcomeTokenIndex).invalidate())] },
   tasks: [
     {
+      // Per process: the sweep claims each unannounced batch in the database (a timed claim), and stop
+      // waits for the announcements this process's requests queued.
       name: 'fill announcements',
       start: ({ get }) => get(IndexerWebhookService).start(ANNOUNCE_SWEEP_MS),
       stop: ({ get }) => get(IndexerWebhookService).stop(),

@@ -23,6 +23,22 @@ describe('loadConfig', () => {
     for (const name of ['PORT', 'DATABASE_URL', 'SIM_TRADE_RATE', 'EMBEDDINGS_PROVIDER']) expect(msg).toContain(name);
   });
 
+  it('reads the process roles: workers, migrate and seed on by default; each switchable; bad values named', () => {
+    expect(loadConfig({}).roles).toEqual({
+      workers: true,
+      migrateOnStart: true,
+      seedOnStart: true,
+      leaseTtlMs: 15_000,
+    });
+    expect(
+      loadConfig({ WORKERS: 'off', MIGRATE_ON_START: 'off', SEED_ON_START: 'off', LEASE_TTL_MS: '3000' }).roles,
+    ).toEqual({ workers: false, migrateOnStart: false, seedOnStart: false, leaseTtlMs: 3_000 });
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '5000' }).shutdownDrainMs).toBe(5_000);
+    expect(() => loadConfig({ WORKERS: 'yes' })).toThrow(/WORKERS/);
+    expect(() => loadConfig({ LEASE_TTL_MS: '10' })).toThrow(/LEASE_TTL_MS/);
+    expect(() => loadConfig({ MIGRATE_ON_START: 'false' })).toThrow(/MIGRATE_ON_START/);
+  });
+
   it('refuses development defaults in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_JWT_SECRET: required when NODE_ENV=production/);
   });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Withdrawal" ADD COLUMN     "dispatchClaimedUntil" TIMESTAMP(3);
