@@ -1,5 +1,7 @@
 import { createPrivateKey, randomInt } from 'node:crypto';
 import { isIP } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -47,6 +49,7 @@ const envSchema = z.object({
   HOST: optionalString.transform((v) => v ?? '127.0.0.1'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   DATA_DIR: optionalString.transform((v) => v ?? '.data'),
+  EMBEDDED_TEMPLATE_DIR: optionalString,
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
   REDIS_KEY_PREFIX: optionalString.transform((v) => v ?? 'pma:'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -205,6 +208,11 @@ export interface AppConfig {
   host: string;
   databaseUrl?: string;
   dataDir: string;
+  /**
+   * Where the embedded mode keeps its ready database (migrated and seeded, per day and world
+   * settings), which a new DATA_DIR starts from; undefined = off.
+   */
+  embeddedTemplateDir?: string;
   redisUrl?: string;
   redisKeyPrefix: string;
   logLevel: Env['LOG_LEVEL'];
@@ -596,6 +604,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
+    embeddedTemplateDir:
+      e.EMBEDDED_TEMPLATE_DIR === 'off'
+        ? undefined
+        : (e.EMBEDDED_TEMPLATE_DIR ?? join(tmpdir(), 'prediction-aggregator')),
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     logLevel: e.LOG_LEVEL,

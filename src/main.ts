@@ -1,10 +1,11 @@
 import 'reflect-metadata';
+import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createLogger } from './http/logger';
 import { startWaitingServer } from './http/waiting-server';
 import { removeRuntimeFile, writeRuntimeFile } from './runtime-file';
 import { startServer } from './server';
-import { closeServices, createServices, startBackground } from './services';
+import { closeServices, createServices, embeddedTemplate, startBackground } from './services';
 import { VERSION } from './version';
 
 async function main(): Promise<void> {
@@ -38,6 +39,14 @@ async function main(): Promise<void> {
   const running = await startServer(services, listen);
   const embedded = config.databaseUrl === undefined;
   if (embedded) writeRuntimeFile(config.dataDir, { pid: process.pid, url: running.url });
+  // The first start of the day with these settings leaves its ready database for the next new DATA_DIR.
+  const template = embeddedTemplate(config);
+  if (template && services.db.createdEmpty && services.db.archiveTo && !existsSync(template)) {
+    services.db.archiveTo(template).then(
+      () => logger.info({ template }, 'saved the ready embedded database for new data folders'),
+      (err: unknown) => logger.warn({ err, template }, 'could not save the ready embedded database'),
+    );
+  }
   logger.info(
     { url: running.url, database: services.db.kind, infra: services.infra.kind, graphiql: `${running.url}/graphql` },
     'listening',

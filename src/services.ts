@@ -1,6 +1,13 @@
 import { ClientRateLimits, type RatePolicy } from './auth/rate-limits';
 import type { AppConfig } from './config';
-import { openDatabase, pendingMigrations, PROJECT_PRISMA_PATHS, readMigrationList, type Database } from './db';
+import {
+  embeddedTemplateFile,
+  openDatabase,
+  pendingMigrations,
+  PROJECT_PRISMA_PATHS,
+  readMigrationList,
+  type Database,
+} from './db';
 import { createLogger, type Logger } from './http/logger';
 import { createMetrics, type Metrics } from './http/metrics';
 import { createInfra, createLeaseBackend, Leases, ReadMemo } from './infra';
@@ -179,6 +186,21 @@ async function openPlatform(
 const SCHEMA_POLL_MS = 2_000;
 
 /**
+ * The embedded mode's ready database for this configuration (see embedded-template.ts), or
+ * undefined where none applies: PostgreSQL, a live venue (its catalog is not the simulator's),
+ * no seeding at start, a seed drawn per run, or templates turned off.
+ */
+export function embeddedTemplate(config: AppConfig): string | undefined {
+  const simulated = Object.values(config.venues.source).every((s) => s === 'sim');
+  if (config.databaseUrl || !config.embeddedTemplateDir || !simulated) return undefined;
+  if (!config.roles.seedOnStart || config.sim.sharedSeed) return undefined;
+  return embeddedTemplateFile(config.embeddedTemplateDir, {
+    seed: config.sim.seed,
+    backfillTrades: config.sim.backfillTrades,
+  });
+}
+
+/**
  * Opens the configured database. With `MIGRATE_ON_START=off` it applies no migration.
  * On a PostgreSQL database with none of them it waits (with `whileSchemaMissing`) for
  * another process to migrate, or fails; PGlite admits no other process, so there it
@@ -189,9 +211,11 @@ async function openConfiguredDatabase(
   logger: Logger,
   whileSchemaMissing: ServiceOverrides['whileSchemaMissing'],
 ): Promise<Database> {
+  const template = embeddedTemplate(config);
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
+    ...(template && { startFrom: template }),
     migrate: config.roles.migrateOnStart,
     onMigrationsApplied: (names) => {
       if (names.length > 0) logger.info({ migrations: names }, 'applied migrations');

@@ -8,8 +8,8 @@
  * the callback: a deadlock. (Keep to that rule on PostgreSQL too, where the outer client
  * would run outside the transaction.)
  */
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type pg from 'pg';
@@ -48,6 +48,12 @@ export interface DatabaseOptions {
    * `PROJECT_PGLITE_TEMPLATE_DIR`; unset = no cache.
    */
   pgliteTemplateDir?: string;
+  /**
+   * PGlite with a `dataDir` that holds no database yet: start it from this archive
+   * (a data folder saved by {@link Database.archiveTo}) when the file exists,
+   * instead of creating the cluster and migrating from nothing.
+   */
+  startFrom?: string;
 }
 
 /** An open database: the Prisma client and what goes with it. */
@@ -65,6 +71,13 @@ export interface Database {
   readonly hasVector: boolean;
   /** The schema in use (`public` unless set). */
   readonly schema: string;
+  /** True when this open created the database from nothing (no earlier folder, schema or archive). */
+  readonly createdEmpty: boolean;
+  /**
+   * PGlite: saves the whole data folder as an archive that {@link DatabaseOptions.startFrom}
+   * starts a new folder from (written under a temporary name, then renamed). Undefined on PostgreSQL.
+   */
+  archiveTo?(file: string): Promise<void>;
   /** Disconnects Prisma and closes the pool / PGlite. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -80,6 +93,9 @@ interface Backend {
   /** Applies the pending migrations; returns their names. */
   migrate(paths: PrismaPaths): Promise<string[]>;
   shutdown(): Promise<void>;
+  /** Whether the back end holds a database made by this open (PGlite: a new data folder, not an archive). */
+  createdEmpty: boolean;
+  archiveTo?(file: string): Promise<void>;
 }
 
 async function openPostgres(opts: DatabaseOptions & { databaseUrl: string }): Promise<Backend> {
@@ -99,6 +115,7 @@ async function openPostgres(opts: DatabaseOptions & { databaseUrl: string }): Pr
       hasVector,
       migrate: (paths) => migratePostgres(opts.databaseUrl, target.schema, paths),
       shutdown: () => pool.end(),
+      createdEmpty: false,
     };
   } catch (error) {
     await endQuietly(pool);
@@ -130,7 +147,9 @@ async function openPGlite(opts: DatabaseOptions): Promise<Backend> {
   }
   const schema = opts.schema ?? 'public';
   const templateDir = opts.pgliteTemplateDir;
-  const client: PGlite = await createPGlite({ dataDir, schema, templateDir });
+  const isNew = dataDir === undefined || !existsSync(join(dataDir, 'PG_VERSION'));
+  const archive = isNew && dataDir !== undefined && opts.startFrom ? readArchive(opts.startFrom) : undefined;
+  const client: PGlite = await createPGlite({ dataDir, schema, templateDir, loadDataDir: archive });
   const factory = new PGliteAdapterFactory(client, { schema, templateDir });
   return {
     kind: 'pglite',
@@ -140,7 +159,29 @@ async function openPGlite(opts: DatabaseOptions): Promise<Backend> {
     // One connection, which the engine's advisory lock is re-entrant on.
     migrate: (paths) => deployMigrations(factory, paths),
     shutdown: () => client.close(),
+    createdEmpty: isNew && archive === undefined,
+    archiveTo: (file) => writeArchive(client, file),
   };
+}
+
+function readArchive(file: string): Blob | undefined {
+  try {
+    return new Blob([readFileSync(file)]);
+  } catch {
+    return undefined; // none yet (or unreadable): the folder is created from nothing
+  }
+}
+
+async function writeArchive(client: PGlite, file: string): Promise<void> {
+  const tarball = Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer());
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, tarball);
+    renameSync(tmp, file);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
 }
 
 async function endQuietly(pool: pg.Pool): Promise<void> {
@@ -201,6 +242,8 @@ function createDatabase(
     kind: backend.kind,
     hasVector: backend.hasVector,
     schema: backend.schema,
+    createdEmpty: backend.createdEmpty,
+    ...(backend.archiveTo && { archiveTo: backend.archiveTo }),
     queryCount: () => counter.count,
     close: () => {
       closing ??= (async () => {

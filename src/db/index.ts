@@ -3,6 +3,7 @@
  * the migration tooling. Prisma types come from `./generated/client`.
  */
 export { openDatabase, type Database, type DatabaseOptions } from './database';
+export { embeddedTemplateFile } from './embedded-template';
 export {
   checkMigrations,
   createMigration,

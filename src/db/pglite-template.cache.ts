@@ -29,7 +29,7 @@ export function pgliteStartParams(): string[] {
   return [...loadPGlite().defaultStartParams, '-c', 'shared_buffers=16MB'];
 }
 
-function pgliteVersion(): string {
+export function pgliteVersion(): string {
   const file = join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }

@@ -40,6 +40,7 @@ export async function openTestDatabase(): Promise<Database> {
     kind: db.kind,
     hasVector: db.hasVector,
     schema: db.schema,
+    createdEmpty: db.createdEmpty,
     queryCount: () => db.queryCount(),
     close,
   });

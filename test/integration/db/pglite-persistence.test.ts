@@ -82,3 +82,63 @@ it('uses the given schema on PGlite too', async () => {
 it('rejects an invalid schema name', async () => {
   await expect(openDatabase({ ...TEST_DATABASE_OPTIONS, schema: 'Bad"Name' })).rejects.toThrow(/Invalid schema name/);
 });
+
+describe('a new data folder started from a saved one (the embedded template)', () => {
+  const event = {
+    id: 'templated',
+    slug: 'templated',
+    title: 'Carried by the template',
+    category: 'science',
+    sourceType: 'venue_a_only',
+    activityScore: '1.000000',
+  } as const;
+
+  it('starts an empty folder from the archive: no migration, the same rows; a missing archive changes nothing', async () => {
+    const archive = join(tmp, 'templates', 'ready.tar');
+    const origin = await openDatabase({ dataDir: join(tmp, 'origin') });
+    expect(origin.createdEmpty).toBe(true);
+    await origin.prisma.coreEvent.create({ data: event });
+    await origin.archiveTo!(archive);
+    await origin.close();
+
+    const applied: string[][] = [];
+    const copy = await openDatabase({
+      dataDir: join(tmp, 'copy'),
+      startFrom: archive,
+      onMigrationsApplied: (names) => applied.push(names),
+    });
+    try {
+      expect(copy.createdEmpty).toBe(false);
+      expect(applied).toEqual([[]]);
+      expect(await copy.prisma.coreEvent.findUnique({ where: { id: 'templated' } })).toMatchObject({
+        title: 'Carried by the template',
+      });
+    } finally {
+      await copy.close();
+    }
+
+    // An existing folder is never replaced by the archive; a missing archive means a new, empty database.
+    const reopened = await openDatabase({ dataDir: join(tmp, 'origin'), startFrom: join(tmp, 'none.tar') });
+    expect(reopened.createdEmpty).toBe(false);
+    await reopened.close();
+    const fresh = await openDatabase({ dataDir: join(tmp, 'fresh'), startFrom: join(tmp, 'none.tar') });
+    try {
+      expect(fresh.createdEmpty).toBe(true);
+      expect(await fresh.prisma.coreEvent.count()).toBe(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('opens a database whose recorded migration differs from the script (the engine decides, not the shortcut)', async () => {
+    const dataDir = join(tmp, 'edited');
+    const db = await openDatabase({ dataDir });
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "_prisma_migrations" SET checksum = 'edited' WHERE ctid IN (SELECT ctid FROM "_prisma_migrations" LIMIT 1)`,
+    );
+    await db.close();
+    const again = await openDatabase({ dataDir });
+    expect(await again.prisma.coreEvent.count()).toBe(0);
+    await again.close();
+  });
+});
