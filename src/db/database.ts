@@ -77,7 +77,7 @@ export interface Database {
    * PGlite: saves the whole data folder as an archive that {@link DatabaseOptions.startFrom}
    * starts a new folder from (written under a temporary name, then renamed). Undefined on PostgreSQL.
    */
-  archiveTo?(file: string): Promise<void>;
+  archiveTo?: (file: string) => Promise<void>;
   /** Disconnects Prisma and closes the pool / PGlite. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -95,7 +95,7 @@ interface Backend {
   shutdown(): Promise<void>;
   /** Whether the back end holds a database made by this open (PGlite: a new data folder, not an archive). */
   createdEmpty: boolean;
-  archiveTo?(file: string): Promise<void>;
+  archiveTo?: (file: string) => Promise<void>;
 }
 
 async function openPostgres(opts: DatabaseOptions & { databaseUrl: string }): Promise<Backend> {
