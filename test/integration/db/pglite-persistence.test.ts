@@ -134,7 +134,8 @@ describe('a new data folder started from a saved one (the embedded template)', (
     const dataDir = join(tmp, 'edited');
     const db = await openDatabase({ dataDir });
     await db.prisma.$executeRawUnsafe(
-      'UPDATE "_prisma_migrations" SET checksum = $1 WHERE migration_name = (SELECT min(migration_name) FROM "_prisma_migrations")',
+      'UPDATE "_prisma_migrations" SET checksum = $1 ' +
+        'WHERE migration_name = (SELECT min(migration_name) FROM "_prisma_migrations")',
       'edited',
     );
     await db.close();
