@@ -19,7 +19,7 @@ import {
 import { HTTP_CACHE_ROUTES } from './modules/admin';
 import { openSimulatedWorld } from './modules/ingestion';
 import { MODULES } from './modules/registry';
-import type { SimulatedWorld } from './venues';
+import { VENUES, type SimulatedWorld, type Venue, type VenueClient } from './venues';
 import { etagCacheControl } from '../rest-adapter/express-router';
 import { ROUTES } from '../rest-adapter/routes';
 
@@ -33,6 +33,8 @@ export interface ServiceOverrides {
   db?: Database;
   /** A ready world (tests); default: the simulated world for the configured seed. */
   world?: SimulatedWorld;
+  /** Ready venue clients (tests); each one given counts as a live venue whatever the config says. */
+  venues?: Partial<Record<Venue, VenueClient>>;
   logger?: Logger;
   /** Redis key prefix override (tests isolate themselves on a shared Redis). */
   redisKeyPrefix?: string;
@@ -109,6 +111,9 @@ async function openPlatform(
   const metrics = createMetrics({ queryCount: () => db.queryCount() });
   metricsRef.current = metrics;
   const world = o.world ?? (await openSimulatedWorld(db.prisma, config.sim.seed));
+  const { venues, venueSources } = openVenues(world, o);
+  // Every venue simulated: the world's own grouping is the catalog; otherwise the catalog job matches.
+  const allSimulated = VENUES.every((v) => venueSources[v] === 'sim');
   const policies: Record<string, RatePolicy> = {};
   for (const m of modules) {
     for (const [name, policy] of Object.entries(m.rateLimits?.(config) ?? {})) {
@@ -125,7 +130,9 @@ async function openPlatform(
     db,
     infra,
     world,
-    venues: world.clients,
+    venues,
+    venueSources,
+    catalogSource: allSimulated ? world : { clients: venues },
     rateLimits: new ClientRateLimits(infra.rateLimiter, policies),
     now: o.now ?? Date.now,
     memo: (name, invalidatedBy, ttlMs = MEMO_TTL_MS) => {
@@ -139,6 +146,23 @@ async function openPlatform(
       shuttingDown = true;
     },
   };
+}
+
+/** Each venue's client and where it comes from: the simulated world's, or a live client. */
+function openVenues(
+  world: SimulatedWorld,
+  o: ServiceOverrides,
+): { venues: Record<Venue, VenueClient>; venueSources: Record<Venue, 'sim' | 'live'> } {
+  const venues = { ...world.clients };
+  const venueSources: Record<Venue, 'sim' | 'live'> = { venue_a: 'sim', venue_b: 'sim' };
+  for (const v of VENUES) {
+    const given = o.venues?.[v];
+    if (given) {
+      venues[v] = given;
+      venueSources[v] = 'live';
+    }
+  }
+  return { venues, venueSources };
 }
 
 /**

@@ -48,6 +48,8 @@ export interface VenueMarket extends MarketFigures {
   bestAsk: number | null;
   lastPrice: number | null;
   updatedAt: Date;
+  /** The outcome tokens' ids where the venue trades outcomes as tokens (venue_a's CLOB token ids). */
+  outcomeTokenIds?: { yes: string; no: string };
 }
 
 export interface VenueEvent {
