@@ -22,7 +22,7 @@ export class CatalogJob {
     this.schedule = new PeriodicTask(() => this.run(), onError);
   }
 
-  /** True when the catalog job groups venue events itself (a venue is live), false on the simulated world's grouping. */
+  /** True when the job groups venue events itself (a venue is live); false on the simulated world's grouping. */
   get matching(): boolean {
     return this.source.coreEvents === undefined;
   }
