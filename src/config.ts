@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createPrivateKey, randomInt } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -154,6 +154,23 @@ const envSchema = z.object({
   API_KEY_GRAPHQL_COST_UNIT: intInRange(1, 1_000_000_000, 100),
   GRAPHQL_INTROSPECTION: optionalString.pipe(z.enum(['true', 'false']).optional()),
   GRAPHIQL: optionalString.pipe(z.enum(['true', 'false']).optional()),
+
+  VENUE_SOURCE: z.enum(['sim', 'live']).default('sim'),
+  VENUE_A_SOURCE: optionalString.pipe(z.enum(['sim', 'live']).optional()),
+  VENUE_B_SOURCE: optionalString.pipe(z.enum(['sim', 'live']).optional()),
+  VENUE_A_GAMMA_URL: optionalUrl(['http:', 'https:']),
+  VENUE_A_CLOB_URL: optionalUrl(['http:', 'https:']),
+  VENUE_A_DATA_URL: optionalUrl(['http:', 'https:']),
+  VENUE_B_API_URL: optionalUrl(['http:', 'https:']),
+  VENUE_B_API_KEY_ID: optionalString,
+  VENUE_B_PRIVATE_KEY: optionalString,
+  VENUE_TRADES_POLL_MS: intInRange(100, 3_600_000, 5_000),
+  VENUE_HTTP_TIMEOUT_MS: intInRange(100, 120_000, 10_000),
+  VENUE_HTTP_RETRIES: intInRange(0, 10, 2),
+  VENUE_A_RATE_LIMIT: intInRange(1, 100_000, 100),
+  VENUE_B_RATE_LIMIT: intInRange(1, 100_000, 10),
+  VENUE_BREAKER_FAILURES: intInRange(1, 1_000, 5),
+  VENUE_BREAKER_RESET_MS: intInRange(10, 3_600_000, 30_000),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -327,8 +344,78 @@ export interface AppConfig {
     introspection: boolean;
     graphiql: boolean;
   };
+  /** Where each venue's data comes from, and the live clients' endpoints, keys and limits. */
+  venues: VenuesConfig;
   /** Names of secrets that fell back to development defaults (warned about at start). */
   devDefaults: string[];
+}
+
+export type VenueSource = 'sim' | 'live';
+
+/**
+ * The venues' settings (`src/venues/live`): venue_a's three APIs (Gamma events, the CLOB's books
+ * and history, the Data API's trades and holders) and venue_b's trade API v2, with its signing key.
+ */
+export interface VenuesConfig {
+  source: { venue_a: VenueSource; venue_b: VenueSource };
+  venueA: { gammaUrl: string; clobUrl: string; dataUrl: string; ratePer10s: number };
+  venueB: {
+    apiUrl: string;
+    /** Both or neither: the key id and its RSA private key (PEM), needed only for live orders. */
+    apiKeyId?: string;
+    privateKeyPem?: string;
+    ratePerSecond: number;
+  };
+  tradesPollMs: number;
+  http: { timeoutMs: number; retries: number; breakerFailures: number; breakerResetMs: number };
+}
+
+/** The venues' public API bases, used unless overridden. */
+export const VENUE_DEFAULT_URLS = {
+  gamma: 'https://gamma-api.polymarket.com',
+  clob: 'https://clob.polymarket.com',
+  data: 'https://data-api.polymarket.com',
+  kalshi: 'https://api.elections.kalshi.com/trade-api/v2',
+} as const;
+
+/** VENUE_* settings: sources, URLs, and a venue_b key pair that must parse (at start, not at the first order). */
+function venuesConfigOf(e: Env, problems: string[]): VenuesConfig {
+  // PEM in a single-line environment variable usually arrives with literal `\n` escapes.
+  const pem = e.VENUE_B_PRIVATE_KEY?.replace(/\\n/g, '\n');
+  if ((e.VENUE_B_API_KEY_ID === undefined) !== (pem === undefined)) {
+    problems.push('VENUE_B_API_KEY_ID: set together with VENUE_B_PRIVATE_KEY, or neither');
+  }
+  if (pem !== undefined) {
+    try {
+      const key = createPrivateKey(pem);
+      if (key.asymmetricKeyType !== 'rsa') problems.push('VENUE_B_PRIVATE_KEY: must be an RSA private key');
+    } catch {
+      problems.push('VENUE_B_PRIVATE_KEY: not a PEM private key');
+    }
+  }
+  const trim = (u: string): string => u.replace(/\/+$/, '');
+  return {
+    source: { venue_a: e.VENUE_A_SOURCE ?? e.VENUE_SOURCE, venue_b: e.VENUE_B_SOURCE ?? e.VENUE_SOURCE },
+    venueA: {
+      gammaUrl: trim(e.VENUE_A_GAMMA_URL ?? VENUE_DEFAULT_URLS.gamma),
+      clobUrl: trim(e.VENUE_A_CLOB_URL ?? VENUE_DEFAULT_URLS.clob),
+      dataUrl: trim(e.VENUE_A_DATA_URL ?? VENUE_DEFAULT_URLS.data),
+      ratePer10s: e.VENUE_A_RATE_LIMIT,
+    },
+    venueB: {
+      apiUrl: trim(e.VENUE_B_API_URL ?? VENUE_DEFAULT_URLS.kalshi),
+      apiKeyId: e.VENUE_B_API_KEY_ID,
+      privateKeyPem: pem,
+      ratePerSecond: e.VENUE_B_RATE_LIMIT,
+    },
+    tradesPollMs: e.VENUE_TRADES_POLL_MS,
+    http: {
+      timeoutMs: e.VENUE_HTTP_TIMEOUT_MS,
+      retries: e.VENUE_HTTP_RETRIES,
+      breakerFailures: e.VENUE_BREAKER_FAILURES,
+      breakerResetMs: e.VENUE_BREAKER_RESET_MS,
+    },
+  };
 }
 
 /** Raised when the environment is invalid; the message lists every problem. */
@@ -463,8 +550,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         '10000 (the whole fee)',
     );
   }
+  const venues = venuesConfigOf(e, problems);
+  const anySimulated = venues.source.venue_a === 'sim' || venues.source.venue_b === 'sim';
   // The simulated books are a pure function of the seed and time: never a public seed where money is real.
-  if (production && e.ALLOW_SIMULATED_VENUES !== 'true') {
+  if (production && anySimulated && e.ALLOW_SIMULATED_VENUES !== 'true') {
     problems.push(
       'ALLOW_SIMULATED_VENUES: the venues are simulated; set it to true to run them with NODE_ENV=production ' +
         '(they then use a random secret seed)',
@@ -617,6 +706,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       introspection: e.GRAPHQL_INTROSPECTION === undefined ? !production : e.GRAPHQL_INTROSPECTION === 'true',
       graphiql: e.GRAPHIQL === undefined ? !production : e.GRAPHIQL === 'true',
     },
+    venues,
     devDefaults,
   };
 }

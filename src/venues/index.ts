@@ -10,3 +10,12 @@ export { noBidsToYesAsks } from './sim/sim-book';
 export { INTERVAL_SECONDS, MAX_HISTORY_POINTS } from './sim/sim-history';
 export { outcomeTokenId } from './sim/sim-tokens';
 export { slugify } from './sim/sim-catalog.types';
+export {
+  createVenueClients,
+  createVenueAClient,
+  createVenueBClient,
+  VenueAClient,
+  VenueBClient,
+  type LiveVenueClient,
+  type LiveVenueDeps,
+} from './live';

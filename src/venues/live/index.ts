@@ -1,0 +1,97 @@
+import type { VenuesConfig } from '../../config';
+import type { Logger } from '../../http/logger';
+import type { RateLimiter } from '../../infra';
+import type { Venue } from '../venue.models';
+import type { VenueClient } from '../venue-client';
+import { VenueHttp } from './http';
+import { VenueAClient } from './venue-a.client';
+import { VenueBClient } from './venue-b.client';
+import { venueBCredentials } from './venue-b-signing';
+
+/**
+ * The live venue clients: HTTP clients of the venues' public APIs behind the
+ * same {@link VenueClient} contract as the simulated world.
+ */
+export { VenueAClient } from './venue-a.client';
+export { VenueBClient } from './venue-b.client';
+export { VenueHttp, VenueNotFoundError, retryAfterMs } from './http';
+export { TradePoller } from './trade-poller';
+export { venueBAuthHeaders, venueBSignature, venueBCredentials } from './venue-b-signing';
+
+/** A live client: the contract plus `close()` (stops its trade polling and its connection pools). */
+export type LiveVenueClient = VenueClient & {
+  close(): Promise<void>;
+  /** One poll of the live trade feed now, whatever the timer (tests and manual refresh). */
+  pollTradesOnce(): Promise<void>;
+};
+
+export interface LiveVenueDeps {
+  /** The shared limiter (infra's: Redis when Redis is set) that keeps every process under the venues' limits. */
+  rateLimiter: RateLimiter;
+  logger: Logger;
+  /** Client tuning (tests shrink pages). */
+  tuning?: { pageSize?: number; tradesPageSize?: number; backoffMs?: number; maxRetryAfterMs?: number };
+}
+
+function api(
+  config: VenuesConfig,
+  deps: LiveVenueDeps,
+  venue: Venue,
+  name: string,
+  baseUrl: string,
+  rateLimit: { limit: number; windowMs: number },
+): VenueHttp {
+  return new VenueHttp({
+    venue,
+    api: name,
+    baseUrl,
+    timeoutMs: config.http.timeoutMs,
+    retries: config.http.retries,
+    rateLimit,
+    breaker: { failures: config.http.breakerFailures, resetMs: config.http.breakerResetMs },
+    rateLimiter: deps.rateLimiter,
+    logger: deps.logger,
+    backoffMs: deps.tuning?.backoffMs,
+    maxRetryAfterMs: deps.tuning?.maxRetryAfterMs,
+  });
+}
+
+/** venue_a's client over its three APIs (each with its own pool, limit and breaker). */
+export function createVenueAClient(config: VenuesConfig, deps: LiveVenueDeps): VenueAClient {
+  const limit = { limit: config.venueA.ratePer10s, windowMs: 10_000 };
+  const apis = {
+    gamma: api(config, deps, 'venue_a', 'gamma', config.venueA.gammaUrl, limit),
+    clob: api(config, deps, 'venue_a', 'clob', config.venueA.clobUrl, limit),
+    data: api(config, deps, 'venue_a', 'data', config.venueA.dataUrl, limit),
+  };
+  return new VenueAClient(apis, {
+    tradesPollMs: config.tradesPollMs,
+    logger: deps.logger,
+    pageSize: deps.tuning?.pageSize,
+    tradesPageSize: deps.tuning?.tradesPageSize,
+  });
+}
+
+/** venue_b's client; it signs orders when the key settings are present. */
+export function createVenueBClient(config: VenuesConfig, deps: LiveVenueDeps): VenueBClient {
+  const http = api(config, deps, 'venue_b', 'trade-api', config.venueB.apiUrl, {
+    limit: config.venueB.ratePerSecond,
+    windowMs: 1_000,
+  });
+  const { apiKeyId, privateKeyPem } = config.venueB;
+  return new VenueBClient(http, {
+    tradesPollMs: config.tradesPollMs,
+    logger: deps.logger,
+    credentials: apiKeyId && privateKeyPem ? venueBCredentials(apiKeyId, privateKeyPem) : undefined,
+    pageSize: deps.tuning?.pageSize,
+    tradesPageSize: deps.tuning?.tradesPageSize,
+  });
+}
+
+/** The live clients of the venues whose source is `live` (VENUE_SOURCE, VENUE_A_SOURCE, VENUE_B_SOURCE). */
+export function createVenueClients(config: VenuesConfig, deps: LiveVenueDeps): Partial<Record<Venue, LiveVenueClient>> {
+  const out: Partial<Record<Venue, LiveVenueClient>> = {};
+  if (config.source.venue_a === 'live') out.venue_a = createVenueAClient(config, deps);
+  if (config.source.venue_b === 'live') out.venue_b = createVenueBClient(config, deps);
+  return out;
+}

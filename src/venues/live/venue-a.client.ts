@@ -1,0 +1,399 @@
+import { z } from 'zod';
+import type { Logger } from '../../http/logger';
+import { MAX_HISTORY_POINTS } from '../sim/sim-history';
+import type {
+  HistoryInterval,
+  HoldersResult,
+  MarketStatus,
+  OrderBook,
+  PriceHistory,
+  PriceHistoryQuery,
+  PublicTrade,
+  VenueEvent,
+  VenueMarket,
+} from '../venue.models';
+import {
+  type PlaceOrderRequest,
+  type PlaceOrderResult,
+  type TradeListener,
+  type VenueClient,
+  VenueMarketNotFoundError,
+  VenueUnavailableError,
+} from '../venue-client';
+import { type VenueHttp, VenueNotFoundError } from './http';
+import { TradePoller } from './trade-poller';
+import { bookSide, categoryOf, contracts, decimalPrice, tickDecimals } from './units';
+
+/**
+ * venue_a over Polymarket's public APIs: Gamma for events and their markets
+ * (offset paging), the CLOB for books and price history (keyed by the YES
+ * outcome token), and the Data API for trades and holders (keyed by the
+ * market's condition id, which is the venue market id here). Orders do not go
+ * through this client: venue_a execution is the execution service's.
+ */
+
+const num = z.union([z.number(), z.string()]).nullish();
+/** Gamma encodes outcome lists as JSON inside a string. */
+const jsonStringArray = z
+  .union([z.string(), z.array(z.union([z.string(), z.number()]))])
+  .nullish()
+  .transform((v, ctx) => {
+    if (v === null || v === undefined) return [];
+    if (Array.isArray(v)) return v.map(String);
+    try {
+      const parsed: unknown = JSON.parse(v);
+      if (Array.isArray(parsed)) return parsed.map(String);
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: 'custom', message: 'expected a JSON array in a string' });
+    return z.NEVER;
+  });
+
+const gammaMarket = z.object({
+  id: z.union([z.string(), z.number()]).transform(String),
+  question: z.string(),
+  conditionId: z.string().min(1),
+  slug: z.string().nullish(),
+  description: z.string().nullish(),
+  endDate: z.string().nullish(),
+  outcomes: jsonStringArray,
+  outcomePrices: jsonStringArray,
+  clobTokenIds: jsonStringArray,
+  volume: num,
+  volumeNum: num,
+  volume24hr: num,
+  liquidity: num,
+  liquidityNum: num,
+  openInterest: num,
+  bestBid: num,
+  bestAsk: num,
+  lastTradePrice: num,
+  orderPriceMinTickSize: num,
+  active: z.boolean().nullish(),
+  closed: z.boolean().nullish(),
+  umaResolutionStatus: z.string().nullish(),
+  icon: z.string().nullish(),
+  image: z.string().nullish(),
+  updatedAt: z.string().nullish(),
+});
+type GammaMarket = z.infer<typeof gammaMarket>;
+
+const gammaEvent = z.object({
+  id: z.union([z.string(), z.number()]).transform(String),
+  title: z.string(),
+  description: z.string().nullish(),
+  category: z.string().nullish(),
+  endDate: z.string().nullish(),
+  updatedAt: z.string().nullish(),
+  tags: z.array(z.object({ label: z.string().nullish(), slug: z.string().nullish() })).nullish(),
+  markets: z.array(gammaMarket).nullish(),
+});
+const gammaEvents = z.array(gammaEvent);
+const gammaMarkets = z.array(gammaMarket);
+
+const clobBook = z.object({
+  timestamp: z.union([z.string(), z.number()]).nullish(),
+  tick_size: z.union([z.string(), z.number()]).nullish(),
+  bids: z.array(z.object({ price: z.union([z.string(), z.number()]), size: z.union([z.string(), z.number()]) })),
+  asks: z.array(z.object({ price: z.union([z.string(), z.number()]), size: z.union([z.string(), z.number()]) })),
+});
+const pricesHistory = z.object({ history: z.array(z.object({ t: z.number(), p: z.union([z.number(), z.string()]) })) });
+
+const dataTrade = z.object({
+  proxyWallet: z.string(),
+  side: z.enum(['BUY', 'SELL']),
+  asset: z.string(),
+  conditionId: z.string(),
+  size: z.union([z.number(), z.string()]),
+  price: z.union([z.number(), z.string()]),
+  timestamp: z.number(),
+  outcomeIndex: z.number().nullish(),
+  transactionHash: z.string(),
+});
+type DataTrade = z.infer<typeof dataTrade>;
+const dataTrades = z.array(dataTrade);
+const dataHolders = z.array(
+  z.object({
+    token: z.string(),
+    holders: z.array(
+      z.object({
+        proxyWallet: z.string(),
+        amount: z.union([z.number(), z.string()]),
+        outcomeIndex: z.number().nullish(),
+      }),
+    ),
+  }),
+);
+
+/** Minutes per point of `/prices-history` (its `fidelity`) for each interval. */
+const FIDELITY_MIN: Record<HistoryInterval, number> = { '1m': 1, '5m': 5, '1h': 60, '1d': 1440, '1w': 10_080 };
+
+export interface VenueAApis {
+  gamma: VenueHttp;
+  clob: VenueHttp;
+  data: VenueHttp;
+}
+
+export interface VenueAClientOptions {
+  tradesPollMs: number;
+  logger: Logger;
+  /** Events per Gamma page (its `limit`). */
+  pageSize?: number;
+  /** Pages read at most per listing, a guard against a venue that never ends a listing. */
+  maxPages?: number;
+  /** Trades per Data API page when polling. */
+  tradesPageSize?: number;
+}
+
+interface MarketRef {
+  yes: string;
+  no: string;
+  dp: number;
+}
+
+export class VenueAClient implements VenueClient {
+  readonly venue = 'venue_a' as const;
+  private readonly refs = new Map<string, MarketRef>();
+  private readonly poller: TradePoller;
+
+  constructor(
+    private readonly api: VenueAApis,
+    private readonly o: VenueAClientOptions,
+  ) {
+    this.poller = new TradePoller({
+      venue: this.venue,
+      intervalMs: o.tradesPollMs,
+      logger: o.logger,
+      fetchRecent: (isSeen) => this.recentTrades(isSeen),
+    });
+  }
+
+  async listEvents(): Promise<VenueEvent[]> {
+    const limit = this.o.pageSize ?? 100;
+    const maxPages = this.o.maxPages ?? 200;
+    const out: VenueEvent[] = [];
+    for (let page = 0; page < maxPages; page++) {
+      const rows = await this.api.gamma.json(
+        { path: '/events', query: { active: true, closed: false, limit, offset: page * limit } },
+        gammaEvents,
+      );
+      for (const e of rows) out.push(this.toEvent(e));
+      if (rows.length < limit) return out;
+    }
+    this.o.logger.warn({ venue: this.venue }, `venue_a event listing stopped after ${maxPages} pages`);
+    return out;
+  }
+
+  async getOrderBook(venueMarketId: string, depth?: number): Promise<OrderBook> {
+    const ref = await this.ref(venueMarketId);
+    const book = await this.notFoundAs(venueMarketId, () =>
+      this.api.clob.json({ path: '/book', query: { token_id: ref.yes } }, clobBook),
+    );
+    const dp = book.tick_size !== null && book.tick_size !== undefined ? tickDecimals(Number(book.tick_size)) : ref.dp;
+    const levels = (rows: typeof book.bids) =>
+      rows.map((l) => ({ price: decimalPrice(l.price, dp) ?? 0, size: contracts(l.size) }));
+    const ts = Number(book.timestamp);
+    return {
+      venue: this.venue,
+      venueMarketId,
+      bids: bookSide(levels(book.bids), 'bids', depth),
+      asks: bookSide(levels(book.asks), 'asks', depth),
+      timestamp: new Date(Number.isFinite(ts) && ts > 0 ? ts : Date.now()),
+    };
+  }
+
+  async getPriceHistory(venueMarketId: string, query: PriceHistoryQuery): Promise<PriceHistory> {
+    const ref = await this.ref(venueMarketId);
+    const { history } = await this.api.clob.json(
+      {
+        path: '/prices-history',
+        query: { market: ref.yes, startTs: query.from, endTs: query.to, fidelity: FIDELITY_MIN[query.interval] },
+      },
+      pricesHistory,
+    );
+    const points = history
+      .filter((h) => h.t >= query.from && h.t <= query.to)
+      .map((h) => ({ t: h.t, p: decimalPrice(h.p, Math.max(ref.dp, 4)) ?? 0 }))
+      .sort((a, b) => a.t - b.t);
+    return { kind: 'points', points: points.slice(-MAX_HISTORY_POINTS) };
+  }
+
+  async getPublicTrades(venueMarketId: string, page: { limit: number; offset: number }): Promise<PublicTrade[]> {
+    const ref = await this.ref(venueMarketId);
+    if (page.limit <= 0) return [];
+    const rows = await this.api.data.json(
+      {
+        path: '/trades',
+        query: { market: venueMarketId, limit: page.limit, offset: page.offset, takerOnly: true },
+      },
+      dataTrades,
+    );
+    return rows.map((t) => this.toTrade(t, ref));
+  }
+
+  async getHolders(venueMarketId: string, limit: number): Promise<HoldersResult> {
+    const ref = await this.ref(venueMarketId);
+    const groups = await this.api.data.json(
+      { path: '/holders', query: { market: venueMarketId, limit: Math.max(1, limit) } },
+      dataHolders,
+    );
+    const holders = groups.flatMap((g) =>
+      g.holders.map((h) => ({
+        wallet: h.proxyWallet.toLowerCase(),
+        outcome:
+          g.token === ref.no || (g.token !== ref.yes && h.outcomeIndex === 1) ? ('no' as const) : ('yes' as const),
+        size: contracts(h.amount),
+        avgPrice: null,
+      })),
+    );
+    holders.sort((a, b) => b.size - a.size);
+    return { supported: true, holders: holders.slice(0, Math.max(0, limit)) };
+  }
+
+  placeOrder(order: PlaceOrderRequest): Promise<PlaceOrderResult> {
+    return Promise.reject(
+      new VenueUnavailableError(
+        this.venue,
+        `venue_a orders (${order.clientOrderId}) are placed through the execution service, not this client`,
+      ),
+    );
+  }
+
+  onTrade(listener: TradeListener): () => void {
+    return this.poller.subscribe(listener);
+  }
+
+  /** One poll of the feed now (tests). */
+  pollTradesOnce(): Promise<void> {
+    return this.poller.pollOnce();
+  }
+
+  /** Stops the trade polling and closes the connection pools. */
+  async close(): Promise<void> {
+    this.poller.stop();
+    await Promise.all([this.api.gamma.close(), this.api.clob.close(), this.api.data.close()]);
+  }
+
+  private async recentTrades(isSeen: (id: string) => boolean): Promise<PublicTrade[]> {
+    const limit = this.o.tradesPageSize ?? 100;
+    const out: PublicTrade[] = [];
+    // Pages back while a whole page is new (more trades than a page since the last poll), three at most.
+    for (let page = 0; page < 3; page++) {
+      const rows = await this.api.data.json(
+        { path: '/trades', query: { limit, offset: page * limit, takerOnly: true } },
+        dataTrades,
+      );
+      const trades = rows.map((t) => this.toTrade(t, this.refs.get(t.conditionId) ?? null));
+      out.push(...trades);
+      if (rows.length < limit || trades.some((t) => isSeen(t.venueTradeId))) break;
+    }
+    return out;
+  }
+
+  private toTrade(t: DataTrade, ref: MarketRef | null): PublicTrade {
+    const outcome = ref ? (t.asset === ref.no ? 'no' : 'yes') : t.outcomeIndex === 1 ? 'no' : 'yes';
+    return {
+      venue: this.venue,
+      // The Data API has no trade id: one taker's fill is its transaction, wallet, side and outcome token.
+      venueTradeId: `${t.transactionHash}:${t.proxyWallet.toLowerCase()}:${t.side}:${t.asset}`,
+      venueMarketId: t.conditionId,
+      venueTraderId: t.proxyWallet.toLowerCase(),
+      side: t.side === 'BUY' ? 'buy' : 'sell',
+      outcome,
+      price: decimalPrice(t.price, Math.max(ref?.dp ?? 2, 4)) ?? 0,
+      size: contracts(t.size),
+      filledAt: new Date(t.timestamp * 1000),
+    };
+  }
+
+  /** The market's outcome tokens: from the last listing, or looked up on Gamma. */
+  private async ref(venueMarketId: string): Promise<MarketRef> {
+    const known = this.refs.get(venueMarketId);
+    if (known) return known;
+    const rows = await this.api.gamma.json({ path: '/markets', query: { condition_ids: venueMarketId } }, gammaMarkets);
+    const m = rows.find((r) => r.conditionId === venueMarketId);
+    const ref = m ? this.remember(m) : null;
+    if (!ref) throw new VenueMarketNotFoundError(this.venue, venueMarketId);
+    return ref;
+  }
+
+  private remember(m: GammaMarket): MarketRef | null {
+    if (m.clobTokenIds.length !== 2) return null;
+    const ref = {
+      yes: m.clobTokenIds[0],
+      no: m.clobTokenIds[1],
+      dp: tickDecimals(Number(m.orderPriceMinTickSize ?? 0.01)),
+    };
+    this.refs.set(m.conditionId, ref);
+    return ref;
+  }
+
+  private async notFoundAs<T>(venueMarketId: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof VenueNotFoundError) throw new VenueMarketNotFoundError(this.venue, venueMarketId);
+      throw err;
+    }
+  }
+
+  private toEvent(e: z.infer<typeof gammaEvent>): VenueEvent {
+    const updatedAt = dateOr(e.updatedAt, new Date());
+    const markets = (e.markets ?? [])
+      .filter((m) => m.clobTokenIds.length === 2 && m.outcomes.length === 2)
+      .map((m) => this.toMarket(e.id, m, updatedAt));
+    return {
+      venue: this.venue,
+      venueEventId: e.id,
+      title: e.title,
+      description: e.description ?? '',
+      category: categoryOf([e.category, ...(e.tags ?? []).flatMap((t) => [t.label, t.slug])]),
+      closeTime: dateOr(e.endDate, null),
+      updatedAt,
+      markets,
+    };
+  }
+
+  private toMarket(venueEventId: string, m: GammaMarket, eventUpdatedAt: Date): VenueMarket {
+    const ref = this.remember(m) ?? { yes: '', no: '', dp: 2 };
+    const dp = ref.dp;
+    const status: MarketStatus =
+      m.umaResolutionStatus === 'resolved' ? 'resolved' : m.closed || m.active === false ? 'closed' : 'active';
+    const figure = (...vals: (string | number | null | undefined)[]): number | null => {
+      for (const v of vals) {
+        const n = v === null || v === undefined || v === '' ? NaN : Number(v);
+        if (Number.isFinite(n)) return n;
+      }
+      return null;
+    };
+    return {
+      venue: this.venue,
+      venueMarketId: m.conditionId,
+      venueEventId,
+      title: m.question,
+      description: m.description ?? null,
+      slug: m.slug ?? null,
+      status,
+      outcomes: m.outcomes,
+      endDate: dateOr(m.endDate, null),
+      bestBid: status === 'active' ? decimalPrice(m.bestBid, dp) : null,
+      bestAsk: status === 'active' ? decimalPrice(m.bestAsk, dp) : null,
+      lastPrice: decimalPrice(m.lastTradePrice ?? m.outcomePrices[0], dp),
+      volume: figure(m.volumeNum, m.volume),
+      volume24h: figure(m.volume24hr),
+      openInterest: figure(m.openInterest),
+      liquidity: figure(m.liquidityNum, m.liquidity),
+      iconUrl: m.icon ?? null,
+      imageUrl: m.image ?? null,
+      updatedAt: dateOr(m.updatedAt, eventUpdatedAt),
+      outcomeTokenIds: { yes: ref.yes, no: ref.no },
+    };
+  }
+}
+
+function dateOr<T extends Date | null>(s: string | null | undefined, fallback: T): Date | T {
+  if (!s) return fallback;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? fallback : new Date(t);
+}

@@ -1,0 +1,517 @@
+import { z } from 'zod';
+import type { Logger } from '../../http/logger';
+import { noBidsToYesAsks } from '../sim/sim-book';
+import { INTERVAL_SECONDS, MAX_HISTORY_POINTS } from '../sim/sim-history';
+import type {
+  BookLevel,
+  Candle,
+  HistoryInterval,
+  HoldersResult,
+  MarketStatus,
+  OrderBook,
+  PriceHistory,
+  PriceHistoryQuery,
+  PublicTrade,
+  VenueEvent,
+  VenueMarket,
+} from '../venue.models';
+import {
+  type PlaceOrderRequest,
+  type PlaceOrderResult,
+  type TradeListener,
+  type VenueClient,
+  VenueMarketNotFoundError,
+  VenueUnavailableError,
+} from '../venue-client';
+import { type VenueHttp, VenueNotFoundError } from './http';
+import { TradePoller } from './trade-poller';
+import { bookSide, categoryOf, centsToPrice, contracts, decimalPrice } from './units';
+import { venueBAuthHeaders, type VenueBCredentials } from './venue-b-signing';
+
+/**
+ * venue_b over Kalshi's trade API v2: open events with nested markets (cursor
+ * paging), order books of YES and NO bids turned into one YES book, candles
+ * from the series' candlesticks, public trades (cursor paging), and orders
+ * through the signed `POST /portfolio/orders`. Prices arrive as cents and/or
+ * dollar strings with four decimals; both become exact 0..1 numbers.
+ */
+
+/** Dollar strings carry four decimals (sub-penny ticks). */
+const DP = 4;
+const TICK = 0.0001;
+
+const cents = z.number().nullish();
+const dollars = z.string().nullish();
+
+const kalshiMarket = z.object({
+  ticker: z.string().min(1),
+  event_ticker: z.string(),
+  title: z.string().nullish(),
+  subtitle: z.string().nullish(),
+  yes_sub_title: z.string().nullish(),
+  status: z.string(),
+  close_time: z.string().nullish(),
+  yes_bid: cents,
+  yes_ask: cents,
+  last_price: cents,
+  yes_bid_dollars: dollars,
+  yes_ask_dollars: dollars,
+  last_price_dollars: dollars,
+  volume: z.number().nullish(),
+  volume_fp: dollars,
+  volume_24h: z.number().nullish(),
+  volume_24h_fp: dollars,
+  open_interest: z.number().nullish(),
+  open_interest_fp: dollars,
+  liquidity: z.number().nullish(),
+  liquidity_dollars: dollars,
+  rules_primary: z.string().nullish(),
+});
+type KalshiMarket = z.infer<typeof kalshiMarket>;
+
+const kalshiEvent = z.object({
+  event_ticker: z.string().min(1),
+  series_ticker: z.string(),
+  title: z.string(),
+  sub_title: z.string().nullish(),
+  category: z.string().nullish(),
+  strike_date: z.string().nullish(),
+  markets: z.array(kalshiMarket).nullish(),
+});
+type KalshiEvent = z.infer<typeof kalshiEvent>;
+const eventsPage = z.object({ events: z.array(kalshiEvent), cursor: z.string().nullish() });
+const oneEvent = z.object({ event: kalshiEvent.omit({ markets: true }) });
+const oneMarket = z.object({ market: kalshiMarket });
+
+const level = z.tuple([z.union([z.number(), z.string()]), z.union([z.number(), z.string()])]);
+const bookSides = z.object({
+  yes: z.array(level).nullish(),
+  no: z.array(level).nullish(),
+  yes_dollars: z.array(level).nullish(),
+  no_dollars: z.array(level).nullish(),
+});
+const orderbookAnswer = z.object({ orderbook: bookSides.nullish(), orderbook_fp: bookSides.nullish() });
+
+const ohlc = z
+  .object({
+    open: cents,
+    high: cents,
+    low: cents,
+    close: cents,
+    open_dollars: dollars,
+    high_dollars: dollars,
+    low_dollars: dollars,
+    close_dollars: dollars,
+  })
+  .nullish();
+const candlesAnswer = z.object({
+  candlesticks: z.array(
+    z.object({
+      end_period_ts: z.number(),
+      yes_bid: ohlc,
+      yes_ask: ohlc,
+      price: ohlc,
+      volume: z.number().nullish(),
+      volume_fp: dollars,
+    }),
+  ),
+});
+
+const kalshiTrade = z.object({
+  trade_id: z.string().min(1),
+  ticker: z.string(),
+  count: z.number().nullish(),
+  count_fp: dollars,
+  yes_price: cents,
+  no_price: cents,
+  yes_price_dollars: dollars,
+  no_price_dollars: dollars,
+  taker_side: z.enum(['yes', 'no']),
+  created_time: z.string(),
+});
+type KalshiTrade = z.infer<typeof kalshiTrade>;
+const tradesPage = z.object({ trades: z.array(kalshiTrade), cursor: z.string().nullish() });
+
+const orderAnswer = z.object({
+  order: z.object({
+    order_id: z.string(),
+    status: z.string(),
+    fill_count: z.number().nullish(),
+    fill_count_fp: dollars,
+    taker_fill_cost: z.number().nullish(),
+    taker_fill_cost_dollars: dollars,
+    maker_fill_cost: z.number().nullish(),
+    maker_fill_cost_dollars: dollars,
+  }),
+});
+
+/** A price from its dollar string when present, else from cents; 0 and 100 cents mean "none" in quotes. */
+function priceOf(d: string | null | undefined, c: number | null | undefined): number | null {
+  const p =
+    d !== null && d !== undefined && d !== ''
+      ? decimalPrice(d, DP)
+      : c === null || c === undefined
+        ? null
+        : centsToPrice(c);
+  return p === null || p <= 0 || p >= 1 ? null : p;
+}
+
+/** Candlestick periods the venue serves (minutes), and how many make one of each interval. */
+const PERIODS: Record<HistoryInterval, { period: number; per: number }> = {
+  '1m': { period: 1, per: 1 },
+  '5m': { period: 1, per: 5 },
+  '1h': { period: 60, per: 1 },
+  '1d': { period: 1440, per: 1 },
+  '1w': { period: 1440, per: 7 },
+};
+
+export interface VenueBClientOptions {
+  tradesPollMs: number;
+  logger: Logger;
+  /** Needed only for orders. */
+  credentials?: VenueBCredentials;
+  /** Events per page (the venue allows up to 200). */
+  pageSize?: number;
+  maxPages?: number;
+  tradesPageSize?: number;
+  now?: () => number;
+}
+
+export class VenueBClient implements VenueClient {
+  readonly venue = 'venue_b' as const;
+  /** Market ticker → series ticker (candlesticks are addressed by series). */
+  private readonly series = new Map<string, string>();
+  private readonly poller: TradePoller;
+
+  constructor(
+    private readonly api: VenueHttp,
+    private readonly o: VenueBClientOptions,
+  ) {
+    this.poller = new TradePoller({
+      venue: this.venue,
+      intervalMs: o.tradesPollMs,
+      logger: o.logger,
+      fetchRecent: (isSeen) => this.recentTrades(isSeen),
+    });
+  }
+
+  /** Whether live orders can be signed (the key settings are present). */
+  get canTrade(): boolean {
+    return this.o.credentials !== undefined;
+  }
+
+  async listEvents(): Promise<VenueEvent[]> {
+    const limit = this.o.pageSize ?? 200;
+    const maxPages = this.o.maxPages ?? 200;
+    const out: VenueEvent[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < maxPages; page++) {
+      const res = await this.api.json(
+        { path: '/events', query: { status: 'open', with_nested_markets: true, limit, cursor } },
+        eventsPage,
+      );
+      for (const e of res.events) out.push(this.toEvent(e));
+      cursor = res.cursor || undefined;
+      if (!cursor || res.events.length === 0) return out;
+    }
+    this.o.logger.warn({ venue: this.venue }, `venue_b event listing stopped after ${maxPages} pages`);
+    return out;
+  }
+
+  async getOrderBook(venueMarketId: string, depth?: number): Promise<OrderBook> {
+    const res = await this.notFoundAs(venueMarketId, () =>
+      this.api.json(
+        { path: `/markets/${encodeURIComponent(venueMarketId)}/orderbook`, query: { depth: depth || undefined } },
+        orderbookAnswer,
+      ),
+    );
+    const book = res.orderbook_fp ?? res.orderbook ?? {};
+    // Prefer the dollar levels (sub-penny exact); the cents levels are the older form.
+    const side = (d: z.infer<typeof level>[] | null | undefined, c: z.infer<typeof level>[] | null | undefined) =>
+      d
+        ? d.map(([p, n]) => ({ price: decimalPrice(p, DP) ?? 0, size: contracts(n) }))
+        : (c ?? []).map(([p, n]) => ({ price: centsToPrice(Number(p)), size: contracts(n) }));
+    const yesBids: BookLevel[] = side(book.yes_dollars, book.yes);
+    const noBids: BookLevel[] = side(book.no_dollars, book.no);
+    return {
+      venue: this.venue,
+      venueMarketId,
+      bids: bookSide(yesBids, 'bids', depth),
+      asks: bookSide(noBidsToYesAsks(bookSide(noBids, 'bids'), TICK), 'asks', depth),
+      timestamp: new Date(this.now()),
+    };
+  }
+
+  async getPriceHistory(venueMarketId: string, query: PriceHistoryQuery): Promise<PriceHistory> {
+    const series = await this.seriesOf(venueMarketId);
+    const { period, per } = PERIODS[query.interval];
+    const res = await this.notFoundAs(venueMarketId, () =>
+      this.api.json(
+        {
+          path: `/series/${encodeURIComponent(series)}/markets/${encodeURIComponent(venueMarketId)}/candlesticks`,
+          query: { start_ts: query.from, end_ts: query.to, period_interval: period },
+        },
+        candlesAnswer,
+      ),
+    );
+    const periodS = period * 60;
+    const base: Candle[] = [];
+    let previousClose: number | null = null;
+    for (const k of res.candlesticks) {
+      const p = k.price;
+      let close = priceOf(p?.close_dollars, p?.close);
+      let o = priceOf(p?.open_dollars, p?.open);
+      let h = priceOf(p?.high_dollars, p?.high);
+      let l = priceOf(p?.low_dollars, p?.low);
+      if (close === null) {
+        // No trade in the period: a flat candle at the previous close, or the quotes' midpoint.
+        const bid = priceOf(k.yes_bid?.close_dollars, k.yes_bid?.close);
+        const ask = priceOf(k.yes_ask?.close_dollars, k.yes_ask?.close);
+        close = previousClose ?? (bid !== null && ask !== null ? decimalPrice((bid + ask) / 2, DP) : (bid ?? ask));
+        if (close === null) continue;
+        o = h = l = close;
+      }
+      previousClose = close;
+      base.push({
+        t: k.end_period_ts - periodS,
+        o: o ?? close,
+        h: h ?? close,
+        l: l ?? close,
+        c: close,
+        v: k.volume_fp ? contracts(k.volume_fp) : (k.volume ?? 0),
+      });
+    }
+    const candles = per === 1 ? base : aggregate(base, INTERVAL_SECONDS[query.interval]);
+    return {
+      kind: 'ohlcv',
+      candles: candles
+        .filter((c) => c.t >= query.from - INTERVAL_SECONDS[query.interval] && c.t <= query.to)
+        .slice(-MAX_HISTORY_POINTS),
+    };
+  }
+
+  async getPublicTrades(venueMarketId: string, page: { limit: number; offset: number }): Promise<PublicTrade[]> {
+    if (page.limit <= 0) return [];
+    // The venue pages by cursor: walk pages until the offset + limit newest trades are in hand.
+    const want = page.offset + page.limit;
+    const rows: KalshiTrade[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 100 && rows.length < want; i++) {
+      const res = await this.api.json(
+        {
+          path: '/markets/trades',
+          query: { ticker: venueMarketId, limit: Math.min(1000, want - rows.length), cursor },
+        },
+        tradesPage,
+      );
+      rows.push(...res.trades);
+      cursor = res.cursor || undefined;
+      if (!cursor || res.trades.length === 0) break;
+    }
+    return rows.slice(page.offset, want).map((t) => this.toTrade(t));
+  }
+
+  getHolders(): Promise<HoldersResult> {
+    return Promise.resolve({ supported: false, reason: 'venue_b does not publish holder identities', holders: [] });
+  }
+
+  async placeOrder(order: PlaceOrderRequest): Promise<PlaceOrderResult> {
+    const creds = this.o.credentials;
+    if (!creds) {
+      throw new VenueUnavailableError(this.venue, 'venue_b orders need VENUE_B_API_KEY_ID and VENUE_B_PRIVATE_KEY');
+    }
+    if (!Number.isInteger(order.size) || order.size < 1) {
+      return { venueOrderId: '', status: 'rejected', fills: [], reason: 'venue_b trades whole contracts only' };
+    }
+    const priceField = order.outcome === 'yes' ? 'yes_price' : 'no_price';
+    const body: Record<string, unknown> = {
+      ticker: order.venueMarketId,
+      client_order_id: order.clientOrderId,
+      side: order.outcome,
+      action: order.side,
+      count: order.size,
+      type: order.orderType,
+      // The contract's orders fill now or not at all: what is not filled at once is cancelled.
+      time_in_force: 'immediate_or_cancel',
+    };
+    if (order.orderType === 'limit' && order.limitPrice !== undefined) {
+      body[priceField] = Math.round(order.limitPrice * 100);
+    } else if (order.side === 'buy') {
+      // A market buy names the most it may spend (cents): every contract at the top price.
+      body.buy_max_cost = 99 * order.size;
+    }
+    const res = await this.notFoundAs(order.venueMarketId, () =>
+      this.api.json(
+        {
+          method: 'POST',
+          path: '/portfolio/orders',
+          body,
+          headers: (wire) => venueBAuthHeaders(creds, wire.method, wire.path, () => this.now()),
+        },
+        orderAnswer,
+      ),
+    );
+    const o = res.order;
+    const filled = o.fill_count_fp ? contracts(o.fill_count_fp) : (o.fill_count ?? 0);
+    const costDollars =
+      (o.taker_fill_cost_dollars ? Number(o.taker_fill_cost_dollars) : (o.taker_fill_cost ?? 0) / 100) +
+      (o.maker_fill_cost_dollars ? Number(o.maker_fill_cost_dollars) : (o.maker_fill_cost ?? 0) / 100);
+    const fills =
+      filled > 0
+        ? [{ price: decimalPrice(costDollars / filled, DP) ?? 0, size: filled, filledAt: new Date(this.now()) }]
+        : [];
+    if (filled <= 0) {
+      return {
+        venueOrderId: o.order_id,
+        status: 'rejected',
+        fills,
+        reason: `venue_b order ${o.status} without a fill`,
+      };
+    }
+    return { venueOrderId: o.order_id, status: filled >= order.size ? 'filled' : 'partially_filled', fills };
+  }
+
+  onTrade(listener: TradeListener): () => void {
+    return this.poller.subscribe(listener);
+  }
+
+  /** One poll of the feed now (tests). */
+  pollTradesOnce(): Promise<void> {
+    return this.poller.pollOnce();
+  }
+
+  /** Stops the trade polling and closes the connection pool. */
+  async close(): Promise<void> {
+    this.poller.stop();
+    await this.api.close();
+  }
+
+  private now(): number {
+    return this.o.now ? this.o.now() : Date.now();
+  }
+
+  private async recentTrades(isSeen: (id: string) => boolean): Promise<PublicTrade[]> {
+    const limit = this.o.tradesPageSize ?? 100;
+    const out: PublicTrade[] = [];
+    let cursor: string | undefined;
+    // Pages back while a whole page is new (more trades than a page since the last poll), three at most.
+    for (let page = 0; page < 3; page++) {
+      const res = await this.api.json({ path: '/markets/trades', query: { limit, cursor } }, tradesPage);
+      const trades = res.trades.map((t) => this.toTrade(t));
+      out.push(...trades);
+      cursor = res.cursor || undefined;
+      if (!cursor || trades.length < limit || trades.some((t) => isSeen(t.venueTradeId))) break;
+    }
+    return out;
+  }
+
+  private toTrade(t: KalshiTrade): PublicTrade {
+    const price =
+      t.taker_side === 'yes' ? priceOf(t.yes_price_dollars, t.yes_price) : priceOf(t.no_price_dollars, t.no_price);
+    return {
+      venue: this.venue,
+      venueTradeId: t.trade_id,
+      venueMarketId: t.ticker,
+      venueTraderId: null,
+      // The public tape names the taker's side: the taker bought that outcome.
+      side: 'buy',
+      outcome: t.taker_side,
+      price: price ?? 0,
+      size: t.count_fp ? contracts(t.count_fp) : (t.count ?? 0),
+      filledAt: new Date(t.created_time),
+    };
+  }
+
+  private async seriesOf(ticker: string): Promise<string> {
+    const known = this.series.get(ticker);
+    if (known) return known;
+    const { market } = await this.notFoundAs(ticker, () =>
+      this.api.json({ path: `/markets/${encodeURIComponent(ticker)}` }, oneMarket),
+    );
+    const { event } = await this.notFoundAs(ticker, () =>
+      this.api.json({ path: `/events/${encodeURIComponent(market.event_ticker)}` }, oneEvent),
+    );
+    this.series.set(ticker, event.series_ticker);
+    return event.series_ticker;
+  }
+
+  private async notFoundAs<T>(venueMarketId: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof VenueNotFoundError) throw new VenueMarketNotFoundError(this.venue, venueMarketId);
+      throw err;
+    }
+  }
+
+  private toEvent(e: KalshiEvent): VenueEvent {
+    const now = new Date(this.now());
+    const markets = (e.markets ?? []).map((m) => this.toMarket(e, m, now));
+    const closes = markets.map((m) => m.endDate?.getTime() ?? 0).filter((t) => t > 0);
+    const strike = e.strike_date ? Date.parse(e.strike_date) : NaN;
+    const single = e.markets?.length === 1 ? e.markets[0].rules_primary : null;
+    return {
+      venue: this.venue,
+      venueEventId: e.event_ticker,
+      title: e.title,
+      description: single ?? e.sub_title ?? '',
+      category: categoryOf([e.category, e.series_ticker]),
+      closeTime: Number.isFinite(strike) ? new Date(strike) : closes.length ? new Date(Math.max(...closes)) : null,
+      updatedAt: now,
+      markets,
+    };
+  }
+
+  private toMarket(e: KalshiEvent, m: KalshiMarket, now: Date): VenueMarket {
+    this.series.set(m.ticker, e.series_ticker);
+    const status = statusOf(m.status);
+    const close = m.close_time ? Date.parse(m.close_time) : NaN;
+    const dollarsOrCents = (d: string | null | undefined, c: number | null | undefined): number | null =>
+      d ? Number(d) : c === null || c === undefined ? null : c / 100;
+    return {
+      venue: this.venue,
+      venueMarketId: m.ticker,
+      venueEventId: e.event_ticker,
+      title: m.title ?? e.title,
+      description: m.rules_primary ?? null,
+      slug: null,
+      status,
+      outcomes: ['Yes', 'No'],
+      endDate: Number.isFinite(close) ? new Date(close) : null,
+      bestBid: status === 'active' ? priceOf(m.yes_bid_dollars, m.yes_bid) : null,
+      bestAsk: status === 'active' ? priceOf(m.yes_ask_dollars, m.yes_ask) : null,
+      lastPrice: priceOf(m.last_price_dollars, m.last_price),
+      volume: m.volume_fp ? contracts(m.volume_fp) : (m.volume ?? null),
+      volume24h: m.volume_24h_fp ? contracts(m.volume_24h_fp) : (m.volume_24h ?? null),
+      openInterest: m.open_interest_fp ? contracts(m.open_interest_fp) : (m.open_interest ?? null),
+      liquidity: dollarsOrCents(m.liquidity_dollars, m.liquidity),
+      iconUrl: null,
+      imageUrl: null,
+      updatedAt: now,
+    };
+  }
+}
+
+function statusOf(s: string): MarketStatus {
+  if (s === 'active' || s === 'open') return 'active';
+  if (s === 'settled' || s === 'determined' || s === 'finalized') return 'resolved';
+  return 'closed';
+}
+
+/** Candles merged into buckets of `bucketS` seconds (5-minute candles from 1-minute ones, weeks from days). */
+function aggregate(candles: readonly Candle[], bucketS: number): Candle[] {
+  const out: Candle[] = [];
+  for (const c of candles) {
+    const t = Math.floor(c.t / bucketS) * bucketS;
+    const last = out[out.length - 1];
+    if (last && last.t === t) {
+      last.h = Math.max(last.h, c.h);
+      last.l = Math.min(last.l, c.l);
+      last.c = c.c;
+      last.v += c.v;
+    } else {
+      out.push({ ...c, t });
+    }
+  }
+  return out;
+}
