@@ -19,7 +19,15 @@ import {
 import { HTTP_CACHE_ROUTES } from './modules/admin';
 import { openSimulatedWorld } from './modules/ingestion';
 import { MODULES } from './modules/registry';
-import { VENUES, type SimulatedWorld, type Venue, type VenueClient } from './venues';
+import {
+  createVenueClients,
+  VENUES,
+  type LiveVenueClient,
+  type LiveVenueDeps,
+  type SimulatedWorld,
+  type Venue,
+  type VenueClient,
+} from './venues';
 import { etagCacheControl } from '../rest-adapter/express-router';
 import { ROUTES } from '../rest-adapter/routes';
 
@@ -57,6 +65,7 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
     return await buildModules(platform, modules);
   } catch (err) {
     // Nothing runs yet: close what was opened (a database handed in stays its owner's).
+    await platform.closeVenues();
     await platform.infra.close();
     if (!o.db) await platform.db.close();
     throw err;
@@ -90,7 +99,7 @@ function resolveFor<T>(m: ModuleDefinition, container: ServiceContainer, token: 
   return container.get(token);
 }
 
-type OpenedPlatform = Platform & { markShuttingDown(): void };
+type OpenedPlatform = Platform & { markShuttingDown(): void; closeVenues(): Promise<void> };
 
 async function openPlatform(
   config: AppConfig,
@@ -111,7 +120,7 @@ async function openPlatform(
   const metrics = createMetrics({ queryCount: () => db.queryCount() });
   metricsRef.current = metrics;
   const world = o.world ?? (await openSimulatedWorld(db.prisma, config.sim.seed));
-  const { venues, venueSources } = openVenues(world, o);
+  const { venues, venueSources, live } = openVenues(config, world, o, { rateLimiter: infra.rateLimiter, logger });
   // Every venue simulated: the world's own grouping is the catalog; otherwise the catalog job matches.
   const allSimulated = VENUES.every((v) => venueSources[v] === 'sim');
   const policies: Record<string, RatePolicy> = {};
@@ -145,24 +154,40 @@ async function openPlatform(
     markShuttingDown: () => {
       shuttingDown = true;
     },
+    closeVenues: async () => {
+      await Promise.all(live.map((c) => c.close()));
+    },
   };
 }
 
-/** Each venue's client and where it comes from: the simulated world's, or a live client. */
+/**
+ * Each venue's client and where it comes from: a client handed in (tests), the
+ * live HTTP client when the venue's source is `live`, else the simulated world's.
+ */
 function openVenues(
+  config: AppConfig,
   world: SimulatedWorld,
   o: ServiceOverrides,
-): { venues: Record<Venue, VenueClient>; venueSources: Record<Venue, 'sim' | 'live'> } {
+  deps: LiveVenueDeps,
+): { venues: Record<Venue, VenueClient>; venueSources: Record<Venue, 'sim' | 'live'>; live: LiveVenueClient[] } {
   const venues = { ...world.clients };
   const venueSources: Record<Venue, 'sim' | 'live'> = { venue_a: 'sim', venue_b: 'sim' };
+  const wanted = VENUES.filter((v) => !o.venues?.[v] && config.venues.source[v] === 'live');
+  const opened = createVenueClients(
+    {
+      ...config.venues,
+      source: { venue_a: 'sim', venue_b: 'sim', ...Object.fromEntries(wanted.map((v) => [v, 'live'])) },
+    },
+    deps,
+  );
   for (const v of VENUES) {
-    const given = o.venues?.[v];
-    if (given) {
-      venues[v] = given;
+    const client = o.venues?.[v] ?? opened[v];
+    if (client) {
+      venues[v] = client;
       venueSources[v] = 'live';
     }
   }
-  return { venues, venueSources };
+  return { venues, venueSources, live: Object.values(opened) };
 }
 
 /**
@@ -217,6 +242,8 @@ export async function closeServices(services: AppServices): Promise<void> {
       }
     }
   }
+  // The live venues' pollers and pools: no trade arrives once the tasks have stopped.
+  await services.closeVenues();
   await services.infra.close();
   await services.db.close();
   if (failures.length > 0) throw new AggregateError(failures, 'some background tasks failed to stop');

@@ -39,9 +39,17 @@ export interface PlanInput {
   similarity: (a: VenueEvent, b: VenueEvent) => number;
   /** Admin decisions: applied as they are, whatever the matcher would say. */
   pinned: readonly PairDecision[];
-  /** A pair below this similarity is no candidate; at or above it the matcher decides. */
+  /** A pair needs this similarity to merge; below it the matcher is not asked. */
   threshold: number;
 }
+
+/**
+ * Pairs this far below the threshold are still examined and their decision
+ * (separate) recorded, at most {@link REVIEWED_PER_EVENT} per venue_a event:
+ * the near misses an administrator may want to merge by hand.
+ */
+export const REVIEW_BAND = 0.2;
+export const REVIEWED_PER_EVENT = 3;
 
 /**
  * The core event id of a venue event standing alone, and of a merged pair (the
@@ -82,7 +90,8 @@ const pairKey = (a: string, b: string) => `${a}\u0000${b}`;
  * first; then candidate pairs, most similar first, each venue event merging at
  * most once: a pair merges when its similarity reaches the threshold and the
  * comparisons matcher finds the same resolution condition (`exact_match`) with
- * more than low confidence. Every pair examined gets a decision with its reason.
+ * more than low confidence. Every pair examined (near misses in {@link REVIEW_BAND}
+ * included) gets a decision with its reason.
  * Pure and deterministic: the same listings and pins give the same plan.
  */
 export function planCatalog(input: PlanInput): CatalogPlan {
@@ -111,18 +120,23 @@ export function planCatalog(input: PlanInput): CatalogPlan {
   const scored = candidatePairs(input.venueA, input.venueB)
     .filter(([a, b]) => !pinnedPairs.has(pairKey(a.venueEventId, b.venueEventId)))
     .map(([a, b]) => ({ a, b, similarity: input.similarity(a, b) }))
-    .filter((p) => p.similarity >= input.threshold)
+    .filter((p) => p.similarity >= input.threshold - REVIEW_BAND)
     .sort(
       (x, y) =>
         y.similarity - x.similarity ||
         cmp(x.a.venueEventId, y.a.venueEventId) ||
         cmp(x.b.venueEventId, y.b.venueEventId),
     );
+  const reviewed = new Map<string, number>();
   for (const { a, b, similarity } of scored) {
     const taken = partnerOfA.get(a.venueEventId) ?? partnerOfB.get(b.venueEventId);
     if (taken !== undefined) continue;
+    const candidate = similarity >= input.threshold;
+    const seen = reviewed.get(a.venueEventId) ?? 0;
+    if (!candidate && seen >= REVIEWED_PER_EVENT) continue;
+    reviewed.set(a.venueEventId, seen + 1);
     const verdict = matchVenueEvents(a, b);
-    const merge = verdict.relationshipType === 'exact_match' && verdict.confidence !== 'low';
+    const merge = candidate && verdict.relationshipType === 'exact_match' && verdict.confidence !== 'low';
     if (merge) {
       partnerOfA.set(a.venueEventId, b.venueEventId);
       partnerOfB.set(b.venueEventId, a.venueEventId);
@@ -139,8 +153,11 @@ export function planCatalog(input: PlanInput): CatalogPlan {
       confidence: verdict.confidence,
       reason: merge
         ? `Merged: ${score}; ${verdict.reasoning}`
-        : `Kept apart: ${score}, but the matcher finds ${verdict.relationshipType.replace('_', ' ')} ` +
-          `with ${verdict.confidence} confidence; ${verdict.reasoning}`,
+        : !candidate
+          ? `Kept apart: ${score} is below the threshold; the matcher finds ` +
+            `${verdict.relationshipType.replace('_', ' ')} with ${verdict.confidence} confidence; ${verdict.reasoning}`
+          : `Kept apart: ${score}, but the matcher finds ${verdict.relationshipType.replace('_', ' ')} ` +
+            `with ${verdict.confidence} confidence; ${verdict.reasoning}`,
     });
   }
 

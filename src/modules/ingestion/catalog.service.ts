@@ -52,6 +52,8 @@ export function marketKey(venue: Venue, venueMarketId: string): string {
  * second process finds it held and skips its run instead of queueing.
  */
 const CATALOG_LOCK = 4_207;
+/** `CATALOG_MATCH_THRESHOLD`'s default. */
+const DEFAULT_MATCH_THRESHOLD = 0.5;
 /** A sync writes thousands of rows in one transaction on a big catalog. */
 const SYNC_TX_TIMEOUT_MS = 120_000;
 
@@ -179,7 +181,7 @@ export class CatalogService {
           venueB,
           similarity,
           pinned: pinned.map(toPairDecision),
-          threshold: this.opts.matchThreshold ?? 0.5,
+          threshold: this.opts.matchThreshold ?? DEFAULT_MATCH_THRESHOLD,
         });
         const markets = await this.writeGroups(tx, plan.groups);
         await this.closeUnlisted(tx, listed);
@@ -306,11 +308,13 @@ export class CatalogService {
     const aById = new Map(venueA.map((e) => [e.venueEventId, e]));
     const bById = new Map(groups.flatMap((g) => (g.b ? [[g.b.venueEventId, g.b] as const] : [])));
     const pairs: ComparisonPair[] = groups.flatMap((g) => (g.a && g.b ? [{ coreEventId: g.id, a: g.a, b: g.b }] : []));
+    const threshold = this.opts.matchThreshold ?? DEFAULT_MATCH_THRESHOLD;
     for (const d of decisions) {
       const a = aById.get(d.venueAEventId);
       const b = bById.get(d.venueBEventId);
-      if (d.decision === 'separate' && d.relationshipType === 'similar' && a && b)
-        pairs.push({ coreEventId: null, a, b });
+      // Kept apart but one question in other words (a near miss is no comparison).
+      const related = d.relationshipType === 'similar' && d.similarity >= threshold;
+      if (d.decision === 'separate' && related && a && b) pairs.push({ coreEventId: null, a, b });
     }
     await tx.comparison.deleteMany({
       where: {
