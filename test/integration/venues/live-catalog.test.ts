@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type { GetEventQuery, ListEventsQuery, MarketDetailQuery } from '../../../schema/generated/operations';
 import { CatalogJob } from '../../../src/modules/ingestion/catalog-job';
 import type { LiveVenueClient } from '../../../src/venues';
@@ -47,7 +48,7 @@ afterAll(async () => {
 async function allEvents(): Promise<EventBody[]> {
   const r = await http(`${app.url}/api/events?pageSize=100`);
   expect(r.status).toBe(200);
-  return (r.body as Page).data as EventBody[];
+  return (r.body as Page).data;
 }
 
 /** The core event of a title. */
@@ -238,6 +239,21 @@ describe('the live catalog', () => {
       expect(trade.eventId).toBe(owner?.id);
     } finally {
       sse.close();
+    }
+  });
+
+  // Another process holding the catalog lock (a PostgreSQL session of its own; PGlite has one connection).
+  (process.env.DATABASE_URL ? it : it.skip)('a sync finds the catalog lock held elsewhere and skips', async () => {
+    const other = new Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT pg_advisory_xact_lock(4207, hashtext('catalog-sync'))`);
+      expect(await sync()).toMatchObject({ skipped: true, events: 0 });
+      await other.query('COMMIT');
+      expect(await sync()).toMatchObject({ skipped: false, failedVenues: [] });
+    } finally {
+      await other.end();
     }
   });
 });
