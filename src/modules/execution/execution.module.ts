@@ -11,11 +11,17 @@ import { ExecutionServiceClient } from './execution-service.client';
 import { ExecutionResolver } from './execution.resolver';
 import { ExecutionService } from './execution.service';
 import { TradeRecorder } from './trade-recorder';
+import { VenueBOrders } from './venue-b-orders';
 
 export const executionModule = defineModule({
   name: 'execution',
   resolvers: [ExecutionResolver],
   services: [
+    provide(
+      VenueBOrders,
+      ({ config, venues, infra, logger }) =>
+        new VenueBOrders(config, venues, { rateLimiter: infra.rateLimiter, logger }),
+    ),
     provide(ExecutionService, ({ db, config, venues, now, logger, get }) => {
       const { trading } = config;
       return new ExecutionService({
@@ -29,6 +35,7 @@ export const executionModule = defineModule({
         client: config.executionServiceUrl
           ? new ExecutionServiceClient(config.executionServiceUrl, config.upstreams.timeoutMs)
           : null,
+        venueBOrders: get(VenueBOrders),
         fees: trading.fees,
         pollMs: trading.execution.pollMs,
         waitMs: trading.execution.waitMs,
@@ -42,6 +49,8 @@ export const executionModule = defineModule({
     storedSimulation: { limit: config.limits.simulationsPerMinute, windowMs: 60_000 },
   }),
   tasks: [
+    // Listed first, so stopped last: after the orders in flight have finished.
+    { name: 'venue_b order client', stop: ({ get }) => get(VenueBOrders).close() },
     {
       // Orders in flight finish (and commit) on stop, before the database closes.
       name: 'order reconciler',

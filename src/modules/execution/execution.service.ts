@@ -141,6 +141,9 @@ export class ExecutionService {
     if (req.mode === 'live' && market.venue === 'venue_a' && !this.deps.client) {
       throw AppError.unavailable('venue_a live execution is not configured');
     }
+    if (req.mode === 'live' && market.venue === 'venue_b' && this.deps.venueBOrders?.ready === false) {
+      throw AppError.unavailable('venue_b live orders need VENUE_B_API_KEY_ID and VENUE_B_PRIVATE_KEY');
+    }
     const key = principal ? IdempotencyService.check(opts.idempotencyKey) : undefined;
     const draft: OrderDraft = {
       id: randomUUID(),

@@ -30,6 +30,7 @@ import type { EventLog } from './event-log';
 import type { Order } from '../../db/generated/client';
 import type { OrderDraft, RecordedFill } from './execution.models';
 import type { TradeRecorder } from './trade-recorder';
+import type { VenueBOrders } from './venue-b-orders';
 
 /** Everything decided about an order before its stream opens. */
 export interface OrderPlan {
@@ -60,6 +61,8 @@ export interface RunnerDeps {
   venues: Readonly<Record<Venue, VenueClient>>;
   recorder: TradeRecorder;
   client: ExecutionServiceClient | null;
+  /** Who places live venue_b orders (default: the venue_b client). */
+  venueBOrders?: Pick<VenueBOrders, 'placeOrder' | 'ready'>;
   fees: FeeSchedule;
   pollMs: number;
   waitMs: number;
@@ -138,7 +141,7 @@ export class OrderRun {
     this.emit('submitted', { order: toOrderView(order) });
     let result;
     try {
-      result = await this.deps.venues.venue_b.placeOrder({
+      result = await (this.deps.venueBOrders ?? this.deps.venues.venue_b).placeOrder({
         venueMarketId: d.venueMarketId,
         side: d.side,
         outcome: d.outcome,
