@@ -1,10 +1,13 @@
 import { Client } from 'pg';
 import type { GetEventQuery, ListEventsQuery, MarketDetailQuery } from '../../../schema/generated/operations';
 import { CatalogJob } from '../../../src/modules/ingestion/catalog-job';
+import { coreEventIdOf } from '../../../src/modules/ingestion/catalog-match';
+import { MarketIndex } from '../../../src/modules/ingestion/market-index';
 import type { LiveVenueClient } from '../../../src/venues';
 import { http, NO_BACKGROUND_TIMERS, startTestApp, type TestApp } from '../../support/app';
 import { startFakeVenues, type FakeVenues } from '../../support/fake-venues';
 import { openSse } from '../../support/sse';
+import { eventually } from '../../support/wait';
 import { issueKey } from '../market-data/md-helpers';
 
 /**
@@ -27,17 +30,19 @@ const BTC_B = 'KXBTCMAXY-27JUN30';
 let fake: FakeVenues;
 let app: TestApp;
 
+const appEnv = () => ({
+  ...fake.env,
+  ...NO_BACKGROUND_TIMERS,
+  ADMIN_TOKEN: ADMIN['x-admin-token'],
+  // Syncs and polls run when the test says so: no timer races the assertions.
+  CATALOG_SYNC_MS: '0',
+  VENUE_TRADES_POLL_MS: '3600000',
+  VENUE_HTTP_RETRIES: '0',
+});
+
 beforeAll(async () => {
   fake = await startFakeVenues();
-  app = await startTestApp({
-    ...fake.env,
-    ...NO_BACKGROUND_TIMERS,
-    ADMIN_TOKEN: ADMIN['x-admin-token'],
-    // Syncs and polls run when the test says so: no timer races the assertions.
-    CATALOG_SYNC_MS: '0',
-    VENUE_TRADES_POLL_MS: '3600000',
-    VENUE_HTTP_RETRIES: '0',
-  });
+  app = await startTestApp(appEnv());
 }, 120_000);
 
 afterAll(async () => {
@@ -254,6 +259,26 @@ describe('the live catalog', () => {
       expect(await sync()).toMatchObject({ skipped: false, failedVenues: [] });
     } finally {
       await other.end();
+    }
+  });
+
+  // Two processes of one deployment meet through Redis: the catalog-changed message reaches the other.
+  (process.env.REDIS_URL ? it : it.skip)('another process reloads its market index when this one syncs', async () => {
+    const other = await startTestApp(appEnv(), {}, { shareWith: app });
+    try {
+      const key = 'venue_b:KXBTCMAXY-27JUN30-T150000';
+      const index = other.services.get(MarketIndex);
+      const apart = coreEventIdOf('venue_b', BTC_B);
+      expect(index.eventOf(key)).not.toBe(apart);
+      const split = await http(`${app.url}/api/admin/catalog/split`, {
+        method: 'POST',
+        headers: ADMIN,
+        json: { venue: 'venue_b', venueEventId: BTC_B },
+      });
+      expect(split.status).toBe(200);
+      await eventually(async () => (index.eventOf(key) === apart ? true : undefined), 'the other index', 20_000);
+    } finally {
+      await other.close();
     }
   });
 });
