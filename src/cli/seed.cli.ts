@@ -16,6 +16,10 @@ runCli(async () => {
       answer: (data: { syncCatalog: SyncReport }) => data.syncCatalog,
     },
     database: async (db) => {
+      if (Object.values(config.venues.source).includes('live')) {
+        // A live venue's catalog needs its HTTP client and the catalog job: the server's to run.
+        throw new Error('a live venue is configured: the server syncs its catalog (at start, or syncCatalog)');
+      }
       // Servers sharing Redis drop their memoized catalog reads when told.
       const infra = await createInfra({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix });
       try {
