@@ -13,7 +13,7 @@ runCli(async () => {
   const out = await onServerOrDatabase(config, {
     server: {
       query: 'mutation { syncCatalog { events markets } }',
-      answer: (data: { syncCatalog: SyncReport }) => data.syncCatalog,
+      answer: (data: { syncCatalog: Pick<SyncReport, 'events' | 'markets'> }) => data.syncCatalog,
     },
     database: async (db) => {
       if (Object.values(config.venues.source).includes('live')) {
@@ -26,7 +26,9 @@ runCli(async () => {
         const catalog = new CatalogService(db.prisma, () =>
           infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() }),
         );
-        return await catalog.sync(await openSimulatedWorld(db.prisma, config.sim.seed));
+        const { events, markets } = await catalog.sync(await openSimulatedWorld(db.prisma, config.sim.seed));
+        // What the server path selects: both paths print the same report.
+        return { events, markets };
       } finally {
         await infra.close();
       }
