@@ -10,7 +10,7 @@ import type { ZodType } from 'zod';
 import type { Logger } from '../../http/logger';
 import type { RateLimiter } from '../../infra';
 import type { Venue } from '../venue.models';
-import { VenueUnavailableError } from '../venue-client';
+import { VenueMarketNotFoundError, VenueUnavailableError } from '../venue-client';
 
 /**
  * The one HTTP layer under the live venue clients. Each instance is one venue API
@@ -39,7 +39,7 @@ export interface VenueHttpOptions {
   /** Backoff base (ms) before the first retry; doubles each attempt, capped at `maxBackoffMs`. */
   backoffMs?: number;
   maxBackoffMs?: number;
-  /** Longest Retry-After honoured; a longer one fails the request at once. */
+  /** Longest Retry-After honoured (default: the request timeout); a longer one fails the request at once. */
   maxRetryAfterMs?: number;
   /** Random source for jitter (tests pin it). */
   random?: () => number;
@@ -63,6 +63,16 @@ export class VenueNotFoundError extends Error {
   ) {
     super(`${venue} has no ${path}`);
     this.name = 'VenueNotFoundError';
+  }
+}
+
+/** Runs a venue call about one market; the venue's 404 becomes {@link VenueMarketNotFoundError}. */
+export async function aboutMarket<T>(venue: Venue, venueMarketId: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof VenueNotFoundError) throw new VenueMarketNotFoundError(venue, venueMarketId);
+    throw err;
   }
 }
 
@@ -114,12 +124,11 @@ export class VenueHttp {
       { halfOpenAfter: o.breaker.resetMs, breaker: new ConsecutiveBreaker(o.breaker.failures) },
     );
     this.random = o.random ?? Math.random;
-  }
-
-  /** `open` while failing fast, `halfOpen` while one probe is let through, `closed` otherwise. */
-  get breakerState(): 'closed' | 'open' | 'halfOpen' | 'isolated' {
-    const s = this.breaker.state as number;
-    return (['closed', 'open', 'halfOpen', 'isolated'] as const)[s] ?? 'closed';
+    const where = { venue: o.venue, api: o.api };
+    this.breaker.onBreak(() =>
+      o.logger.warn(where, `${o.venue} ${o.api} keeps failing: failing fast for ${o.breaker.resetMs} ms`),
+    );
+    this.breaker.onReset(() => o.logger.info(where, `${o.venue} ${o.api} answers again`));
   }
 
   /** Sends a request and validates the JSON answer with `schema`. */
@@ -168,7 +177,8 @@ export class VenueHttp {
 
   private async attempts(req: VenueRequest): Promise<string> {
     const method = req.method ?? 'GET';
-    const maxRetryAfter = this.o.maxRetryAfterMs ?? 30_000;
+    // A wait longer than one request may take is not worth it: the caller is better told now.
+    const maxRetryAfter = this.o.maxRetryAfterMs ?? this.o.timeoutMs;
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.once(req);

@@ -20,7 +20,7 @@ import {
   VenueMarketNotFoundError,
   VenueUnavailableError,
 } from '../venue-client';
-import { type VenueHttp, VenueNotFoundError } from './http';
+import { aboutMarket, type VenueHttp } from './http';
 import { TradePoller } from './trade-poller';
 import { bookSide, categoryOf, contracts, decimalPrice, tickDecimals } from './units';
 
@@ -178,16 +178,17 @@ export class VenueAClient implements VenueClient {
         { path: '/events', query: { active: true, closed: false, limit, offset: page * limit } },
         gammaEvents,
       );
+      // An event without a binary market has nothing to trade here.
       for (const e of rows) out.push(this.toEvent(e));
-      if (rows.length < limit) return out;
+      if (rows.length < limit) return out.filter((e) => e.markets.length > 0);
     }
     this.o.logger.warn({ venue: this.venue }, `venue_a event listing stopped after ${maxPages} pages`);
-    return out;
+    return out.filter((e) => e.markets.length > 0);
   }
 
   async getOrderBook(venueMarketId: string, depth?: number): Promise<OrderBook> {
     const ref = await this.ref(venueMarketId);
-    const book = await this.notFoundAs(venueMarketId, () =>
+    const book = await aboutMarket(this.venue, venueMarketId, () =>
       this.api.clob.json({ path: '/book', query: { token_id: ref.yes } }, clobBook),
     );
     const dp = book.tick_size !== null && book.tick_size !== undefined ? tickDecimals(Number(book.tick_size)) : ref.dp;
@@ -327,15 +328,6 @@ export class VenueAClient implements VenueClient {
     };
     this.refs.set(m.conditionId, ref);
     return ref;
-  }
-
-  private async notFoundAs<T>(venueMarketId: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof VenueNotFoundError) throw new VenueMarketNotFoundError(this.venue, venueMarketId);
-      throw err;
-    }
   }
 
   private toEvent(e: z.infer<typeof gammaEvent>): VenueEvent {

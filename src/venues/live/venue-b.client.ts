@@ -20,10 +20,9 @@ import {
   type PlaceOrderResult,
   type TradeListener,
   type VenueClient,
-  VenueMarketNotFoundError,
   VenueUnavailableError,
 } from '../venue-client';
-import { type VenueHttp, VenueNotFoundError } from './http';
+import { aboutMarket, type VenueHttp } from './http';
 import { TradePoller } from './trade-poller';
 import { bookSide, categoryOf, centsToPrice, contracts, decimalPrice } from './units';
 import { venueBAuthHeaders, type VenueBCredentials } from './venue-b-signing';
@@ -210,7 +209,7 @@ export class VenueBClient implements VenueClient {
         { path: '/events', query: { status: 'open', with_nested_markets: true, limit, cursor } },
         eventsPage,
       );
-      for (const e of res.events) out.push(this.toEvent(e));
+      for (const e of res.events) if (e.markets?.length) out.push(this.toEvent(e));
       cursor = res.cursor || undefined;
       if (!cursor || res.events.length === 0) return out;
     }
@@ -219,7 +218,7 @@ export class VenueBClient implements VenueClient {
   }
 
   async getOrderBook(venueMarketId: string, depth?: number): Promise<OrderBook> {
-    const res = await this.notFoundAs(venueMarketId, () =>
+    const res = await aboutMarket(this.venue, venueMarketId, () =>
       this.api.json(
         { path: `/markets/${encodeURIComponent(venueMarketId)}/orderbook`, query: { depth: depth || undefined } },
         orderbookAnswer,
@@ -245,7 +244,7 @@ export class VenueBClient implements VenueClient {
   async getPriceHistory(venueMarketId: string, query: PriceHistoryQuery): Promise<PriceHistory> {
     const series = await this.seriesOf(venueMarketId);
     const { period, per } = PERIODS[query.interval];
-    const res = await this.notFoundAs(venueMarketId, () =>
+    const res = await aboutMarket(this.venue, venueMarketId, () =>
       this.api.json(
         {
           path: `/series/${encodeURIComponent(series)}/markets/${encodeURIComponent(venueMarketId)}/candlesticks`,
@@ -340,7 +339,7 @@ export class VenueBClient implements VenueClient {
       // A market buy names the most it may spend (cents): every contract at the top price.
       body.buy_max_cost = 99 * order.size;
     }
-    const res = await this.notFoundAs(order.venueMarketId, () =>
+    const res = await aboutMarket(this.venue, order.venueMarketId, () =>
       this.api.json(
         {
           method: 'POST',
@@ -425,23 +424,14 @@ export class VenueBClient implements VenueClient {
   private async seriesOf(ticker: string): Promise<string> {
     const known = this.series.get(ticker);
     if (known) return known;
-    const { market } = await this.notFoundAs(ticker, () =>
+    const { market } = await aboutMarket(this.venue, ticker, () =>
       this.api.json({ path: `/markets/${encodeURIComponent(ticker)}` }, oneMarket),
     );
-    const { event } = await this.notFoundAs(ticker, () =>
+    const { event } = await aboutMarket(this.venue, ticker, () =>
       this.api.json({ path: `/events/${encodeURIComponent(market.event_ticker)}` }, oneEvent),
     );
     this.series.set(ticker, event.series_ticker);
     return event.series_ticker;
-  }
-
-  private async notFoundAs<T>(venueMarketId: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof VenueNotFoundError) throw new VenueMarketNotFoundError(this.venue, venueMarketId);
-      throw err;
-    }
   }
 
   private toEvent(e: KalshiEvent): VenueEvent {

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { loadConfig, type VenuesConfig } from '../../../src/config';
 import type { Logger } from '../../../src/http/logger';
 import { createInfra, type Infra } from '../../../src/infra';
-import type { FakeVenues } from '../../support/fake-venues';
+import { startFakeVenues, type FakeVenues } from '../../support/fake-venues';
 
 /** A logger whose lines the test can read. */
 export function capturingLogger(): { logger: Logger; lines: string[] } {
@@ -32,4 +32,19 @@ export function venuesConfig(fake: FakeVenues, env: Record<string, string> = {})
 /** The process's infra as the app would build it: Redis when REDIS_URL is set (a fresh key prefix), else in-process. */
 export function testInfra(): Promise<Infra> {
   return createInfra({ redisUrl: process.env.REDIS_URL, keyPrefix: `test:venues:${randomUUID()}:` });
+}
+
+/** The fake venues and the infra for one describe block (started before it, faults cleared after each test). */
+export function withFakeVenues(): { readonly fake: FakeVenues; readonly infra: Infra } {
+  const ctx = {} as { fake: FakeVenues; infra: Infra };
+  beforeAll(async () => {
+    ctx.fake = await startFakeVenues();
+    ctx.infra = await testInfra();
+  });
+  afterEach(() => ctx.fake.clearFaults());
+  afterAll(async () => {
+    await ctx.infra.close();
+    await ctx.fake.close();
+  });
+  return ctx;
 }

@@ -67,6 +67,15 @@ describe('venue_a live client (Gamma, CLOB, Data API shapes)', () => {
     expect(events[3].category).toBe('sports');
   });
 
+  it('leaves out an event without a binary market', async () => {
+    fake.data.venueA.events.push({ id: '90199', title: 'Nothing to trade', active: true, closed: false, markets: [] });
+    try {
+      expect((await client.listEvents()).map((e) => e.venueEventId)).not.toContain('90199');
+    } finally {
+      fake.data.venueA.events.pop();
+    }
+  });
+
   it('reads the YES token book best level first, merging the CLOB lists', async () => {
     const book = await client.getOrderBook(FED_25);
     expect(fake.requestsTo('clob', '/book').at(-1)?.query.get('token_id')).toBe(FED_25_YES);

@@ -1,31 +1,18 @@
-import type { Infra } from '../../../src/infra';
 import { createVenueAClient, createVenueBClient, type PublicTrade } from '../../../src/venues';
-import { startFakeVenues, type FakeVenues } from '../../support/fake-venues';
 import { waitFor } from '../../support/wait';
-import { capturingLogger, testInfra, venuesConfig } from './live-clients.support';
+import { capturingLogger, venuesConfig, withFakeVenues } from './live-clients.support';
 
 const C25 = 'KXFEDDECISION-26DEC-C25';
 const NYC = 'KXHIGHNY-26DEC01-T50';
 const BTC_A = '0x3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a23';
 
 describe('live trade feeds by polling', () => {
-  let fake: FakeVenues;
-  let infra: Infra;
-
-  beforeAll(async () => {
-    fake = await startFakeVenues();
-    infra = await testInfra();
-  });
-  afterEach(() => fake.clearFaults());
-  afterAll(async () => {
-    await infra.close();
-    await fake.close();
-  });
+  const ctx = withFakeVenues();
 
   it('hands on each new venue_b trade once, oldest first, and survives a failed poll', async () => {
     const log = capturingLogger();
-    const client = createVenueBClient(venuesConfig(fake, { VENUE_HTTP_RETRIES: '0' }), {
-      rateLimiter: infra.rateLimiter,
+    const client = createVenueBClient(venuesConfig(ctx.fake, { VENUE_HTTP_RETRIES: '0' }), {
+      rateLimiter: ctx.infra.rateLimiter,
       logger: log.logger,
     });
     const got: PublicTrade[] = [];
@@ -33,17 +20,17 @@ describe('live trade feeds by polling', () => {
     try {
       await client.pollTradesOnce(); // learns what is already on the tape
       expect(got).toEqual([]);
-      const first = fake.addTrade('venue_b', { venueMarketId: C25, outcome: 'yes', price: 0.62, size: 3 });
-      const second = fake.addTrade('venue_b', { venueMarketId: NYC, outcome: 'no', price: 0.57, size: 4 });
+      const first = ctx.fake.addTrade('venue_b', { venueMarketId: C25, outcome: 'yes', price: 0.62, size: 3 });
+      const second = ctx.fake.addTrade('venue_b', { venueMarketId: NYC, outcome: 'no', price: 0.57, size: 4 });
       await client.pollTradesOnce();
       await client.pollTradesOnce();
       expect(got.map((t) => t.venueTradeId)).toEqual([first, second]);
       expect(got[1]).toMatchObject({ venueMarketId: NYC, side: 'buy', outcome: 'no', price: 0.57, size: 4 });
 
-      fake.fault({ api: 'kalshi', path: '/markets/trades' }, { kind: 'status', status: 500 });
+      ctx.fake.fault({ api: 'kalshi', path: '/markets/trades' }, { kind: 'status', status: 500 });
       await expect(client.pollTradesOnce()).resolves.toBeUndefined();
       expect(log.lines.some((l) => /venue_b trade poll failed/.test(l))).toBe(true);
-      const third = fake.addTrade('venue_b', { venueMarketId: C25, outcome: 'no', price: 0.39, size: 1 });
+      const third = ctx.fake.addTrade('venue_b', { venueMarketId: C25, outcome: 'no', price: 0.39, size: 1 });
       await client.pollTradesOnce();
       expect(got.map((t) => t.venueTradeId)).toEqual([first, second, third]);
     } finally {
@@ -53,15 +40,15 @@ describe('live trade feeds by polling', () => {
   });
 
   it('polls venue_a on its interval while someone listens, and stops when nobody does', async () => {
-    const client = createVenueAClient(venuesConfig(fake, { VENUE_TRADES_POLL_MS: '100' }), {
-      rateLimiter: infra.rateLimiter,
+    const client = createVenueAClient(venuesConfig(ctx.fake, { VENUE_TRADES_POLL_MS: '100' }), {
+      rateLimiter: ctx.infra.rateLimiter,
       logger: capturingLogger().logger,
     });
     const got: PublicTrade[] = [];
     const off = client.onTrade((t) => got.push(t));
     try {
-      await waitFor(() => fake.requestsTo('data', '/trades').length > 0, 'the first poll');
-      const id = fake.addTrade('venue_a', {
+      await waitFor(() => ctx.fake.requestsTo('data', '/trades').length > 0, 'the first poll');
+      const id = ctx.fake.addTrade('venue_a', {
         venueMarketId: BTC_A,
         outcome: 'yes',
         side: 'sell',
@@ -83,10 +70,10 @@ describe('live trade feeds by polling', () => {
     } finally {
       off();
     }
-    const after = fake.requestsTo('data', '/trades').length;
+    const after = ctx.fake.requestsTo('data', '/trades').length;
     await new Promise((r) => setTimeout(r, 350));
     // At most the poll already in flight when the last listener left.
-    expect(fake.requestsTo('data', '/trades').length).toBeLessThanOrEqual(after + 1);
+    expect(ctx.fake.requestsTo('data', '/trades').length).toBeLessThanOrEqual(after + 1);
     await client.close();
   });
 });

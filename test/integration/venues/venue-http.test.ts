@@ -1,31 +1,18 @@
 import { generateKeyPairSync } from 'node:crypto';
-import type { Infra } from '../../../src/infra';
 import { createVenueAClient, createVenueBClient, VenueUnavailableError } from '../../../src/venues';
-import { startFakeVenues, type FakeVenues } from '../../support/fake-venues';
 import { eventually } from '../../support/wait';
-import { capturingLogger, testInfra, venuesConfig } from './live-clients.support';
+import { capturingLogger, venuesConfig, withFakeVenues } from './live-clients.support';
 
 const C25 = 'KXFEDDECISION-26DEC-C25';
 const FED_25 = '0x1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f801';
 
 describe('the venues HTTP layer against misbehaving venues', () => {
-  let fake: FakeVenues;
-  let infra: Infra;
-
-  beforeAll(async () => {
-    fake = await startFakeVenues();
-    infra = await testInfra();
-  });
-  afterEach(() => fake.clearFaults());
-  afterAll(async () => {
-    await infra.close();
-    await fake.close();
-  });
+  const ctx = withFakeVenues();
 
   function venueB(env: Record<string, string> = {}) {
     const log = capturingLogger();
-    const client = createVenueBClient(venuesConfig(fake, env), {
-      rateLimiter: infra.rateLimiter,
+    const client = createVenueBClient(venuesConfig(ctx.fake, env), {
+      rateLimiter: ctx.infra.rateLimiter,
       logger: log.logger,
       tuning: { backoffMs: 5 },
     });
@@ -35,11 +22,11 @@ describe('the venues HTTP layer against misbehaving venues', () => {
   it('waits out a 429 for its Retry-After, then answers', async () => {
     const { client } = venueB();
     try {
-      fake.fault({ api: 'kalshi', path: '/events' }, { kind: 'status', status: 429, retryAfter: 1 });
-      const before = fake.requestsTo('kalshi', '/events').length;
+      ctx.fake.fault({ api: 'kalshi', path: '/events' }, { kind: 'status', status: 429, retryAfter: 1 });
+      const before = ctx.fake.requestsTo('kalshi', '/events').length;
       const events = await client.listEvents();
       expect(events).toHaveLength(4);
-      const [limited, retried] = fake.requestsTo('kalshi', '/events').slice(before);
+      const [limited, retried] = ctx.fake.requestsTo('kalshi', '/events').slice(before);
       // A lower bound only: the retry came no sooner than the venue asked.
       expect(retried.at - limited.at).toBeGreaterThanOrEqual(950);
     } finally {
@@ -50,7 +37,7 @@ describe('the venues HTTP layer against misbehaving venues', () => {
   it('fails at once on a Retry-After longer than it may wait', async () => {
     const { client } = venueB();
     try {
-      fake.fault({ api: 'kalshi' }, { kind: 'status', status: 429, retryAfter: 3600 });
+      ctx.fake.fault({ api: 'kalshi' }, { kind: 'status', status: 429, retryAfter: 3600 });
       await expect(client.getOrderBook(C25)).rejects.toBeInstanceOf(VenueUnavailableError);
     } finally {
       await client.close();
@@ -60,14 +47,14 @@ describe('the venues HTTP layer against misbehaving venues', () => {
   it('gives up on a venue that does not answer within the timeout, and retries a GET that timed out', async () => {
     const { client } = venueB({ VENUE_HTTP_TIMEOUT_MS: '300', VENUE_HTTP_RETRIES: '0' });
     try {
-      fake.fault({ api: 'kalshi', path: `/markets/${C25}/orderbook` }, { kind: 'hang' });
+      ctx.fake.fault({ api: 'kalshi', path: `/markets/${C25}/orderbook` }, { kind: 'hang' });
       await expect(client.getOrderBook(C25)).rejects.toThrow(/no answer within 300 ms/);
     } finally {
       await client.close();
     }
     const patient = venueB({ VENUE_HTTP_TIMEOUT_MS: '300', VENUE_HTTP_RETRIES: '1' });
     try {
-      fake.fault({ api: 'kalshi', path: `/markets/${C25}/orderbook` }, { kind: 'hang' });
+      ctx.fake.fault({ api: 'kalshi', path: `/markets/${C25}/orderbook` }, { kind: 'hang' });
       const book = await patient.client.getOrderBook(C25);
       expect(book.bids[0]).toEqual({ price: 0.6, size: 75 });
     } finally {
@@ -78,13 +65,13 @@ describe('the venues HTTP layer against misbehaving venues', () => {
   it('retries a GET after a 5xx or a dropped connection, but never re-sends an order', async () => {
     const { client } = venueB({ VENUE_B_API_KEY_ID: 'k', VENUE_B_PRIVATE_KEY: testPem });
     try {
-      fake.fault({ api: 'kalshi', path: '/markets/trades' }, { kind: 'status', status: 503 });
-      fake.fault({ api: 'kalshi', path: '/markets/trades' }, { kind: 'reset' });
+      ctx.fake.fault({ api: 'kalshi', path: '/markets/trades' }, { kind: 'status', status: 503 });
+      ctx.fake.fault({ api: 'kalshi', path: '/markets/trades' }, { kind: 'reset' });
       const trades = await client.getPublicTrades(C25, { limit: 5, offset: 0 });
       expect(trades).toHaveLength(2);
 
-      fake.fault({ api: 'kalshi', path: '/portfolio/orders' }, { kind: 'status', status: 502 });
-      const before = fake.requestsTo('kalshi', '/portfolio/orders').length;
+      ctx.fake.fault({ api: 'kalshi', path: '/portfolio/orders' }, { kind: 'status', status: 502 });
+      const before = ctx.fake.requestsTo('kalshi', '/portfolio/orders').length;
       await expect(
         client.placeOrder({
           venueMarketId: C25,
@@ -95,7 +82,7 @@ describe('the venues HTTP layer against misbehaving venues', () => {
           clientOrderId: 'no-resend',
         }),
       ).rejects.toBeInstanceOf(VenueUnavailableError);
-      expect(fake.requestsTo('kalshi', '/portfolio/orders')).toHaveLength(before + 1);
+      expect(ctx.fake.requestsTo('kalshi', '/portfolio/orders')).toHaveLength(before + 1);
     } finally {
       await client.close();
     }
@@ -104,9 +91,9 @@ describe('the venues HTTP layer against misbehaving venues', () => {
   it('logs one clear line for a malformed payload and reports the venue unavailable', async () => {
     const { client, lines } = venueB();
     try {
-      fake.fault({ api: 'kalshi', path: '/events' }, { kind: 'malformed' });
+      ctx.fake.fault({ api: 'kalshi', path: '/events' }, { kind: 'malformed' });
       await expect(client.listEvents()).rejects.toBeInstanceOf(VenueUnavailableError);
-      fake.fault({ api: 'kalshi', path: '/events' }, { kind: 'json', body: { events: [{ title: 7 }] } });
+      ctx.fake.fault({ api: 'kalshi', path: '/events' }, { kind: 'json', body: { events: [{ title: 7 }] } });
       await expect(client.listEvents()).rejects.toThrow(/malformed payload/);
       const logged = lines.map((l) => JSON.parse(l) as { msg: string; venue: string });
       expect(logged.filter((l) => /malformed payload/.test(l.msg))).toHaveLength(2);
@@ -121,17 +108,17 @@ describe('the venues HTTP layer against misbehaving venues', () => {
   it('opens the breaker after repeated failures, failing fast, and closes it once the venue recovers', async () => {
     const log = capturingLogger();
     const client = createVenueAClient(
-      venuesConfig(fake, { VENUE_HTTP_RETRIES: '0', VENUE_BREAKER_FAILURES: '2', VENUE_BREAKER_RESET_MS: '200' }),
-      { rateLimiter: infra.rateLimiter, logger: log.logger },
+      venuesConfig(ctx.fake, { VENUE_HTTP_RETRIES: '0', VENUE_BREAKER_FAILURES: '2', VENUE_BREAKER_RESET_MS: '200' }),
+      { rateLimiter: ctx.infra.rateLimiter, logger: log.logger },
     );
     try {
       await client.listEvents(); // learns the markets' tokens
-      fake.fault({ api: 'clob', path: '/book' }, { kind: 'status', status: 500 }, 2);
+      ctx.fake.fault({ api: 'clob', path: '/book' }, { kind: 'status', status: 500 }, 2);
       await expect(client.getOrderBook(FED_25)).rejects.toThrow(/answered 500/);
       await expect(client.getOrderBook(FED_25)).rejects.toThrow(/answered 500/);
-      const calls = fake.requestsTo('clob', '/book').length;
+      const calls = ctx.fake.requestsTo('clob', '/book').length;
       await expect(client.getOrderBook(FED_25)).rejects.toThrow(/circuit open/);
-      expect(fake.requestsTo('clob', '/book')).toHaveLength(calls);
+      expect(ctx.fake.requestsTo('clob', '/book')).toHaveLength(calls);
       // Other APIs of the venue have breakers of their own.
       expect((await client.getPublicTrades(FED_25, { limit: 1, offset: 0 })).length).toBe(1);
       // After the reset delay one probe goes through; it succeeds and the breaker closes.
@@ -140,7 +127,9 @@ describe('the venues HTTP layer against misbehaving venues', () => {
         'the breaker lets a probe through',
       );
       expect(book.bids[0].price).toBe(0.61);
-      expect(fake.requestsTo('clob', '/book').length).toBeGreaterThan(calls);
+      expect(ctx.fake.requestsTo('clob', '/book').length).toBeGreaterThan(calls);
+      expect(log.lines.filter((l) => /venue_a clob keeps failing/.test(l))).toHaveLength(1);
+      expect(log.lines.some((l) => /venue_a clob answers again/.test(l))).toBe(true);
     } finally {
       await client.close();
     }
@@ -149,9 +138,9 @@ describe('the venues HTTP layer against misbehaving venues', () => {
   it('stays under the venue rate limit through the shared limiter', async () => {
     const { client } = venueB({ VENUE_B_RATE_LIMIT: '2' });
     try {
-      const before = fake.requestsTo('kalshi').length;
+      const before = ctx.fake.requestsTo('kalshi').length;
       await Promise.all([0, 1, 2].map(() => client.getOrderBook(C25)));
-      const sent = fake.requestsTo('kalshi').slice(before);
+      const sent = ctx.fake.requestsTo('kalshi').slice(before);
       expect(sent).toHaveLength(3);
       // Two per second: the third went out no sooner than a second after the first.
       expect(sent[2].at - sent[0].at).toBeGreaterThanOrEqual(900);
