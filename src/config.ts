@@ -92,6 +92,8 @@ const envSchema = z.object({
   EMBEDDINGS_API_KEY: optionalString,
   EMBEDDINGS_MODEL: optionalString.transform((v) => v ?? 'text-embedding-3-small'),
   EMBEDDINGS_TIMEOUT_MS: intInRange(100, 120_000, 10_000),
+  CATALOG_SYNC_MS: intInRange(0, 86_400_000, 60_000),
+  CATALOG_MATCH_THRESHOLD: numberInRange(0, 1, 0.5),
   CURSOR_SECRET: optionalString,
   PUSH_PROVIDER_URL: optionalUrl(['http:', 'https:']),
   PUSH_PROVIDER_KEY: optionalString,
@@ -245,6 +247,12 @@ export interface AppConfig {
   };
   /** `model` and `timeoutMs` apply to the remote provider (the local one has its own fixed model). */
   embeddings: { provider: 'local' | 'remote'; apiUrl?: string; apiKey?: string; model: string; timeoutMs: number };
+  /**
+   * The catalog job with a live venue: `syncMs` between syncs of the venues' open events (0 = only
+   * at start and on demand); `matchThreshold`, the embedding similarity a cross-venue pair needs
+   * before the matcher may merge it.
+   */
+  catalog: { syncMs: number; matchThreshold: number };
   cursorSecret: string;
   /** Push provider for notifications; unset: simulated (nothing leaves the process). */
   push: { url?: string; apiKey?: string };
@@ -657,6 +665,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       model: e.EMBEDDINGS_MODEL,
       timeoutMs: e.EMBEDDINGS_TIMEOUT_MS,
     },
+    catalog: { syncMs: e.CATALOG_SYNC_MS, matchThreshold: e.CATALOG_MATCH_THRESHOLD },
     cursorSecret,
     push: { url: e.PUSH_PROVIDER_URL, apiKey: e.PUSH_PROVIDER_KEY },
     sim: { tradeRate: e.SIM_TRADE_RATE, seed: simSeed, backfillTrades: e.SIM_BACKFILL_TRADES, sharedSeed: production },

@@ -28,7 +28,15 @@ import {
 import { HTTP_CACHE_ROUTES } from './modules/admin';
 import { openSimulatedWorld } from './modules/ingestion';
 import { MODULES } from './modules/registry';
-import type { SimulatedWorld } from './venues';
+import {
+  createVenueClients,
+  VENUES,
+  type LiveVenueClient,
+  type LiveVenueDeps,
+  type SimulatedWorld,
+  type Venue,
+  type VenueClient,
+} from './venues';
 import { etagCacheControl } from '../rest-adapter/express-router';
 import { ROUTES } from '../rest-adapter/routes';
 
@@ -44,6 +52,8 @@ export interface ServiceOverrides {
   db?: Database;
   /** A ready world (tests); default: the simulated world for the configured seed. */
   world?: SimulatedWorld;
+  /** Ready venue clients (tests); each one given counts as a live venue whatever the config says. */
+  venues?: Partial<Record<Venue, VenueClient>>;
   logger?: Logger;
   /** Redis key prefix override (tests isolate themselves on a shared Redis). */
   redisKeyPrefix?: string;
@@ -74,6 +84,7 @@ export async function createServices(config: AppConfig, o: ServiceOverrides = {}
   } catch (err) {
     // Nothing runs yet: close what was opened (a database handed in stays its owner's).
     await platform.leases.close();
+    await platform.closeVenues();
     await platform.infra.close();
     if (!o.db) await platform.db.close();
     throw err;
@@ -107,7 +118,7 @@ function resolveFor<T>(m: ModuleDefinition, container: ServiceContainer, token: 
   return container.get(token);
 }
 
-type OpenedPlatform = Platform & { markShuttingDown(): void };
+type OpenedPlatform = Platform & { markShuttingDown(): void; closeVenues(): Promise<void> };
 
 async function openPlatform(
   config: AppConfig,
@@ -140,6 +151,9 @@ async function openPlatform(
     },
   );
   const world = o.world ?? (await openSimulatedWorld(db.prisma, config.sim.seed, { shareSeed: config.sim.sharedSeed }));
+  const { venues, venueSources, live } = openVenues(config, world, o, { rateLimiter: infra.rateLimiter, logger });
+  // Every venue simulated: the world's own grouping is the catalog; otherwise the catalog job matches.
+  const allSimulated = VENUES.every((v) => venueSources[v] === 'sim');
   const policies: Record<string, RatePolicy> = {};
   for (const m of modules) {
     for (const [name, policy] of Object.entries(m.rateLimits?.(config) ?? {})) {
@@ -164,7 +178,9 @@ async function openPlatform(
     db,
     infra,
     world,
-    venues: world.clients,
+    venues,
+    venueSources,
+    catalogSource: allSimulated ? world : { clients: venues },
     rateLimits: new ClientRateLimits(infra.rateLimiter, policies),
     now: o.now ?? Date.now,
     memo: (name, invalidatedBy, ttlMs = MEMO_TTL_MS) => {
@@ -178,6 +194,9 @@ async function openPlatform(
     leases,
     markShuttingDown: () => {
       shuttingDown = true;
+    },
+    closeVenues: async () => {
+      await Promise.all(live.map((c) => c.close()));
     },
   };
 }
@@ -270,6 +289,36 @@ async function answersWithin(probe: Promise<unknown>, ms: number): Promise<boole
 }
 
 /**
+ * Each venue's client and where it comes from: a client handed in (tests), the
+ * live HTTP client when the venue's source is `live`, else the simulated world's.
+ */
+function openVenues(
+  config: AppConfig,
+  world: SimulatedWorld,
+  o: ServiceOverrides,
+  deps: LiveVenueDeps,
+): { venues: Record<Venue, VenueClient>; venueSources: Record<Venue, 'sim' | 'live'>; live: LiveVenueClient[] } {
+  const venues = { ...world.clients };
+  const venueSources: Record<Venue, 'sim' | 'live'> = { venue_a: 'sim', venue_b: 'sim' };
+  const wanted = VENUES.filter((v) => !o.venues?.[v] && config.venues.source[v] === 'live');
+  const opened = createVenueClients(
+    {
+      ...config.venues,
+      source: { venue_a: 'sim', venue_b: 'sim', ...Object.fromEntries(wanted.map((v) => [v, 'live'])) },
+    },
+    deps,
+  );
+  for (const v of VENUES) {
+    const client = o.venues?.[v] ?? opened[v];
+    if (client) {
+      venues[v] = client;
+      venueSources[v] = 'live';
+    }
+  }
+  return { venues, venueSources, live: Object.values(opened) };
+}
+
+/**
  * Subscribes every module's topic handlers and memos, after checking that each
  * topic a handler, a memo or a REST response cache waits for is one a module publishes.
  */
@@ -353,6 +402,8 @@ export async function closeServices(services: AppServices): Promise<void> {
     }
   }
   await services.leases.close();
+  // The live venues' pollers and pools: no trade arrives once the tasks have stopped.
+  await services.closeVenues();
   await services.infra.close();
   await services.db.close();
   if (failures.length > 0) throw new AggregateError(failures, 'some background tasks failed to stop');

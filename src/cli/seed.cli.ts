@@ -13,9 +13,13 @@ runCli(async () => {
   const out = await onServerOrDatabase(config, {
     server: {
       query: 'mutation { syncCatalog { events markets } }',
-      answer: (data: { syncCatalog: SyncReport }) => data.syncCatalog,
+      answer: (data: { syncCatalog: Pick<SyncReport, 'events' | 'markets'> }) => data.syncCatalog,
     },
     database: async (db) => {
+      if (Object.values(config.venues.source).includes('live')) {
+        // A live venue's catalog needs its HTTP client and the catalog job: the server's to run.
+        throw new Error('a live venue is configured: the server syncs its catalog (at start, or syncCatalog)');
+      }
       // Servers sharing Redis drop their memoized catalog reads when told.
       const infra = await createInfra({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix });
       try {
@@ -23,7 +27,9 @@ runCli(async () => {
           infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() }),
         );
         const world = await openSimulatedWorld(db.prisma, config.sim.seed, { shareSeed: config.sim.sharedSeed });
-        return await catalog.sync(world);
+        const { events, markets } = await catalog.sync(world);
+        // What the server path selects: both paths print the same report.
+        return { events, markets };
       } finally {
         await infra.close();
       }

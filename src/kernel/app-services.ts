@@ -15,4 +15,6 @@ export interface AppServices extends Platform, ServiceLocator {
   readonly requestLoaders: () => LoaderLocator;
   /** Health turns to shutting down; called first thing on a graceful stop. */
   readonly markShuttingDown: () => void;
+  /** Closes the live venue clients (their trade polling and connection pools); once the tasks stopped. */
+  readonly closeVenues: () => Promise<void>;
 }

@@ -31,7 +31,18 @@ export interface Platform {
   readonly infra: Infra;
   /** The simulated venues' world (the demo catalog, books and live trades). */
   readonly world: SimulatedWorld;
+  /** Each venue's client: the simulated world's, or the live HTTP client (`VENUE_SOURCE`). */
   readonly venues: Record<Venue, VenueClient>;
+  /** Where each venue's data comes from. */
+  readonly venueSources: Readonly<Record<Venue, 'sim' | 'live'>>;
+  /**
+   * What the catalog is built from: the venues and, when every venue is simulated, the world's
+   * grouping of their events into core events; with a live venue the catalog job matches them.
+   */
+  readonly catalogSource: {
+    readonly clients: Readonly<Record<Venue, VenueClient>>;
+    readonly coreEvents?: SimulatedWorld['coreEvents'];
+  };
   /** Per-client limits: the policies the modules declare (`rateLimits`), shared across processes. */
   readonly rateLimits: ClientRateLimits;
   /** The services' clock (tests pin it). */

@@ -8,6 +8,8 @@ export { createSimulatedWorld, DEFAULT_WORLD_SEED } from './sim/sim-world';
 export type { SimulatedWorld, SimulatedWorldOptions, WorldCoreEvent, WorldCoreMarket } from './sim/sim-world.types';
 export { noBidsToYesAsks } from './sim/sim-book';
 export { INTERVAL_SECONDS, MAX_HISTORY_POINTS } from './sim/sim-history';
+export { outcomeTokenId } from './sim/sim-tokens';
+export { slugify } from './sim/sim-catalog.types';
 export {
   createVenueClients,
   createVenueAClient,

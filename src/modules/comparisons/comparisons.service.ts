@@ -8,9 +8,9 @@ import { toMarketSummary, type MarketSummaryView } from '../market-data/market-d
 import { matchVenueEvents, type Confidence, type RelationshipType } from './comparison-matcher';
 import { toComparisonView, venueEventKey, type ComparisonView } from './comparisons.models';
 
-/** Two venue events the catalog groups as one core event. */
+/** Two venue events the catalog compares: grouped as one core event, or kept apart (`coreEventId` null). */
 export interface ComparisonPair {
-  coreEventId: string;
+  coreEventId: string | null;
   a: VenueEvent;
   b: VenueEvent;
 }
@@ -29,7 +29,7 @@ export interface ComparisonListQuery {
  * soon as the events do, and re-running the sync keeps ids stable.
  */
 export function comparisonUpserts(
-  prisma: PrismaClient,
+  prisma: Pick<PrismaClient, 'comparison'>,
   pairs: readonly ComparisonPair[],
 ): Prisma.PrismaPromise<unknown>[] {
   return pairs.map(({ coreEventId, a, b }) => {

@@ -6,7 +6,9 @@ import type { MarketFigures, SourceType, VenueMarket } from '../../venues/venue.
  * A venue market as the domain hands it out: the venue's fields (prices as
  * numbers on the 0..1 scale) under the names of the interface, plus its ids.
  */
-export type MarketView = Omit<VenueMarket, 'venueMarketId'> & {
+export type MarketView = Omit<VenueMarket, 'venueMarketId' | 'outcomeTokenIds'> & {
+  /** The outcomes' token ids where the venue has them (venue_a), else null. */
+  outcomeTokenIds?: OutcomeTokenIds | null;
   /** `venue:marketId`. */
   id: string;
   /** The venue's native market id. */
@@ -89,6 +91,18 @@ export function marketFigures(m: Market): MarketFigures {
   };
 }
 
+/** A market's outcome token ids: the ids of its yes and no tokens. */
+export interface OutcomeTokenIds {
+  yes: string;
+  no: string;
+}
+
+/** A market row's outcome token ids (stored yes then no), or null where the venue has none. */
+export function outcomeTokensOf(m: Pick<Market, 'outcomeTokenIds'>): OutcomeTokenIds | null {
+  const ids = m.outcomeTokenIds;
+  return ids.length === 2 ? { yes: ids[0], no: ids[1] } : null;
+}
+
 export function toMarketView(m: Market): MarketView {
   return {
     id: m.id,
@@ -100,6 +114,7 @@ export function toMarketView(m: Market): MarketView {
     bestAsk: decimalToNumber(m.bestAsk),
     lastPrice: decimalToNumber(m.lastPrice),
     ...marketFigures(m),
+    outcomeTokenIds: outcomeTokensOf(m),
     updatedAt: m.updatedAt,
   };
 }

@@ -2,11 +2,21 @@ import { Field, Float, ID, ObjectType } from 'type-graphql';
 import { MarketStatusEnum, SourceTypeEnum, VenueEnum } from '../../graphql/enums';
 import { NumberedPageType } from '../../graphql/paging';
 import type { MarketFigures, MarketStatus, Venue, VenueMarket } from '../../venues/venue.models';
-import type { CoreEventFields, EventView, MarketView } from './events.models';
+import type { CoreEventFields, EventView, MarketView, OutcomeTokenIds } from './events.models';
 
 /** What `Market` and `MarketDataMarket` show of a venue market under the venue's own names. */
 type VenueMarketFields = MarketFigures &
   Pick<VenueMarket, 'venue' | 'venueEventId' | 'title' | 'description' | 'status' | 'outcomes' | 'bestBid' | 'bestAsk'>;
+
+@ObjectType('OutcomeTokenIds', {
+  description: "A market's outcome tokens (venue_a's CLOB / on-chain asset ids, in decimal): what fills name.",
+})
+export class OutcomeTokenIdsType implements OutcomeTokenIds {
+  @Field({ description: 'The YES token id.' })
+  yes: string;
+  @Field({ description: 'The NO token id.' })
+  no: string;
+}
 
 /**
  * The fields every GraphQL view of a venue market declares alike (`Market` here,
@@ -43,6 +53,11 @@ export abstract class VenueMarketFieldsType implements VenueMarketFields {
   iconUrl: string | null;
   @Field(() => String, { nullable: true })
   imageUrl: string | null;
+  @Field(() => OutcomeTokenIdsType, {
+    nullable: true,
+    description: "The outcomes' token ids where the venue trades them as tokens (venue_a); null elsewhere.",
+  })
+  outcomeTokenIds: OutcomeTokenIds | null;
 }
 
 @ObjectType('Market', { description: "A venue's market inside a core event. Prices are on the 0..1 scale." })

@@ -1,7 +1,13 @@
 import type { Market } from '../../db/generated/client';
 import { round6 } from '../../money/money';
 import type { MarketFigures, MarketStatus, Venue } from '../../venues/venue.models';
-import { decimalToNumber, marketFigures, type CoreEventFields } from '../events/events.models';
+import {
+  decimalToNumber,
+  marketFigures,
+  outcomeTokensOf,
+  type CoreEventFields,
+  type OutcomeTokenIds,
+} from '../events/events.models';
 
 /** Prices as the market-data surface writes them: 0..1, mid and spread only when both sides quote. */
 export interface QuoteView {
@@ -23,6 +29,7 @@ export interface MarketDataMarketView extends QuoteView, MarketFigures {
   marketSlug: string | null;
   outcomes: string[];
   endDateIso: Date | null;
+  outcomeTokenIds: OutcomeTokenIds | null;
 }
 
 /** A market inside a comparison detail: identity, quote and volume. */
@@ -67,6 +74,7 @@ export function toMarketDataMarket(m: Market): MarketDataMarketView {
     endDateIso: m.endDate,
     ...quoteOf(decimalToNumber(m.bestBid), decimalToNumber(m.bestAsk)),
     ...marketFigures(m),
+    outcomeTokenIds: outcomeTokensOf(m),
   };
 }
 

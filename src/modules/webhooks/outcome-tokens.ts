@@ -1,19 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../../db/generated/client';
+import { outcomeTokenId } from '../../venues';
 import type { OutcomeSide } from '../../venues/venue.models';
 
-/**
- * venue_a's on-chain asset ids: each market outcome is an ERC-1155 token whose
- * id is a uint256. The service's catalog has no token ids (the venue contract
- * does not carry them), so the mapping is defined here and is deterministic:
- * `tokenId = uint256(sha256("venue_a-token|" + venueMarketId + "|" + outcome))`
- * in decimal, outcome `yes` or `no`. Asset id 0 is the collateral (USDC).
- */
-export function outcomeTokenId(venueMarketId: string, outcome: OutcomeSide): string {
-  return BigInt(`0x${createHash('sha256').update(`venue_a-token|${venueMarketId}|${outcome}`).digest('hex')}`).toString(
-    10,
-  );
-}
+/** The simulated venue_a's token ids (a venue market's own ids win where the catalog stores them). */
+export { outcomeTokenId };
 
 export interface OutcomeToken {
   venueMarketId: string;
@@ -22,7 +12,10 @@ export interface OutcomeToken {
 
 /**
  * Token id → market outcome over venue_a's markets, built from the catalog on
- * first use and dropped when the catalog changes.
+ * first use and dropped when the catalog changes. A market's stored
+ * `outcomeTokenIds` (what the venue publishes, in the order of its outcomes:
+ * yes, then no) are its tokens; a row stored before markets carried them falls
+ * back to the simulated world's derivation ({@link outcomeTokenId}).
  */
 export class OutcomeTokenIndex {
   private loading: Promise<Map<string, OutcomeToken>> | null = null;
@@ -42,12 +35,13 @@ export class OutcomeTokenIndex {
     try {
       const markets = await this.prisma.market.findMany({
         where: { venue: 'venue_a' },
-        select: { venueMarketId: true },
+        select: { venueMarketId: true, outcomeTokenIds: true },
       });
       const index = new Map<string, OutcomeToken>();
-      for (const { venueMarketId } of markets) {
-        for (const outcome of ['yes', 'no'] as const)
-          index.set(outcomeTokenId(venueMarketId, outcome), { venueMarketId, outcome });
+      for (const { venueMarketId, outcomeTokenIds } of markets) {
+        const sides = ['yes', 'no'] as const;
+        const ids = outcomeTokenIds.length === 2 ? outcomeTokenIds : sides.map((o) => outcomeTokenId(venueMarketId, o));
+        sides.forEach((outcome, i) => index.set(ids[i], { venueMarketId, outcome }));
       }
       return index;
     } catch (err) {

@@ -23,6 +23,7 @@ import { ohlcvCandles, pricePoints } from './sim-history';
 import { marketHolders } from './sim-holders';
 import type { LiveTradeLog } from './sim-live';
 import { fillAgainstBook } from './sim-orders';
+import { outcomeTokenId } from './sim-tokens';
 import { priceAt, roundToTick } from './sim-price';
 import { recentTrades, type TradeCore, toPublicTrade, tradeStats } from './sim-trades';
 
@@ -205,6 +206,10 @@ export class SimVenueClient implements VenueClient {
       iconUrl: null,
       imageUrl: null,
       updatedAt,
+      // venue_a's outcomes are on-chain tokens; venue_b has none.
+      ...(m.venue === 'venue_a' && {
+        outcomeTokenIds: { yes: outcomeTokenId(m.venueMarketId, 'yes'), no: outcomeTokenId(m.venueMarketId, 'no') },
+      }),
     };
   }
 

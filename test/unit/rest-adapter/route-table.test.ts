@@ -19,6 +19,10 @@ const UNDOCUMENTED_BUT_ROUTED = new Set<string>([
   'resetPaperAccount', // paper trading: the paper account's reset
   'walletChallenge', // wallet ownership: the challenge to sign
   'verifyWallet', // wallet ownership: the signed challenge
+  'catalogDecisions', // real venues: the catalog job's decisions (docs/events-and-charts.md)
+  'mergeCoreEvents', // real venues: admin override, merge two core events
+  'splitVenueEvent', // real venues: admin override, split a venue event out
+  'pinCatalogDecision', // real venues: admin override, pin a decision
 ]);
 
 /** The documented endpoints, one test case each: `[surface, method, path, endpoint]`. */
