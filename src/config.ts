@@ -152,6 +152,8 @@ const envSchema = z.object({
   API_KEY_GRAPHQL_COST_UNIT: intInRange(1, 1_000_000_000, 100),
   GRAPHQL_INTROSPECTION: optionalString.pipe(z.enum(['true', 'false']).optional()),
   GRAPHIQL: optionalString.pipe(z.enum(['true', 'false']).optional()),
+  CORS_ORIGINS: optionalString,
+  API_DOCS: z.enum(['true', 'false']).default('true'),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -321,6 +323,11 @@ export interface AppConfig {
   };
   /** Names of secrets that fell back to development defaults (warned about at start). */
   devDefaults: string[];
+  /**
+   * What browsers get: the origins allowed to call the API cross-origin (empty: same-origin only,
+   * no CORS headers at all) and whether `/docs` serves the OpenAPI page.
+   */
+  browser: { corsOrigins: string[]; apiDocs: boolean };
 }
 
 /** Raised when the environment is invalid; the message lists every problem. */
@@ -368,6 +375,31 @@ function trustProxyOf(v: string | undefined, problems: string[]): boolean | numb
         isIP(address) !== 0 &&
         (prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (isIP(address) === 4 ? 32 : 128))));
     if (!ok) problems.push(`TRUST_PROXY: "${entry}" is not a hop count, an address, a CIDR or a known name`);
+  }
+  return list;
+}
+
+/**
+ * CORS_ORIGINS: comma-separated origins exactly as a browser sends them in `Origin`
+ * (`https://app.example.com`, `http://localhost:5173`): a scheme, a host and an optional port,
+ * no path and no wildcard, so the allowlist is always explicit.
+ */
+function corsOriginsOf(v: string | undefined, problems: string[]): string[] {
+  const list = (v ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  for (const entry of list) {
+    let origin: string | undefined;
+    try {
+      const url = new URL(entry);
+      if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin !== entry) {
+      problems.push(`CORS_ORIGINS: "${entry}" is not an origin (scheme://host[:port], no path or trailing slash)`);
+    }
   }
   return list;
 }
@@ -474,6 +506,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   };
   const cursorSecret = orDev('CURSOR_SECRET', e.CURSOR_SECRET, `${DEV_SECRET}-cursor`);
   const trustProxy = trustProxyOf(e.TRUST_PROXY, problems);
+  const corsOrigins = corsOriginsOf(e.CORS_ORIGINS, problems);
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
     problems.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
   }
@@ -609,5 +642,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       graphiql: e.GRAPHIQL === undefined ? !production : e.GRAPHIQL === 'true',
     },
     devDefaults,
+    browser: {
+      corsOrigins,
+      // On in production too: it only renders /openapi.json, which is public.
+      apiDocs: e.API_DOCS === 'true',
+    },
   };
 }
