@@ -117,13 +117,15 @@ describeInBrowser('browser pages in Chromium', () => {
 
     await page.locator('.graphiql-execute-button').click();
     // The result editor renders only the visible lines: read its whole text through CodeMirror.
-    const resultText = await page.waitForFunction(
-      `(() => {
-        const text = document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror?.getValue() ?? '';
-        return text.includes('"total"') ? text : undefined;
-      })()`,
-    );
-    const result = JSON.parse(String(await resultText.jsonValue())) as {
+    // (Polled with evaluate: waitForFunction would evaluate a string in the page, which its CSP forbids.)
+    let resultText = '';
+    while (!resultText.includes('"total"')) {
+      await page.waitForTimeout(100);
+      resultText = await page.evaluate<string>(
+        `document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror?.getValue() ?? ''`,
+      );
+    }
+    const result = JSON.parse(resultText) as {
       data?: { events: { data: unknown[]; page: number; total: number } };
     };
     expect(result.data?.events).toMatchObject({ page: 1, total: expect.any(Number) });
