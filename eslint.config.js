@@ -19,7 +19,17 @@ const NO_DOMAIN_INTERNALS = {
 const restricted = (...patterns) => ['error', { patterns }];
 
 module.exports = tseslint.config(
-  { ignores: ['node_modules/', 'src/db/generated/', 'schema/generated/', '.data/', 'coverage/', 'dist/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'src/db/generated/',
+      'schema/generated/',
+      'examples/generated/',
+      '.data/',
+      'coverage/',
+      'dist/',
+    ],
+  },
   js.configs.recommended,
   // Type-aware: floating and misused promises (an Express 5 handler, a listener), unsafe `any`.
   ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['**/*.ts'] })),

@@ -180,6 +180,8 @@ const envSchema = z.object({
   MIGRATE_ON_START: z.enum(['on', 'off']).default('on'),
   SEED_ON_START: z.enum(['on', 'off']).default('on'),
   LEASE_TTL_MS: intInRange(1_000, 600_000, 15_000),
+  CORS_ORIGINS: optionalString,
+  API_DOCS: z.enum(['true', 'false']).default('true'),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -378,6 +380,11 @@ export interface AppConfig {
   venues: VenuesConfig;
   /** Names of secrets that fell back to development defaults (warned about at start). */
   devDefaults: string[];
+  /**
+   * What browsers get: the origins allowed to call the API cross-origin (empty: same-origin only,
+   * no CORS headers at all) and whether `/docs` serves the OpenAPI page.
+   */
+  browser: { corsOrigins: string[]; apiDocs: boolean };
 }
 
 export type VenueSource = 'sim' | 'live';
@@ -497,6 +504,31 @@ function trustProxyOf(v: string | undefined, problems: string[]): boolean | numb
   return list;
 }
 
+/**
+ * CORS_ORIGINS: comma-separated origins exactly as a browser sends them in `Origin`
+ * (`https://app.example.com`, `http://localhost:5173`): a scheme, a host and an optional port,
+ * no path and no wildcard, so the allowlist is always explicit.
+ */
+function corsOriginsOf(v: string | undefined, problems: string[]): string[] {
+  const list = (v ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  for (const entry of list) {
+    let origin: string | undefined;
+    try {
+      const url = new URL(entry);
+      if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin !== entry) {
+      problems.push(`CORS_ORIGINS: "${entry}" is not an origin (scheme://host[:port], no path or trailing slash)`);
+    }
+  }
+  return list;
+}
+
 /** The shortest secret accepted (bytes): HS256 keys always, every shared secret in production. */
 export const MIN_SECRET_BYTES = 32;
 
@@ -601,6 +633,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   };
   const cursorSecret = orDev('CURSOR_SECRET', e.CURSOR_SECRET, `${DEV_SECRET}-cursor`);
   const trustProxy = trustProxyOf(e.TRUST_PROXY, problems);
+  const corsOrigins = corsOriginsOf(e.CORS_ORIGINS, problems);
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
     problems.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
   }
@@ -749,5 +782,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     venues,
     devDefaults,
+    browser: {
+      corsOrigins,
+      // On in production too: it only renders /openapi.json, which is public.
+      apiDocs: e.API_DOCS === 'true',
+    },
   };
 }

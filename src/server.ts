@@ -13,6 +13,8 @@ import { graphiqlRouter } from './graphql/graphiql';
 import { GraphqlLimits } from './graphql/limits';
 import { getResolvedFields, getSchema } from './graphql/schema';
 import { createGraphqlSseHandler, type SseReservations } from './graphql/sse-handler';
+import { apiDocsRouter } from './http/api-docs';
+import { corsMiddleware } from './http/cors';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
 import { sendError } from './http/send-error';
 import { StreamSlots, type StreamHooks } from './http/stream-limits';
@@ -111,6 +113,9 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     const hsts = helmet.strictTransportSecurity({ maxAge: config.http.hstsMaxAgeSeconds, includeSubDomains: false });
     app.use((req, res, next) => (config.http.hsts === 'on' || req.secure ? hsts(req, res, next) : next()));
   }
+  // CORS for CORS_ORIGINS, before the key gate so a preflight needs no credential (src/http/cors.ts).
+  const corsHandler = corsMiddleware(config.browser.corsOrigins);
+  if (corsHandler) app.use(corsHandler);
   // The market-data surface's one gate (key, plan limit, usage, rate-limit headers) runs before
   // anything else there, so every answer of the surface carries the headers, body errors included.
   app.use('/market-data', apiKeyGateMiddleware(services.get(ApiKeyGate), routeTemplateMatcher(ROUTES, 'market-data')));
@@ -187,6 +192,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     res.setHeader('cache-control', 'no-store');
     res.status(report.status === 'ready' ? 200 : 503).json(report);
   });
+  if (config.browser.apiDocs) app.use('/docs', apiDocsRouter({ specUrl: '/openapi.json' }));
   app.get('/metrics', async (req, res) => {
     res.locals.route = '/metrics';
     const token = config.http.metricsToken;

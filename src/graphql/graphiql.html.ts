@@ -3,6 +3,8 @@
  * rendered per request so the bootstrap can carry the CSP nonce. Everything it
  * loads comes from the same origin (see `graphiql.ts` for the asset routes).
  */
+import { escapeHtml, scriptJson } from '../http/static-assets';
+import type { GraphiqlTab } from './graphiql-tabs';
 
 /** What the page needs to know; all URLs are same-origin absolute paths. */
 export interface GraphiqlPageOptions {
@@ -14,28 +16,10 @@ export interface GraphiqlPageOptions {
   endpoint: string;
   /** graphql-sse endpoint for subscriptions, e.g. `/graphql/stream`. */
   subscriptionsEndpoint?: string;
-  /** Query shown in the editor on a first visit. */
+  /** Query of a tab the reader opens. */
   defaultQuery: string;
-}
-
-/** Escapes text for an HTML attribute value or text node. */
-function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
-/** JSON that is safe to embed inside a `<script>` element. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  /** Tabs open on a first visit (none: one tab with `defaultQuery`). */
+  tabs?: GraphiqlTab[];
 }
 
 /**
@@ -141,10 +125,25 @@ const BOOTSTRAP = String.raw`
     return httpFetcher(params, opts);
   }
 
+  // GraphiQL 4.1 opens the first default tab with its query but takes the variables and headers
+  // editors' text from storage alone: put the tab's there on a first visit (no stored tabs yet).
+  if (config.tabs && config.tabs.length > 0) {
+    try {
+      if (localStorage.getItem('graphiql:tabState') === null) {
+        localStorage.setItem('graphiql:variables', config.tabs[0].variables || '');
+        localStorage.setItem('graphiql:headers', config.tabs[0].headers || '');
+      }
+    } catch (e) {
+      // Storage off (private mode): the first tab opens with empty variables.
+    }
+  }
+
   var root = ReactDOM.createRoot(document.getElementById('graphiql'));
   root.render(React.createElement(GraphiQL, {
     fetcher: fetcher,
     defaultQuery: config.defaultQuery,
+    defaultTabs: config.tabs || undefined,
+    // Tabs that need a user carry the bearer hint in their headers editor.
     defaultEditorToolsVisibility: true
   }));
 })();
@@ -158,6 +157,7 @@ export function renderGraphiqlPage(opts: GraphiqlPageOptions): string {
     endpoint: opts.endpoint,
     subscriptionsEndpoint: opts.subscriptionsEndpoint ?? null,
     defaultQuery: opts.defaultQuery,
+    tabs: opts.tabs ?? null,
   };
   return `<!doctype html>
 <html lang="en">
@@ -166,6 +166,7 @@ export function renderGraphiqlPage(opts: GraphiqlPageOptions): string {
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="referrer" content="no-referrer" />
     <title>GraphiQL</title>
+    <link rel="icon" href="data:," />
     <link rel="stylesheet" href="${escapeHtml(opts.assets.css)}" />
     <style nonce="${nonce}">
       html, body, #graphiql { height: 100%; margin: 0; }

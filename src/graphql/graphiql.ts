@@ -1,9 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import express from 'express';
 import type { Request, Response, NextFunction } from 'express';
+import {
+  CSS,
+  JS,
+  SOURCE_MAP,
+  label,
+  pageHeaders,
+  resolveAssets,
+  serveAssets,
+  type AssetEntry,
+} from '../http/static-assets';
 import { renderGraphiqlPage } from './graphiql.html';
+import { graphiqlTabs, type GraphiqlTab } from './graphiql-tabs';
 
 /** Options for {@link graphiqlRouter}. */
 export interface GraphiqlRouterOptions {
@@ -13,6 +22,8 @@ export interface GraphiqlRouterOptions {
   subscriptionsEndpoint?: string;
   /** Query shown in a fresh editor tab; a small events query by default. */
   defaultQuery?: string;
+  /** Tabs open on a first visit; the example screens of `schema/operations` by default. */
+  tabs?: GraphiqlTab[];
 }
 
 /** Sub-path (under the router's mount) that serves the allowlisted assets. */
@@ -42,58 +53,20 @@ query Events {
 }
 `;
 
-interface Asset {
-  file: string;
-  contentType: string;
-  version: string;
-}
-
-/** Folder of an installed package, found through its `package.json` (bundles sit outside `exports`). */
-function packageDir(name: string): { dir: string; version: string } {
-  const manifestPath = require.resolve(`${name}/package.json`);
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string };
-  return { dir: path.dirname(manifestPath), version: manifest.version };
-}
-
-/** The fixed allowlist: public file name -> file on disk. Nothing else is ever served. */
-function resolveAssets(): Map<string, Asset> {
-  const graphiql = packageDir('graphiql');
-  const react = packageDir('react');
-  const reactDom = packageDir('react-dom');
-  const js = 'text/javascript; charset=utf-8';
-  const entries: [string, string, string, { version: string }][] = [
-    ['graphiql.min.js', path.join(graphiql.dir, 'graphiql.min.js'), js, graphiql],
-    ['graphiql.min.css', path.join(graphiql.dir, 'graphiql.min.css'), 'text/css; charset=utf-8', graphiql],
-    // graphiql.min.js ends with `sourceMappingURL=index.umd.js.map`; only dev tools fetch it.
-    ['index.umd.js.map', path.join(graphiql.dir, 'graphiql.min.js.map'), 'application/json; charset=utf-8', graphiql],
-    ['react.production.min.js', path.join(react.dir, 'umd', 'react.production.min.js'), js, react],
-    ['react-dom.production.min.js', path.join(reactDom.dir, 'umd', 'react-dom.production.min.js'), js, reactDom],
-  ];
-  const assets = new Map<string, Asset>();
-  for (const [name, file, contentType, pkg] of entries) {
-    if (!existsSync(file)) throw new Error(`GraphiQL asset missing: ${name} (expected at ${file})`);
-    assets.set(name, { file, contentType, version: pkg.version });
-  }
-  return assets;
-}
+/** The fixed allowlist: public file name -> file in an installed package. Nothing else is ever served. */
+const ASSETS: readonly AssetEntry[] = [
+  ['graphiql.min.js', 'graphiql', 'graphiql.min.js', JS],
+  ['graphiql.min.css', 'graphiql', 'graphiql.min.css', CSS],
+  // graphiql.min.js ends with `sourceMappingURL=index.umd.js.map`; only dev tools fetch it.
+  ['index.umd.js.map', 'graphiql', 'graphiql.min.js.map', SOURCE_MAP],
+  ['react.production.min.js', 'react', 'umd/react.production.min.js', JS],
+  ['react-dom.production.min.js', 'react-dom', 'umd/react-dom.production.min.js', JS],
+];
 
 /** True when the request is a browser navigation that wants the IDE rather than a GraphQL response. */
 function wantsIde(req: Request): boolean {
   if (req.query.query !== undefined) return false; // GraphQL-over-HTTP GET
   return req.accepts(['application/json', 'text/html']) === 'text/html';
-}
-
-/**
- * Route label for the app's request metrics/logs (`res.locals.route`, see server.ts);
- * bounded, so arbitrary asset paths cannot grow the label set.
- */
-function label(req: Request, res: Response, suffix: string): void {
-  res.locals.route = `${req.baseUrl.toLowerCase()}${suffix}`;
-}
-
-function notFound(req: Request, res: Response): void {
-  label(req, res, `${GRAPHIQL_ASSETS_PATH}/:name`);
-  res.status(404).type('text/plain').send('Not found');
 }
 
 /**
@@ -109,9 +82,11 @@ function notFound(req: Request, res: Response): void {
  *   inline bootstrap; nothing is loaded from another host.
  */
 export function graphiqlRouter(opts: GraphiqlRouterOptions): express.Router {
-  const assets = resolveAssets();
+  const assets = resolveAssets('GraphiQL', ASSETS);
   const defaultQuery = opts.defaultQuery ?? DEFAULT_GRAPHIQL_QUERY;
+  const tabs = opts.tabs ?? graphiqlTabs();
   const router = express.Router();
+  const assetUrl = serveAssets(router, GRAPHIQL_ASSETS_PATH, assets);
 
   router.get('/', (req: Request, res: Response, next: NextFunction) => {
     res.vary('Accept');
@@ -121,56 +96,21 @@ export function graphiqlRouter(opts: GraphiqlRouterOptions): express.Router {
     }
     label(req, res, ' (graphiql)');
     const nonce = randomBytes(16).toString('base64');
-    const assetUrl = (name: string): string =>
-      `${req.baseUrl}${GRAPHIQL_ASSETS_PATH}/${name}?v=${encodeURIComponent(assets.get(name)?.version ?? '')}`;
     const html = renderGraphiqlPage({
       nonce,
       endpoint: opts.endpoint,
       subscriptionsEndpoint: opts.subscriptionsEndpoint,
       defaultQuery,
+      tabs,
       assets: {
-        css: assetUrl('graphiql.min.css'),
-        react: assetUrl('react.production.min.js'),
-        reactDom: assetUrl('react-dom.production.min.js'),
-        graphiql: assetUrl('graphiql.min.js'),
+        css: assetUrl(req, 'graphiql.min.css'),
+        react: assetUrl(req, 'react.production.min.js'),
+        reactDom: assetUrl(req, 'react-dom.production.min.js'),
+        graphiql: assetUrl(req, 'graphiql.min.js'),
       },
     });
-    res.set({
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'Content-Security-Policy': [
-        "default-src 'none'",
-        `script-src 'self' 'nonce-${nonce}'`,
-        `style-src 'self' 'nonce-${nonce}'`,
-        "img-src 'self' data:",
-        "font-src 'self' data:",
-        "connect-src 'self'",
-        "base-uri 'none'",
-        "form-action 'none'",
-        "frame-ancestors 'none'",
-      ].join('; '),
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-    });
+    res.set(pageHeaders(nonce));
     res.send(html);
   });
-
-  router.get(`${GRAPHIQL_ASSETS_PATH}/:name`, (req: Request, res: Response, next: NextFunction) => {
-    const name = req.params.name;
-    const asset = typeof name === 'string' ? assets.get(name) : undefined;
-    if (!asset) {
-      notFound(req, res);
-      return;
-    }
-    label(req, res, `${GRAPHIQL_ASSETS_PATH}/:name`);
-    res.set({ 'Content-Type': asset.contentType, 'X-Content-Type-Options': 'nosniff' });
-    // The path is fixed by the allowlist; 'allow' keeps dot folders on it (e.g. pnpm's .pnpm) working.
-    res.sendFile(asset.file, { maxAge: '365d', immutable: true, dotfiles: 'allow' }, (err) => {
-      if (err && !res.headersSent) next(err);
-    });
-  });
-  // Anything else below the asset prefix (nested paths, traversal attempts, other methods).
-  router.use(GRAPHIQL_ASSETS_PATH, notFound);
-
   return router;
 }

@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import vm from 'node:vm';
 import express from 'express';
-import { parse, type DocumentNode } from 'graphql';
+import { Kind, parse, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { graphiqlRouter } from '../../src/graphql/graphiql';
+import { BEARER_HEADERS_HINT, graphiqlTabs } from '../../src/graphql/graphiql-tabs';
+import { getSchema } from '../../src/graphql/schema';
 import { renderGraphiqlPage } from '../../src/graphql/graphiql.html';
 import { waitFor } from '../support/wait';
 
@@ -83,6 +85,13 @@ describe('graphiqlRouter', () => {
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
   });
 
+  it('preloads the example screens as tabs in the page config', async () => {
+    const res = await request(port, 'GET', '/graphql', { accept: BROWSER_ACCEPT });
+    const html = res.body.toString('utf8');
+    const config = /window\.__GRAPHIQL_CONFIG__ = (.*);\n/.exec(html)?.[1];
+    expect(JSON.parse(config ?? 'null')).toMatchObject({ tabs: graphiqlTabs() });
+  });
+
   it('uses a fresh nonce per request', async () => {
     const a = await request(port, 'GET', '/graphql/', { accept: 'text/html' });
     const b = await request(port, 'GET', '/graphql/', { accept: 'text/html' });
@@ -92,7 +101,9 @@ describe('graphiqlRouter', () => {
   it('references only same-origin assets under the mount, all of which load', async () => {
     const res = await request(port, 'GET', '/graphql', { accept: BROWSER_ACCEPT });
     const html = res.body.toString('utf8');
-    const refs = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    const refs = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)]
+      .map((m) => m[1])
+      .filter((ref) => ref !== 'data:,'); // the empty favicon, so the browser asks for none
     expect(refs).toHaveLength(4);
     for (const ref of refs) {
       expect(ref).toMatch(/^\/graphql\/graphiql-assets\/[\w.-]+\?v=[\w.-]+$/);
@@ -146,6 +157,44 @@ describe('graphiqlRouter', () => {
       expect({ rawPath, status: res.status }).toEqual({ rawPath, status: 404 });
       expect(res.body.toString('utf8')).toBe('Not found');
     }
+  });
+});
+
+describe('GraphiQL example tabs', () => {
+  const tabs = graphiqlTabs();
+  const operations = (query: string) =>
+    parse(query)
+      .definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)
+      .map((d) => `${d.operation} ${d.name?.value}`);
+
+  it('are the screens of schema/operations, in order', () => {
+    expect(tabs.map((t) => operations(t.query))).toEqual([
+      ['query ListEvents'],
+      ['query GetEvent', 'query EventHistory'],
+      ['query MarketDetail'],
+      ['query PortfolioOverview'],
+      ['query Home'],
+      ['subscription Trades'],
+    ]);
+  });
+
+  it('each validate against the schema, fragments included, with JSON variables', async () => {
+    const schema = await getSchema();
+    for (const tab of tabs) {
+      expect({ query: tab.query.slice(0, 60), errors: validate(schema, parse(tab.query)) }).toEqual({
+        query: tab.query.slice(0, 60),
+        errors: [],
+      });
+      if (tab.variables !== undefined) expect(typeof JSON.parse(tab.variables)).toBe('object');
+    }
+  });
+
+  it('show where the bearer goes on the tab that needs a user, and only there', () => {
+    expect(JSON.parse(BEARER_HEADERS_HINT)).toEqual({ Authorization: 'Bearer <token>' });
+    const withHeaders = tabs.filter((t) => t.headers !== undefined);
+    expect(withHeaders.map((t) => operations(t.query))).toEqual([['query PortfolioOverview']]);
+    expect(withHeaders[0].headers).toBe(BEARER_HEADERS_HINT);
+    expect(withHeaders[0].query).toContain('npm run -s token -- --sub');
   });
 });
 

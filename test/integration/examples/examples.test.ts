@@ -1,0 +1,171 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { eventsAndMarketDetail } from '../../../examples/rest-client';
+import { portfolioScreen } from '../../../examples/portfolio-screen';
+import { followStream, followTrades, type Follower, type TradeMessage } from '../../../examples/trades-stream';
+import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
+import type { PublicTrade } from '../../../src/venues/venue.models';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { waitFor } from '../../support/wait';
+
+/** The examples of `examples/`, each against a real server (and run as a script where it prints). */
+const ROOT = path.resolve(__dirname, '../../..');
+const FEED_TOKEN = 'examples-feed-token';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ FEED_INGEST_TOKEN: FEED_TOKEN });
+});
+afterAll(async () => {
+  await app.close();
+});
+
+/** Runs an example the way its header says, against the test server. */
+async function runExample(file: string, ...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['-r', './scripts/register.js', `examples/${file}`, ...args],
+    { cwd: ROOT, timeout: 60_000 },
+  );
+  return stdout;
+}
+
+describe('typed REST client (openapi-fetch)', () => {
+  it('reads a page of events and the detail of its first market', async () => {
+    const { events, market } = await eventsAndMarketDetail(app.url, 3);
+    expect(events).toMatchObject({ page: 1, pageSize: 3 });
+    expect(events.data).toHaveLength(3);
+    expect(events.total).toBeGreaterThan(3);
+    const first = events.data[0].markets[0];
+    expect(market).toMatchObject({ venue: first.venue, marketId: first.marketId, title: first.title });
+    expect(market.eventId).toBe(events.data[0].id);
+  });
+
+  it('runs as a script', async () => {
+    const out = await runExample('rest-client.ts', app.url);
+    const { events, market } = await eventsAndMarketDetail(app.url);
+    expect(out).toBe(
+      `${events.total} events; page 1: ${events.data.map((e) => e.title).join(' | ')}\n` +
+        `${market.venue}/${market.marketId}: ${market.title}, YES ${market.yesPrice ?? '-'}\n`,
+    );
+  });
+});
+
+describe('typed GraphQL client (client preset)', () => {
+  it("reads the signed-in user's portfolio screen", async () => {
+    const { portfolio } = await portfolioScreen(app.url, await app.token('examples-portfolio'));
+    expect(portfolio.mode).toBe('simulation');
+    // A fresh paper account: 10,000 paper dollars, nothing held, no positions.
+    expect(portfolio.balances).toMatchObject({ currency: 'USD', available: 10_000, held: 0, equity: 10_000 });
+    expect(portfolio.positions).toEqual({ total: 0, data: [] });
+    expect(portfolio.summary.openPositions).toBe(0);
+  });
+
+  it('fails with the error code when the bearer is not valid', async () => {
+    await expect(portfolioScreen(app.url, 'not-a-token')).rejects.toThrow(/unauthorized/);
+  });
+
+  it('runs as a script', async () => {
+    const out = await runExample('portfolio-screen.ts', await app.token('examples-cli'), app.url);
+    expect(out).toBe('simulation: equity 10000 USD, 0 open positions, total P&L 0\n');
+  });
+});
+
+describe('EventSource consumer with resume (eventsource)', () => {
+  let seq = 0;
+  const followers: Follower[] = [];
+  afterAll(() => followers.forEach((f) => f.close()));
+
+  function trade(marketId: string): PublicTrade {
+    seq += 1;
+    return {
+      venue: 'venue_b',
+      venueTradeId: `example-${seq}`,
+      venueMarketId: marketId,
+      venueTraderId: null,
+      side: 'buy',
+      outcome: 'yes',
+      price: 0.5,
+      size: 2,
+      filledAt: new Date(),
+    };
+  }
+
+  it('follows /stream/trades, and a resumed consumer goes on without a duplicate', async () => {
+    const market = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_b' } });
+    const ingest = (t: PublicTrade) => app.services.get(TradeIngestService).ingest([t]);
+    const got: TradeMessage[] = [];
+    const first = followTrades(app.url, { venue: 'venue_b', onMessage: (t) => got.push(t) });
+    followers.push(first);
+    // The stream is live-only: send trades until the subscription is up and one arrives.
+    while (got.length === 0) {
+      await ingest(trade(market.venueMarketId));
+      await waitFor(() => got.length > 0, 'a first trade', 1_000).catch(() => undefined);
+    }
+    const t = trade(market.venueMarketId);
+    await ingest(t);
+    await waitFor(() => got.some((m) => m.id === `venue_b:${t.venueTradeId}`), 'the trade');
+    expect(got.at(-1)).toMatchObject({ venue: 'venue_b', marketId: market.venueMarketId, price: 0.5, size: 2 });
+    expect(first.lastEventId).toBe(`venue_b:${t.venueTradeId}`);
+    first.close();
+
+    const resumed: TradeMessage[] = [];
+    const second = followTrades(app.url, {
+      venue: 'venue_b',
+      lastEventId: first.lastEventId,
+      onMessage: (m) => resumed.push(m),
+    });
+    followers.push(second);
+    const sent: string[] = [];
+    while (resumed.length === 0) {
+      const next = trade(market.venueMarketId);
+      sent.push(`venue_b:${next.venueTradeId}`);
+      await ingest(next);
+      await waitFor(() => resumed.length > 0, 'a trade after the resume', 1_000).catch(() => undefined);
+    }
+    // Only trades sent after the resume, each once; nothing the first consumer handled.
+    expect(resumed.every((m) => sent.includes(m.id))).toBe(true);
+    expect(new Set(resumed.map((m) => m.id)).size).toBe(resumed.length);
+    expect(resumed.map((m) => m.id)).not.toContain(first.lastEventId);
+    second.close();
+  });
+
+  it('sends Last-Event-ID when resumed: a replaying stream (the feed) delivers what was missed', async () => {
+    const source = `examples-${Date.now()}`;
+    const ingestFeed = async (...titles: string[]) => {
+      const r = await http(`${app.url}/api/feed/ingest`, {
+        method: 'POST',
+        headers: { 'x-feed-ingest-token': FEED_TOKEN },
+        json: {
+          items: titles.map((title) => ({ source, externalId: title, title, publishedAt: new Date().toISOString() })),
+        },
+      });
+      expect(r.status).toBe(200);
+    };
+    const url = `${app.url}/api/feed/stream?source=${source}`;
+    const got: string[] = [];
+    const first = followStream<{ title: string }>(url, { event: 'feed_item', onMessage: (m) => got.push(m.title) });
+    followers.push(first);
+    await waitFor(() => app.services.metrics.openStreams() > 0, 'the stream open');
+    for (let n = 0; got.length === 0; n += 1) {
+      await ingestFeed(`seen ${n}`);
+      await waitFor(() => got.length > 0, 'a first item', 1_000).catch(() => undefined);
+    }
+    first.close();
+    const seen = got.length;
+
+    await ingestFeed('missed one', 'missed two');
+    const resumed: string[] = [];
+    const second = followStream<{ title: string }>(url, {
+      event: 'feed_item',
+      lastEventId: first.lastEventId,
+      onMessage: (m) => resumed.push(m.title),
+    });
+    followers.push(second);
+    await waitFor(() => resumed.length >= 2, 'the missed items');
+    expect(resumed).toEqual(['missed one', 'missed two']);
+    expect(got).toHaveLength(seen);
+    second.close();
+  });
+});
