@@ -14,7 +14,7 @@
  * Environment: BENCH_EXECUTE_CLIENTS (default 10), BENCH_EXECUTE_SECONDS
  * (measured, default 10), BENCH_EXECUTE_WARMUP (s, default 3),
  * BENCH_EXECUTE_SAME_USER=1 (every client the same trader: orders serialize on
- * one position row), BENCH_STARTUP_TIMEOUT (s, default 120); DATABASE_URL /
+ * one position row), BENCH_STARTUP_TIMEOUT (s, default 120); BENCH_SERVER_CMD, DATABASE_URL /
  * REDIS_URL as for `npm run bench` (set: PostgreSQL; unset: embedded). Writes
  * test/bench/results/execute.json.
  */
@@ -101,6 +101,7 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
   let server: AppServer | undefined;
   try {
     server = await startAppServer({
+      command: env.BENCH_SERVER_CMD || undefined,
       startupTimeoutMs: settings.startupTimeoutMs,
       env,
       extraEnv: { ...QUIET, SIMULATION_RATE_LIMIT: '1000000', PAPER_STARTING_BALANCE_USD: '1000000000' },

@@ -18,7 +18,7 @@
  * Environment: BENCH_STREAM_CLIENTS (default 2000), BENCH_STREAM_TRADE_RATE
  * (simulated trades per second, default 5), BENCH_STREAM_SECONDS (measured
  * delivery window, default 10), BENCH_STARTUP_TIMEOUT (s, default 120);
- * DATABASE_URL / REDIS_URL as for `npm run bench`. Writes
+ * BENCH_SERVER_CMD, DATABASE_URL / REDIS_URL as for `npm run bench`. Writes
  * test/bench/results/streams.json.
  */
 import http from 'node:http';
@@ -160,6 +160,7 @@ export async function runStreamsBench(settings: StreamsSettings, env: NodeJS.Pro
   const requests: http.ClientRequest[] = [];
   try {
     server = await startAppServer({
+      command: env.BENCH_SERVER_CMD || undefined,
       startupTimeoutMs: settings.startupTimeoutMs,
       env,
       extraEnv: {
