@@ -44,6 +44,11 @@ export interface ExecuteReport {
   p50: number;
   p99: number;
   statementsPerExecution: number;
+  /**
+   * The server process's CPU time per execution (ms): on a machine busy with other work, a steadier
+   * figure than the rate. Embedded, it includes the database (PGlite runs in the process).
+   */
+  cpuMsPerExecution: number;
   failures: string[];
 }
 
@@ -75,11 +80,13 @@ async function venueBMarket(baseUrl: string): Promise<string> {
   throw new Error('no matched event with an active venue_b market: is the database seeded?');
 }
 
-async function queryCount(baseUrl: string): Promise<number> {
+/** The server's SQL statements and CPU seconds so far (`/metrics`). */
+async function counters(baseUrl: string): Promise<{ queries: number; cpuSeconds: number }> {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  const m = /^db_queries_total (\d+)/m.exec(text);
-  if (!m) throw new Error('/metrics has no db_queries_total');
-  return Number(m[1]);
+  const queries = /^db_queries_total (\d+)/m.exec(text);
+  const cpu = /^process_cpu_seconds_total ([\d.e+-]+)/m.exec(text);
+  if (!queries || !cpu) throw new Error('/metrics has no db_queries_total or process_cpu_seconds_total');
+  return { queries: Number(queries[1]), cpuSeconds: Number(cpu[1]) };
 }
 
 /** One execution to its end: undefined when it completed, else what went wrong. */
@@ -139,11 +146,11 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
       await phase(settings.warmupSec);
     }
     log(`measuring (${settings.seconds} s, ${settings.clients} clients)`);
-    const before = await queryCount(base);
+    const before = await counters(base);
     const started = performance.now();
     const { latencies, failed } = await phase(settings.seconds);
     const elapsed = (performance.now() - started) / 1000;
-    const after = await queryCount(base);
+    const after = await counters(base);
     latencies.sort((a, b) => a - b);
     const executions = latencies.length;
     return {
@@ -157,7 +164,11 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
       p99: Math.round(percentile(latencies, 99) * 10) / 10,
       // The two /metrics reads run no statement; failed executions ran some too, so only a clean run is exact.
       statementsPerExecution:
-        executions + failed > 0 ? Math.round(((after - before) / (executions + failed)) * 10) / 10 : 0,
+        executions + failed > 0 ? Math.round(((after.queries - before.queries) / (executions + failed)) * 10) / 10 : 0,
+      cpuMsPerExecution:
+        executions + failed > 0
+          ? Math.round(((after.cpuSeconds - before.cpuSeconds) * 1000 * 100) / (executions + failed)) / 100
+          : 0,
       failures,
     };
   } finally {
@@ -170,7 +181,8 @@ export function formatExecuteReport(r: ExecuteReport): string {
     `stored simulated POST /execute, ${r.database}, ${r.settings.clients} clients` +
       `${r.settings.sameUser ? ' (one trader)' : ''}, load ${r.loadAvg1m}`,
     `  ${r.perSecond} executions/s (${r.executions} in ${r.settings.seconds} s, ${r.failed} failed), ` +
-      `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.statementsPerExecution} statements per execution`,
+      `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.statementsPerExecution} statements and ` +
+      `${r.cpuMsPerExecution} ms of server CPU per execution`,
     ...r.failures.map((f) => `  ! ${f}`),
   ].join('\n');
 }
