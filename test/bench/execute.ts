@@ -25,6 +25,7 @@ import path from 'node:path';
 import { signToken } from '../../src/auth/token-signer';
 import { loadConfig } from '../../src/config';
 import { startAppServer, type AppServer } from './server-process';
+import { percentile } from './streams';
 
 export interface ExecuteSettings {
   clients: number;
@@ -63,11 +64,6 @@ const QUIET = {
   ROUTE_INTENT_PURGE_MS: '0',
   REWARDS_SETTLE_MS: '0',
 };
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 /** An active venue_b market of a matched event (venue_b charges fees, so the fee path runs). */
 async function venueBMarket(baseUrl: string): Promise<string> {

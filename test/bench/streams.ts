@@ -65,7 +65,8 @@ function log(message: string): void {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function percentile(sorted: ArrayLike<number>, p: number): number {
+/** Nearest-rank percentile of ascending `sorted` (also the execute bench's). */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
