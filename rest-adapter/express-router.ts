@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import {
-  execute as executeInterpreted,
+  createSourceEventStream,
+  execute,
   getNamedType,
   isInputObjectType,
   isNonNullType,
   OperationTypeNode,
   Kind,
-  subscribe,
   typeFromAST,
   validate,
   type DocumentNode,
@@ -21,10 +21,11 @@ import { AppError } from '../src/errors/app-error';
 import { classifyGraphQLError } from '../src/errors/classify-error';
 import type { Logger } from '../src/http/logger';
 import { sendError } from '../src/http/send-error';
-import { SseStream } from '../src/http/sse';
+import { SseStream, sseFrame } from '../src/http/sse';
 import { clientAddressOf, type StreamHooks } from '../src/http/stream-limits';
 import { parseInputs } from './inputs';
 import type { AnyRouteDef, RouteAuth, Surface } from './route.types';
+import { SharedStreamMessages, type StreamMessage } from './shared-stream-messages';
 
 /** A per-process response memo (a cached route keeps one): read-through per key, dropped at once. */
 export interface ResponseMemo {
@@ -243,6 +244,7 @@ export function createRestRouter<C>(
 ): express.Router {
   const router = express.Router();
   const mine = routes.filter((r) => r.surface === surface).sort(bySpecificity);
+  const shared = new SharedStreamMessages();
   for (const route of mine) {
     assertRouteValid(deps.schema, route);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
@@ -254,7 +256,7 @@ export function createRestRouter<C>(
       let ctx: C | undefined;
       const context = () => (ctx ??= deps.context(req));
       const run = route.stream
-        ? runStream(route, req, res, deps, context)
+        ? runStream(route, req, res, deps, context, shared)
         : runOperation(route, req, res, deps, context, memo);
       run.catch((err: unknown) => fail(res, err, deps.logger, req));
     });
@@ -289,7 +291,7 @@ async function execute1<C>(
   variableValues: Record<string, unknown>,
 ) {
   const args = { document: route.document as DocumentNode, variableValues, contextValue: context() };
-  const result = await (deps.execute ? deps.execute(args) : executeInterpreted({ schema: deps.schema, ...args }));
+  const result = await (deps.execute ? deps.execute(args) : execute({ schema: deps.schema, ...args }));
   if (result.errors && result.errors.length > 0) throw result.errors[0];
   const data = pick(result.data, route.result);
   const body = Buffer.from(route.representation ? route.representation.render(data) : JSON.stringify(data ?? null));
@@ -337,21 +339,34 @@ async function runStream<C>(
   res: Response,
   deps: RestRouterDeps<C>,
   context: () => C,
+  shared: SharedStreamMessages,
 ): Promise<void> {
   const stream = route.stream!;
   // The slot is taken first and held until the response closes, whatever answer it gets.
   deps.streams?.admit(res, clientAddressOf(req));
   const variableValues = await variablesFor(route, req, deps, context);
   deps.checkLimits?.(route.document as DocumentNode, variableValues);
-  const result = await subscribe({
+  const args = {
     schema: deps.schema,
     document: route.document as DocumentNode,
     variableValues,
     contextValue: context(),
-  });
+  };
+  // graphql-js's subscribe() is this source stream with the operation executed per event; run here,
+  // a public route's message is made once per event for all its clients (SharedStreamMessages).
+  const result = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in result)) {
     throw result.errors?.[0] ?? new AppError('internal', 'subscription failed');
   }
+  const messageKey = route.auth === 'none' ? `${route.id}\u0000${JSON.stringify(variableValues)}` : undefined;
+  const makeMessage = async (event: unknown): Promise<StreamMessage> => {
+    const item = await execute({ ...args, rootValue: event });
+    if (item.errors?.length) return { error: item.errors[0] };
+    const value = pick(item.data, route.result) as Record<string, unknown>;
+    const id = String(value[stream.idField]);
+    const name = stream.eventField ? String(value[stream.eventField]) : stream.event;
+    return { id, frame: Buffer.from(sseFrame(name, id, value)) };
+  };
   const sse = new SseStream(res, {
     heartbeatMs: deps.heartbeatMs,
     maxBufferBytes: deps.streams?.maxBufferBytes,
@@ -360,20 +375,23 @@ async function runStream<C>(
   sse.open();
   deps.streams?.opened('rest');
   // The client leaving ends the iterator, which unsubscribes from the pub/sub.
-  void sse.closed.then(() => result.return?.());
+  const events = result[Symbol.asyncIterator]();
+  void sse.closed.then(() => events.return?.());
   try {
     // An error message repeats the last delivered id: a client reconnecting with it as
     // Last-Event-ID resumes after what it got (an id of its own would not be resumable).
     let lastId: string | undefined;
-    for await (const item of result) {
-      if (item.errors?.length) {
-        const c = classifyGraphQLError(item.errors[0]);
+    for await (const event of { [Symbol.asyncIterator]: () => events }) {
+      const message = await (messageKey === undefined
+        ? makeMessage(event)
+        : shared.messageOf(event, messageKey, () => makeMessage(event)));
+      if ('error' in message) {
+        const c = classifyGraphQLError(message.error);
         sse.send('error', lastId, { error: c.code, message: c.message });
         continue;
       }
-      const value = pick(item.data, route.result) as Record<string, unknown>;
-      lastId = String(value[stream.idField]);
-      sse.send(stream.eventField ? String(value[stream.eventField]) : stream.event, lastId, value);
+      lastId = message.id;
+      sse.sendFrame(message.frame);
     }
   } finally {
     deps.streams?.closed('rest');

@@ -22,11 +22,12 @@ export interface SseOptions {
  * pressure; the bound and the drop are this class's.
  */
 export class BackpressureWriter {
-  private readonly queue: { chunk: string; bytes: number }[] = [];
+  private readonly queue: { chunk: string | Buffer; bytes: number }[] = [];
   private queuedBytes = 0;
   private waiting = false;
   private ending = false;
   private droppedClient = false;
+  private corked = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -49,20 +50,39 @@ export class BackpressureWriter {
   }
 
   /** Writes `chunk`, or queues it while the client catches up; false once the client is gone or dropped. */
-  write(chunk: string): boolean {
+  write(chunk: string | Buffer): boolean {
     if (this.droppedClient || this.res.destroyed || this.res.writableEnded) return false;
     if (this.waiting) {
-      const bytes = Buffer.byteLength(chunk);
+      const bytes = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
       this.queue.push({ chunk, bytes });
       this.queuedBytes += bytes;
       return this.withinBound();
     }
+    this.corkForThisTick();
     if (!this.res.write(chunk)) {
       this.waitForDrain();
       return this.withinBound();
     }
     return true;
   }
+
+  /**
+   * Holds writes until the current tick's promise jobs have run, then sends them together: the
+   * messages one step of a stream produces (an order's fills and `completed`) go out in one
+   * socket write instead of one each. Backpressure is unchanged (corked bytes count in the
+   * response's buffer).
+   */
+  private corkForThisTick(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.res.cork();
+    process.nextTick(this.uncork);
+  }
+
+  private readonly uncork = (): void => {
+    this.corked = false;
+    this.res.uncork();
+  };
 
   /** Ends the response once the queue is written. */
   end(): void {
@@ -104,12 +124,58 @@ export class BackpressureWriter {
 }
 
 /**
+ * One SSE message as written on the wire: `event:`, `id:` (left out when undefined) and the
+ * JSON `data:` on one line. Made once per message and written as it is to every client that
+ * gets it ({@link SseStream.sendFrame}).
+ */
+export function sseFrame(event: string, id: string | undefined, data: unknown): string {
+  const payload = JSON.stringify(data).replace(/\n/g, '\\n');
+  const idLine = id === undefined ? '' : `id: ${id.replace(/[\r\n]/g, '')}\n`;
+  return `event: ${event}\n${idLine}data: ${payload}\n\n`;
+}
+
+const HEARTBEAT_FRAME = Buffer.from(': heartbeat\n\n');
+
+/**
+ * The heartbeat of every open stream: one interval timer per period shared by all the streams
+ * with that period (not one per connection), stopped when the last of them closes.
+ */
+class SharedHeartbeats {
+  private readonly byPeriod = new Map<number, { timer: NodeJS.Timeout; streams: Set<SseStream> }>();
+
+  add(stream: SseStream, everyMs: number): void {
+    let beat = this.byPeriod.get(everyMs);
+    if (!beat) {
+      const streams = new Set<SseStream>();
+      const timer = setInterval(() => {
+        for (const s of streams) s.heartbeat();
+      }, everyMs);
+      timer.unref();
+      beat = { timer, streams };
+      this.byPeriod.set(everyMs, beat);
+    }
+    beat.streams.add(stream);
+  }
+
+  remove(stream: SseStream, everyMs: number): void {
+    const beat = this.byPeriod.get(everyMs);
+    if (!beat?.streams.delete(stream) || beat.streams.size > 0) return;
+    clearInterval(beat.timer);
+    this.byPeriod.delete(everyMs);
+  }
+}
+
+const heartbeats = new SharedHeartbeats();
+
+/**
  * One server-sent-event response: `event:`, `id:` and JSON `data:` on every
- * message, comment heartbeats, and a `closed` promise for teardown when the
- * client goes away. Writes go through a {@link BackpressureWriter}.
+ * message, comment heartbeats (from one timer shared by every stream), and a
+ * `closed` promise for teardown when the client goes away. Writes go through a
+ * {@link BackpressureWriter}.
  */
 export class SseStream {
-  private heartbeat: NodeJS.Timeout | null = null;
+  /** The heartbeat period this stream is registered under, while it is. */
+  private heartbeatMs: number | null = null;
   private ended = false;
   private readonly writer: BackpressureWriter;
   readonly closed: Promise<void>;
@@ -136,9 +202,14 @@ export class SseStream {
       ...extraHeaders,
     });
     this.writer.write(`retry: ${this.opts.retryMs ?? 3000}\n\n`);
-    const every = Math.min(this.opts.heartbeatMs ?? 15_000, 15_000);
-    this.heartbeat = setInterval(() => this.comment('heartbeat'), every);
-    this.heartbeat.unref();
+    if (this.ended) return;
+    this.heartbeatMs = Math.min(this.opts.heartbeatMs ?? 15_000, 15_000);
+    heartbeats.add(this, this.heartbeatMs);
+  }
+
+  /** The heartbeat comment; skipped while the client has not drained (it only keeps the connection alive). */
+  heartbeat(): void {
+    if (!this.ended && !this.writer.congested) this.writer.write(HEARTBEAT_FRAME);
   }
 
   get isClosed(): boolean {
@@ -158,9 +229,13 @@ export class SseStream {
    */
   send(event: string, id: string | undefined, data: unknown): boolean {
     if (this.ended) return false;
-    const payload = JSON.stringify(data).replace(/\n/g, '\\n');
-    const idLine = id === undefined ? '' : `id: ${id.replace(/[\r\n]/g, '')}\n`;
-    return this.writer.write(`event: ${event}\n${idLine}data: ${payload}\n\n`);
+    return this.writer.write(sseFrame(event, id, data));
+  }
+
+  /** Sends a message made by {@link sseFrame} (the same string or Buffer for every client); as {@link send}. */
+  sendFrame(frame: string | Buffer): boolean {
+    if (this.ended) return false;
+    return this.writer.write(frame);
   }
 
   /** A comment line; skipped while the client has not drained (it only keeps the connection alive). */
@@ -175,8 +250,8 @@ export class SseStream {
   }
 
   private teardown(): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.heartbeat = null;
+    if (this.heartbeatMs !== null) heartbeats.remove(this, this.heartbeatMs);
+    this.heartbeatMs = null;
     if (!this.ended) {
       this.ended = true;
       this.resolveClosed();

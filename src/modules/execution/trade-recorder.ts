@@ -221,10 +221,7 @@ export class TradeRecorder {
             filledAt: f.filledAt,
           })),
         });
-        if (existing) await this.releaseHold(tx, d);
-        if (d.mode === 'simulation') await this.paperAccounts().open(tx, d.userId);
-        await this.postMoney(tx, d, t.notional, fills);
-        const balance = await this.ledger.balance(d.userId, currencyOfMode(d.mode), tx);
+        const balance = await this.postMoney(tx, d, existing, t.notional, fills);
         return { ok: true as const, order, position, balance };
       });
     } catch (err) {
@@ -292,52 +289,66 @@ export class TradeRecorder {
   }
 
   private async releaseHold(tx: Prisma.TransactionClient, d: OrderDraft): Promise<void> {
+    const release = await this.holdRelease(tx, d);
+    if (release) await this.ledger.post(tx, { userId: d.userId, ...release });
+  }
+
+  /** The movement that gives a live order's hold back (none when it holds nothing). */
+  private async holdRelease(tx: Prisma.TransactionClient, d: OrderDraft) {
     const hold = await tx.ledgerEntry.findUnique({ where: { idempotencyKey: `hold:${d.id}` } });
-    if (!hold || hold.heldDelta <= 0n) return;
-    await this.ledger.post(tx, {
-      userId: d.userId,
+    if (!hold || hold.heldDelta <= 0n) return undefined;
+    return {
       kind: K.release,
       available: hold.heldDelta,
       held: -hold.heldDelta,
       reference: `order:${d.id}`,
       idempotencyKey: `release:${d.id}`,
-    });
+    };
   }
 
-  /** The notional, then each fee as its own movement (with the fee listeners), in the caller's transaction. */
+  /**
+   * A filled order's money, in the caller's transaction, in one ledger statement
+   * (`postBatch`): a live order's hold released, a paper account's starting grant (the first
+   * time), the notional, then each fee as its own movement; then the fee listeners. Returns the
+   * balance after it.
+   */
   private async postMoney(
     tx: Prisma.TransactionClient,
     d: OrderDraft,
+    existing: boolean,
     notional: bigint,
     fills: readonly RecordedFill[],
-  ): Promise<void> {
+  ): Promise<Balance> {
     const reference = `order:${d.id}`;
     const currency = currencyOfMode(d.mode);
-    if (notional > 0n) {
-      const buy = d.side === 'buy';
-      await this.ledger.post(tx, {
-        userId: d.userId,
-        currency,
-        kind: buy ? K.buy : K.sell,
-        available: buy ? -notional : notional,
-        held: 0n,
-        reference,
-        idempotencyKey: `trade:${d.id}`,
-      });
-    }
-    for (const [i, f] of fills.entries()) {
-      if (f.fee <= 0n) continue;
-      const seq = i + 1;
-      await this.ledger.post(tx, {
-        userId: d.userId,
-        currency,
+    const release = existing ? await this.holdRelease(tx, d) : undefined;
+    const grant = d.mode === 'simulation' ? this.paperAccounts().grant(d.userId) : undefined;
+    const buy = d.side === 'buy';
+    const fees = [...fills.entries()].filter(([, f]) => f.fee > 0n).map(([i, f]) => ({ seq: i + 1, f }));
+    const { balance } = await this.ledger.postBatch(tx, d.userId, currency, [
+      ...(release ? [release] : []),
+      ...(grant ? [grant] : []),
+      ...(notional > 0n
+        ? [
+            {
+              kind: buy ? K.buy : K.sell,
+              available: buy ? -notional : notional,
+              held: 0n,
+              reference,
+              idempotencyKey: `trade:${d.id}`,
+            },
+          ]
+        : []),
+      ...fees.map(({ seq, f }) => ({
         kind: TRADING_FEE_KIND,
         available: -f.fee,
         held: 0n,
         reference,
         idempotencyKey: `fee:${d.id}:${seq}`,
-      });
-      if (d.mode === 'simulation') continue; // paper fees pay no one
+      })),
+    ]);
+    if (d.mode === 'simulation') return balance; // paper fees pay no one
+    for (const { seq, f } of fees) {
       for (const listener of this.feeListeners) {
         await listener.onFeeCharged(tx, {
           userId: d.userId,
@@ -349,5 +360,6 @@ export class TradeRecorder {
         });
       }
     }
+    return balance;
   }
 }

@@ -7,14 +7,20 @@ import { marketKey } from './catalog.service';
 import { withWriteRetry } from './write-retry';
 
 /**
- * What follows storing new trades, in this order: derived trader stats,
- * notifications to the traders' followers, publication on the trades topic.
+ * What follows storing new trades, in this order: publication on the trades
+ * topic (as soon as the trades are durable: live clients wait for nothing
+ * derived), then derived trader stats and notifications to the traders'
+ * followers.
  */
-export const ANNOUNCE_STEPS = ['stats', 'notify', 'publish'] as const;
+export const ANNOUNCE_STEPS = ['publish', 'stats', 'notify'] as const;
 export type AnnounceStep = (typeof ANNOUNCE_STEPS)[number];
 
 export interface TradeIngestOptions {
-  /** How long trades wait to be written together (ms). */
+  /**
+   * How long trades wait to be written together (ms). 0 (the default) writes what arrived in
+   * the same turn of the event loop together: a batching window here is latency every live
+   * client sees.
+   */
   flushMs?: number;
   /** Largest batch written in one statement. */
   maxBatch?: number;
@@ -78,6 +84,8 @@ export class TradeIngestService {
   private buffer: PublicTrade[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
+  /** The derived steps (stats, notify) of flushed batches, in order, behind their publication. */
+  private deriving: Promise<void> = Promise.resolve();
   private unsubscribers: (() => void)[] = [];
   private readonly flushMs: number;
   private readonly maxBatch: number;
@@ -88,7 +96,7 @@ export class TradeIngestService {
     private readonly eventOfMarket: (key: string) => string | undefined,
     private readonly opts: TradeIngestOptions = {},
   ) {
-    this.flushMs = opts.flushMs ?? 200;
+    this.flushMs = opts.flushMs ?? 0;
     this.maxBatch = opts.maxBatch ?? 500;
   }
 
@@ -103,14 +111,26 @@ export class TradeIngestService {
     else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
   }
 
-  /** Writes what is buffered; resolves when it is stored and published. */
+  /**
+   * Writes what is buffered; resolves when it is stored and published. The next batch is
+   * written as soon as this one is published: the derived steps (stats, notify) follow on a
+   * chain of their own, in batch order ({@link stop} waits for them).
+   */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const batch = this.buffer.splice(0, this.buffer.length);
     if (batch.length === 0) return this.flushing;
     this.flushing = this.flushing
-      .then(() => this.ingest(batch))
+      .then(async () => {
+        const stored = await this.store(batch);
+        await this.announce(batch, stored, ['publish']);
+        if (stored.length === 0) return;
+        // announce() reports its failures (onStepError) and never rejects.
+        this.deriving = this.deriving.then(async () => {
+          await this.announce([], stored, ['stats', 'notify']);
+        });
+      })
       .then(
         () => undefined,
         (err: unknown) => this.opts.onError?.(err),
@@ -118,8 +138,13 @@ export class TradeIngestService {
     return this.flushing;
   }
 
-  /** Stores a batch and publishes the trades not seen before; returns those. */
+  /** Stores a batch and announces the trades not seen before (every step); returns their events. */
   async ingest(trades: readonly PublicTrade[]): Promise<TradeEvent[]> {
+    return (await this.announce(trades, await this.store(trades))).events;
+  }
+
+  /** Stores a batch (skipping trades stored before); returns the trades it inserted. */
+  private async store(trades: readonly PublicTrade[]): Promise<PublicTrade[]> {
     if (trades.length === 0) return [];
     const data = inTradeKeyOrder(trades).map(toTradeRow);
     const inserted = await withWriteRetry(() =>
@@ -130,17 +155,12 @@ export class TradeIngestService {
       }),
     );
     const fresh = new Set(inserted.map((r) => `${r.venue}:${r.venueTradeId}`));
-    return (
-      await this.announce(
-        trades,
-        trades.filter((t) => fresh.has(`${t.venue}:${t.venueTradeId}`)),
-      )
-    ).events;
+    return trades.filter((t) => fresh.has(`${t.venue}:${t.venueTradeId}`));
   }
 
   /**
-   * What follows a write: freshness from every trade `seen`, then the `steps`
-   * for the ones newly `stored` (all by default). Each step runs whatever
+   * What follows a write: the `steps` for the trades newly `stored` (all by
+   * default; publication first), then freshness from every trade `seen`. Each step runs whatever
    * happened to the others: a failure is reported to `onStepError` and listed
    * in the answer, so a writer that keeps a durable record of pending steps
    * (the chain-indexer webhook) can run just those again. Public for writers
@@ -151,14 +171,13 @@ export class TradeIngestService {
     stored: readonly PublicTrade[],
     steps: readonly AnnounceStep[] = ANNOUNCE_STEPS,
   ): Promise<Announcement> {
-    if (seen.length > 0) await this.attempt('freshness', () => this.recordFreshness(seen));
     const events = stored.map((t) => this.toEvent(t));
     const failed: AnnounceStep[] = [];
-    if (stored.length === 0) return { events, failed };
-    for (const step of ANNOUNCE_STEPS) {
+    for (const step of stored.length === 0 ? [] : ANNOUNCE_STEPS) {
       if (!steps.includes(step)) continue;
       if (!(await this.attempt(step, () => this.run(step, stored, events)))) failed.push(step);
     }
+    if (seen.length > 0) await this.attempt('freshness', () => this.recordFreshness(seen));
     return { events, failed };
   }
 
@@ -191,6 +210,7 @@ export class TradeIngestService {
   async stop(): Promise<void> {
     for (const u of this.unsubscribers.splice(0)) u();
     await this.flush();
+    await this.deriving;
   }
 
   private async recordFreshness(trades: readonly PublicTrade[]): Promise<void> {

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../../db/generated/client';
+import { Prisma, type PrismaClient } from '../../db/generated/client';
 import {
   InsufficientFundsError,
   LEDGER_CURRENCY,
@@ -64,6 +64,90 @@ export class LedgerService {
         AND "available" + ${m.available} >= 0 AND "held" + ${m.held} >= 0`;
     if (updated === 0) throw new InsufficientFundsError(m.userId, currency);
     return true;
+  }
+
+  /**
+   * Posts several movements of one user and currency in the caller's transaction, in ONE
+   * statement: the entries not posted before (by key), then the balance row moved by their sum
+   * and read back. The balance is checked once, after all of them: the same as posting them one
+   * by one in order when every movement that raises a figure comes before those that lower it
+   * (a hold release or a grant, then the debits). Throws {@link InsufficientFundsError} as
+   * {@link post} does; `posted[i]` is false for a movement whose key was posted before.
+   */
+  async postBatch(
+    db: LedgerDb,
+    userId: string,
+    currency: string,
+    movements: readonly Omit<LedgerMovement, 'userId' | 'currency'>[],
+  ): Promise<{ posted: boolean[]; balance: Balance }> {
+    if (movements.length === 0) return { posted: [], balance: await this.balance(userId, currency, db) };
+    for (const m of movements) {
+      if (!KIND.test(m.kind)) throw new Error(`ledger kind ${m.kind} must be a lowercase word`);
+      if (m.available === 0n && m.held === 0n) throw new Error('a ledger movement must move something');
+    }
+    const rows = Prisma.join(
+      movements.map((m) => {
+        const { kind, available, held, reference, idempotencyKey } = m;
+        return Prisma.sql`(${userId}, ${currency}, ${kind}, ${available}, ${held}, ${reference}, ${idempotencyKey})`;
+      }),
+    );
+    // The balance row is moved by an upsert: ON CONFLICT DO UPDATE finds a row another transaction
+    // committed after this statement's snapshot (the first paper trades of one user, concurrently).
+    // A new row is only proposed when the sum takes nothing below zero, and with the figures held at
+    // zero or more (the check constraint is tested on the proposal, before the conflict); the update
+    // applies the real sum only when the row stays at or above zero (on its locked, newest version).
+    const [r] = await db.$queryRaw<
+      {
+        keys: string[] | null;
+        n: number;
+        netAvailable: bigint;
+        netHeld: bigint;
+        available: bigint | null;
+        held: bigint | null;
+      }[]
+    >`
+      WITH entries AS (
+        INSERT INTO "LedgerEntry" ("userId", "currency", "kind", "availableDelta", "heldDelta", "reference",
+        "idempotencyKey")
+        VALUES ${rows}
+        ON CONFLICT ("idempotencyKey") DO NOTHING
+        RETURNING "idempotencyKey", "availableDelta", "heldDelta"
+      ), net AS (
+        SELECT count(*)::int AS "n", COALESCE(sum("availableDelta"), 0)::bigint AS "available",
+        COALESCE(sum("heldDelta"), 0)::bigint AS "held" FROM entries
+      ), moved AS (
+        INSERT INTO "LedgerBalance" ("userId", "currency", "available", "held", "updatedAt")
+        SELECT ${userId}, ${currency}, GREATEST(net."available", 0), GREATEST(net."held", 0), now() FROM net
+        WHERE net."n" > 0 AND ((net."available" >= 0 AND net."held" >= 0) OR EXISTS (
+          SELECT 1 FROM "LedgerBalance" WHERE "userId" = ${userId} AND "currency" = ${currency}))
+        ON CONFLICT ("userId", "currency") DO UPDATE SET
+          "available" = "LedgerBalance"."available" + (SELECT "available" FROM net),
+          "held" = "LedgerBalance"."held" + (SELECT "held" FROM net),
+          "updatedAt" = EXCLUDED."updatedAt"
+        WHERE "LedgerBalance"."available" + (SELECT "available" FROM net) >= 0
+          AND "LedgerBalance"."held" + (SELECT "held" FROM net) >= 0
+        RETURNING "available", "held"
+      )
+      SELECT (SELECT array_agg("idempotencyKey") FROM entries) AS "keys", net."n", net."available" AS "netAvailable",
+      net."held" AS "netHeld", moved."available", moved."held"
+      FROM net LEFT JOIN moved ON true`;
+    const keys = new Set(r.keys ?? []);
+    const posted = movements.map((m) => keys.has(m.idempotencyKey));
+    if (r.n === 0) return { posted, balance: await this.balance(userId, currency, db) };
+    if (r.available !== null && r.held !== null)
+      return { posted, balance: { userId, currency, available: BigInt(r.available), held: BigInt(r.held) } };
+    // Not moved: short, or no row in this statement's snapshot while the sum lowers a figure (one
+    // committed since is seen by a statement of its own, as post()'s debit sees it).
+    const [again] = await db.$queryRaw<{ available: bigint; held: bigint }[]>`
+      UPDATE "LedgerBalance" SET
+        "available" = "available" + ${r.netAvailable}::bigint,
+        "held" = "held" + ${r.netHeld}::bigint,
+        "updatedAt" = now()
+      WHERE "userId" = ${userId} AND "currency" = ${currency}
+        AND "available" + ${r.netAvailable}::bigint >= 0 AND "held" + ${r.netHeld}::bigint >= 0
+      RETURNING "available", "held"`;
+    if (!again) throw new InsufficientFundsError(userId, currency);
+    return { posted, balance: { userId, currency, available: BigInt(again.available), held: BigInt(again.held) } };
   }
 
   /** Posts movements in one transaction of their own (all or none). */

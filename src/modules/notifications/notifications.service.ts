@@ -196,10 +196,15 @@ export class NotificationsService {
   ): Promise<void> {
     if (rows.length === 0) return;
     const users = [...new Set(rows.map((r) => r.userId))];
-    const [tokens, prefs] = await Promise.all([
-      this.prisma.pushToken.findMany({ where: { userId: { in: users } }, select: { token: true, userId: true } }),
-      this.prisma.userPreference.findMany({ where: { userId: { in: users }, key: { startsWith: 'notifications.' } } }),
-    ]);
+    const tokens = await this.prisma.pushToken.findMany({
+      where: { userId: { in: users } },
+      select: { token: true, userId: true },
+    });
+    // Most users have no device registered: their preferences are not read at all.
+    if (tokens.length === 0) return;
+    const prefs = await this.prisma.userPreference.findMany({
+      where: { userId: { in: [...new Set(tokens.map((t) => t.userId))] }, key: { startsWith: 'notifications.' } },
+    });
     const defaults = defaultPreferences();
     const allowed = (userId: string, kind: string) => {
       const key = NOTIFICATION_KINDS[kind as NotificationKind];

@@ -23,16 +23,23 @@ export class PaperAccounts {
 
   /** In the caller's transaction: grants the starting balance unless it was granted before. */
   async open(db: LedgerDb, userId: string): Promise<void> {
-    if (this.startingMicros === 0n) return;
-    await this.ledger.post(db, {
-      userId,
-      currency: PAPER_CURRENCY,
+    const grant = this.grant(userId);
+    if (grant) await this.ledger.post(db, { userId, currency: PAPER_CURRENCY, ...grant });
+  }
+
+  /**
+   * The movement of {@link open} (none with a starting balance of 0), for a caller that posts it
+   * with its own movements in one batch (`LedgerService.postBatch`, currency {@link PAPER_CURRENCY}).
+   */
+  grant(userId: string) {
+    if (this.startingMicros === 0n) return undefined;
+    return {
       kind: KINDS.grant,
       available: this.startingMicros,
       held: 0n,
       reference: `paper:${userId}`,
       idempotencyKey: `paper_grant:${userId}`,
-    });
+    };
   }
 
   /** The paper balance; before the first paper trade, the starting balance (nothing is written). */

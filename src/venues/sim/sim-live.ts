@@ -33,10 +33,13 @@ export class LiveTradeLog {
  * slot k's trade (market, side, size, trader, id) is a pure function of the
  * world seed, the rate and k, so several processes running the same world
  * emit identical trades with identical ids and a store can deduplicate them.
- * A trade's `filledAt` is its slot time, at most one timer period (≤ 1 s)
- * before delivery. Prices come from the market's price process at that time;
+ * A trade's `filledAt` is its slot time; the generator wakes at each slot's
+ * time, so delivery follows it by a timer's lag (a few ms). Prices come from the market's price process at that time;
  * live trades do not move prices or consume book depth.
  */
+/** The shortest wait between two ticks (ms): a bound on wake-ups at high rates. */
+const MIN_TICK_MS = 5;
+
 export class LiveTradeGenerator {
   private timer: NodeJS.Timeout | null = null;
   private rate = 0;
@@ -56,14 +59,30 @@ export class LiveTradeGenerator {
     if (!(ratePerSecond > 0) || !Number.isFinite(ratePerSecond) || this.markets.length === 0) return;
     this.rate = ratePerSecond;
     this.lastSlot = Math.floor((this.now() / 1000) * ratePerSecond);
-    const everyMs = Math.min(1_000, Math.max(50, 1_000 / ratePerSecond));
-    this.timer = setInterval(() => this.tick(), everyMs);
+    this.schedule(ratePerSecond);
+  }
+
+  /**
+   * Wakes at the next slot's time (not on a fixed period), so a trade goes out at its own
+   * `filledAt` rather than up to a period later; at most every MIN_TICK_MS at high rates
+   * (each tick emits every slot that has come), at least once a second.
+   */
+  private schedule(rate: number): void {
+    const nextMs = ((this.lastSlot + 1) / rate) * 1000;
+    const delay = Math.min(1_000, Math.max(MIN_TICK_MS, Math.ceil(nextMs - this.now())));
+    const timer = setTimeout(() => {
+      if (this.timer !== timer) return;
+      this.tick();
+      // Unless a listener stopped or restarted the generator meanwhile.
+      if (this.timer === timer && this.rate === rate) this.schedule(rate);
+    }, delay);
+    this.timer = timer;
     // Never keep the process alive just to simulate trades.
-    this.timer.unref?.();
+    timer.unref?.();
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.rate = 0;
   }

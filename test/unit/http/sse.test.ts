@@ -8,7 +8,10 @@ function recordingResponse() {
   const written: string[] = [];
   const res = Object.assign(new EventEmitter(), {
     writeHead: () => res,
-    write: (chunk: string) => written.push(chunk) > 0,
+    write: (chunk: string | Buffer) => written.push(String(chunk)) > 0,
+    // Writes are recorded as they come; corking (the writer batches a tick's writes) changes nothing here.
+    cork: () => undefined,
+    uncork: () => undefined,
     end: () => res.emit('close'),
   });
   const messages = (): EventSourceMessage[] => {

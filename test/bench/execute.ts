@@ -1,0 +1,214 @@
+/**
+ * Stored simulated executions per second (alone: `npm run bench:execute`; the
+ * lead's `npm run bench` calls {@link runExecuteBench}): N concurrent clients,
+ * each a bearer trader of its own, send `POST /execute` (a 1-contract
+ * simulated buy on an active venue_b market, so the fee path runs) and read
+ * the stream to its `completed` event, one after the other, for a fixed time.
+ * Each completed request committed its order, fills, paper position, paper
+ * ledger movements and a notification.
+ *
+ * Statements per execution: the server's `db_queries_total` (`/metrics`)
+ * before and after the measured window, over the executions in it, with the
+ * periodic background work off so only requests count.
+ *
+ * Environment: BENCH_EXECUTE_CLIENTS (default 10), BENCH_EXECUTE_SECONDS
+ * (measured, default 10), BENCH_EXECUTE_WARMUP (s, default 3),
+ * BENCH_EXECUTE_SAME_USER=1 (every client the same trader: orders serialize on
+ * one position row), BENCH_STARTUP_TIMEOUT (s, default 120); BENCH_SERVER_CMD, DATABASE_URL /
+ * REDIS_URL as for `npm run bench` (set: PostgreSQL; unset: embedded). Writes
+ * test/bench/results/execute.json.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { signToken } from '../../src/auth/token-signer';
+import { loadConfig } from '../../src/config';
+import { startAppServer, type AppServer } from './server-process';
+import { percentile } from './streams';
+
+export interface ExecuteSettings {
+  clients: number;
+  seconds: number;
+  warmupSec: number;
+  sameUser: boolean;
+  startupTimeoutMs: number;
+}
+
+export interface ExecuteReport {
+  settings: ExecuteSettings;
+  database: 'embedded' | 'DATABASE_URL';
+  loadAvg1m: number;
+  executions: number;
+  failed: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  statementsPerExecution: number;
+  /**
+   * The server process's CPU time per execution (ms): on a machine busy with other work, a steadier
+   * figure than the rate. Embedded, it includes the database (PGlite runs in the process).
+   */
+  cpuMsPerExecution: number;
+  failures: string[];
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench:execute] ${message}\n`);
+}
+
+/** Settings that turn the periodic background work off, so `db_queries_total` counts requests only. */
+const QUIET = {
+  WITHDRAWAL_DISPATCH_MS: '0',
+  EXECUTION_RECONCILE_MS: '0',
+  ROUTE_INTENT_PURGE_MS: '0',
+  REWARDS_SETTLE_MS: '0',
+};
+
+/** An active venue_b market of a matched event (venue_b charges fees, so the fee path runs). */
+async function venueBMarket(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/events?sourceType=matched&pageSize=5`);
+  const page = (await res.json()) as { data?: { markets: { venue: string; marketId: string; status: string }[] }[] };
+  for (const event of page.data ?? []) {
+    const market = event.markets.find((m) => m.venue === 'venue_b' && m.status === 'active');
+    if (market) return market.marketId;
+  }
+  throw new Error('no matched event with an active venue_b market: is the database seeded?');
+}
+
+/** The server's SQL statements and CPU seconds so far (`/metrics`). */
+async function counters(baseUrl: string): Promise<{ queries: number; cpuSeconds: number }> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const queries = /^db_queries_total (\d+)/m.exec(text);
+  const cpu = /^process_cpu_seconds_total ([\d.e+-]+)/m.exec(text);
+  if (!queries || !cpu) throw new Error('/metrics has no db_queries_total or process_cpu_seconds_total');
+  return { queries: Number(queries[1]), cpuSeconds: Number(cpu[1]) };
+}
+
+/** One execution to its end: undefined when it completed, else what went wrong. */
+async function executeOnce(baseUrl: string, token: string, marketId: string): Promise<string | undefined> {
+  const res = await fetch(`${baseUrl}/execute`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ marketId, side: 'buy', outcome: 'yes', size: 1 }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await res.text();
+  if (res.status !== 200) return `status ${res.status}: ${text.slice(0, 200)}`;
+  const events = [...text.matchAll(/^event: (.*)$/gm)].map((m) => m[1]);
+  const last = events[events.length - 1];
+  return last === 'completed' ? undefined : `ended with ${last ?? 'nothing'}: ${text.slice(-300)}`;
+}
+
+export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.ProcessEnv): Promise<ExecuteReport> {
+  let server: AppServer | undefined;
+  try {
+    server = await startAppServer({
+      command: env.BENCH_SERVER_CMD || undefined,
+      startupTimeoutMs: settings.startupTimeoutMs,
+      env,
+      extraEnv: { ...QUIET, SIMULATION_RATE_LIMIT: '1000000', PAPER_STARTING_BALANCE_USD: '1000000000' },
+    });
+    const base = server.baseUrl;
+    const marketId = await venueBMarket(base);
+    const run = randomUUID().slice(0, 8);
+    const authConfig = loadConfig(env).auth.user;
+    const tokens = await Promise.all(
+      Array.from({ length: settings.clients }, (_, i) =>
+        signToken(authConfig, `bench-exec-${run}-${settings.sameUser ? 0 : i}`, { ttlSeconds: 3600 }),
+      ),
+    );
+    const failures: string[] = [];
+    const phase = async (seconds: number) => {
+      const latencies: number[] = [];
+      let failed = 0;
+      const until = performance.now() + seconds * 1000;
+      await Promise.all(
+        tokens.map(async (token) => {
+          while (performance.now() < until) {
+            const t0 = performance.now();
+            const problem = await executeOnce(base, token, marketId).catch((err: unknown) => String(err));
+            if (problem) {
+              failed += 1;
+              if (failures.length < 5) failures.push(problem);
+            } else latencies.push(performance.now() - t0);
+          }
+        }),
+      );
+      return { latencies, failed };
+    };
+    if (settings.warmupSec > 0) {
+      log(`warming up (${settings.warmupSec} s, ${settings.clients} clients)`);
+      await phase(settings.warmupSec);
+    }
+    log(`measuring (${settings.seconds} s, ${settings.clients} clients)`);
+    const before = await counters(base);
+    const started = performance.now();
+    const { latencies, failed } = await phase(settings.seconds);
+    const elapsed = (performance.now() - started) / 1000;
+    const after = await counters(base);
+    latencies.sort((a, b) => a - b);
+    const executions = latencies.length;
+    return {
+      settings,
+      database: server.database,
+      loadAvg1m: Math.round(os.loadavg()[0] * 100) / 100,
+      executions,
+      failed,
+      perSecond: Math.round((executions / elapsed) * 10) / 10,
+      p50: Math.round(percentile(latencies, 50) * 10) / 10,
+      p99: Math.round(percentile(latencies, 99) * 10) / 10,
+      // The two /metrics reads run no statement; failed executions ran some too, so only a clean run is exact.
+      statementsPerExecution:
+        executions + failed > 0 ? Math.round(((after.queries - before.queries) / (executions + failed)) * 10) / 10 : 0,
+      cpuMsPerExecution:
+        executions + failed > 0
+          ? Math.round(((after.cpuSeconds - before.cpuSeconds) * 1000 * 100) / (executions + failed)) / 100
+          : 0,
+      failures,
+    };
+  } finally {
+    if (server) await server.stop();
+  }
+}
+
+export function formatExecuteReport(r: ExecuteReport): string {
+  return [
+    `stored simulated POST /execute, ${r.database}, ${r.settings.clients} clients` +
+      `${r.settings.sameUser ? ' (one trader)' : ''}, load ${r.loadAvg1m}`,
+    `  ${r.perSecond} executions/s (${r.executions} in ${r.settings.seconds} s, ${r.failed} failed), ` +
+      `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.statementsPerExecution} statements and ` +
+      `${r.cpuMsPerExecution} ms of server CPU per execution`,
+    ...r.failures.map((f) => `  ! ${f}`),
+  ].join('\n');
+}
+
+function envNumber(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw.trim() === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value < min) throw new Error(`${name} must be a number >= ${min} (got "${raw}")`);
+  return value;
+}
+
+if (require.main === module) {
+  const settings: ExecuteSettings = {
+    clients: Math.round(envNumber('BENCH_EXECUTE_CLIENTS', 10, 1)),
+    seconds: envNumber('BENCH_EXECUTE_SECONDS', 10, 1),
+    warmupSec: envNumber('BENCH_EXECUTE_WARMUP', 3, 0),
+    sameUser: process.env.BENCH_EXECUTE_SAME_USER === '1',
+    startupTimeoutMs: envNumber('BENCH_STARTUP_TIMEOUT', 120, 1) * 1000,
+  };
+  runExecuteBench(settings, process.env).then(
+    (report) => {
+      process.stdout.write(`${formatExecuteReport(report)}\n`);
+      const dir = path.join(__dirname, 'results');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'execute.json'), `${JSON.stringify(report, null, 2)}\n`);
+      process.exit(report.failed === 0 ? 0 : 1);
+    },
+    (err: unknown) => {
+      log(`error: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    },
+  );
+}
