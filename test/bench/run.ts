@@ -17,7 +17,8 @@
  *                           busy with other work skews far less than two measurements in a row
  * - BENCH_REDIS_URL         Redis for the market-data limiter scenarios (default REDIS_URL; unset:
  *                           the in-process limiter); each of their servers uses its own key prefix
- * - BENCH_SERVER_CMD        command line to start instead of `node -r ./scripts/register.js src/main.ts`
+ * - BENCH_SERVER_CMD        command line to start instead of `node dist/main.js` (the production build,
+ *                           rebuilt first when the sources changed)
  *                           (run from the repo root without a shell: words and quotes only); it
  *                           receives PORT, HOST, SIM_TRADE_RATE=0, LOG_LEVEL=warn and DATA_DIR
  * - DATABASE_URL / REDIS_URL passed through when DATABASE_URL is set; otherwise the
@@ -28,6 +29,7 @@
  *
  * Exit code: 0 when every scenario is ok, 1 otherwise (including aborted runs).
  */
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { startBaselineServer, type BaselineServer } from './baseline-server';
@@ -35,8 +37,10 @@ import { measure, probe, type LoadSettings } from './load';
 import { formatTable, withRatios, writeReport, type BenchReport, type ScenarioResult } from './report';
 import { formatIndexerTable, runIndexerBench, type IndexerReport } from './indexer';
 import { BASELINE, resolveScenario, SCENARIOS, type Scenario } from './scenarios';
-import { startAppServer, type AppServer } from './server-process';
+import { REPO_ROOT, startAppServer, type AppServer } from './server-process';
 import { formatStartupTable, runStartupBench, type StartupReport } from './startup';
+import { formatStreamsReport, runStreamsBench, type StreamsReport } from './streams';
+import { formatExecuteReport, runExecuteBench, type ExecuteReport } from './execute';
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 
@@ -55,6 +59,10 @@ function log(message: string): void {
 }
 
 async function main(signal: AbortSignal): Promise<boolean> {
+  // The server measured is the one `npm start` runs: the production build, current.
+  if (!process.env.BENCH_SERVER_CMD) {
+    execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.js'), '--if-stale'], { stdio: 'inherit' });
+  }
   const settings: LoadSettings = {
     durationSec: envNumber('BENCH_DURATION', 10, 1, 3600),
     connections: Math.round(envNumber('BENCH_CONNECTIONS', 10, 1, 1000)),
@@ -67,13 +75,20 @@ async function main(signal: AbortSignal): Promise<boolean> {
   const scenarios = only ? SCENARIOS.filter((s) => s.name.toLowerCase().includes(only)) : SCENARIOS;
   const wantIndexer = !only || INDEXER_NAME.toLowerCase().includes(only);
   const wantStartup = !only || STARTUP_NAME.includes(only);
-  if (scenarios.length === 0 && !wantIndexer && !wantStartup) {
+  const wantStreams = !only || STREAMS_NAME.includes(only);
+  const wantExecute = !only || EXECUTE_NAME.includes(only);
+  if (scenarios.length === 0 && !wantIndexer && !wantStartup && !wantStreams && !wantExecute) {
     throw new Error(`BENCH_ONLY="${only}" matches no scenario`);
   }
+  const extraParts = async () => ({
+    startup: wantStartup ? await startupPart(startupTimeoutMs, signal) : { ok: true },
+    streams: wantStreams ? await streamsPart(startupTimeoutMs) : { ok: true },
+    execute: wantExecute ? await executePart(startupTimeoutMs) : { ok: true, reports: [] },
+    indexer: wantIndexer ? await indexerPart() : { ok: true },
+  });
   if (scenarios.length === 0) {
-    const startup = wantStartup ? await startupPart(startupTimeoutMs, signal) : { ok: true };
-    const indexer = wantIndexer ? await indexerPart() : { ok: true };
-    return startup.ok && indexer.ok;
+    const parts = await extraParts();
+    return Object.values(parts).every((p) => p.ok);
   }
 
   const startedAt = new Date();
@@ -84,7 +99,7 @@ async function main(signal: AbortSignal): Promise<boolean> {
   const variants = new Map<string, { env: Record<string, string>; server: AppServer; exit?: string }>();
   const start = async (extraEnv?: Record<string, string>): Promise<AppServer> => {
     const what = extraEnv ? ` with ${Object.keys(extraEnv).sort().join(', ')}` : '';
-    log(`starting a server${what}: ${process.env.BENCH_SERVER_CMD ?? 'node -r ./scripts/register.js src/main.ts'}`);
+    log(`starting a server${what}: ${process.env.BENCH_SERVER_CMD ?? 'node dist/main.js'}`);
     const server = await startAppServer({
       command: process.env.BENCH_SERVER_CMD || undefined,
       startupTimeoutMs,
@@ -194,10 +209,14 @@ async function main(signal: AbortSignal): Promise<boolean> {
     }
     const main = app ?? [...variants.values()][0].server;
 
-    const startup = wantStartup ? await startupPart(startupTimeoutMs, signal) : { ok: true };
-    const indexer = wantIndexer ? await indexerPart() : { ok: true };
+    const { startup, streams, execute, indexer } = await extraParts();
     const cpus = os.cpus();
-    const report: BenchReport & { indexer?: IndexerReport; startup?: StartupReport } = {
+    const report: BenchReport & {
+      indexer?: IndexerReport;
+      startup?: StartupReport;
+      streams?: StreamsReport;
+      execute?: ExecuteReport[];
+    } = {
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
       settings: { ...settings, warmupSec, scenarios: scenarios.map((s) => s.name).join(' | ') },
@@ -216,7 +235,9 @@ async function main(signal: AbortSignal): Promise<boolean> {
       ...(variants.size > 0 && { variants: [...variants.values()].map((v) => ({ env: redact(v.env), exit: v.exit })) }),
       ...(indexer.report && { indexer: indexer.report }),
       ...(startup.report && { startup: startup.report }),
-      ok: baseline.ok && scenarioResults.every((r) => r.ok) && indexer.ok && startup.ok,
+      ...(streams.report && { streams: streams.report }),
+      ...(execute.reports.length > 0 && { execute: execute.reports }),
+      ok: baseline.ok && scenarioResults.every((r) => r.ok) && indexer.ok && startup.ok && streams.ok && execute.ok,
     };
     log(`results written to ${path.relative(process.cwd(), writeReport(report, RESULTS_DIR))}`);
     if (!report.ok) log('FAILED: at least one scenario had failing requests; its numbers measure errors, not speed');
@@ -254,6 +275,70 @@ async function startupPart(
     log(`FAILED: ${STARTUP_NAME}: ${err instanceof Error ? err.message : String(err)}`);
     return { ok: false };
   }
+}
+
+const STREAMS_NAME = 'streams: 2,000 held /stream/trades clients, memory and trade time to client';
+const EXECUTE_NAME = 'execute: stored simulated POST /execute, embedded and PostgreSQL';
+
+/** Held SSE clients: memory per connection and live trade delivery (the server's own database mode). */
+async function streamsPart(startupTimeoutMs: number): Promise<{ ok: boolean; report?: StreamsReport }> {
+  log(`measuring: ${STREAMS_NAME}`);
+  try {
+    const report = await runStreamsBench(
+      {
+        clients: Math.round(envNumber('BENCH_STREAM_CLIENTS', 2000, 1, 100_000)),
+        tradeRate: envNumber('BENCH_STREAM_TRADE_RATE', 5, 0.1, 1000),
+        seconds: envNumber('BENCH_STREAM_SECONDS', 10, 1, 3600),
+        startupTimeoutMs,
+      },
+      process.env,
+    );
+    process.stdout.write(`${formatStreamsReport(report)}\n\n`);
+    return { ok: true, report };
+  } catch (err) {
+    log(`FAILED: ${STREAMS_NAME}: ${err instanceof Error ? err.message : String(err)}`);
+    return { ok: false };
+  }
+}
+
+/**
+ * Stored simulated executions per second, embedded, and on PostgreSQL + Redis when
+ * BENCH_PG_URL (and optionally BENCH_REDIS_URL) or DATABASE_URL names one.
+ */
+async function executePart(startupTimeoutMs: number): Promise<{ ok: boolean; reports: ExecuteReport[] }> {
+  const settings = {
+    clients: Math.round(envNumber('BENCH_EXECUTE_CLIENTS', 10, 1, 1000)),
+    seconds: envNumber('BENCH_EXECUTE_SECONDS', 10, 1, 3600),
+    warmupSec: envNumber('BENCH_EXECUTE_WARMUP', 3, 0, 600),
+    sameUser: false,
+    startupTimeoutMs,
+  };
+  const embedded = { ...process.env };
+  delete embedded.DATABASE_URL;
+  delete embedded.REDIS_URL;
+  const pgUrl = process.env.BENCH_PG_URL || process.env.DATABASE_URL;
+  const runs: [string, NodeJS.ProcessEnv][] = [['embedded', embedded]];
+  if (pgUrl) {
+    const redis = process.env.BENCH_REDIS_URL || process.env.REDIS_URL;
+    runs.push(['PostgreSQL', { ...process.env, DATABASE_URL: pgUrl, ...(redis && { REDIS_URL: redis }) }]);
+  } else {
+    log('execute on PostgreSQL skipped: set BENCH_PG_URL (or DATABASE_URL)');
+  }
+  const reports: ExecuteReport[] = [];
+  let ok = true;
+  for (const [name, env] of runs) {
+    log(`measuring: stored simulated POST /execute, ${name}`);
+    try {
+      const report = await runExecuteBench(settings, env);
+      process.stdout.write(`${formatExecuteReport(report)}\n\n`);
+      reports.push(report);
+      ok &&= report.failed === 0;
+    } catch (err) {
+      log(`FAILED: stored execute, ${name}: ${err instanceof Error ? err.message : String(err)}`);
+      ok = false;
+    }
+  }
+  return { ok, reports };
 }
 
 const INDEXER_NAME = 'indexer webhook: 1,000-fill batches against raw INSERT … ON CONFLICT DO NOTHING (PostgreSQL)';

@@ -12,7 +12,7 @@ const STOP_GRACE_MS = 20_000;
 
 /** How to start the application server. */
 export interface AppServerOptions {
-  /** A command line (see {@link splitCommand}); when absent, `node -r ./scripts/register.js src/main.ts`. */
+  /** A command line (see {@link splitCommand}); when absent, the production build: `node dist/main.js`. */
   command?: string;
   /** Give up when `/health` has not answered 200 after this long. */
   startupTimeoutMs: number;
@@ -156,10 +156,10 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   }
   Object.assign(env, opts.extraEnv);
 
-  const description = opts.command ?? 'node -r ./scripts/register.js src/main.ts';
+  const description = opts.command ?? 'node dist/main.js';
   const [file, ...args] = opts.command
     ? splitCommand(opts.command)
-    : [process.execPath, '-r', './scripts/register.js', 'src/main.ts'];
+    : [process.execPath, 'dist/main.js'];
   if (file === undefined) throw new Error('BENCH_SERVER_CMD is empty');
   // detached: the child leads its own process group, so stop() can signal all of it.
   const spawnedAt = performance.now();
