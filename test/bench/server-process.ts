@@ -157,9 +157,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   Object.assign(env, opts.extraEnv);
 
   const description = opts.command ?? 'node dist/main.js';
-  const [file, ...args] = opts.command
-    ? splitCommand(opts.command)
-    : [process.execPath, 'dist/main.js'];
+  const [file, ...args] = opts.command ? splitCommand(opts.command) : [process.execPath, 'dist/main.js'];
   if (file === undefined) throw new Error('BENCH_SERVER_CMD is empty');
   // detached: the child leads its own process group, so stop() can signal all of it.
   const spawnedAt = performance.now();
