@@ -207,12 +207,12 @@ const SCHEMA_POLL_MS = 2_000;
 /**
  * The embedded mode's ready database for this configuration (see embedded-template.ts), or
  * undefined where none applies: PostgreSQL, a live venue (its catalog is not the simulator's),
- * no seeding at start, a seed drawn per run, or templates turned off.
+ * no migrating or seeding at start, a seed drawn per run, or templates turned off.
  */
 export function embeddedTemplate(config: AppConfig): string | undefined {
   const simulated = Object.values(config.venues.source).every((s) => s === 'sim');
   if (config.databaseUrl || !config.embeddedTemplateDir || !simulated) return undefined;
-  if (!config.roles.seedOnStart || config.sim.sharedSeed) return undefined;
+  if (!config.roles.migrateOnStart || !config.roles.seedOnStart || config.sim.sharedSeed) return undefined;
   return embeddedTemplateFile(config.embeddedTemplateDir, {
     seed: config.sim.seed,
     backfillTrades: config.sim.backfillTrades,

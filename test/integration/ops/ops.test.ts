@@ -13,7 +13,14 @@ afterAll(async () => {
 
 describe('GET /health', () => {
   it('answers an in-process snapshot without touching the database', async () => {
-    const before = app.services.db.queryCount();
+    // Start-up's background work (the search index, the market index) settles first.
+    let before = app.services.db.queryCount();
+    for (let i = 0; i < 40; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const now = app.services.db.queryCount();
+      if (now === before) break;
+      before = now;
+    }
     const r = await http(`${app.url}/health`);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
