@@ -34,22 +34,36 @@ function keysNeeded(): number {
   return Math.max(1, Math.ceil((seconds * 20_000) / perKeyPerMinute));
 }
 
-/** Creates the keys through the admin GraphQL mutation (one request, aliased fields). */
+/**
+ * Creates the keys through the admin GraphQL mutation, aliased fields in batches under the alias
+ * limit, each key for an owner of its own (an owner holds at most API_KEYS_PER_OWNER active keys).
+ */
 async function enterpriseKeys(baseUrl: string): Promise<Record<string, string>[]> {
   const n = keysNeeded();
-  const fields = Array.from(
-    { length: n },
-    (_, i) => `k${i}: issueApiKey(owner: "bench", name: "bench ${i}", scopes: [read], plan: enterprise) { key }`,
-  );
-  const res = await fetch(`${baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-admin-token': loadConfig(process.env).tokens.admin },
-    body: JSON.stringify({ query: `mutation { ${fields.join(' ')} }` }),
-  });
-  const body = (await res.json()) as { data?: Record<string, { key: string }>; errors?: { message: string }[] };
-  if (!body.data) throw new Error(`could not create bench API keys: ${body.errors?.[0]?.message ?? res.status}`);
-  return Object.values(body.data).map(({ key }) => bearer(key));
+  const keys: Record<string, string>[] = [];
+  for (let from = 0; from < n; from += KEYS_PER_REQUEST) {
+    const fields = Array.from(
+      { length: Math.min(KEYS_PER_REQUEST, n - from) },
+      (_, j) =>
+        `k${from + j}: issueApiKey(owner: "bench-${RUN}-${from + j}", name: "bench", scopes: [read], ` +
+        'plan: enterprise) { key }',
+    );
+    const res = await fetch(`${baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-token': loadConfig(process.env).tokens.admin },
+      body: JSON.stringify({ query: `mutation { ${fields.join(' ')} }` }),
+    });
+    const body = (await res.json()) as { data?: Record<string, { key: string }>; errors?: { message: string }[] };
+    if (!body.data || body.errors) {
+      throw new Error(`could not create bench API keys: ${body.errors?.[0]?.message ?? res.status}`);
+    }
+    keys.push(...Object.values(body.data).map(({ key }) => bearer(key)));
+  }
+  return keys;
 }
+
+/** Aliased mutations per request: under GRAPHQL_MAX_ALIASES (30 by default). */
+const KEYS_PER_REQUEST = 25;
 
 const RUN = randomUUID().slice(0, 8);
 /** Both servers on the same Redis, each under a prefix of its own. */
