@@ -128,6 +128,13 @@ async function allApplied(factory: SqlMigrationAwareDriverAdapterFactory, list: 
   }
   const adapter = await factory.connect();
   try {
+    // The table of the schema in use itself: another schema further down the search path (public, migrated
+    // by someone else) says nothing about this one.
+    const [table] = await rawSqlOn(adapter).query<{ present: boolean }>(
+      "SELECT to_regclass(quote_ident(current_schema()) || '._prisma_migrations') IS NOT NULL AS present",
+      [],
+    );
+    if (table?.present !== true) return false;
     const rows = await rawSqlOn(adapter).query<{ name: string; checksum: string; done: boolean }>(
       'SELECT migration_name AS name, checksum, (finished_at IS NOT NULL AND rolled_back_at IS NULL) AS done ' +
         'FROM "_prisma_migrations"',

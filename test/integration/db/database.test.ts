@@ -41,6 +41,17 @@ describe('openDatabase', () => {
     expect(rows[0].migration_name).toMatch(/^\d{14}_init$/);
   });
 
+  it('migrates a fresh schema even when another schema on the search path is up to date', async () => {
+    // The test schema is migrated; a second fresh schema still gets its own tables, although the
+    // search path also reaches the first one's (and public's) _prisma_migrations.
+    const other = await openTestDatabase();
+    try {
+      expect(await other.prisma.coreEvent.count()).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('leaves no migration lock held by its connections (PostgreSQL)', async () => {
     if (db.kind !== 'postgres') return; // PGlite: one session, on which the lock is re-entrant
     const held = await db.prisma.$queryRaw<unknown[]>`
