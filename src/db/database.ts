@@ -8,7 +8,7 @@
  * the callback: a deadlock. (Keep to that rule on PostgreSQL too, where the outer client
  * would run outside the transaction.)
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -16,6 +16,7 @@ import type pg from 'pg';
 import { PrismaClient } from './generated/client';
 import { deployMigrations } from './migrations';
 import { createPGlite, PGliteAdapterFactory } from './pglite.adapter';
+import { readDataDirArchive, writeDataDirArchive } from './pglite-template.cache';
 import {
   createPostgresPool,
   ensurePostgresSchema,
@@ -148,8 +149,14 @@ async function openPGlite(opts: DatabaseOptions): Promise<Backend> {
   const schema = opts.schema ?? 'public';
   const templateDir = opts.pgliteTemplateDir;
   const isNew = dataDir === undefined || !existsSync(join(dataDir, 'PG_VERSION'));
-  const archive = isNew && dataDir !== undefined && opts.startFrom ? readArchive(opts.startFrom) : undefined;
-  const client: PGlite = await createPGlite({ dataDir, schema, templateDir, loadDataDir: archive });
+  const archive = isNew && dataDir !== undefined && opts.startFrom ? readDataDirArchive(opts.startFrom) : undefined;
+  const client: PGlite = await createPGlite({
+    dataDir,
+    schema,
+    templateDir,
+    // None yet (or unreadable): the folder is created from nothing.
+    loadDataDir: archive && new Blob([archive]),
+  });
   const factory = new PGliteAdapterFactory(client, { schema, templateDir });
   return {
     kind: 'pglite',
@@ -160,28 +167,8 @@ async function openPGlite(opts: DatabaseOptions): Promise<Backend> {
     migrate: (paths) => deployMigrations(factory, paths),
     shutdown: () => client.close(),
     createdEmpty: isNew && archive === undefined,
-    archiveTo: (file) => writeArchive(client, file),
+    archiveTo: (file) => writeDataDirArchive(client, file),
   };
-}
-
-function readArchive(file: string): Blob | undefined {
-  try {
-    return new Blob([readFileSync(file)]);
-  } catch {
-    return undefined; // none yet (or unreadable): the folder is created from nothing
-  }
-}
-
-async function writeArchive(client: PGlite, file: string): Promise<void> {
-  const tarball = Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer());
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, tarball);
-    renameSync(tmp, file);
-  } finally {
-    rmSync(tmp, { force: true });
-  }
 }
 
 async function endQuietly(pool: pg.Pool): Promise<void> {

@@ -39,7 +39,8 @@ function templateFile(templateDir: string, extensions: Extensions): string {
   return join(templateDir, `pglite-${pgliteVersion()}-${names}.tar`);
 }
 
-function readTemplate(file: string): Buffer | undefined {
+/** A saved data folder (a tarball of `dumpDataDir`), or undefined when there is none or it cannot be read. */
+export function readDataDirArchive(file: string): Buffer | undefined {
   try {
     return readFileSync(file);
   } catch {
@@ -47,16 +48,25 @@ function readTemplate(file: string): Buffer | undefined {
   }
 }
 
-async function saveTemplate(db: PGlite, file: string): Promise<void> {
+/**
+ * Saves a PGlite's whole data folder as a tarball, written under a temporary name and
+ * renamed, so concurrent processes never read a partial file; throws when it cannot.
+ */
+export async function writeDataDirArchive(db: PGlite, file: string): Promise<void> {
   const tarball = Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer());
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     writeFileSync(tmp, tarball);
     renameSync(tmp, file);
-  } catch {
-    rmSync(tmp, { force: true }); // a cache: failing to save only costs time later
+  } finally {
+    rmSync(tmp, { force: true });
   }
+}
+
+async function saveTemplate(db: PGlite, file: string): Promise<void> {
+  // A cache: failing to save only costs time later.
+  await writeDataDirArchive(db, file).catch(() => undefined);
 }
 
 /**
@@ -65,7 +75,7 @@ async function saveTemplate(db: PGlite, file: string): Promise<void> {
  */
 export async function createPGliteFromTemplate(templateDir: string, extensions: Extensions): Promise<PGlite> {
   const file = templateFile(templateDir, extensions);
-  const tarball = readTemplate(file);
+  const tarball = readDataDirArchive(file);
   if (tarball) {
     try {
       return await loadPGlite().create({
