@@ -16,7 +16,7 @@ import type pg from 'pg';
 import { PrismaClient } from './generated/client';
 import { deployMigrations } from './migrations';
 import { createPGlite, PGliteAdapterFactory } from './pglite.adapter';
-import { readDataDirArchive, writeDataDirArchive } from './pglite-template.cache';
+import { extractDataDirArchive, writeDataDirArchive } from './pglite-template.cache';
 import {
   createPostgresPool,
   ensurePostgresSchema,
@@ -149,14 +149,11 @@ async function openPGlite(opts: DatabaseOptions): Promise<Backend> {
   const schema = opts.schema ?? 'public';
   const templateDir = opts.pgliteTemplateDir;
   const isNew = dataDir === undefined || !existsSync(join(dataDir, 'PG_VERSION'));
-  const archive = isNew && dataDir !== undefined && opts.startFrom ? readDataDirArchive(opts.startFrom) : undefined;
-  const client: PGlite = await createPGlite({
-    dataDir,
-    schema,
-    templateDir,
-    // None yet (or unreadable): the folder is created from nothing.
-    loadDataDir: archive && new Blob([archive]),
-  });
+  // A new folder starts as a copy of the ready database when there is one; otherwise
+  // (none yet, or unreadable) PGlite creates it from nothing.
+  const fromArchive =
+    isNew && dataDir !== undefined && opts.startFrom !== undefined && extractDataDirArchive(opts.startFrom, dataDir);
+  const client: PGlite = await createPGlite({ dataDir, schema, templateDir });
   const factory = new PGliteAdapterFactory(client, { schema, templateDir });
   return {
     kind: 'pglite',
@@ -166,7 +163,7 @@ async function openPGlite(opts: DatabaseOptions): Promise<Backend> {
     // One connection, which the engine's advisory lock is re-entrant on.
     migrate: (paths) => deployMigrations(factory, paths),
     shutdown: () => client.close(),
-    createdEmpty: isNew && archive === undefined,
+    createdEmpty: isNew && !fromArchive,
     archiveTo: (file) => writeDataDirArchive(client, file),
   };
 }

@@ -8,9 +8,10 @@
  * temporary name and renamed, so concurrent processes never read a partial file.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Extensions, PGlite } from '@electric-sql/pglite';
+import * as tar from 'tar';
 import { nativeRequire } from './native-require.util';
 
 /** The PGlite class, loaded with Node's own loader (see native-require.util.ts). */
@@ -45,6 +46,42 @@ export function readDataDirArchive(file: string): Buffer | undefined {
     return readFileSync(file);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Unpacks a saved data folder (see {@link writeDataDirArchive}) into `dataDir` on disk,
+ * for a PGlite then opened on that folder. PGlite can load the archive itself
+ * (`loadDataDir`), but it holds it in memory several times over while it does (the file,
+ * a Blob, its ArrayBuffer, each entry's copy), and a process that did so stayed about
+ * 250 MB larger for the rest of its life; node-tar streams it from the file. The files
+ * land in a sibling folder renamed into place, so a folder is either whole or absent.
+ * False (and nothing left behind) when the archive is missing or cannot be unpacked.
+ */
+export function extractDataDirArchive(file: string, dataDir: string): boolean {
+  if (!existsSync(file)) return false;
+  const staging = `${dataDir}.${process.pid}.${randomBytes(4).toString('hex')}.loading`;
+  try {
+    mkdirSync(staging, { recursive: true });
+    // The archive's names are absolute within the folder (`/PG_VERSION`): node-tar roots them at
+    // `cwd` and says so (TAR_ENTRY_INFO); any other complaint means a damaged archive.
+    let damaged = false;
+    tar.x({
+      file,
+      cwd: staging,
+      sync: true,
+      onwarn: (code) => {
+        if (code !== 'TAR_ENTRY_INFO') damaged = true;
+      },
+    });
+    if (damaged || !existsSync(join(staging, 'PG_VERSION'))) return false;
+    rmSync(dataDir, { recursive: true, force: true }); // an empty folder made for it, if any
+    renameSync(staging, dataDir);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
 }
 

@@ -41,8 +41,6 @@ export interface CreatePGliteOptions {
   schema?: string;
   /** Template cache folder for in-memory PGlites (see pglite-template.cache.ts). */
   templateDir?: string;
-  /** A data-folder archive to start a new `dataDir` from (a saved database). */
-  loadDataDir?: Blob;
 }
 
 /**
@@ -50,13 +48,12 @@ export interface CreatePGliteOptions {
  * (`CREATE EXTENSION IF NOT EXISTS`), in `options.schema` when set.
  */
 export async function createPGlite(options: CreatePGliteOptions = {}): Promise<PGlite> {
-  const { dataDir, schema, templateDir, loadDataDir } = options;
+  const { dataDir, schema, templateDir } = options;
   const db =
     dataDir === undefined && templateDir !== undefined
       ? await createPGliteFromTemplate(templateDir, PGLITE_EXTENSIONS)
       : await loadPGlite().create({
           dataDir,
-          loadDataDir,
           extensions: PGLITE_EXTENSIONS,
           startParams: pgliteStartParams(),
         });
