@@ -30,6 +30,8 @@ import { SharedStreamMessages, type StreamMessage } from './shared-stream-messag
 /** A per-process response memo (a cached route keeps one): read-through per key, dropped at once. */
 export interface ResponseMemo {
   get<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /** Whether `key` still holds the read that produced `value`. */
+  holds(key: string, value: unknown): boolean;
   invalidate(): void;
 }
 
@@ -63,6 +65,11 @@ export interface RestRouterDeps<C> {
     variableValues: Record<string, unknown>;
     contextValue: C;
   }) => Promise<ExecutionResult> | ExecutionResult;
+  /**
+   * Told of each public cached answer sent in full, with whether the route's memo still holds it
+   * (the server answers the same request again before Express while it does: src/http/repeat-answers.ts).
+   */
+  keepAnswer?: (req: Request, res: Response, route: string, body: Buffer, isCurrent: () => boolean) => void;
 }
 
 /** What a cached route keeps per variables: the body and its ETag. */
@@ -308,11 +315,12 @@ async function runOperation<C>(
 ): Promise<void> {
   const variableValues = await variablesFor(route, req, deps, context);
   deps.checkLimits?.(route.document as DocumentNode, variableValues);
-  const { body, etag } = memo
-    ? await memo.get<CachedResponse>(JSON.stringify(variableValues), () =>
-        execute1(route, deps, context, variableValues),
-      )
-    : await execute1(route, deps, context, variableValues);
+  const key = memo && JSON.stringify(variableValues);
+  const answer =
+    memo && key !== undefined
+      ? await memo.get<CachedResponse>(key, () => execute1(route, deps, context, variableValues))
+      : await execute1(route, deps, context, variableValues);
+  const { body, etag } = answer;
   if (route.deprecated) {
     res.setHeader('deprecation', `@${Math.floor(route.deprecated.since.getTime() / 1000)}`);
     res.setHeader('link', `<${route.deprecated.successor}>; rel="successor-version"`);
@@ -331,6 +339,9 @@ async function runOperation<C>(
     .status(route.status ?? 200)
     .type(format?.contentType ?? 'application/json')
     .send(body);
+  if (memo && key !== undefined && route.auth === 'none' && deps.keepAnswer) {
+    deps.keepAnswer(req, res, route.path, body, () => memo.holds(key, answer));
+  }
 }
 
 async function runStream<C>(

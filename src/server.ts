@@ -1,4 +1,4 @@
-import http from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
@@ -15,6 +15,7 @@ import { getResolvedFields, getSchema } from './graphql/schema';
 import { createGraphqlSseHandler, type SseReservations } from './graphql/sse-handler';
 import { apiDocsRouter } from './http/api-docs';
 import { corsMiddleware } from './http/cors';
+import { RepeatAnswers } from './http/repeat-answers';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
 import { sendError } from './http/send-error';
 import { StreamSlots, type StreamHooks } from './http/stream-limits';
@@ -45,6 +46,8 @@ export interface RunningApp {
   slots: StreamSlots;
   /** Outstanding graphql-sse reservations. */
   reservations: SseReservations;
+  /** Repeated public reads answered before Express (src/http/repeat-answers.ts). */
+  repeats: RepeatAnswers;
   /** Graceful stop: refuse new requests, end streams, drain, then close. */
   stop(): Promise<void>;
 }
@@ -53,6 +56,11 @@ export interface RunningApp {
 const PUBLIC_READ_TTL_MS = 30_000;
 /** Public-read answers kept at most per process (a 100-event page is about 150 KB of JSON). */
 const PUBLIC_READ_MAX_ANSWERS = 200;
+
+/** The route a request is counted and logged under (its template, or the GraphQL path). */
+function routeOf(req: Request, res: Response): string {
+  return String(res.locals.route ?? (req.path.startsWith('/graphql') ? req.baseUrl + req.path : 'unmatched'));
+}
 
 /** Builds the express app: /graphql, /graphql/stream, REST surfaces, OpenAPI, health and metrics. */
 export async function createApp(services: AppServices, opts: AppOptions = {}) {
@@ -80,6 +88,8 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
   const context = (req: Request) =>
     contextFromHttp(deps, req, String(req.res?.locals.requestId ?? requestIdFrom(req.headers)));
   const streams = new Set<Response>();
+  // Repeats of public cached REST answers are written before Express (src/http/repeat-answers.ts).
+  const repeats = new RepeatAnswers(metrics, logger);
 
   const app = express();
   app.disable('x-powered-by');
@@ -95,9 +105,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     res.setHeader('x-request-id', requestId);
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = String(
-        res.locals.route ?? (req.path.startsWith('/graphql') ? req.baseUrl + req.path : 'unmatched'),
-      );
+      const route = routeOf(req, res);
       metrics.observeRequest(req.method, route, res.statusCode, seconds);
       logger.info(
         { reqId: requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 },
@@ -173,7 +181,26 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
   if (config.graphql.graphiql) {
     app.use('/graphql', graphiqlRouter({ endpoint: '/graphql', subscriptionsEndpoint: '/graphql/stream' }));
   }
-  const apollo = await createApolloMiddleware({ executor, logger, context: async (req) => context(req), limits });
+  const graphqlContexts = new WeakMap<IncomingMessage, GraphQLContext>();
+  const apollo = await createApolloMiddleware({
+    executor,
+    logger,
+    context: async (req) => {
+      const ctx = context(req);
+      graphqlContexts.set(req, ctx);
+      return ctx;
+    },
+    limits,
+  });
+  // A /graphql answer that was a cached public read, sent in full, is repeated before Express.
+  const keepGraphql = (req: IncomingMessage, res: ServerResponse, key: string) => {
+    const ctx = graphqlContexts.get(req);
+    const data = ctx && apollo.publicAnswerOf(ctx);
+    const json = data && executor.serializedData(data);
+    if (json === undefined) return;
+    const route = routeOf(req as Request, res as Response);
+    repeats.keep(key, res, route, Buffer.from(`{"data":${json}}\n`), () => executor.holdsData(data));
+  };
   app.use('/graphql', (req, res, next) => {
     res.locals.route = '/graphql';
     apollo.middleware(req, res, next);
@@ -220,6 +247,10 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     },
     execute: (args) => executor.execute(args),
     streams: streamHooks,
+    keepAnswer: (req, res, route, body, isCurrent) => {
+      const key = RepeatAnswers.keyOf(req);
+      if (key !== undefined) repeats.keep(key, res, route, body, isCurrent);
+    },
   };
   const trading = createRestRouter(ROUTES, 'trading', restDeps);
   app.use((req, res, next) => {
@@ -246,7 +277,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     sse.close();
     await apollo.stop();
   };
-  return { app, streams, slots, reservations: sse.reservations, stopGraphql };
+  return { app, repeats, keepGraphql, streams, slots, reservations: sse.reservations, stopGraphql };
 }
 
 /** Creates the app and listens on the configured (or given) port. */
@@ -255,7 +286,7 @@ export async function startServer(
   listen: { port: number; host: string },
   opts: AppOptions = {},
 ): Promise<RunningApp> {
-  const { app, streams, slots, reservations, stopGraphql } = await createApp(services, opts);
+  const { app, repeats, keepGraphql, streams, slots, reservations, stopGraphql } = await createApp(services, opts);
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = services.config.http;
   // requestTimeout bounds receiving a request (headers and body), not the answer: an open stream
   // is unaffected. The timeouts are checked every connectionsCheckingInterval.
@@ -265,7 +296,9 @@ export async function startServer(
       requestTimeout: requestTimeoutMs,
       connectionsCheckingInterval: Math.min(30_000, Math.ceil(headersTimeoutMs / 2)),
     },
-    app,
+    (req, res) => {
+      repeats.handle(req, res, () => void app(req, res), keepGraphql);
+    },
   );
   server.keepAliveTimeout = keepAliveTimeoutMs;
   await new Promise<void>((resolve, reject) => {
@@ -289,5 +322,5 @@ export async function startServer(
     })();
     return stopping;
   };
-  return { app, server, url: `http://${host}:${addr.port}`, slots, reservations, stop };
+  return { app, server, url: `http://${host}:${addr.port}`, slots, reservations, repeats, stop };
 }

@@ -23,7 +23,14 @@ export async function createApolloMiddleware(opts: {
   logger: Logger;
   context: (req: Parameters<RequestHandler>[0]) => Promise<GraphQLContext>;
   limits: GraphqlLimits;
-}): Promise<{ middleware: RequestHandler; stop: () => Promise<void> }> {
+}): Promise<{
+  middleware: RequestHandler;
+  stop: () => Promise<void>;
+  /** The data of the cached public read a request's context was answered with, if it was. */
+  publicAnswerOf: (context: GraphQLContext) => object | undefined;
+}> {
+  // Keyed by the request's loaders: Apollo hands plugins a shallow copy of the context, which shares them.
+  const publicAnswers = new WeakMap<GraphQLContext['loaders'], object>();
   const server = new ApolloServer<GraphQLContext>({
     // Apollo parses, validates, runs the plugins and answers; the shared executor executes (executor.ts).
     gateway: compiledExecution(opts.executor),
@@ -59,6 +66,14 @@ export async function createApolloMiddleware(opts: {
               const cost = opts.limits.checkCost(document, request.variables, operationName ?? undefined);
               contextValue.apiKey.charge(cost);
             },
+            async willSendResponse({ response, contextValue }) {
+              // Sent as `{"data":<shared JSON>}` by stringifyResult above: the server may repeat it.
+              if (response.body.kind !== 'single' || response.http.status !== undefined) return;
+              const { data, errors, extensions } = response.body.singleResult;
+              if (errors === undefined && extensions === undefined && opts.executor.holdsData(data)) {
+                publicAnswers.set(contextValue.loaders, data as object);
+              }
+            },
           };
         },
       },
@@ -66,7 +81,7 @@ export async function createApolloMiddleware(opts: {
   });
   await server.start();
   const middleware = expressMiddleware(server, { context: ({ req }) => opts.context(req) });
-  return { middleware, stop: () => server.stop() };
+  return { middleware, stop: () => server.stop(), publicAnswerOf: (context) => publicAnswers.get(context.loaders) };
 }
 
 type Gateway = ApolloServerOptionsWithGateway<GraphQLContext>['gateway'];

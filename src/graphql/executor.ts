@@ -29,6 +29,7 @@ export interface PublicReadCacheOptions {
 }
 
 interface CachedAnswer {
+  key: string;
   expires: number;
   generation: number;
   result: Promise<ExecutionResult>;
@@ -59,7 +60,8 @@ export class GraphqlExecutor {
   private generation = 0;
   /** The data of cached answers, serialized once (Apollo's `stringifyResult` reads it). */
   private readonly serialized = new WeakMap<object, string>();
-  private readonly cachedData = new WeakSet<object>();
+  /** The entry each cached answer's data came from (for {@link holdsData}). */
+  private readonly cachedData = new WeakMap<object, CachedAnswer>();
 
   constructor(
     readonly schema: GraphQLSchema,
@@ -86,6 +88,19 @@ export class GraphqlExecutor {
     return json;
   }
 
+  /** Whether `data` is a cached answer's that the cache still holds (not expired, not invalidated). */
+  holdsData(data: unknown): boolean {
+    if (data === null || typeof data !== 'object') return false;
+    const entry = this.cachedData.get(data);
+    const now = this.cache?.now ?? Date.now;
+    return (
+      entry !== undefined &&
+      this.answers.get(entry.key) === entry &&
+      entry.generation === this.generation &&
+      entry.expires > now()
+    );
+  }
+
   execute(args: ExecuteArgs): Promise<ExecutionResult> | ExecutionResult {
     const plan = this.cache?.reads.plan(args.document, args.operationName ?? undefined);
     return plan ? this.executeCached(args) : this.executeNow(args);
@@ -105,7 +120,7 @@ export class GraphqlExecutor {
     if (hit && hit.expires > t && hit.generation === this.generation) return hit.result;
     const generation = this.generation;
     const result = Promise.resolve(this.executeNow(args));
-    const entry: CachedAnswer = { expires: t + ttlMs, generation, result };
+    const entry: CachedAnswer = { key, expires: t + ttlMs, generation, result };
     this.answers.set(key, entry);
     if (this.answers.size > maxEntries) this.answers.delete(this.answers.keys().next().value!);
     const forget = () => {
@@ -113,7 +128,7 @@ export class GraphqlExecutor {
     };
     result.then((r) => {
       if (r.errors?.length || r.data == null || generation !== this.generation) forget();
-      else this.cachedData.add(r.data);
+      else this.cachedData.set(r.data, entry);
     }, forget);
     return result;
   }

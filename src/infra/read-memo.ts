@@ -8,6 +8,8 @@
 export class ReadMemo {
   private entries = new Map<string, { expires: number; value: Promise<unknown> }>();
   private generation = 0;
+  /** What each kept read resolved to (for {@link holds}). */
+  private readonly settled = new WeakMap<Promise<unknown>, unknown>();
 
   constructor(
     readonly ttlMs: number,
@@ -25,14 +27,24 @@ export class ReadMemo {
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     // A failed load is forgotten; so is one that raced an invalidation.
     value.then(
-      () => {
+      (resolved) => {
         if (generation !== this.generation) this.entries.delete(key);
+        else this.settled.set(value, resolved);
       },
       () => {
         if (this.entries.get(key)?.value === value) this.entries.delete(key);
       },
     );
     return value;
+  }
+
+  /**
+   * Whether `key` still holds the read that produced `value` (not expired, not
+   * invalidated, not evicted): a synchronous check for one who kept `value`.
+   */
+  holds(key: string, value: unknown): boolean {
+    const hit = this.entries.get(key);
+    return hit !== undefined && hit.expires > this.now() && this.settled.get(hit.value) === value;
   }
 
   invalidate(): void {

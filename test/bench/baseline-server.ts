@@ -31,8 +31,12 @@ export function baselineBody(): Buffer {
  * The machine's baseline: a plain `http` server answering every request with a
  * precomputed JSON body. No framework, no parsing, no database.
  */
-export async function startBaselineServer(): Promise<BaselineServer> {
-  const body = baselineBody();
+/**
+ * Serves `body` (the issue's baseline is bare Node writing the same bytes as
+ * the REST events page: the run passes the page the application answered), or
+ * the synthetic page when none is given.
+ */
+export async function startBaselineServer(body: Buffer = baselineBody()): Promise<BaselineServer> {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
     res.end(body);

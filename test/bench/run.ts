@@ -36,7 +36,7 @@ import { startBaselineServer, type BaselineServer } from './baseline-server';
 import { measure, probe, type LoadSettings } from './load';
 import { formatTable, withRatios, writeReport, type BenchReport, type ScenarioResult } from './report';
 import { formatIndexerTable, runIndexerBench, type IndexerReport } from './indexer';
-import { BASELINE, resolveScenario, SCENARIOS, type Scenario } from './scenarios';
+import { BASELINE, BASELINE_BODY_PATH, resolveScenario, SCENARIOS, type Scenario } from './scenarios';
 import { REPO_ROOT, startAppServer, type AppServer } from './server-process';
 import { formatStartupTable, runStartupBench, type StartupReport } from './startup';
 import { formatStreamsReport, runStreamsBench, type StreamsReport } from './streams';
@@ -126,8 +126,19 @@ async function main(signal: AbortSignal): Promise<boolean> {
     return server;
   };
   try {
-    baselineServer = await startBaselineServer();
-    log(`baseline listening at ${baselineServer.baseUrl}`);
+    // The baseline writes the very bytes of the REST events page (the issue's "same body").
+    let baselineBody: Buffer | undefined;
+    if (scenarios.length > 0) {
+      const url = (await serverFor(scenarios.find((s) => !s.serverEnv) ?? scenarios[0])).baseUrl;
+      const page = await fetch(`${url}${BASELINE_BODY_PATH}`);
+      if (page.status !== 200) throw new Error(`GET ${BASELINE_BODY_PATH} answered ${page.status}`);
+      baselineBody = Buffer.from(await page.arrayBuffer());
+    }
+    baselineServer = await startBaselineServer(baselineBody);
+    log(
+      `baseline listening at ${baselineServer.baseUrl}, serving ` +
+        (baselineBody ? `the ${baselineBody.length}-byte body of GET ${BASELINE_BODY_PATH}` : 'a synthetic page'),
+    );
 
     const targets: [string, Scenario][] = [[baselineServer.baseUrl, BASELINE]];
     for (const s of scenarios) {

@@ -1,0 +1,230 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Logger } from './logger';
+import type { Metrics } from './metrics';
+import { deferBodyError, keepRawBody } from './raw-body';
+import { requestIdFrom } from './request-context';
+
+/**
+ * Repeated public reads answered before Express.
+ *
+ * Profiling the cached REST events page (`node --cpu-prof`) put most of its
+ * time in Express itself: the router walk over every mounted path, helmet's
+ * eight middlewares, the body parser and `res.send`'s header work, around an
+ * answer that was already a Buffer in the route's response memo. The same page
+ * through `/graphql` added Apollo's request pipeline and a fresh 67 KB Buffer
+ * per answer (a sixth of its CPU went to the garbage collector).
+ *
+ * So each public answer served from a cache, sent in full to a request that
+ * carried nothing but its URL (a REST `GET`) or its URL and JSON body (a
+ * `POST /graphql`), is kept here with the exact headers that were written for
+ * it; the same request again is written straight from here while the cache
+ * still holds that very answer. What a client or an operator sees is
+ * unchanged: the headers (the request id made per request), the request
+ * counter and latency histogram, the request log line. Anything else, or any
+ * doubt, goes to Express.
+ *
+ * Nothing here is a second cache: an entry points at the answer a cache holds,
+ * and `isCurrent` asks that cache whether it still holds it (the REST route's
+ * memo or the executor's public reads: their TTL and invalidation topics
+ * decide, as for every other request).
+ */
+export interface RepeatAnswer {
+  /** The route, as the request log and metrics name it. */
+  route: string;
+  /** The headers that were written, without the per-request ones (x-request-id, date, content-length). */
+  headers: OutgoingHttpHeaders;
+  /** The request id header's name as it was set (its value is made per request). */
+  requestIdHeader: string;
+  body: Buffer;
+  /** Whether the cache the answer came from still holds it. */
+  isCurrent: () => boolean;
+}
+
+/** Headers made per request, never copied from one answer to the next. */
+const PER_REQUEST = new Set([
+  'x-request-id',
+  'date',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
+/** Bounds the requests kept: a client can vary a query string or a body at will. */
+const MAX_KEPT = 1000;
+
+/** The GraphQL bodies read here at most (a page query with variables is well under this). */
+const MAX_GRAPHQL_BODY = 16 * 1024;
+
+/** The JSON types the body parser would read as UTF-8 JSON with no other parameter. */
+const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
+
+/** A request that carries no credential a GraphQL context would read, nor a cookie. */
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'x-api-key'];
+
+export class RepeatAnswers {
+  private readonly kept = new Map<string, RepeatAnswer>();
+  /** Requests answered from here (tests and the benchmark read it). */
+  served = 0;
+
+  constructor(
+    private readonly metrics: Pick<Metrics, 'observeRequest'>,
+    private readonly logger: Logger,
+    private readonly graphqlPath = '/graphql',
+  ) {}
+
+  /**
+   * Whether a request's answer can depend on nothing but its method, URL and
+   * body: a CORS origin, a forwarded or TLS scheme (HSTS), a conditional
+   * request (304), an event stream or a credential all go through Express.
+   */
+  private static plain(req: IncomingMessage): boolean {
+    const h = req.headers;
+    return (
+      h.origin === undefined &&
+      h['if-none-match'] === undefined &&
+      h['if-modified-since'] === undefined &&
+      h['x-forwarded-proto'] === undefined &&
+      h['content-encoding'] === undefined &&
+      !h.accept?.includes('text/event-stream') &&
+      !CREDENTIAL_HEADERS.some((name) => h[name] !== undefined) &&
+      !(req.socket as { encrypted?: boolean }).encrypted
+    );
+  }
+
+  /** A bodiless GET: keyed by its URL (as received: Express's routers rewrite `req.url`) and Accept. */
+  private static getKey(req: IncomingMessage & { originalUrl?: string }): string | undefined {
+    const h = req.headers;
+    const url = req.originalUrl ?? req.url;
+    if (req.method !== 'GET' || h['content-length'] !== undefined || h['transfer-encoding'] !== undefined) {
+      return undefined;
+    }
+    return url !== undefined && RepeatAnswers.plain(req) ? `GET ${url}\n${h.accept ?? ''}` : undefined;
+  }
+
+  /** A small JSON POST to /graphql, whose body is read here before the key is known. */
+  private graphqlPost(req: IncomingMessage): boolean {
+    const h = req.headers;
+    const length = Number(h['content-length']);
+    return (
+      req.method === 'POST' &&
+      req.url === this.graphqlPath &&
+      h['transfer-encoding'] === undefined &&
+      Number.isInteger(length) &&
+      length <= MAX_GRAPHQL_BODY &&
+      PLAIN_JSON.has(String(h['content-type']).toLowerCase()) &&
+      RepeatAnswers.plain(req)
+    );
+  }
+
+  /**
+   * Answers a repeated request from here, or hands it to `next` (Express).
+   * A `POST /graphql` body read here reaches Express as its JSON body parser
+   * would have left it, and its answer is offered to `keepGraphql` once sent.
+   */
+  handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: () => void,
+    keepGraphql?: (req: IncomingMessage, res: ServerResponse, key: string) => void,
+  ): void {
+    const key = this.kept.size > 0 ? RepeatAnswers.getKey(req) : undefined;
+    if (key !== undefined && this.serve(key, req, res)) return;
+    if (keepGraphql === undefined || !this.graphqlPost(req)) return next();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      // Apollo answers in the media type the Accept header prefers.
+      const graphqlKey = `POST ${req.url}\n${req.headers.accept ?? ''}\n${body.toString('latin1')}`;
+      if (this.serve(graphqlKey, req, res)) return;
+      asJsonBodyParserWould(req, res, body);
+      res.once('finish', () => keepGraphql(req, res, graphqlKey));
+      next();
+    });
+  }
+
+  /** The key a REST answer is kept under (a bodiless GET that qualifies), if any. */
+  static keyOf(req: IncomingMessage): string | undefined {
+    return RepeatAnswers.getKey(req);
+  }
+
+  /** Keeps the answer just sent in full for the request `key` names. */
+  keep(key: string, res: ServerResponse, route: string, body: Buffer, isCurrent: () => boolean): void {
+    if (res.statusCode !== 200) return;
+    const headers: OutgoingHttpHeaders = {};
+    let requestIdHeader = 'x-request-id';
+    // Names as they were set and in their order (HTTP does not care, but a repeat should not
+    // differ at all); the request id keeps its place, its value made per request.
+    // (`getRawHeaderNames` is Node's since 15.13; the type declarations here lack it.)
+    for (const name of (res as ServerResponse & { getRawHeaderNames(): string[] }).getRawHeaderNames()) {
+      const lower = name.toLowerCase();
+      const value = res.getHeader(name);
+      if (lower === 'x-request-id') {
+        headers[name] = '';
+        requestIdHeader = name;
+      } else if (!PER_REQUEST.has(lower) && value !== undefined) headers[name] = value;
+    }
+    if (this.kept.size >= MAX_KEPT && !this.kept.has(key)) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.set(key, { route, headers, requestIdHeader, body, isCurrent });
+  }
+
+  private serve(key: string, req: IncomingMessage, res: ServerResponse): boolean {
+    const kept = this.kept.get(key);
+    if (kept === undefined) return false;
+    if (!kept.isCurrent()) {
+      this.kept.delete(key);
+      return false;
+    }
+    const started = process.hrtime.bigint();
+    const requestId = requestIdFrom(req.headers);
+    const headers: OutgoingHttpHeaders = { ...kept.headers, [kept.requestIdHeader]: requestId };
+    headers['content-length'] = kept.body.length;
+    res.writeHead(200, headers);
+    res.end(kept.body);
+    this.served += 1;
+    // As the request middleware does for every answer Express writes.
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const method = req.method ?? 'GET';
+    this.metrics.observeRequest(method, kept.route, 200, seconds);
+    this.logger.info(
+      { reqId: requestId, method, route: kept.route, status: 200, ms: Math.round(seconds * 1e4) / 10 },
+      'request',
+    );
+    return true;
+  }
+
+  clear(): void {
+    this.kept.clear();
+  }
+
+  get size(): number {
+    return this.kept.size;
+  }
+}
+
+/**
+ * Leaves a request whose UTF-8 JSON body was read here as the server's
+ * `express.json({ verify: keepRawBody })` step would have: the raw bytes kept,
+ * `req.body` parsed (strictly: an object or array; empty is `{}`), or the
+ * unreadable body deferred as "malformed JSON". The body parser then sees a
+ * finished request and leaves it as it is.
+ */
+function asJsonBodyParserWould(req: IncomingMessage, res: ServerResponse, raw: Buffer): void {
+  keepRawBody(req, res, raw);
+  let text = raw.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // the parser's decoder drops a BOM
+  const first = /^[ \t\n\r]*([^ \t\n\r])/.exec(text)?.[1];
+  let body: unknown;
+  if (text.length === 0) body = {};
+  else if (first !== '{' && first !== '[') body = undefined;
+  else {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+  }
+  if (body === undefined) deferBodyError(req, 'malformed JSON');
+  (req as IncomingMessage & { body?: unknown }).body = body;
+}
