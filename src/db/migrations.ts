@@ -83,6 +83,32 @@ export async function deployMigrations(
   });
 }
 
+/** A migration as `_prisma_migrations` records it; `done`: finished and not rolled back. */
+interface RecordedMigration {
+  name: string;
+  checksum: string;
+  done: boolean;
+}
+
+/**
+ * The migrations recorded in `_prisma_migrations` of the schema in use itself (the first
+ * of the search path: a table in another schema further down, say a `public` migrated by
+ * someone else, says nothing about this one); null when that schema has no such table.
+ */
+async function recordedMigrations(
+  query: (sql: string) => Promise<Record<string, unknown>[]>,
+): Promise<RecordedMigration[] | null> {
+  const [table] = await query(
+    "SELECT to_regclass(quote_ident(current_schema()) || '._prisma_migrations') IS NOT NULL AS present",
+  );
+  if (table?.present !== true) return null;
+  const rows = await query(
+    'SELECT migration_name AS name, checksum, (finished_at IS NOT NULL AND rolled_back_at IS NULL) AS done ' +
+      'FROM "_prisma_migrations"',
+  );
+  return rows.map((r) => ({ name: String(r.name), checksum: String(r.checksum), done: r.done === true }));
+}
+
 /**
  * The project's migrations the database has not applied (in order; empty when up to
  * date), read from `_prisma_migrations` (a database never migrated lacks every one).
@@ -92,15 +118,9 @@ export async function pendingMigrations(
   paths: PrismaPaths = PROJECT_PRISMA_PATHS,
 ): Promise<string[]> {
   const wanted = readMigrationList(paths.migrationsDir).migrationDirectories.map((d) => d.path);
-  // In the schema in use itself (the first of the search path), not another one further down the path.
-  const [table] = await query(
-    "SELECT to_regclass(quote_ident(current_schema()) || '._prisma_migrations') IS NOT NULL AS present",
-  );
-  if (table?.present !== true) return wanted;
-  const rows = await query(
-    'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-  );
-  const applied = new Set(rows.map((r) => String(r.migration_name)));
+  const recorded = await recordedMigrations(query);
+  if (recorded === null) return wanted;
+  const applied = new Set(recorded.filter((r) => r.done).map((r) => r.name));
   return wanted.filter((name) => !applied.has(name));
 }
 
@@ -128,18 +148,8 @@ async function allApplied(factory: SqlMigrationAwareDriverAdapterFactory, list: 
   }
   const adapter = await factory.connect();
   try {
-    // The table of the schema in use itself: another schema further down the search path (public, migrated
-    // by someone else) says nothing about this one.
-    const [table] = await rawSqlOn(adapter).query<{ present: boolean }>(
-      "SELECT to_regclass(quote_ident(current_schema()) || '._prisma_migrations') IS NOT NULL AS present",
-      [],
-    );
-    if (table?.present !== true) return false;
-    const rows = await rawSqlOn(adapter).query<{ name: string; checksum: string; done: boolean }>(
-      'SELECT migration_name AS name, checksum, (finished_at IS NOT NULL AND rolled_back_at IS NULL) AS done ' +
-        'FROM "_prisma_migrations"',
-      [],
-    );
+    const rows = await recordedMigrations((sql) => rawSqlOn(adapter).query<Record<string, unknown>>(sql, []));
+    if (rows === null) return false;
     const done = rows.filter((r) => r.done);
     if (done.length !== rows.length || done.length !== wanted.size) return false;
     return done.every((r) => wanted.get(r.name) === r.checksum);
