@@ -15,6 +15,7 @@ import { getResolvedFields, getSchema } from './graphql/schema';
 import { createGraphqlSseHandler, type SseReservations } from './graphql/sse-handler';
 import { apiDocsRouter } from './http/api-docs';
 import { corsMiddleware } from './http/cors';
+import { recordRequest } from './http/request-record';
 import { RepeatAnswers } from './http/repeat-answers';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
 import { sendError } from './http/send-error';
@@ -105,12 +106,13 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     res.setHeader('x-request-id', requestId);
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeOf(req, res);
-      metrics.observeRequest(req.method, route, res.statusCode, seconds);
-      logger.info(
-        { reqId: requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 },
-        'request',
-      );
+      recordRequest(metrics, logger, {
+        requestId,
+        method: req.method,
+        route: routeOf(req, res),
+        status: res.statusCode,
+        seconds,
+      });
     });
     next();
   });
@@ -195,11 +197,9 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
   // A /graphql answer that was a cached public read, sent in full, is repeated before Express.
   const keepGraphql = (req: IncomingMessage, res: ServerResponse, key: string) => {
     const ctx = graphqlContexts.get(req);
-    const data = ctx && apollo.publicAnswerOf(ctx);
-    const json = data && executor.serializedData(data);
-    if (json === undefined) return;
-    const route = routeOf(req as Request, res as Response);
-    repeats.keep(key, res, route, Buffer.from(`{"data":${json}}\n`), () => executor.holdsData(data));
+    const answer = ctx && apollo.publicAnswerOf(ctx);
+    if (answer === undefined) return;
+    repeats.keep(key, res, routeOf(req as Request, res as Response), Buffer.from(answer.body), answer.isCurrent);
   };
   app.use('/graphql', (req, res, next) => {
     res.locals.route = '/graphql';

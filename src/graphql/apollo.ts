@@ -26,8 +26,11 @@ export async function createApolloMiddleware(opts: {
 }): Promise<{
   middleware: RequestHandler;
   stop: () => Promise<void>;
-  /** The data of the cached public read a request's context was answered with, if it was. */
-  publicAnswerOf: (context: GraphQLContext) => object | undefined;
+  /**
+   * The body sent for the cached public read a request's context was answered with (if it was),
+   * and whether the executor still holds that answer.
+   */
+  publicAnswerOf: (context: GraphQLContext) => { body: string; isCurrent: () => boolean } | undefined;
 }> {
   // Keyed by the request's loaders: Apollo hands plugins a shallow copy of the context, which shares them.
   const publicAnswers = new WeakMap<GraphQLContext['loaders'], object>();
@@ -49,7 +52,7 @@ export async function createApolloMiddleware(opts: {
         value.errors === undefined && value.extensions === undefined
           ? opts.executor.serializedData(value.data)
           : undefined;
-      return shared === undefined ? `${JSON.stringify(value)}\n` : `{"data":${shared}}\n`;
+      return shared === undefined ? `${JSON.stringify(value)}\n` : sharedBody(shared);
     },
     formatError: createFormatError((err) => opts.logger.error({ err }, 'graphql resolver failed')),
     // Cache-control hints would hook every field resolution for nothing: HTTP
@@ -81,7 +84,19 @@ export async function createApolloMiddleware(opts: {
   });
   await server.start();
   const middleware = expressMiddleware(server, { context: ({ req }) => opts.context(req) });
-  return { middleware, stop: () => server.stop(), publicAnswerOf: (context) => publicAnswers.get(context.loaders) };
+  const publicAnswerOf = (context: GraphQLContext) => {
+    const data = publicAnswers.get(context.loaders);
+    const shared = data && opts.executor.serializedData(data);
+    return shared === undefined
+      ? undefined
+      : { body: sharedBody(shared), isCurrent: () => opts.executor.holdsData(data) };
+  };
+  return { middleware, stop: () => server.stop(), publicAnswerOf };
+}
+
+/** The body of an answer whose data is a cached public read's shared JSON (as stringifyResult writes it). */
+function sharedBody(sharedData: string): string {
+  return `{"data":${sharedData}}\n`;
 }
 
 type Gateway = ApolloServerOptionsWithGateway<GraphQLContext>['gateway'];

@@ -3,6 +3,7 @@ import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import { deferBodyError, keepRawBody } from './raw-body';
 import { requestIdFrom } from './request-context';
+import { recordRequest } from './request-record';
 
 /**
  * Repeated public reads answered before Express.
@@ -92,8 +93,11 @@ export class RepeatAnswers {
     );
   }
 
-  /** A bodiless GET: keyed by its URL (as received: Express's routers rewrite `req.url`) and Accept. */
-  private static getKey(req: IncomingMessage & { originalUrl?: string }): string | undefined {
+  /**
+   * The key a bodiless GET that qualifies is kept under, if any: its URL (as received:
+   * Express's routers rewrite `req.url`) and Accept.
+   */
+  static keyOf(req: IncomingMessage & { originalUrl?: string }): string | undefined {
     const h = req.headers;
     const url = req.originalUrl ?? req.url;
     if (req.method !== 'GET' || h['content-length'] !== undefined || h['transfer-encoding'] !== undefined) {
@@ -128,7 +132,7 @@ export class RepeatAnswers {
     next: () => void,
     keepGraphql?: (req: IncomingMessage, res: ServerResponse, key: string) => void,
   ): void {
-    const key = this.kept.size > 0 ? RepeatAnswers.getKey(req) : undefined;
+    const key = this.kept.size > 0 ? RepeatAnswers.keyOf(req) : undefined;
     if (key !== undefined && this.serve(key, req, res)) return;
     if (keepGraphql === undefined || !this.graphqlPost(req)) return next();
     const chunks: Buffer[] = [];
@@ -142,11 +146,6 @@ export class RepeatAnswers {
       res.once('finish', () => keepGraphql(req, res, graphqlKey));
       next();
     });
-  }
-
-  /** The key a REST answer is kept under (a bodiless GET that qualifies), if any. */
-  static keyOf(req: IncomingMessage): string | undefined {
-    return RepeatAnswers.getKey(req);
   }
 
   /** Keeps the answer just sent in full for the request `key` names. */
@@ -185,21 +184,14 @@ export class RepeatAnswers {
     this.served += 1;
     // As the request middleware does for every answer Express writes.
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const method = req.method ?? 'GET';
-    this.metrics.observeRequest(method, kept.route, 200, seconds);
-    this.logger.info(
-      { reqId: requestId, method, route: kept.route, status: 200, ms: Math.round(seconds * 1e4) / 10 },
-      'request',
-    );
+    recordRequest(this.metrics, this.logger, {
+      requestId,
+      method: req.method ?? 'GET',
+      route: kept.route,
+      status: 200,
+      seconds,
+    });
     return true;
-  }
-
-  clear(): void {
-    this.kept.clear();
-  }
-
-  get size(): number {
-    return this.kept.size;
   }
 }
 
