@@ -58,6 +58,10 @@ export async function openSse(url: string, init: RequestInit = {}): Promise<SseR
       }
       return queue.splice(0, count);
     },
-    close: () => ctrl.abort(),
+    // Holds the Response until closed: undici cancels the body of a collected Response.
+    close: () => {
+      ctrl.abort();
+      void res.body?.cancel().catch(() => undefined);
+    },
   };
 }

@@ -39,7 +39,16 @@ async function open(path: string, init: RequestInit = {}): Promise<OpenStream> {
   if (res.status !== 200) {
     return { status: res.status, headers: res.headers, body: await res.json(), close: () => undefined };
   }
-  return { status: 200, headers: res.headers, close: () => ctrl.abort() };
+  // `close` holds the Response: undici cancels the body of a collected Response, which would
+  // close the stream at the next GC, whenever that falls.
+  return {
+    status: 200,
+    headers: res.headers,
+    close: () => {
+      ctrl.abort();
+      void res.body?.cancel().catch(() => undefined);
+    },
+  };
 }
 
 const closeAll = (streams: OpenStream[]) => streams.forEach((s) => s.close());
