@@ -257,8 +257,21 @@ export class CatalogService {
       }
     }
     // A venue_b event merged into its venue_a match leaves its own core event empty.
-    const absorbed = groups.flatMap((g) => (g.a && g.b ? [coreEventIdOf('venue_b', g.b.venueEventId)] : []));
-    if (absorbed.length > 0) await tx.coreEvent.deleteMany({ where: { id: { in: absorbed }, markets: { none: {} } } });
+    const absorbed = groups.flatMap((g) =>
+      g.a && g.b ? [{ from: coreEventIdOf('venue_b', g.b.venueEventId), to: g.id }] : [],
+    );
+    if (absorbed.length > 0) {
+      const empty = await tx.coreEvent.findMany({
+        where: { id: { in: absorbed.map((m) => m.from) }, markets: { none: {} } },
+        select: { id: true },
+      });
+      const gone = new Set(empty.map((e) => e.id));
+      await moveEventReferences(
+        tx,
+        absorbed.filter((m) => gone.has(m.from)),
+      );
+      if (gone.size > 0) await tx.coreEvent.deleteMany({ where: { id: { in: [...gone] } } });
+    }
     return count;
   }
 
@@ -385,4 +398,30 @@ function toPairDecision(row: {
     confidence: row.confidence,
     reason: row.reason,
   };
+}
+
+/** Columns that name a core event without a foreign key (table, column): constants, never input. */
+const EVENT_REFERENCES = [
+  ['Comment', 'eventId'],
+  ['FeedItem', 'coreEventId'],
+  ['Order', 'coreEventId'],
+  ['Position', 'coreEventId'],
+  ['RouteIntent', 'coreEventId'],
+] as const;
+
+/**
+ * What users and their trades attached to a core event that is merged away follows it to the event
+ * it joined: comments (they are read by the event's slug), feed items, and the event named on
+ * orders, positions and route intents. One statement per table for the whole sync.
+ */
+async function moveEventReferences(tx: Tx, moves: readonly { from: string; to: string }[]): Promise<void> {
+  if (moves.length === 0) return;
+  const from = moves.map((m) => m.from);
+  const to = moves.map((m) => m.to);
+  for (const [table, column] of EVENT_REFERENCES) {
+    const [t, c] = [Prisma.raw(`"${table}"`), Prisma.raw(`"${column}"`)];
+    await tx.$executeRaw`
+      UPDATE ${t} SET ${c} = m.to_id
+      FROM unnest(${from}::text[], ${to}::text[]) AS m(from_id, to_id) WHERE ${t}.${c} = m.from_id`;
+  }
 }

@@ -4,7 +4,7 @@ import { CatalogJob } from '../../../src/modules/ingestion/catalog-job';
 import { coreEventIdOf } from '../../../src/modules/ingestion/catalog-match';
 import { MarketIndex } from '../../../src/modules/ingestion/market-index';
 import type { LiveVenueClient } from '../../../src/venues';
-import { http, NO_BACKGROUND_TIMERS, startTestApp, type TestApp } from '../../support/app';
+import { bearer, http, NO_BACKGROUND_TIMERS, startTestApp, type TestApp } from '../../support/app';
 import { startFakeVenues, type FakeVenues } from '../../support/fake-venues';
 import { openSse } from '../../support/sse';
 import { eventually } from '../../support/wait';
@@ -165,6 +165,15 @@ describe('the live catalog', () => {
 
     // Merge the two Bitcoin events by hand: pinned too, so the next sync keeps it.
     const [x, y] = again.filter((e) => e.title.startsWith('Bitcoin above $150,000'));
+    // A comment on the venue_b event, which the merge takes away, follows it to the merged event.
+    const absorbed = [x, y].find((e) => e.id === coreEventIdOf('venue_b', BTC_B))!;
+    const token = await app.token('commenter');
+    const comment = await http(`${app.url}/api/events/${absorbed.slug}/comments`, {
+      method: 'POST',
+      headers: bearer(token),
+      json: { body: 'Before the merge' },
+    });
+    expect(comment.status).toBe(201);
     const merge = await http(`${app.url}/api/admin/catalog/merge`, {
       method: 'POST',
       headers: ADMIN,
@@ -176,6 +185,13 @@ describe('the live catalog', () => {
     const merged = (await allEvents()).filter((e) => e.sourceType === 'matched');
     expect(merged).toHaveLength(1);
     expect(merged[0].markets.map((m) => m.venue).sort()).toEqual(['venue_a', 'venue_b']);
+    expect(merged[0].id).toBe(coreEventIdOf('venue_a', BTC_A));
+    const comments = await http(`${app.url}/api/events/${merged[0].slug}/comments`);
+    expect(comments.status).toBe(200);
+    expect((comments.body as { data: { id: string; body: string }[] }).data).toEqual([
+      expect.objectContaining({ id: (comment.body as { id: string }).id, body: 'Before the merge' }),
+    ]);
+    expect((await http(`${app.url}/api/events/${absorbed.slug}/comments`)).status).toBe(404);
 
     const unknown = await http(`${app.url}/api/admin/catalog/merge`, {
       method: 'POST',
