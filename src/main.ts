@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createLogger } from './http/logger';
 import { startWaitingServer } from './http/waiting-server';
-import { removeRuntimeFile, writeRuntimeFile } from './runtime-file';
+import { readRuntimeFile, removeRuntimeFile, writeRuntimeFile } from './runtime-file';
 import { startServer } from './server';
 import { closeServices, createServices, embeddedTemplate, startBackground } from './services';
 import { VERSION } from './version';
@@ -18,6 +18,15 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     throw err;
+  }
+  // The embedded database admits one process: a second server on the same folder says who holds it.
+  const owner = config.databaseUrl === undefined ? readRuntimeFile(config.dataDir) : null;
+  if (owner) {
+    process.stderr.write(
+      `DATA_DIR ${config.dataDir} is in use by the server running as process ${owner.pid} at ${owner.url}; ` +
+        'stop it, or start this one with another DATA_DIR or with DATABASE_URL\n',
+    );
+    process.exit(1);
   }
   const logger = createLogger(config.logLevel);
   if (config.devDefaults.length > 0) {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -73,6 +73,21 @@ describe('the production build (dist/)', () => {
     const graphiql = await fetch(`${s.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(graphiql.status).toBe(200);
     expect(await graphiql.text()).toContain('GraphiQL');
+    if (!process.env.DATABASE_URL) {
+      // The embedded database admits one process: a second server on the folder says who holds it.
+      const second = spawnSync(process.execPath, ['dist/main.js'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, ...env, PORT: String(await freePort()) },
+      });
+      expect(second.status).toBe(1);
+      const owner = JSON.parse(readFileSync(path.join(dataDir, 'server.json'), 'utf8')) as { pid: number; url: string };
+      expect(second.stderr).toContain(
+        `DATA_DIR ${dataDir} is in use by the server running as process ${owner.pid} at ${owner.url}`,
+      );
+      expect((await fetch(`${s.url}/health`)).status).toBe(200);
+    }
     expect(await s.stop()).toBe(0);
     server = undefined;
   }, 120_000);
