@@ -315,11 +315,10 @@ async function runOperation<C>(
 ): Promise<void> {
   const variableValues = await variablesFor(route, req, deps, context);
   deps.checkLimits?.(route.document as DocumentNode, variableValues);
-  const key = memo && JSON.stringify(variableValues);
-  const answer =
-    memo && key !== undefined
-      ? await memo.get<CachedResponse>(key, () => execute1(route, deps, context, variableValues))
-      : await execute1(route, deps, context, variableValues);
+  const key = memo ? JSON.stringify(variableValues) : undefined;
+  const answer = memo
+    ? await memo.get<CachedResponse>(key!, () => execute1(route, deps, context, variableValues))
+    : await execute1(route, deps, context, variableValues);
   const { body, etag } = answer;
   if (route.deprecated) {
     res.setHeader('deprecation', `@${Math.floor(route.deprecated.since.getTime() / 1000)}`);
@@ -339,8 +338,8 @@ async function runOperation<C>(
     .status(route.status ?? 200)
     .type(format?.contentType ?? 'application/json')
     .send(body);
-  if (memo && key !== undefined && route.auth === 'none' && deps.keepAnswer) {
-    deps.keepAnswer(req, res, route.path, body, () => memo.holds(key, answer));
+  if (memo && route.auth === 'none' && deps.keepAnswer) {
+    deps.keepAnswer(req, res, route.path, body, () => memo.holds(key!, answer));
   }
 }
 

@@ -41,7 +41,7 @@ function templateFile(templateDir: string, extensions: Extensions): string {
 }
 
 /** A saved data folder (a tarball of `dumpDataDir`), or undefined when there is none or it cannot be read. */
-export function readDataDirArchive(file: string): Buffer | undefined {
+function readDataDirArchive(file: string): Buffer | undefined {
   try {
     return readFileSync(file);
   } catch {

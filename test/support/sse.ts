@@ -9,6 +9,18 @@ export interface SseReader {
   close(): void;
 }
 
+/**
+ * Closes a fetched stream: aborts it and cancels its body. Holding the Response in the closer
+ * matters: undici cancels the body of a collected Response, which would close a stream meant to
+ * stay open at whatever garbage collection falls next.
+ */
+export function closerOf(ctrl: AbortController, res: Response): () => void {
+  return () => {
+    ctrl.abort();
+    void res.body?.cancel().catch(() => undefined);
+  };
+}
+
 /** Opens an SSE response with fetch and parses it with a spec-conformant parser. */
 export async function openSse(url: string, init: RequestInit = {}): Promise<SseReader> {
   const ctrl = new AbortController();
@@ -58,10 +70,6 @@ export async function openSse(url: string, init: RequestInit = {}): Promise<SseR
       }
       return queue.splice(0, count);
     },
-    // Holds the Response until closed: undici cancels the body of a collected Response.
-    close: () => {
-      ctrl.abort();
-      void res.body?.cancel().catch(() => undefined);
-    },
+    close: closerOf(ctrl, res),
   };
 }

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { createClient } from 'graphql-sse';
 import { TRADES_TOPIC, type TradeEvent } from '../../../src/modules/trades';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { closerOf } from '../../support/sse';
 import { waitFor } from '../../support/wait';
 
 // Behind a trusted local proxy: X-Forwarded-For names the client, so one test process can be many
@@ -39,16 +40,7 @@ async function open(path: string, init: RequestInit = {}): Promise<OpenStream> {
   if (res.status !== 200) {
     return { status: res.status, headers: res.headers, body: await res.json(), close: () => undefined };
   }
-  // `close` holds the Response: undici cancels the body of a collected Response, which would
-  // close the stream at the next GC, whenever that falls.
-  return {
-    status: 200,
-    headers: res.headers,
-    close: () => {
-      ctrl.abort();
-      void res.body?.cancel().catch(() => undefined);
-    },
-  };
+  return { status: 200, headers: res.headers, close: closerOf(ctrl, res) };
 }
 
 const closeAll = (streams: OpenStream[]) => streams.forEach((s) => s.close());
