@@ -29,12 +29,9 @@ export function baselineBody(): Buffer {
 
 /**
  * The machine's baseline: a plain `http` server answering every request with a
- * precomputed JSON body. No framework, no parsing, no database.
- */
-/**
- * Serves `body` (the issue's baseline is bare Node writing the same bytes as
- * the REST events page: the run passes the page the application answered), or
- * the synthetic page when none is given.
+ * precomputed JSON body. No framework, no parsing, no database. It serves
+ * `body` (the run passes the REST events page the application answered, so
+ * bare Node writes the same bytes), or the synthetic page when none is given.
  */
 export async function startBaselineServer(body: Buffer = baselineBody()): Promise<BaselineServer> {
   const server = http.createServer((_req, res) => {
