@@ -19,11 +19,12 @@
  * test/bench/results/execute.json.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { signToken } from '../../src/auth/token-signer';
 import { loadConfig } from '../../src/config';
+import { runExecuteFloor, type FloorReport } from './execute-floor';
 import { startAppServer, type AppServer } from './server-process';
 import { percentile } from './streams';
 
@@ -51,6 +52,13 @@ export interface ExecuteReport {
    */
   cpuMsPerExecution: number;
   failures: string[];
+  /**
+   * The same statements straight over the driver, measured in the same run after the server
+   * stopped (execute-floor.ts): the database's most on this machine.
+   */
+  floor: FloorReport;
+  /** {@link perSecond} over the floor's rate. */
+  ofFloor: number;
 }
 
 function log(message: string): void {
@@ -102,11 +110,14 @@ async function executeOnce(baseUrl: string, token: string, marketId: string): Pr
 
 export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.ProcessEnv): Promise<ExecuteReport> {
   let server: AppServer | undefined;
+  // Embedded: a data folder of the bench's own, kept when the server stops, for the floor.
+  const dataDir = env.DATABASE_URL ? undefined : mkdtempSync(path.join(os.tmpdir(), 'bench-execute-'));
   try {
     server = await startAppServer({
       command: env.BENCH_SERVER_CMD || undefined,
       startupTimeoutMs: settings.startupTimeoutMs,
       env,
+      dataDir,
       extraEnv: { ...QUIET, SIMULATION_RATE_LIMIT: '1000000', PAPER_STARTING_BALANCE_USD: '1000000000' },
     });
     const base = server.baseUrl;
@@ -149,13 +160,21 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
     const after = await counters(base);
     latencies.sort((a, b) => a - b);
     const executions = latencies.length;
+    const perSecond = Math.round((executions / elapsed) * 10) / 10;
+    const database = server.database;
+    await server.stop();
+    log(`the floor: the same statements over the driver (${settings.seconds} s, ${settings.clients} clients)`);
+    const floor = await runExecuteFloor(
+      settings,
+      env.DATABASE_URL ? { kind: 'postgres', databaseUrl: env.DATABASE_URL } : { kind: 'pglite', dataDir: dataDir! },
+    );
     return {
       settings,
-      database: server.database,
+      database,
       loadAvg1m: Math.round(os.loadavg()[0] * 100) / 100,
       executions,
       failed,
-      perSecond: Math.round((executions / elapsed) * 10) / 10,
+      perSecond,
       p50: Math.round(percentile(latencies, 50) * 10) / 10,
       p99: Math.round(percentile(latencies, 99) * 10) / 10,
       // The two /metrics reads run no statement; failed executions ran some too, so only a clean run is exact.
@@ -166,9 +185,12 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
           ? Math.round(((after.cpuSeconds - before.cpuSeconds) * 1000 * 100) / (executions + failed)) / 100
           : 0,
       failures,
+      floor,
+      ofFloor: floor.perSecond > 0 ? Math.round((perSecond / floor.perSecond) * 100) / 100 : 0,
     };
   } finally {
     if (server) await server.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -179,6 +201,8 @@ export function formatExecuteReport(r: ExecuteReport): string {
     `  ${r.perSecond} executions/s (${r.executions} in ${r.settings.seconds} s, ${r.failed} failed), ` +
       `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.statementsPerExecution} statements and ` +
       `${r.cpuMsPerExecution} ms of server CPU per execution`,
+    `  the floor, the same statements over the driver: ${r.floor.perSecond}/s (${r.floor.clientCpuMs} ms of ` +
+      `client CPU each); the service at ${r.ofFloor}× the floor`,
     ...r.failures.map((f) => `  ! ${f}`),
   ].join('\n');
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Position, Prisma } from '../../db/generated/client';
 import { mulMicros } from '../../money';
 import { applyFill, OversellError, type PositionState } from '../portfolio/position.math';
@@ -37,30 +38,21 @@ export async function lockPosition(tx: Prisma.TransactionClient, d: OrderDraft):
 
 /**
  * Creates the empty position row of the order's market outcome (size 0), unless a concurrent
- * order created it first: the caller locks it afterwards.
+ * order created it first: the caller locks it afterwards. Raw SQL, not `position.createMany`:
+ * Prisma compiles every `createMany` afresh (its query plan cache skips them).
  */
 async function createEmptyPosition(
   tx: Prisma.TransactionClient,
   d: OrderDraft,
   status: 'open' | 'pending',
 ): Promise<void> {
-  await tx.position.createMany({
-    data: [
-      {
-        userId: d.userId,
-        venue: d.venue,
-        venueMarketId: d.venueMarketId,
-        outcome: d.outcome,
-        mode: d.mode,
-        marketId: d.marketKey,
-        coreEventId: d.coreEventId,
-        status,
-        sizeMicros: 0n,
-        costBasisMicros: 0n,
-      },
-    ],
-    skipDuplicates: true,
-  });
+  const now = new Date();
+  await tx.$executeRaw`
+    INSERT INTO "Position" ("id", "userId", "venue", "marketId", "venueMarketId", "coreEventId", "outcome", "status",
+    "sizeMicros", "costBasisMicros", "mode", "openedAt", "updatedAt")
+    VALUES (${randomUUID()}, ${d.userId}, ${d.venue}::"Venue", ${d.marketKey}, ${d.venueMarketId}, ${d.coreEventId},
+    ${d.outcome}::"Outcome", ${status}::"PositionStatus", 0, 0, ${d.mode}::"ExecutionMode", ${now}, ${now})
+    ON CONFLICT ("userId", "venue", "venueMarketId", "outcome", "mode") DO NOTHING`;
 }
 
 /**

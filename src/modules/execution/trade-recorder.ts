@@ -1,4 +1,5 @@
-import type { Fill, Order, Position, Prisma, PrismaClient } from '../../db/generated/client';
+import { randomUUID } from 'node:crypto';
+import { Prisma, type Fill, type Order, type Position, type PrismaClient } from '../../db/generated/client';
 import {
   currencyOfMode,
   InsufficientFundsError,
@@ -49,6 +50,20 @@ export function draftOf(o: Order): OrderDraft {
 }
 
 const usd = usdText;
+
+/**
+ * An order's fills, in one statement. Raw SQL, not `fill.createMany`: Prisma compiles every
+ * `createMany` afresh (its query plan cache skips them), a third of a millisecond of the
+ * event loop per order.
+ */
+async function insertFills(tx: Prisma.TransactionClient, orderId: string, fills: readonly RecordedFill[]) {
+  if (fills.length === 0) return;
+  const rows = fills.map(
+    (f, i) => Prisma.sql`(${randomUUID()}, ${orderId}, ${i + 1}::int, ${f.price}, ${f.size}, ${f.fee}, ${f.filledAt})`,
+  );
+  await tx.$executeRaw`INSERT INTO "Fill" ("id", "orderId", "seq", "priceMicros", "sizeMicros", "feeMicros", "filledAt")
+    VALUES ${Prisma.join(rows)}`;
+}
 const contracts = (micros: bigint) => String(microsToNumber(micros));
 
 /**
@@ -211,16 +226,7 @@ export class TradeRecorder {
         const order = existing
           ? await this.finishOpen(tx, d.id, withPosition)
           : await tx.order.create({ data: { ...this.row(d), ...withPosition } });
-        await tx.fill.createMany({
-          data: fills.map((f, i) => ({
-            orderId: d.id,
-            seq: i + 1,
-            priceMicros: f.price,
-            sizeMicros: f.size,
-            feeMicros: f.fee,
-            filledAt: f.filledAt,
-          })),
-        });
+        await insertFills(tx, d.id, fills);
         const balance = await this.postMoney(tx, d, existing, t.notional, fills);
         return { ok: true as const, order, position, balance };
       });

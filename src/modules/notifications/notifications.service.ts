@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Prisma, PrismaClient } from '../../db/generated/client';
+import { Prisma, type PrismaClient } from '../../db/generated/client';
 import type { OffsetPage } from '../../db/offset-page';
 import { AppError } from '../../errors/app-error';
 import { NOTIFICATION_KINDS, type NotificationKind, type PushPlatform } from './notifications.limits';
@@ -94,8 +94,10 @@ export class NotificationsService {
   ) {}
 
   /**
-   * Stores notifications (one statement) and pushes those stored: a once-only
-   * notification already stored before is skipped.
+   * Stores notifications and pushes those stored: a once-only notification
+   * already stored before is skipped. One statement stores them and reads the
+   * stored ones' push tokens. Raw SQL: Prisma compiles every `createManyAndReturn`
+   * afresh (its query plan cache skips them), and this runs once per order.
    */
   async notify(items: readonly NewNotification[]): Promise<void> {
     if (items.length === 0) return;
@@ -107,13 +109,18 @@ export class NotificationsService {
       body: n.body,
       data: n.data ?? {},
     }));
-    const stored = await this.prisma.notification.createManyAndReturn({
-      data: rows,
-      skipDuplicates: true,
-      select: { id: true },
-    });
-    const fresh = new Set(stored.map((r) => r.id));
-    const delivery = this.deliver(rows.filter((r) => fresh.has(r.id))).catch(this.onPushError);
+    const values = rows.map(
+      (r) => Prisma.sql`(${r.id}, ${r.userId}, ${r.kind}, ${r.title}, ${r.body}, ${JSON.stringify(r.data)}::jsonb)`,
+    );
+    const stored = await this.prisma.$queryRaw<{ id: string; token: string | null }[]>`
+      WITH stored AS (
+        INSERT INTO "Notification" ("id", "userId", "kind", "title", "body", "data") VALUES ${Prisma.join(values)}
+        ON CONFLICT DO NOTHING RETURNING "id", "userId"
+      )
+      SELECT s."id", t."token" FROM stored s LEFT JOIN "PushToken" t ON t."userId" = s."userId"`;
+    const tokens = new Map<string, string[]>();
+    for (const { id, token } of stored) if (token !== null) tokens.set(id, [...(tokens.get(id) ?? []), token]);
+    const delivery = this.deliver(rows, tokens).catch(this.onPushError);
     this.inflight.add(delivery);
     void delivery.finally(() => this.inflight.delete(delivery));
   }
@@ -188,22 +195,19 @@ export class NotificationsService {
 
   /**
    * Pushes each notification its user's preference allows to the user's
-   * devices. Each push stands alone: a failed one goes to the error hook and
-   * the others are still sent, at most {@link PUSH_CONCURRENCY} at a time.
+   * devices (`tokens`, by notification id: those stored just now with a device). Each push stands alone: a failed
+   * one goes to the error hook and the others are still sent, at most
+   * {@link PUSH_CONCURRENCY} at a time.
    */
   private async deliver(
-    rows: { userId: string; kind: string; title: string; body: string; data: Record<string, string> }[],
+    rows: { id: string; userId: string; kind: string; title: string; body: string; data: Record<string, string> }[],
+    tokens: ReadonlyMap<string, readonly string[]>,
   ): Promise<void> {
-    if (rows.length === 0) return;
-    const users = [...new Set(rows.map((r) => r.userId))];
-    const tokens = await this.prisma.pushToken.findMany({
-      where: { userId: { in: users } },
-      select: { token: true, userId: true },
-    });
+    const withDevices = rows.filter((r) => tokens.has(r.id));
     // Most users have no device registered: their preferences are not read at all.
-    if (tokens.length === 0) return;
+    if (withDevices.length === 0) return;
     const prefs = await this.prisma.userPreference.findMany({
-      where: { userId: { in: [...new Set(tokens.map((t) => t.userId))] }, key: { startsWith: 'notifications.' } },
+      where: { userId: { in: [...new Set(withDevices.map((r) => r.userId))] }, key: { startsWith: 'notifications.' } },
     });
     const defaults = defaultPreferences();
     const allowed = (userId: string, kind: string) => {
@@ -212,10 +216,12 @@ export class NotificationsService {
       return (stored ? stored.value : defaults[key]) === true;
     };
     const deliveries: PushDelivery[] = [];
-    for (const r of rows) {
-      const mine = tokens.filter((t) => t.userId === r.userId).map((t) => t.token);
-      if (mine.length === 0 || !allowed(r.userId, r.kind)) continue;
-      deliveries.push({ tokens: mine, message: { title: r.title, body: r.body, data: { kind: r.kind, ...r.data } } });
+    for (const r of withDevices) {
+      if (!allowed(r.userId, r.kind)) continue;
+      deliveries.push({
+        tokens: [...(tokens.get(r.id) ?? [])],
+        message: { title: r.title, body: r.body, data: { kind: r.kind, ...r.data } },
+      });
     }
     await eachLimited(deliveries, PUSH_CONCURRENCY, async (d) => {
       try {

@@ -65,6 +65,18 @@ describe('TradeRecorder.settle', () => {
     expect(await db.prisma.appSetting.count({ where: { key: { startsWith: `fee:${d.id}:` } } })).toBe(2);
     // 6 × 0.40 + 4 × 0.42 = 4.08, fees 0.18.
     expect((await ledger.balance('r1')).available).toBe(micros(50 - 4.08 - 0.18));
+    const stored = await db.prisma.fill.findMany({ where: { orderId: d.id }, orderBy: { seq: 'asc' } });
+    expect(
+      stored.map(({ seq, priceMicros, sizeMicros, feeMicros, filledAt }) => ({
+        seq,
+        priceMicros,
+        sizeMicros,
+        feeMicros,
+        filledAt,
+      })),
+    ).toEqual(
+      fills.map((f, i) => ({ seq: i + 1, priceMicros: f.price, sizeMicros: f.size, feeMicros: f.fee, filledAt: at })),
+    );
     const position = await db.prisma.position.findFirstOrThrow({ where: { userId: 'r1' } });
     expect(position).toMatchObject({
       sizeMicros: micros(10),

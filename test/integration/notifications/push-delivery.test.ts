@@ -113,6 +113,40 @@ describe('push delivery of each kind of notification', () => {
     });
   });
 
+  it('one push per notification carries every device of its user; a once-only one is pushed once', async () => {
+    const second = `${device('two-devices')}-tablet`;
+    await register('two-devices');
+    expect((await app.as('two-devices').post('/api/push-tokens', { token: second, platform: 'ios' })).status).toBe(201);
+    const notifications = app.services.get(NotificationsService);
+    const reward = {
+      userId: 'two-devices',
+      kind: 'reward' as const,
+      title: 'Reward credited',
+      body: 'a reward',
+      onceKey: 'reward-1',
+    };
+    const reply = { userId: 'two-devices', kind: 'comment_reply' as const, title: 'A reply', body: 'hello' };
+    // Stored, not pushed: likes are off by default.
+    const like = { userId: 'two-devices', kind: 'comment_like' as const, title: 'A like', body: 'liked' };
+    const deviceless = { userId: 'no-devices', kind: 'comment_reply' as const, title: 'A reply', body: 'hi' };
+    const before = provider.requests.length;
+    await notifications.notify([reward, reply, like, deviceless]);
+    await notifications.notify([reward]); // stored already: neither stored nor pushed again
+    await notifications.settled();
+    const sent = provider.requests.slice(before).map((r) => r.body as SentPush);
+    expect(sent.map((p) => p.data.kind).sort()).toEqual(['comment_reply', 'reward']);
+    for (const push of sent) expect([...push.tokens].sort()).toEqual([device('two-devices'), second].sort());
+    const stored = await app.services.db.prisma.notification.findMany({
+      where: { userId: { in: ['two-devices', 'no-devices'] } },
+    });
+    expect(stored.map((n) => `${n.userId}/${n.kind}`).sort()).toEqual([
+      'no-devices/comment_reply',
+      'two-devices/comment_like',
+      'two-devices/comment_reply',
+      'two-devices/reward',
+    ]);
+  });
+
   it("a followed trader's trade (chain-indexer webhook) is pushed to the follower", async () => {
     const trader = '0x' + '5e'.repeat(20);
     await register('trade-fan');
