@@ -1,4 +1,5 @@
 import { AppError } from './app-error';
+import { sqlStateOf } from './sql-state';
 
 interface PrismaKnownError {
   code: string;
@@ -50,6 +51,13 @@ export function toAppError(err: unknown): AppError | null {
       case 'P2025':
       case 'P2001':
         return AppError.notFound('resource');
+      case 'P2010': {
+        // A raw statement's failure: the same violations as the model queries' codes above.
+        const state = sqlStateOf(err);
+        if (state === '23505') return AppError.conflict('resource already exists');
+        if (state === '23503') return foreignKeyError(err);
+        return null;
+      }
       default:
         return null;
     }

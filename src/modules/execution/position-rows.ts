@@ -95,12 +95,30 @@ export async function undoPending(tx: Prisma.TransactionClient, d: OrderDraft): 
   else await tx.position.update({ where: { id: current.id }, data: { status: 'closed' } });
 }
 
-/** Locks the position row (creating it for a first buy) and applies the fills with the position math. */
-export async function applyToPosition(
+/** A locked position row and what an order's fills make of it (see {@link planPosition}). */
+export interface PositionMove {
+  id: string;
+  sizeMicros: bigint;
+  costBasisMicros: bigint;
+  realizedPnlMicros: bigint;
+  feesMicros: bigint;
+  status: 'open' | 'closed';
+  closedAt: Date | null;
+  /** Set when the row goes from holding nothing to holding contracts. */
+  openedAt?: Date;
+  updatedAt: Date;
+}
+
+/**
+ * Locks the position row (creating it for a first buy) and applies the fills with the position
+ * math: the row's new figures, not yet written ({@link writePosition}, or the recorder's one
+ * statement for a new order).
+ */
+export async function planPosition(
   tx: Prisma.TransactionClient,
   d: OrderDraft,
   fills: readonly RecordedFill[],
-): Promise<Position> {
+): Promise<PositionMove> {
   const lock = () => lockPosition(tx, d);
   let current = await lock();
   if (!current && d.side === 'buy') {
@@ -122,16 +140,21 @@ export async function applyToPosition(
     state = applyFill(state, { side: d.side, size: f.size, notional: mulMicros(f.price, f.size), fee: f.fee });
   const reopened = current.sizeMicros === 0n && state.size > 0n;
   const now = new Date();
-  return tx.position.update({
-    where: { id: current.id },
-    data: {
-      sizeMicros: state.size,
-      costBasisMicros: state.costBasis,
-      realizedPnlMicros: state.realizedPnl,
-      feesMicros: state.fees,
-      status: state.size > 0n ? 'open' : 'closed',
-      closedAt: state.size > 0n ? null : now,
-      ...(reopened && { openedAt: now }),
-    },
-  });
+  return {
+    id: current.id,
+    sizeMicros: state.size,
+    costBasisMicros: state.costBasis,
+    realizedPnlMicros: state.realizedPnl,
+    feesMicros: state.fees,
+    status: state.size > 0n ? 'open' : 'closed',
+    closedAt: state.size > 0n ? null : now,
+    ...(reopened && { openedAt: now }),
+    updatedAt: now,
+  };
+}
+
+/** Writes a planned move to its (locked) row. */
+export function writePosition(tx: Prisma.TransactionClient, move: PositionMove): Promise<Position> {
+  const { id, ...data } = move;
+  return tx.position.update({ where: { id }, data });
 }

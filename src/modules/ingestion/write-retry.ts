@@ -1,19 +1,6 @@
+import { sqlStateOf } from '../../errors/sql-state';
 /** SQLSTATEs after which the whole statement or transaction may simply run again. */
 const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
-
-/**
- * The SQLSTATE of a failed statement, when it has one: a Prisma error carries
- * the driver adapter's error in `meta`; the adapter's own error (a statement
- * run outside Prisma) carries it in `cause`.
- */
-function sqlStateOf(err: unknown): string | undefined {
-  if (!err || typeof err !== 'object') return undefined;
-  type AdapterCause = { cause?: { originalCode?: unknown } };
-  const meta = (err as { meta?: { driverAdapterError?: AdapterCause } }).meta;
-  const adapterError: AdapterCause = meta?.driverAdapterError ?? err;
-  const code = adapterError.cause?.originalCode;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /**
  * Whether a failure was a deadlock (40P01) or a serialization failure (40001):

@@ -71,6 +71,25 @@ describe('foreign-key violations (P2003) are translated in one place', () => {
     }
   });
 
+  it('raw statements (P2010) translate the same: a duplicate key is a 409, a missing reference a 404', async () => {
+    const c = await comment('raw-author', 'raw');
+    const prisma = app.services.db.prisma;
+    const duplicate = await errorOf(
+      () =>
+        prisma.$executeRaw`INSERT INTO "Comment" ("id", "authorId", "body") VALUES (${c.id}, 'raw-author', 'again')`,
+    );
+    expect(duplicate).toMatchObject({ code: 'P2010' });
+    expect(toAppError(duplicate)).toMatchObject({ code: 'conflict' });
+    const orphan = await errorOf(
+      () =>
+        prisma.$executeRaw`INSERT INTO "Comment" ("id", "parentId", "authorId", "body")
+          VALUES (${randomUUID()}, ${randomUUID()}, 'raw-author', 'orphan')`,
+    );
+    expect(orphan).toMatchObject({ code: 'P2010' });
+    expect(toAppError(orphan)).toMatchObject({ code: 'not_found' });
+    expect(toAppError(await errorOf(() => prisma.$executeRaw`SELECT 1/0`))).toBeNull();
+  });
+
   it('liking or replying to a deleted comment is a 404 over REST and GraphQL', async () => {
     const c = await comment('fk-author', 'short-lived');
     expect((await app.as('fk-author').delete(`/api/comments/${c.id}`)).status).toBe(200);

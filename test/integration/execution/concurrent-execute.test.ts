@@ -137,6 +137,6 @@ describe('statements per stored simulated execution', () => {
     expect(lastData(r).order).toMatchObject({ state: 'filled' });
     expect(r.events.filter((e) => e.event === 'fill').length).toBeGreaterThanOrEqual(1);
     process.stdout.write(`\nstored simulated execution: ${used} SQL statements\n`);
-    expect(used).toBeLessThanOrEqual(8);
+    expect(used).toBeLessThanOrEqual(6);
   });
 });

@@ -57,7 +57,10 @@ describe('TradeRecorder.settle', () => {
     const listener = new RecordingListener();
     const d = draft('r1');
     const r = await new TradeRecorder(db.prisma, ledger, [listener]).settle(d, false, 'filled', fills);
-    expect(r.ok).toBe(true);
+    if (!r.ok) throw new Error(r.message);
+    // What settle returns is what it stored (the new order's rows are written in one raw statement).
+    expect(r.order).toEqual(await db.prisma.order.findUniqueOrThrow({ where: { id: d.id } }));
+    expect(r.position).toEqual(await db.prisma.position.findUniqueOrThrow({ where: { id: r.position.id } }));
     expect(listener.seen).toEqual([
       { userId: 'r1', orderId: d.id, seq: 1, venue: 'venue_b', feeMicros: micros(0.11), chargedAt: at },
       { userId: 'r1', orderId: d.id, seq: 2, venue: 'venue_b', feeMicros: micros(0.07), chargedAt: at },
