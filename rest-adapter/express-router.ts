@@ -66,6 +66,16 @@ export interface RestRouterDeps<C> {
     contextValue: C;
   }) => Promise<ExecutionResult> | ExecutionResult;
   /**
+   * Executes a stream route's subscription on one event of its source stream (the server's
+   * compiled executor); default: graphql-js's `execute` with the event as root value.
+   */
+  executeEvent?: (args: {
+    document: DocumentNode;
+    variableValues: Record<string, unknown>;
+    contextValue: C;
+    rootValue: unknown;
+  }) => Promise<ExecutionResult> | ExecutionResult;
+  /**
    * Told of each public cached answer sent in full, with whether the route's memo still holds it
    * (the server answers the same request again before Express while it does: src/http/repeat-answers.ts).
    */
@@ -370,7 +380,7 @@ async function runStream<C>(
   }
   const messageKey = route.auth === 'none' ? `${route.id}\u0000${JSON.stringify(variableValues)}` : undefined;
   const makeMessage = async (event: unknown): Promise<StreamMessage> => {
-    const item = await execute({ ...args, rootValue: event });
+    const item = await (deps.executeEvent ?? execute)({ ...args, rootValue: event });
     if (item.errors?.length) return { error: item.errors[0] };
     const value = pick(item.data, route.result) as Record<string, unknown>;
     const id = String(value[stream.idField]);

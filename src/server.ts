@@ -246,6 +246,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
       limits.check(document, variables);
     },
     execute: (args) => executor.execute(args),
+    executeEvent: (args) => executor.executeEvent(args),
     streams: streamHooks,
     keepAnswer: (req, res, route, body, isCurrent) => {
       const key = RepeatAnswers.keyOf(req);

@@ -7,9 +7,9 @@
  * service's rate against it, as the HTTP figures are reported against bare Node.
  *
  * Per execution, in order: BEGIN; the position row locked (SELECT … FOR UPDATE);
- * the position updated; the order inserted; its fill inserted; the paper ledger's
- * entries and balance moved (one statement: the ledger's batch CTE); COMMIT; the
- * notification stored and its user's push tokens read (one statement).
+ * the position moved, the order and its fill inserted (one statement); the paper
+ * ledger's entries and balance moved (one statement: the ledger's batch CTE);
+ * COMMIT; the notification stored and its user's push tokens read (one statement).
  *
  * PostgreSQL: a pool of one connection per client. Embedded: one PGlite on the data
  * folder the server used (after it stopped), its transactions one at a time as the
@@ -88,16 +88,22 @@ async function pgliteConnections(dataDir: string): Promise<Connections> {
 const LOCK = `SELECT "id", "status"::text AS "status", "sizeMicros", "costBasisMicros", "realizedPnlMicros",
   "feesMicros", "closedAt" FROM "Position" WHERE "userId" = $1 AND "venue" = 'venue_b'::"Venue"
   AND "venueMarketId" = $2 AND "outcome" = 'yes'::"Outcome" AND "mode" = 'simulation'::"ExecutionMode" FOR UPDATE`;
-const MOVE = `UPDATE "Position" SET "sizeMicros" = "sizeMicros" + $1, "costBasisMicros" = "costBasisMicros" + $2,
-  "feesMicros" = "feesMicros" + $3, "status" = 'open'::"PositionStatus", "closedAt" = NULL, "updatedAt" = $4
-  WHERE "id" = $5 RETURNING *`;
-const ORDER = `INSERT INTO "Order" ("id", "userId", "venue", "marketId", "venueMarketId", "outcome", "side",
-  "orderType", "mode", "requestedSizeMicros", "filledSizeMicros", "avgPriceMicros", "notionalMicros", "feeMicros",
-  "state", "source", "positionId", "createdAt", "updatedAt")
-  VALUES ($1, $2, 'venue_b', $3, $4, 'yes', 'buy', 'market', 'simulation', $5, $5, $6, $7, $8, 'filled', 'execute',
-  $9, $10, $10) RETURNING *`;
-const FILL = `INSERT INTO "Fill" ("id", "orderId", "seq", "priceMicros", "sizeMicros", "feeMicros", "filledAt")
-  VALUES ($1, $2, 1, $3, $4, $5, $6)`;
+/** The recorder's one statement for a new order: the position moved, the order and its fill inserted. */
+const WRITE = `WITH p AS (
+    UPDATE "Position" SET "sizeMicros" = "sizeMicros" + $1, "costBasisMicros" = "costBasisMicros" + $2,
+    "feesMicros" = "feesMicros" + $3, "status" = 'open'::"PositionStatus", "closedAt" = NULL, "updatedAt" = $4
+    WHERE "id" = $5 RETURNING *
+  ), o AS (
+    INSERT INTO "Order" ("id", "userId", "venue", "marketId", "venueMarketId", "outcome", "side", "orderType", "mode",
+    "requestedSizeMicros", "filledSizeMicros", "avgPriceMicros", "notionalMicros", "feeMicros", "state", "source",
+    "positionId", "createdAt", "updatedAt")
+    VALUES ($6, $7, 'venue_b', $8, $9, 'yes', 'buy', 'market', 'simulation', $10, $10, $11, $2, $3, 'filled',
+    'execute', $5, $4, $4)
+  ), f AS (
+    INSERT INTO "Fill" ("id", "orderId", "seq", "priceMicros", "sizeMicros", "feeMicros", "filledAt")
+    VALUES ($12, $6, 1, $11, $1, $3, $4)
+  )
+  SELECT * FROM p`;
 /** The ledger service's batch statement (`postBatch`), for a grant (first time only), the notional and the fee. */
 const LEDGER = `WITH entries AS (
     INSERT INTO "LedgerEntry" ("userId", "currency", "kind", "availableDelta", "heldDelta", "reference",
@@ -141,9 +147,20 @@ async function executeOnce(
   const [size, price, notional, fee] = [1_000_000n, 230_000n, 230_000n, 20_000n];
   await c.transaction(async (q) => {
     await q(LOCK, [userId, market]);
-    await q(MOVE, [size, notional, fee, now, positionId]);
-    await q(ORDER, [orderId, userId, `venue_b:${market}`, market, size, price, notional, fee, positionId, now]);
-    await q(FILL, [randomUUID(), orderId, price, size, fee, now]);
+    await q(WRITE, [
+      size,
+      notional,
+      fee,
+      now,
+      positionId,
+      orderId,
+      userId,
+      `venue_b:${market}`,
+      market,
+      size,
+      price,
+      randomUUID(),
+    ]);
     const ref = `order:${orderId}`;
     await q(LEDGER, [
       userId,
