@@ -50,3 +50,11 @@ function refuseUnstorable(argValue: unknown, args: Record<string, unknown> | und
   const problem = findUnstorableText(argValue, name);
   if (problem) throw AppError.badRequest(problem.field || 'input', problem.message);
 }
+
+/**
+ * The storable-text check of {@link validateArgs} for arguments type-graphql hands on unvalidated:
+ * a subscription's, which reach its subscribe function as graphql-js coerced them.
+ */
+export function refuseUnstorableArgs(args: Record<string, unknown>): void {
+  for (const value of Object.values(args)) refuseUnstorable(value, args);
+}

@@ -6,6 +6,7 @@ import type { ExecuteRequest, ExecutionEvent, ExecutionPrincipal, SellRequest } 
 import { ExecutionEventType } from './execution.types';
 import { ExecutionService } from './execution.service';
 import { definedOnly } from '../../graphql/defined-only';
+import { refuseUnstorableArgs } from '../../graphql/validate-args';
 
 /** GraphQL passes explicit nulls for absent optional fields: the service speaks undefined. */
 
@@ -43,6 +44,7 @@ type SellData = SubscribeResolverData<
 
 /** Everything that can refuse the order (400, 401, 409, 502, 503) happens before the iterator is returned. */
 async function subscribeExecute({ args, context }: ExecuteData): Promise<AsyncIterableIterator<ExecutionEvent>> {
+  refuseUnstorableArgs(args);
   const request: ExecuteRequest = definedOnly(args.input);
   checkExecuteRequest(request); // a bad body is a 400 before credentials are looked at
   const principal = await principalFor(context, request.mode === 'live' ? 'live' : 'optional');
@@ -56,6 +58,7 @@ async function subscribeExecute({ args, context }: ExecuteData): Promise<AsyncIt
 }
 
 async function subscribeSell({ args, context }: SellData): Promise<AsyncIterableIterator<ExecutionEvent>> {
+  refuseUnstorableArgs(args);
   const body: SellRequest = definedOnly(args.input ?? {});
   checkSellRequest(body);
   const need = body.mode === undefined ? 'either' : body.mode === 'live' ? 'live' : 'user';
@@ -67,6 +70,14 @@ async function subscribeSell({ args, context }: SellData): Promise<AsyncIterable
   return stream.events();
 }
 
+/**
+ * The arguments' check for each event of a stream: none. The subscribe functions above check the
+ * arguments when the stream is created (a 400 before anything runs: type-graphql validates only a
+ * resolver's); the event resolvers only return the event, and type-graphql would otherwise
+ * validate the same arguments again for every event, after the order ran.
+ */
+const checkedAtSubscribe = (): void => undefined;
+
 @Resolver()
 export class ExecutionResolver {
   @Subscription(() => ExecutionEventType, {
@@ -76,7 +87,10 @@ export class ExecutionResolver {
       'honoured.',
     subscribe: subscribeExecute,
   })
-  execute(@Root() event: ExecutionEvent, @Arg('input', () => ExecuteInput) _input: ExecuteInput): ExecutionEvent {
+  execute(
+    @Root() event: ExecutionEvent,
+    @Arg('input', () => ExecuteInput, { validateFn: checkedAtSubscribe }) _input: ExecuteInput,
+  ): ExecutionEvent {
     return event;
   }
 
@@ -88,8 +102,9 @@ export class ExecutionResolver {
   })
   sellPosition(
     @Root() event: ExecutionEvent,
-    @Arg('positionId', () => ID) _positionId: string,
-    @Arg('input', () => SellPositionInput, { nullable: true }) _input?: SellPositionInput,
+    @Arg('positionId', () => ID, { validateFn: checkedAtSubscribe }) _positionId: string,
+    @Arg('input', () => SellPositionInput, { nullable: true, validateFn: checkedAtSubscribe })
+    _input?: SellPositionInput,
   ): ExecutionEvent {
     return event;
   }

@@ -333,6 +333,31 @@ describe('POST /execute: an authenticated simulation', () => {
     expect(text).toMatch(/BAD_REQUEST|bad_request/);
   });
 
+  it('text PostgreSQL cannot store is refused before the order, over GraphQL as over REST', async () => {
+    const input = { marketId: marketB, side: 'buy', outcome: 'yes', size: 1, eventTitle: 'nul\u0000here' };
+    const before = await prisma().order.count();
+    const rest = await execute(input, await app.bearer('nul-sender'));
+    expect([rest.status, rest.body!.message]).toEqual([400, expect.stringMatching(/^eventTitle: /)]);
+    const client = createClient({
+      url: `${app.url}/graphql/stream`,
+      retryAttempts: 0,
+      headers: await app.bearer('nul-sender'),
+    });
+    const results: unknown[] = [];
+    await new Promise<void>((resolve) => {
+      client.subscribe(
+        { query: 'subscription($i: ExecuteInput!) { execute(input: $i) { event } }', variables: { i: input } },
+        { next: (m) => void results.push(m), error: (e) => (results.push(e), resolve()), complete: resolve },
+      );
+    });
+    client.dispose();
+    const text = JSON.stringify(results);
+    expect(text).toMatch(/eventTitle: /);
+    expect(text).toMatch(/BAD_REQUEST|bad_request/);
+    expect(text).not.toMatch(/accepted/);
+    expect(await prisma().order.count()).toBe(before);
+  });
+
   it('400 before streaming: selling more than the caller holds', async () => {
     const r = await execute(
       { marketId: marketB, side: 'sell', outcome: 'yes', size: 1 },
