@@ -146,15 +146,7 @@ export class GraphqlExecutor {
 
   private executeNow(args: ExecuteArgs): Promise<ExecutionResult> | ExecutionResult {
     const query = this.compiledFor(args.document, args.operationName ?? undefined);
-    if (!query) {
-      return executeInterpreted({
-        schema: this.schema,
-        document: args.document,
-        variableValues: args.variableValues,
-        contextValue: args.contextValue,
-        operationName: args.operationName,
-      });
-    }
+    if (!query) return this.interpreted(args);
     const variables = args.variableValues ?? {};
     const operation = getOperationAST(args.document, args.operationName);
     if (operation?.variableDefinitions?.length) {
@@ -173,18 +165,22 @@ export class GraphqlExecutor {
    */
   executeEvent(args: ExecuteArgs & { rootValue: unknown }): Promise<ExecutionResult> | ExecutionResult {
     const query = this.compiledFor(args.document, args.operationName ?? undefined, true);
-    if (!query) {
-      return executeInterpreted({
-        schema: this.schema,
-        document: args.document,
-        variableValues: args.variableValues,
-        contextValue: args.contextValue,
-        operationName: args.operationName,
-        rootValue: args.rootValue,
-      });
-    }
+    if (!query) return this.interpreted(args, args.rootValue);
     const result = query.query(args.rootValue, args.contextValue, args.variableValues ?? {});
     return isPromise(result) ? result.then(withStandardErrors) : withStandardErrors(result);
+  }
+
+  /** graphql-js's execution, for an operation graphql-jit could not compile. */
+  private interpreted(args: ExecuteArgs, rootValue?: unknown): Promise<ExecutionResult> | ExecutionResult {
+    const { document, variableValues, contextValue, operationName } = args;
+    return executeInterpreted({
+      schema: this.schema,
+      document,
+      variableValues,
+      contextValue,
+      operationName,
+      rootValue,
+    });
   }
 
   private compiledFor(
