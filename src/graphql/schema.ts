@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { assertValidSchema, isObjectType, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { MODULES } from '../modules/registry';
-import { validateArgs } from './validate-args';
+import { refuseUnstorableArgs, validateArgs } from './validate-args';
 
 let built: Promise<GraphQLSchema> | undefined;
 let resolvedFields: ReadonlySet<string> | undefined;
@@ -36,11 +36,29 @@ export function getSchema(): Promise<GraphQLSchema> {
     skipCheck: true,
   }).then((schema) => {
     assertValidSchema(schema);
+    checkSubscriptionArgsOnSubscribe(schema);
     resolvedFields = fieldsWithResolvers();
     usePropertyReads(schema, resolvedFields);
     return schema;
   });
   return built;
+}
+
+/**
+ * type-graphql validates a field's arguments in its resolver, which for a subscription runs on each
+ * event, after the stream has started (an order has run). Every subscription's arguments are
+ * checked for text PostgreSQL cannot store when its stream is created instead, before its
+ * subscribe function runs: a 400 before anything happens.
+ */
+function checkSubscriptionArgsOnSubscribe(schema: GraphQLSchema): void {
+  for (const field of Object.values(schema.getSubscriptionType()?.getFields() ?? {})) {
+    const subscribe = field.subscribe;
+    if (!subscribe) continue;
+    field.subscribe = (source, args, context, info) => {
+      refuseUnstorableArgs(args as Record<string, unknown>);
+      return subscribe(source, args, context, info);
+    };
+  }
 }
 
 /** `Type.field` of every field with a resolver of its own (a field resolver); the rest are plain properties. */

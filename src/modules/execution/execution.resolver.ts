@@ -6,7 +6,6 @@ import type { ExecuteRequest, ExecutionEvent, ExecutionPrincipal, SellRequest } 
 import { ExecutionEventType } from './execution.types';
 import { ExecutionService } from './execution.service';
 import { definedOnly } from '../../graphql/defined-only';
-import { refuseUnstorableArgs } from '../../graphql/validate-args';
 
 /** GraphQL passes explicit nulls for absent optional fields: the service speaks undefined. */
 
@@ -44,7 +43,6 @@ type SellData = SubscribeResolverData<
 
 /** Everything that can refuse the order (400, 401, 409, 502, 503) happens before the iterator is returned. */
 async function subscribeExecute({ args, context }: ExecuteData): Promise<AsyncIterableIterator<ExecutionEvent>> {
-  refuseUnstorableArgs(args);
   const request: ExecuteRequest = definedOnly(args.input);
   checkExecuteRequest(request); // a bad body is a 400 before credentials are looked at
   const principal = await principalFor(context, request.mode === 'live' ? 'live' : 'optional');
@@ -58,7 +56,6 @@ async function subscribeExecute({ args, context }: ExecuteData): Promise<AsyncIt
 }
 
 async function subscribeSell({ args, context }: SellData): Promise<AsyncIterableIterator<ExecutionEvent>> {
-  refuseUnstorableArgs(args);
   const body: SellRequest = definedOnly(args.input ?? {});
   checkSellRequest(body);
   const need = body.mode === undefined ? 'either' : body.mode === 'live' ? 'live' : 'user';
@@ -71,10 +68,11 @@ async function subscribeSell({ args, context }: SellData): Promise<AsyncIterable
 }
 
 /**
- * The arguments' check for each event of a stream: none. The subscribe functions above check the
- * arguments when the stream is created (a 400 before anything runs: type-graphql validates only a
- * resolver's); the event resolvers only return the event, and type-graphql would otherwise
- * validate the same arguments again for every event, after the order ran.
+ * The arguments' check for each event of a stream: none. They are checked when the stream is
+ * created (a 400 before anything runs): the schema refuses unstorable text in any subscription's
+ * arguments (schema.ts), and the subscribe functions above check the request. The event resolvers
+ * only return the event; type-graphql would otherwise validate the same arguments again for every
+ * event, after the order ran.
  */
 const checkedAtSubscribe = (): void => undefined;
 

@@ -90,7 +90,7 @@ async function writeNewOrder(
     createdAt: move.updatedAt,
     updatedAt: move.updatedAt,
   };
-  const insertFills =
+  const fillsCte =
     fills.length > 0
       ? Prisma.sql`, f AS (INSERT INTO "Fill" (${FILL_COLUMNS}) VALUES ${fillRows(o.id, fills)})`
       : Prisma.empty;
@@ -114,7 +114,7 @@ async function writeNewOrder(
       ${o.limitPriceMicros}, ${o.requestedSizeMicros}, ${o.filledSizeMicros}, ${o.avgPriceMicros}, ${o.notionalMicros},
       ${o.feeMicros}, ${o.state}::"OrderState", ${o.failureReason}, ${o.source}, ${o.positionId}, ${o.externalOrderId},
       ${o.idempotencyKey}, ${o.createdAt}, ${o.updatedAt})
-    )${insertFills}
+    )${fillsCte}
     SELECT * FROM p`;
   return { position, order: o };
 }

@@ -1,4 +1,5 @@
 import { sqlStateOf } from '../../errors/sql-state';
+
 /** SQLSTATEs after which the whole statement or transaction may simply run again. */
 const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
 

@@ -127,4 +127,19 @@ describe('trades subscription over graphql-sse', () => {
       },
     ]);
   });
+
+  it('refuses text PostgreSQL cannot store in its arguments when the stream is created', async () => {
+    const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0 });
+    const results: unknown[] = [];
+    await new Promise<void>((resolve) => {
+      client.subscribe(
+        { query: 'subscription($m: String) { trades(marketId: $m) { id } }', variables: { m: 'nul\u0000market' } },
+        { next: (m) => void results.push(m), error: (e) => (results.push(e), resolve()), complete: resolve },
+      );
+    });
+    client.dispose();
+    const text = JSON.stringify(results);
+    expect(text).toMatch(/marketId/);
+    expect(text).toMatch(/BAD_REQUEST|bad_request/);
+  });
 });
