@@ -46,8 +46,11 @@ export interface RestRouterDeps<C> {
    * (route-auth.ts's `authenticateRoute` over the context's credentials).
    */
   authenticate: (auth: RouteAuth, ctx: C) => Promise<void>;
-  /** A response memo of the given TTL for each cached route. */
-  memo: (ttlMs: number) => ResponseMemo;
+  /**
+   * A response memo of the given TTL for each cached route; `weigh` gives the bytes of one of its
+   * answers (its encoded body and ETag), for a memo bounded by bytes.
+   */
+  memo: (ttlMs: number, weigh: (answer: unknown) => number) => ResponseMemo;
   etagMaxAgeSeconds: number;
   heartbeatMs?: number;
   /** Stream admission (caps per client address and in total), the buffer bound and counters. */
@@ -87,6 +90,12 @@ interface CachedResponse {
   /** Encoded once: a cached body is sent many times. */
   body: Buffer;
   etag: string;
+}
+
+/** The bytes a cached answer holds: its body and its ETag. */
+function weighCachedResponse(answer: unknown): number {
+  const { body, etag } = answer as CachedResponse;
+  return body.length + etag.length;
 }
 
 /** Express path from an OpenAPI template: `/api/events/{slug}` → `/api/events/:slug`. */
@@ -265,7 +274,7 @@ export function createRestRouter<C>(
   for (const route of mine) {
     assertRouteValid(deps.schema, route);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    const memo = route.cache ? deps.memo(route.cache.ttlMs) : undefined;
+    const memo = route.cache ? deps.memo(route.cache.ttlMs, weighCachedResponse) : undefined;
     if (route.cache && memo) void deps.subscribe?.(route.cache.invalidatedBy, () => memo.invalidate());
     router[method](expressPath(route.path), (req, res) => {
       res.locals.route = route.path;
@@ -397,10 +406,10 @@ async function runStream<C>(
   // The client leaving ends the iterator, which unsubscribes from the pub/sub.
   const events = result[Symbol.asyncIterator]();
   void sse.closed.then(() => events.return?.());
+  // An error message repeats the last delivered id: a client reconnecting with it as
+  // Last-Event-ID resumes after what it got (an id of its own would not be resumable).
+  let lastId: string | undefined;
   try {
-    // An error message repeats the last delivered id: a client reconnecting with it as
-    // Last-Event-ID resumes after what it got (an id of its own would not be resumable).
-    let lastId: string | undefined;
     for await (const event of { [Symbol.asyncIterator]: () => events }) {
       const message = await (messageKey === undefined
         ? makeMessage(event)
@@ -408,11 +417,18 @@ async function runStream<C>(
       if ('error' in message) {
         const c = classifyGraphQLError(message.error);
         sse.send('error', lastId, { error: c.code, message: c.message });
+        // A dependency down (the database unreachable): the client reconnects later, with Last-Event-ID.
+        if (c.code === 'unavailable') break;
         continue;
       }
       lastId = message.id;
       sse.sendFrame(message.frame);
     }
+  } catch (err) {
+    // The source failed (the database unreachable while it reads): an error event, then the end.
+    const c = classifyGraphQLError(err);
+    if (c.unexpected !== undefined) deps.logger.error({ err: c.unexpected, path: req.path }, 'stream failed');
+    sse.send('error', lastId, { error: c.code, message: c.message });
   } finally {
     deps.streams?.closed('rest');
     sse.end();

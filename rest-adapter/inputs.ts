@@ -50,8 +50,8 @@ function refuseUnstorable(route: AnyRouteDef, req: Request, body: unknown): void
  * sources do not override earlier ones: path, then query, then body.
  */
 export function parseInputs(route: AnyRouteDef, req: Request): Record<string, unknown> {
-  const unreadable = bodyErrorOf(req);
-  if (unreadable !== undefined) throw AppError.badRequest('body', unreadable);
+  const refused = bodyErrorOf(req);
+  if (refused !== undefined) throw new AppError(refused.code, `body: ${refused.message}`, { field: 'body' });
   const body: unknown = req.body === undefined || req.body === null ? {} : req.body;
   refuseUnstorable(route, req, body);
   if (route.params?.body && (typeof body !== 'object' || Array.isArray(body))) {

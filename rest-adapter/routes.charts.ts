@@ -30,7 +30,7 @@ export const chartRoutes = [
     },
     document: EventHistoryDocument,
     result: 'event.history',
-    errors: [400, 404, 503],
+    errors: [400, 404, 429, 503],
     tags: ['charts'],
   }),
 ];

@@ -67,7 +67,9 @@ export const commentRoutes = [
     id: 'listTradeComments',
     method: 'GET',
     path: '/api/trades/{tradeId}/comments',
-    summary: "A trade's comments (`tradeId` is `venue:venueTradeId`).",
+    summary:
+      "A trade's comments. `tradeId` is any trade id the service shows: `venue:venueTradeId` (market, trader " +
+      'and event trades, the live stream) or `trade:<id>` / `fill:<id>` (portfolio history); 404 for any other.',
     auth: 'none',
     params: { path: z.object({ tradeId: requiredStr(300) }), query: listQuery },
     document: TradeCommentsDocument,

@@ -66,7 +66,10 @@ export const fundingRoutes = [
     id: 'requestWithdrawal',
     method: 'POST',
     path: '/api/funding/withdraw',
-    summary: 'Queue a withdrawal: the amount (at most the available balance) is held at once (Idempotency-Key).',
+    summary:
+      'Queue a withdrawal: the amount (at most the available balance) is held at once (Idempotency-Key; rate ' +
+      'limited per user). With the user token the destination must be one of your verified wallets on the chain ' +
+      '(400 otherwise); the wallet-auth token, sent instead, may name any address.',
     params: {
       body: z.object({
         amount,
@@ -77,7 +80,7 @@ export const fundingRoutes = [
     document: RequestWithdrawalDocument,
     result: 'requestWithdrawal',
     status: 201,
-    errors: [400, 401, 409],
+    errors: [400, 401, 409, 429],
   }),
   route({
     ...common,

@@ -29,7 +29,7 @@ export const marketRoutes = [
     },
     document: MarketDetailDocument,
     result: 'market',
-    errors: [400, 404, 503],
+    errors: [400, 404, 429, 503],
   }),
   route({
     ...screen,
@@ -39,7 +39,7 @@ export const marketRoutes = [
     params: { path: marketPath, query: z.object({ limit: int(L.holders.min, L.holders.max) }) },
     document: MarketHoldersDocument,
     result: 'market.holders',
-    errors: [400, 404, 503],
+    errors: [400, 404, 429, 503],
   }),
   route({
     ...screen,
@@ -55,6 +55,6 @@ export const marketRoutes = [
     },
     document: MarketTradesDocument,
     result: 'market.trades',
-    errors: [400, 404, 503],
+    errors: [400, 404, 429, 503],
   }),
 ];

@@ -56,7 +56,9 @@ export const notificationRoutes = [
     id: 'registerPushToken',
     method: 'POST',
     path: '/api/push-tokens',
-    summary: 'Register a device for push notifications (idempotent).',
+    summary:
+      'Register a device for push notifications (idempotent). A user keeps a bounded number of devices (20 by ' +
+      'default): one more unregisters the least recently registered. 429 beyond a per-user burst limit.',
     params: {
       body: z.object({
         token: z
@@ -70,7 +72,7 @@ export const notificationRoutes = [
     document: RegisterPushTokenDocument,
     result: 'registerPushToken',
     status: 201,
-    errors: [400, 401],
+    errors: [400, 401, 429],
   }),
   route({
     ...common,

@@ -42,7 +42,7 @@ export const portfolioRoutes = [
       'positions with marks, PnL summary with exposure, and the newest trades.',
     document: PortfolioOverviewDocument,
     result: 'portfolio',
-    errors: [400, 401],
+    errors: [400, 401, 429],
   }),
   route({
     ...common,
@@ -54,7 +54,7 @@ export const portfolioRoutes = [
       "venues' mids (last known price, said so, when a venue is down).",
     document: PortfolioPositionsDocument,
     result: 'portfolio.positions',
-    errors: [400, 401],
+    errors: [400, 401, 429],
   }),
   route({
     ...common,
@@ -64,7 +64,7 @@ export const portfolioRoutes = [
     summary: 'Realized and unrealized PnL, fees, and exposure by venue, category and source.',
     document: PortfolioSummaryDocument,
     result: 'portfolio.summary',
-    errors: [400, 401],
+    errors: [400, 401, 429],
   }),
   route({
     ...common,
@@ -76,7 +76,7 @@ export const portfolioRoutes = [
     params: { query: z.object({ ...paging, ...mode }) },
     document: PortfolioHistoryDocument,
     result: 'portfolio.history',
-    errors: [400, 401],
+    errors: [400, 401, 429],
   }),
   route({
     ...common,
@@ -88,7 +88,7 @@ export const portfolioRoutes = [
       'the service.',
     document: PortfolioAnalyticsDocument,
     result: 'portfolio.analytics',
-    errors: [400, 401],
+    errors: [400, 401, 429],
   }),
   route({
     ...common,

@@ -47,7 +47,7 @@ export const routingRoutes = [
     document: CostRundownDocument,
     variables: rundownVariables,
     result: 'costRundown',
-    errors: [400, 404, 503],
+    errors: [400, 404, 429, 503],
     tags: ['routing'],
   }),
   route({

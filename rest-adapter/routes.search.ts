@@ -11,7 +11,9 @@ export const searchRoutes = [
     surface: 'trading',
     method: 'GET',
     path: '/api/events/search',
-    summary: 'Semantic vector search over event titles, descriptions and outcomes, best match first.',
+    summary:
+      'Semantic vector search over event titles, descriptions and outcomes, best match first. 429 beyond a ' +
+      'per-client burst limit (the user when a user token is sent, else the client address).',
     auth: 'none',
     params: {
       query: z.object({
@@ -26,7 +28,7 @@ export const searchRoutes = [
     },
     document: SearchEventsDocument,
     result: 'searchEvents',
-    errors: [400, 502, 503],
+    errors: [400, 429, 502, 503],
     tags: ['events', 'search'],
   }),
 ];

@@ -232,7 +232,8 @@ export const socialInsightRoutes = [
     surface: 'trading',
     method: 'GET',
     path: '/api/stats',
-    summary: "The caller's public stats: wallets' trading, orders placed here, social counts.",
+    summary:
+      "The caller's public stats: verified wallets' trading, live orders placed here (never paper), social counts.",
     auth: 'bearer',
     document: MyStatsDocument,
     result: 'myStats',

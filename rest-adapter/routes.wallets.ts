@@ -34,11 +34,14 @@ export const walletRoutes = [
     path: '/api/wallets/import',
     summary:
       'Link an external wallet: polygon 0x + 40 hex (EIP-55 checksum when mixed case), solana base58 of 32 bytes. ' +
-      'It stays `unverified` (counting in no public figure) until its owner signs a challenge.',
+      'It stays `unverified` (counting in no public figure) until its owner signs a challenge. 409 when the ' +
+      'caller linked it already, another account verified it, or another account linked it: `claim: true` ' +
+      'links it anyway so its owner can verify it with a challenge and take it over.',
     params: {
       body: z.object({
         chain: z.enum(CHAINS, { error: `must be one of ${CHAINS.join(', ')}` }),
         address: requiredStr(100),
+        claim: z.boolean({ error: 'must be true or false' }).optional(),
       }),
     },
     document: ImportWalletDocument,

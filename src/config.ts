@@ -1,8 +1,9 @@
-import { createPrivateKey, randomInt } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { SIM_SECRET_BYTES } from './venues/sim/sim-keys';
 
 /**
  * The only reader of `process.env`. Every variable is parsed once at start; a bad
@@ -52,6 +53,8 @@ const envSchema = z.object({
   EMBEDDED_TEMPLATE_DIR: optionalString,
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
   REDIS_KEY_PREFIX: optionalString.transform((v) => v ?? 'pma:'),
+  DATABASE_CONNECT_TIMEOUT_MS: intInRange(100, 120_000, 5_000),
+  REDIS_COMMAND_TIMEOUT_MS: intInRange(10, 60_000, 1_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
   AUTH_JWT_SECRET: optionalString,
@@ -78,6 +81,8 @@ const envSchema = z.object({
   IDENTITY_PROVIDER_API_KEY: optionalString,
   UPSTREAM_TIMEOUT_MS: intInRange(100, 120_000, 10_000),
   WITHDRAWAL_DISPATCH_MS: intInRange(0, 3_600_000, 5_000),
+  WITHDRAW_RATE_LIMIT: intInRange(1, 1_000_000, 10),
+  WITHDRAW_IMPORT_COOLDOWN_HOURS: intInRange(0, 720, 24),
   EXECUTION_SERVICE_URL: optionalUrl(['http:', 'https:']),
   EXECUTION_POLL_MS: intInRange(10, 60_000, 500),
   EXECUTION_WAIT_MS: intInRange(100, 55_000, 30_000),
@@ -92,15 +97,25 @@ const envSchema = z.object({
   EMBEDDINGS_API_KEY: optionalString,
   EMBEDDINGS_MODEL: optionalString.transform((v) => v ?? 'text-embedding-3-small'),
   EMBEDDINGS_TIMEOUT_MS: intInRange(100, 120_000, 10_000),
+  SEARCH_RATE_LIMIT: intInRange(1, 1_000_000, 60),
+  SEARCH_EMBEDDING_CACHE_SIZE: intInRange(0, 1_000_000, 1000),
   CATALOG_SYNC_MS: intInRange(0, 86_400_000, 60_000),
   CATALOG_MATCH_THRESHOLD: numberInRange(0, 1, 0.5),
   CURSOR_SECRET: optionalString,
   PUSH_PROVIDER_URL: optionalUrl(['http:', 'https:']),
   PUSH_PROVIDER_KEY: optionalString,
+  PUSH_TOKENS_PER_USER: intInRange(1, 10_000, 20),
+  PUSH_TOKEN_RATE_LIMIT: intInRange(1, 1_000_000, 30),
 
   SIM_TRADE_RATE: numberInRange(0, 10000, 2),
   SIM_BACKFILL_TRADES: intInRange(0, 1000, 40),
   SIM_SEED: intInRange(0, 2 ** 31 - 1, 42),
+  SIM_SECRET: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (a 256-bit secret)')
+      .optional(),
+  ),
   ALLOW_SIMULATED_VENUES: z.enum(['true', 'false']).default('false'),
   PAPER_STARTING_BALANCE_USD: intInRange(0, 1_000_000_000, 10_000),
   DISCOVER_RATE_LIMIT: intInRange(1, 1_000_000, 120),
@@ -131,6 +146,8 @@ const envSchema = z.object({
   REWARDS_HOLD_SECONDS: intInRange(0, 31_536_000, 86_400),
   REWARDS_SETTLE_MS: intInRange(0, 3_600_000, 60_000),
   ETAG_MAX_AGE_SECONDS: intInRange(0, 86400, 5),
+  REST_MEMO_MAX_BYTES: intInRange(1_024, 4_294_967_296, 33_554_432),
+  PUBLIC_READ_CACHE_MAX_BYTES: intInRange(1_024, 4_294_967_296, 33_554_432),
   SHUTDOWN_GRACE_MS: intInRange(0, 120_000, 10_000),
   SHUTDOWN_DRAIN_MS: intInRange(0, 120_000, 0),
   API_KEY_RATE_LIMIT: z.enum(['on', 'off']).default('on'),
@@ -143,12 +160,15 @@ const envSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: intInRange(1_000, 600_000, 20_000),
   HTTP_REQUEST_TIMEOUT_MS: intInRange(1_000, 3_600_000, 60_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: intInRange(1_000, 600_000, 65_000),
+  HTTP_BODY_LIMIT_BYTES: intInRange(1_024, 104_857_600, 1_048_576),
+  JSON_MAX_DEPTH: intInRange(8, 512, 64),
   STREAMS_PER_ADDRESS: intInRange(1, 1_000_000, 100),
   STREAMS_TOTAL: intInRange(1, 10_000_000, 10_000),
   STREAM_MAX_BUFFER_BYTES: intInRange(1_024, 1_073_741_824, 1_048_576),
   SSE_RESERVATIONS_PER_ADDRESS: intInRange(1, 1_000_000, 100),
   SSE_RESERVATIONS_TOTAL: intInRange(1, 10_000_000, 10_000),
   SSE_RESERVATION_TTL_SECONDS: intInRange(1, 3_600, 30),
+  SSE_MAX_OPERATIONS_PER_STREAM: intInRange(1, 10_000, 20),
 
   GRAPHQL_MAX_DEPTH: intInRange(1, 1000, 12),
   GRAPHQL_MAX_ALIASES: intInRange(0, 100_000, 30),
@@ -173,6 +193,10 @@ const envSchema = z.object({
   VENUE_HTTP_RETRIES: intInRange(0, 10, 2),
   VENUE_A_RATE_LIMIT: intInRange(1, 100_000, 100),
   VENUE_B_RATE_LIMIT: intInRange(1, 100_000, 10),
+  VENUE_A_ORDER_RATE_LIMIT: intInRange(1, 100_000, 100),
+  VENUE_B_ORDER_RATE_LIMIT: intInRange(1, 100_000, 10),
+  VENUE_READ_CACHE_MS: intInRange(0, 60_000, 1000),
+  VENUE_READ_RATE_LIMIT: intInRange(1, 1_000_000, 600),
   VENUE_BREAKER_FAILURES: intInRange(1, 1_000, 5),
   VENUE_BREAKER_RESET_MS: intInRange(10, 3_600_000, 30_000),
 
@@ -192,6 +216,13 @@ export type TokenUse = 'user' | 'wallet';
 export interface JwtVerifierConfig {
   /** The token type (the `token_use` claim): each verifier refuses the other type's tokens. */
   tokenUse: TokenUse;
+  /**
+   * Wallet-auth only: whether a token without `token_use` is a wallet-auth token. True only when
+   * the wallet-auth key material shares nothing with the user tokens' (no common secret or JWKS
+   * URL), so the key that verifies such a token says which kind it is. User tokens may always
+   * omit the claim.
+   */
+  acceptUntyped?: boolean;
   secret?: string;
   jwksUrl?: string;
   publicKey?: string;
@@ -219,6 +250,13 @@ export interface AppConfig {
   embeddedTemplateDir?: string;
   redisUrl?: string;
   redisKeyPrefix: string;
+  /**
+   * PostgreSQL: how long getting a connection may take (connecting, or waiting for a pooled one)
+   * before the statement fails and the request is answered 503 (ms).
+   */
+  databaseConnectTimeoutMs: number;
+  /** How long one Redis command may take before it fails and its caller falls back (ms). */
+  redisCommandTimeoutMs: number;
   logLevel: Env['LOG_LEVEL'];
   auth: { user: JwtVerifierConfig; wallet: JwtVerifierConfig };
   /** Header tokens; `indexer` (INDEXER_SHARED_SECRET) may be unset. */
@@ -233,8 +271,12 @@ export interface AppConfig {
     identity: UpstreamConfig;
     timeoutMs: number;
   };
-  /** How often queued withdrawals are sent to the processor (ms; 0 = never, tests dispatch by hand). */
-  withdrawals: { dispatchMs: number };
+  /**
+   * Withdrawals: how often queued ones are sent to the processor (ms; 0 = never, tests dispatch by
+   * hand); requests per user per minute; how long an imported wallet must have been verified before
+   * a user-token withdrawal may go to it (hours; 0 = at once; the wallet-auth token skips the wait).
+   */
+  withdrawals: { dispatchMs: number; perMinute: number; importCooldownHours: number };
   executionServiceUrl?: string;
   /**
    * Cost preview, routing and execution: venue fee schedules, how long a routed quote holds, and
@@ -247,8 +289,18 @@ export interface AppConfig {
     routeIntentPurgeMs: number;
     execution: { pollMs: number; waitMs: number; reconcileMs: number };
   };
-  /** `model` and `timeoutMs` apply to the remote provider (the local one has its own fixed model). */
-  embeddings: { provider: 'local' | 'remote'; apiUrl?: string; apiKey?: string; model: string; timeoutMs: number };
+  /**
+   * `model` and `timeoutMs` apply to the remote provider (the local one has its own fixed model);
+   * `queryCacheSize`: search query vectors kept per process (least recently used out; 0 = none).
+   */
+  embeddings: {
+    provider: 'local' | 'remote';
+    apiUrl?: string;
+    apiKey?: string;
+    model: string;
+    timeoutMs: number;
+    queryCacheSize: number;
+  };
   /**
    * The catalog job with a live venue: `syncMs` between syncs of the venues' open events (0 = only
    * at start and on demand); `matchThreshold`, the embedding similarity a cross-venue pair needs
@@ -256,14 +308,20 @@ export interface AppConfig {
    */
   catalog: { syncMs: number; matchThreshold: number };
   cursorSecret: string;
-  /** Push provider for notifications; unset: simulated (nothing leaves the process). */
-  push: { url?: string; apiKey?: string };
+  /**
+   * Push provider for notifications (unset: simulated, nothing leaves the process), and the most
+   * device tokens one user keeps (registering another drops the least recently registered).
+   */
+  push: { url?: string; apiKey?: string; tokensPerUser: number };
   /**
    * `backfillTrades`: recent public trades per market loaded when an empty database is seeded.
-   * `sharedSeed` (production): `seed` is a random secret, and the first process to meet the database
-   * records its own there, so every process of a deployment builds the same world.
+   * `secret`: the simulated world's 256-bit secret (every stream of the world is keyed by it):
+   * SIM_SECRET, else in production a random one; unset outside production, where the world is the
+   * demo world numbered `seed` (SIM_SEED), which anyone can rebuild. `shareSecret` (production
+   * without SIM_SECRET): the first process to meet the database records its random secret there,
+   * so every process of a deployment builds the same world.
    */
-  sim: { tradeRate: number; seed: number; backfillTrades: number; sharedSeed: boolean };
+  sim: { tradeRate: number; seed: number; secret?: Buffer; backfillTrades: number; shareSecret: boolean };
   /** Paper trading: the balance a paper account starts with (and a reset puts back), USD. */
   paper: { startingBalanceUsd: number };
   /** Requests per minute: per client on discover, per user on onboarding and onramp. */
@@ -282,6 +340,12 @@ export interface AppConfig {
     routeIntentsPerMinute: number;
     /** Per user: simulated orders of a bearer caller (stored in the paper account), position sells included. */
     simulationsPerMinute: number;
+    /** Per user: push-token registrations. */
+    pushTokensPerMinute: number;
+    /** Per client (the user when a user token is sent, else the address): semantic searches. */
+    searchPerMinute: number;
+    /** Per client, while a venue is live: resolutions of fields that read a venue (books, trades, charts…). */
+    venueReadsPerMinute: number;
   };
   /**
    * Wallet ownership: imports per user per minute; challenges and verify attempts (together) per
@@ -316,6 +380,11 @@ export interface AppConfig {
     settleMs: number;
   };
   etagMaxAgeSeconds: number;
+  /**
+   * Bytes of cached public answers kept per process, least recently used first out: the REST
+   * routes' memo (all cached routes together) and the GraphQL executor's public reads.
+   */
+  readCaches: { restMemoMaxBytes: number; publicReadMaxBytes: number };
   shutdownGraceMs: number;
   /**
    * On SIGTERM: how long readiness answers 503 (draining) while requests are still served, before the
@@ -348,11 +417,18 @@ export interface AppConfig {
     headersTimeoutMs: number;
     requestTimeoutMs: number;
     keepAliveTimeoutMs: number;
+    /**
+     * Request bodies on every route: bytes at most (after content decoding; 413 beyond) and how
+     * deep JSON may nest (bodies, and GraphQL `variables`/`extensions` in a query string; 400
+     * beyond). See src/http/body-gate.ts.
+     */
+    body: { limitBytes: number; maxDepth: number };
   };
   /**
    * Server-sent-event streams: concurrent streams per client address and in total (per process),
    * the unsent bytes a client may fall behind before it is dropped, and graphql-sse reservations
-   * (per address, in total, and how long an unused one is kept).
+   * (per address, in total, and how long an unused one is kept), and the live operations one
+   * graphql-sse stream (or reservation) carries at most.
    */
   streams: {
     perAddress: number;
@@ -361,6 +437,7 @@ export interface AppConfig {
     reservationsPerAddress: number;
     reservationsTotal: number;
     reservationTtlMs: number;
+    maxOperationsPerStream: number;
   };
   /**
    * GraphQL limits, checked before execution on /graphql, /graphql/stream and the REST adapter
@@ -395,14 +472,22 @@ export type VenueSource = 'sim' | 'live';
  */
 export interface VenuesConfig {
   source: { venue_a: VenueSource; venue_b: VenueSource };
-  venueA: { gammaUrl: string; clobUrl: string; dataUrl: string; ratePer10s: number };
+  /**
+   * venue_a: reads per 10 s per API (`ratePer10s`) and, on the CLOB, the order budget per 10 s
+   * (`orderRatePer10s`: a live order's own book read), kept apart so reads never hold up an order.
+   */
+  venueA: { gammaUrl: string; clobUrl: string; dataUrl: string; ratePer10s: number; orderRatePer10s: number };
+  /** venue_b: reads per second (`ratePerSecond`) and the order budget per second (orders and their book reads). */
   venueB: {
     apiUrl: string;
     /** Both or neither: the key id and its RSA private key (PEM), needed only for live orders. */
     apiKeyId?: string;
     privateKeyPem?: string;
     ratePerSecond: number;
+    orderRatePerSecond: number;
   };
+  /** How long a live venue's book, trades page, holders or history answer is shared by every caller (ms; 0 = not). */
+  readCacheMs: number;
   tradesPollMs: number;
   http: { timeoutMs: number; retries: number; breakerFailures: number; breakerResetMs: number };
 }
@@ -438,13 +523,16 @@ function venuesConfigOf(e: Env, problems: string[]): VenuesConfig {
       clobUrl: trim(e.VENUE_A_CLOB_URL ?? VENUE_DEFAULT_URLS.clob),
       dataUrl: trim(e.VENUE_A_DATA_URL ?? VENUE_DEFAULT_URLS.data),
       ratePer10s: e.VENUE_A_RATE_LIMIT,
+      orderRatePer10s: e.VENUE_A_ORDER_RATE_LIMIT,
     },
     venueB: {
       apiUrl: trim(e.VENUE_B_API_URL ?? VENUE_DEFAULT_URLS.kalshi),
       apiKeyId: e.VENUE_B_API_KEY_ID,
       privateKeyPem: pem,
       ratePerSecond: e.VENUE_B_RATE_LIMIT,
+      orderRatePerSecond: e.VENUE_B_ORDER_RATE_LIMIT,
     },
+    readCacheMs: e.VENUE_READ_CACHE_MS,
     tradesPollMs: e.VENUE_TRADES_POLL_MS,
     http: {
       timeoutMs: e.VENUE_HTTP_TIMEOUT_MS,
@@ -570,6 +658,18 @@ function productionAuthProblems(e: Env, userSecret: string | undefined, walletSe
   return problems;
 }
 
+/**
+ * Whether the wallet-auth key material differs from the user tokens' (no shared secret, no shared
+ * JWKS URL): only then can a token without `token_use` be told apart by the key that verifies it.
+ * Production already refuses a shared secret.
+ */
+function walletKeysOwn(e: Env, userSecret: string | undefined, walletSecret: string | undefined): boolean {
+  const sharedSecret = userSecret !== undefined && userSecret === walletSecret;
+  const { AUTH_JWKS_URL: user, WALLET_AUTH_JWKS_URL: wallet } = e;
+  const sharedJwks = user !== undefined && wallet !== undefined && new URL(user).href === new URL(wallet).href;
+  return !sharedSecret && !sharedJwks;
+}
+
 /** Parses an environment (default `process.env`) into the application configuration. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = envSchema.safeParse(source);
@@ -614,14 +714,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const venues = venuesConfigOf(e, problems);
   const anySimulated = venues.source.venue_a === 'sim' || venues.source.venue_b === 'sim';
-  // The simulated books are a pure function of the seed and time: never a public seed where money is real.
+  // The simulated books are a pure function of the world's secret and time: never a public one where money is real.
   if (production && anySimulated && e.ALLOW_SIMULATED_VENUES !== 'true') {
     problems.push(
       'ALLOW_SIMULATED_VENUES: the venues are simulated; set it to true to run them with NODE_ENV=production ' +
-        '(they then use a random secret seed)',
+        `(they then use SIM_SECRET, or a random ${SIM_SECRET_BYTES * 8}-bit secret)`,
     );
   }
-  const simSeed = production ? randomInt(0, 2 ** 31 - 1) : e.SIM_SEED;
+  const simSecret =
+    e.SIM_SECRET !== undefined
+      ? Buffer.from(e.SIM_SECRET, 'hex')
+      : production
+        ? randomBytes(SIM_SECRET_BYTES)
+        : undefined;
   if (e.EMBEDDINGS_PROVIDER === 'remote' && e.EMBEDDINGS_API_URL === undefined) {
     problems.push('EMBEDDINGS_API_URL: required when EMBEDDINGS_PROVIDER=remote');
   }
@@ -651,6 +756,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         : (e.EMBEDDED_TEMPLATE_DIR ?? join(tmpdir(), 'prediction-aggregator')),
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     auth: {
       user: {
@@ -664,6 +771,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       },
       wallet: {
         tokenUse: 'wallet',
+        acceptUntyped: walletKeysOwn(e, userSecret, walletSecret),
         secret: walletSecret,
         jwksUrl: e.WALLET_AUTH_JWKS_URL,
         issuer: e.AUTH_JWT_ISSUER,
@@ -680,7 +788,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       identity: { url: e.IDENTITY_PROVIDER_URL, apiKey: e.IDENTITY_PROVIDER_API_KEY },
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
     },
-    withdrawals: { dispatchMs: e.WITHDRAWAL_DISPATCH_MS },
+    withdrawals: {
+      dispatchMs: e.WITHDRAWAL_DISPATCH_MS,
+      perMinute: e.WITHDRAW_RATE_LIMIT,
+      importCooldownHours: e.WITHDRAW_IMPORT_COOLDOWN_HOURS,
+    },
     executionServiceUrl: e.EXECUTION_SERVICE_URL,
     trading: {
       fees: {
@@ -697,11 +809,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       apiKey: e.EMBEDDINGS_API_KEY,
       model: e.EMBEDDINGS_MODEL,
       timeoutMs: e.EMBEDDINGS_TIMEOUT_MS,
+      queryCacheSize: e.SEARCH_EMBEDDING_CACHE_SIZE,
     },
     catalog: { syncMs: e.CATALOG_SYNC_MS, matchThreshold: e.CATALOG_MATCH_THRESHOLD },
     cursorSecret,
-    push: { url: e.PUSH_PROVIDER_URL, apiKey: e.PUSH_PROVIDER_KEY },
-    sim: { tradeRate: e.SIM_TRADE_RATE, seed: simSeed, backfillTrades: e.SIM_BACKFILL_TRADES, sharedSeed: production },
+    push: { url: e.PUSH_PROVIDER_URL, apiKey: e.PUSH_PROVIDER_KEY, tokensPerUser: e.PUSH_TOKENS_PER_USER },
+    sim: {
+      tradeRate: e.SIM_TRADE_RATE,
+      seed: e.SIM_SEED,
+      secret: simSecret,
+      backfillTrades: e.SIM_BACKFILL_TRADES,
+      shareSecret: production && e.SIM_SECRET === undefined,
+    },
     paper: { startingBalanceUsd: e.PAPER_STARTING_BALANCE_USD },
     limits: {
       discoverPerMinute: e.DISCOVER_RATE_LIMIT,
@@ -715,6 +834,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       paymentIntentsPerMinute: e.PAYMENT_INTENT_RATE_LIMIT,
       routeIntentsPerMinute: e.ROUTE_RATE_LIMIT,
       simulationsPerMinute: e.SIMULATION_RATE_LIMIT,
+      pushTokensPerMinute: e.PUSH_TOKEN_RATE_LIMIT,
+      searchPerMinute: e.SEARCH_RATE_LIMIT,
+      venueReadsPerMinute: e.VENUE_READ_RATE_LIMIT,
     },
     wallets: {
       importPerMinute: e.WALLET_IMPORT_RATE_LIMIT,
@@ -739,6 +861,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       settleMs: e.REWARDS_SETTLE_MS,
     },
     etagMaxAgeSeconds: e.ETAG_MAX_AGE_SECONDS,
+    readCaches: { restMemoMaxBytes: e.REST_MEMO_MAX_BYTES, publicReadMaxBytes: e.PUBLIC_READ_CACHE_MAX_BYTES },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     roles: {
@@ -760,6 +883,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      body: { limitBytes: e.HTTP_BODY_LIMIT_BYTES, maxDepth: e.JSON_MAX_DEPTH },
     },
     streams: {
       perAddress: e.STREAMS_PER_ADDRESS,
@@ -768,6 +892,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       reservationsPerAddress: e.SSE_RESERVATIONS_PER_ADDRESS,
       reservationsTotal: e.SSE_RESERVATIONS_TOTAL,
       reservationTtlMs: e.SSE_RESERVATION_TTL_SECONDS * 1000,
+      maxOperationsPerStream: e.SSE_MAX_OPERATIONS_PER_STREAM,
     },
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,

@@ -13,15 +13,17 @@ import { graphiqlRouter } from './graphql/graphiql';
 import { GraphqlLimits } from './graphql/limits';
 import { getResolvedFields, getSchema } from './graphql/schema';
 import { createGraphqlSseHandler, type SseReservations } from './graphql/sse-handler';
+import type { SseOperations } from './graphql/sse-operations';
 import { apiDocsRouter } from './http/api-docs';
 import { corsMiddleware } from './http/cors';
 import { recordRequest } from './http/request-record';
 import { RepeatAnswers } from './http/repeat-answers';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
 import { sendError } from './http/send-error';
+import { toAppError } from './errors/normalize-error';
 import { StreamSlots, type StreamHooks } from './http/stream-limits';
-import { bodyErrorOf, deferBodyError, keepRawBody, unreadableBodyMessage } from './http/raw-body';
-import { ReadMemo } from './infra';
+import { bodyGate, graphqlInputGate } from './http/body-gate';
+import { memoBudget, ReadMemo } from './infra';
 import { buildOpenApi } from '../rest-adapter/openapi';
 import { createRestRouter, type RestRouterDeps } from '../rest-adapter/express-router';
 import { authenticateRoute } from '../rest-adapter/route-auth';
@@ -49,6 +51,10 @@ export interface RunningApp {
   reservations: SseReservations;
   /** Repeated public reads answered before Express (src/http/repeat-answers.ts). */
   repeats: RepeatAnswers;
+  /** Live graphql-sse operations per stream (single-connection mode). */
+  sseOperations: SseOperations;
+  /** What the caches of public answers hold: the REST routes' memo, the executor's public reads, the repeats. */
+  readCaches: Record<'rest' | 'publicReads' | 'repeats', () => { bytes: number; entries: number }>;
   /** Graceful stop: refuse new requests, end streams, drain, then close. */
   stop(): Promise<void>;
 }
@@ -81,6 +87,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     reads: publicReads,
     ttlMs: PUBLIC_READ_TTL_MS,
     maxEntries: PUBLIC_READ_MAX_ANSWERS,
+    maxBytes: config.readCaches.publicReadMaxBytes,
     now: services.now,
   });
   for (const topic of publicReads.topics()) {
@@ -90,7 +97,16 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     contextFromHttp(deps, req, String(req.res?.locals.requestId ?? requestIdFrom(req.headers)));
   const streams = new Set<Response>();
   // Repeats of public cached REST answers are written before Express (src/http/repeat-answers.ts).
-  const repeats = new RepeatAnswers(metrics, logger);
+  // Its entries point into the two caches below: bounded by their bounds together.
+  const { restMemoMaxBytes, publicReadMaxBytes } = config.readCaches;
+  const repeats = new RepeatAnswers(metrics, logger, config.http.body, restMemoMaxBytes + publicReadMaxBytes);
+  // One byte budget for the memos of all cached REST routes (least recently read first out).
+  const restMemo = memoBudget(restMemoMaxBytes);
+  const readCaches = {
+    rest: () => ({ bytes: restMemo.bytes, entries: restMemo.size }),
+    publicReads: () => executor.cachedAnswers,
+    repeats: () => repeats.keptAnswers,
+  };
 
   const app = express();
   app.disable('x-powered-by');
@@ -129,27 +145,16 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
   // The market-data surface's one gate (key, plan limit, usage, rate-limit headers) runs before
   // anything else there, so every answer of the surface carries the headers, body errors included.
   app.use('/market-data', apiKeyGateMiddleware(services.get(ApiKeyGate), routeTemplateMatcher(ROUTES, 'market-data')));
-  // `verify` keeps the raw bytes beside the parsed body (signed webhooks check them). A body that
-  // cannot be read is answered by the handler, after the credential check a REST route makes first.
-  const json = express.json({ limit: '1mb', verify: keepRawBody });
-  app.use((req, res, next) =>
-    json(req, res, (err?: unknown) => {
-      const unreadable = err === undefined ? undefined : unreadableBodyMessage(err);
-      if (unreadable === undefined) return next(err);
-      deferBodyError(req, unreadable);
-      next();
-    }),
-  );
-  app.use('/graphql', (req, res, next) => {
-    const unreadable = bodyErrorOf(req);
-    if (unreadable === undefined) return next();
-    res.locals.route = req.baseUrl + req.path;
-    sendError(res, 'bad_request', `body: ${unreadable}`);
-  });
+  // The one reader of bodies (src/http/body-gate.ts): size (413) before anything is read, UTF-8 JSON
+  // only (415), nesting bounded before parsing; the raw bytes are kept (signed webhooks check them).
+  // A body it refuses is answered by the handler, after the credential check a REST route makes first.
+  app.use(bodyGate(config.http.body));
+  app.use('/graphql', graphqlInputGate(config.http.body.maxDepth));
 
   const slots = new StreamSlots(config.streams, (reason) => metrics.streamRefused(reason));
   const streamHooks: StreamHooks = {
     admit: (res, address) => slots.admit(res, address),
+    acquire: (address, what) => slots.acquire(address, what),
     maxBufferBytes: config.streams.maxBufferBytes,
     opened: (kind) => metrics.streamOpened(kind),
     closed: (kind) => metrics.streamClosed(kind),
@@ -174,7 +179,9 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
       total: config.streams.reservationsTotal,
       ttlMs: config.streams.reservationTtlMs,
     },
+    operationsPerStream: config.streams.maxOperationsPerStream,
     refused: () => metrics.streamRefused('reservation'),
+    operationRefused: () => metrics.streamRefused('operations'),
   });
   app.use('/graphql/stream', (req, res) => {
     res.locals.route = '/graphql/stream';
@@ -238,7 +245,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     logger,
     context,
     authenticate: (auth, ctx) => authenticateRoute(auth, ctx.auth),
-    memo: (ttlMs) => new ReadMemo(ttlMs),
+    memo: (ttlMs, weigh) => new ReadMemo(ttlMs, { budget: restMemo, weigh }),
     etagMaxAgeSeconds: config.etagMaxAgeSeconds,
     heartbeatMs: opts.heartbeatMs,
     subscribe: (topic: string, listener: () => void) => services.infra.pubsub.subscribe(topic, listener),
@@ -270,6 +277,9 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
       return sendError(res, 'bad_request', 'malformed request');
     }
+    // A known error (the database unreachable: 503 with Retry-After) answers with its code.
+    const known = toAppError(err);
+    if (known && known.code !== 'internal') return sendError(res, known.code, known.message, known.details);
     logger.error({ err, path: req.path }, 'unhandled error');
     return sendError(res, 'internal', 'internal error');
   });
@@ -278,7 +288,17 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     sse.close();
     await apollo.stop();
   };
-  return { app, repeats, keepGraphql, streams, slots, reservations: sse.reservations, stopGraphql };
+  return {
+    app,
+    repeats,
+    keepGraphql,
+    streams,
+    slots,
+    reservations: sse.reservations,
+    sseOperations: sse.operations,
+    readCaches,
+    stopGraphql,
+  };
 }
 
 /** Creates the app and listens on the configured (or given) port. */
@@ -287,7 +307,8 @@ export async function startServer(
   listen: { port: number; host: string },
   opts: AppOptions = {},
 ): Promise<RunningApp> {
-  const { app, repeats, keepGraphql, streams, slots, reservations, stopGraphql } = await createApp(services, opts);
+  const { app, repeats, keepGraphql, streams, slots, reservations, sseOperations, readCaches, stopGraphql } =
+    await createApp(services, opts);
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = services.config.http;
   // requestTimeout bounds receiving a request (headers and body), not the answer: an open stream
   // is unaffected. The timeouts are checked every connectionsCheckingInterval.
@@ -323,5 +344,15 @@ export async function startServer(
     })();
     return stopping;
   };
-  return { app, server, url: `http://${host}:${addr.port}`, slots, reservations, repeats, stop };
+  return {
+    app,
+    server,
+    url: `http://${host}:${addr.port}`,
+    slots,
+    reservations,
+    repeats,
+    sseOperations,
+    readCaches,
+    stop,
+  };
 }

@@ -8,6 +8,7 @@ import {
   readMigrationList,
   type Database,
 } from './db';
+import { watchDependencies } from './dependency-watch';
 import { createLogger, type Logger } from './http/logger';
 import { createMetrics, type Metrics } from './http/metrics';
 import { createInfra, createLeaseBackend, Leases, ReadMemo } from './infra';
@@ -31,6 +32,7 @@ import { MODULES } from './modules/registry';
 import {
   createVenueClients,
   VENUES,
+  worldKeysOf,
   type LiveVenueClient,
   type LiveVenueDeps,
   type SimulatedWorld,
@@ -128,21 +130,30 @@ async function openPlatform(
   const logger = o.logger ?? createLogger(config.logLevel);
   const db = o.db ?? (await openConfiguredDatabase(config, logger, o.whileSchemaMissing));
   const metricsRef: { current?: Metrics } = {};
+  const health = watchDependencies(db, logger, metricsRef);
   const infra = await createInfra({
     redisUrl: config.redisUrl,
     keyPrefix: o.redisKeyPrefix ?? config.redisKeyPrefix,
     onDeliveryLag: (topic, ms) => metricsRef.current?.observePubSubLag(topic, ms),
     onError: (err) => logger.error({ err }, 'redis error'),
+    redisHealth: health.redis,
+    commandTimeoutMs: config.redisCommandTimeoutMs,
   });
   const metrics = createMetrics({ queryCount: () => db.queryCount() });
   metricsRef.current = metrics;
+  metrics.dependencyAvailable('database', health.database.available);
+  if (infra.kind === 'redis') metrics.dependencyAvailable('redis', health.redis.available);
   const leases = new Leases(
     await createLeaseBackend({
       redisUrl: config.redisUrl,
       redisKeyPrefix: o.redisKeyPrefix ?? config.redisKeyPrefix,
       databaseUrl: config.databaseUrl,
       ttlMs: config.roles.leaseTtlMs,
-      onRedisError: (err) => logger.error({ err }, 'redis error (leases)'),
+      // The lease connection's errors while Redis is down are the outage's (logged once).
+      onRedisError: (err) => {
+        if (!health.redis.absorb()) logger.error({ err }, 'redis error (leases)');
+      },
+      redisCommandTimeoutMs: config.redisCommandTimeoutMs,
     }),
     {
       renewMs: Math.ceil(config.roles.leaseTtlMs / 3),
@@ -150,7 +161,8 @@ async function openPlatform(
       onChange: (lease, held) => logger.info({ lease, held }, held ? 'took a lease' : 'lost a lease'),
     },
   );
-  const world = o.world ?? (await openSimulatedWorld(db.prisma, config.sim.seed, { shareSeed: config.sim.sharedSeed }));
+  const world =
+    o.world ?? (await openSimulatedWorld(db.prisma, worldKeysOf(config.sim), { shareSecret: config.sim.shareSecret }));
   const { venues, venueSources, live } = openVenues(config, world, o, { rateLimiter: infra.rateLimiter, logger });
   // Every venue simulated: the world's own grouping is the catalog; otherwise the catalog job matches.
   const allSimulated = VENUES.every((v) => venueSources[v] === 'sim');
@@ -163,14 +175,20 @@ async function openPlatform(
   }
   const memos: MemoEntry[] = [];
   let shuttingDown = false;
-  const readiness = new Readiness({
-    database: () => answersWithin(db.prisma.$queryRawUnsafe('SELECT 1'), DATABASE_PROBE_TIMEOUT_MS),
-    redis: infra.kind === 'redis' ? () => infra.ping() : undefined,
-    pendingMigrations: () => pendingMigrations((sql) => db.prisma.$queryRawUnsafe(sql)),
-    shuttingDown: () => shuttingDown,
-    workers: config.roles.workers,
-    leases: () => leases.held(),
-  });
+  const readiness = new Readiness(
+    {
+      database: () => answersWithin(db.prisma.$queryRawUnsafe('SELECT 1'), DATABASE_PROBE_TIMEOUT_MS),
+      redis: infra.kind === 'redis' ? () => infra.ping() : undefined,
+      pendingMigrations: () => pendingMigrations((sql) => db.prisma.$queryRawUnsafe(sql)),
+      shuttingDown: () => shuttingDown,
+      workers: config.roles.workers,
+      leases: () => leases.held(),
+    },
+    (report) =>
+      report.status === 'ready'
+        ? logger.info({ readiness: report.status }, 'ready')
+        : logger.warn({ readiness: report.status, reasons: report.reasons }, 'not ready'),
+  );
   return {
     config,
     logger,
@@ -207,14 +225,15 @@ const SCHEMA_POLL_MS = 2_000;
 /**
  * The embedded mode's ready database for this configuration (see embedded-template.ts), or
  * undefined where none applies: PostgreSQL, a live venue (its catalog is not the simulator's),
- * no migrating or seeding at start, a seed drawn per run, or templates turned off.
+ * no migrating or seeding at start, a secret drawn per run, or templates turned off.
  */
 export function embeddedTemplate(config: AppConfig): string | undefined {
   const simulated = Object.values(config.venues.source).every((s) => s === 'sim');
   if (config.databaseUrl || !config.embeddedTemplateDir || !simulated) return undefined;
-  if (!config.roles.migrateOnStart || !config.roles.seedOnStart || config.sim.sharedSeed) return undefined;
+  if (!config.roles.migrateOnStart || !config.roles.seedOnStart || config.sim.shareSecret) return undefined;
   return embeddedTemplateFile(config.embeddedTemplateDir, {
-    seed: config.sim.seed,
+    // Names the world without revealing a secret (the file name is a hash of these settings).
+    world: worldKeysOf(config.sim).fingerprint,
     backfillTrades: config.sim.backfillTrades,
   });
 }
@@ -233,6 +252,7 @@ async function openConfiguredDatabase(
   const template = embeddedTemplate(config);
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
     ...(template && { startFrom: template }),
     migrate: config.roles.migrateOnStart,

@@ -60,7 +60,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Link an external wallet: polygon 0x + 40 hex (EIP-55 checksum when mixed case), solana base58 of 32 bytes. It stays `unverified` (counting in no public figure) until its owner signs a challenge. */
+        /** Link an external wallet: polygon 0x + 40 hex (EIP-55 checksum when mixed case), solana base58 of 32 bytes. It stays `unverified` (counting in no public figure) until its owner signs a challenge. 409 when the caller linked it already, another account verified it, or another account linked it: `claim: true` links it anyway so its owner can verify it with a challenge and take it over. */
         post: operations["importWallet"];
         delete?: never;
         options?: never;
@@ -230,7 +230,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a withdrawal: the amount (at most the available balance) is held at once (Idempotency-Key). */
+        /** Queue a withdrawal: the amount (at most the available balance) is held at once (Idempotency-Key; rate limited per user). With the user token the destination must be one of your verified wallets on the chain (400 otherwise); the wallet-auth token, sent instead, may name any address. */
         post: operations["requestWithdrawal"];
         delete?: never;
         options?: never;
@@ -401,7 +401,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Semantic vector search over event titles, descriptions and outcomes, best match first. */
+        /** Semantic vector search over event titles, descriptions and outcomes, best match first. 429 beyond a per-client burst limit (the user when a user token is sent, else the client address). */
         get: operations["searchEvents"];
         put?: never;
         post?: never;
@@ -1014,7 +1014,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A trade's comments (`tradeId` is `venue:venueTradeId`). */
+        /** A trade's comments. `tradeId` is any trade id the service shows: `venue:venueTradeId` (market, trader and event trades, the live stream) or `trade:<id>` / `fill:<id>` (portfolio history); 404 for any other. */
         get: operations["listTradeComments"];
         put?: never;
         /** Comment on a trade, or reply with `parentId`. */
@@ -1255,7 +1255,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's public stats: wallets' trading, orders placed here, social counts. */
+        /** The caller's public stats: verified wallets' trading, live orders placed here (never paper), social counts. */
         get: operations["myStats"];
         put?: never;
         post?: never;
@@ -1376,7 +1376,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a device for push notifications (idempotent). */
+        /** Register a device for push notifications (idempotent). A user keeps a bounded number of devices (20 by default): one more unregisters the least recently registered. 429 beyond a per-user burst limit. */
         post: operations["registerPushToken"];
         /** Unregister a device (idempotent). */
         delete: operations["removePushToken"];
@@ -1733,7 +1733,7 @@ export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            error: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "rate_limited" | "internal" | "upstream_error" | "unavailable";
+            error: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "upstream_error" | "unavailable";
             message: string;
         };
     };
@@ -1941,6 +1941,7 @@ export interface operations {
                     /** @enum {string} */
                     chain: "polygon" | "solana";
                     address: string;
+                    claim?: boolean;
                 };
             };
         };
@@ -2734,6 +2735,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWithdrawals: {
@@ -3430,6 +3440,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
@@ -3508,6 +3527,15 @@ export interface operations {
             };
             /** @description Malformed or invalid request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3736,6 +3764,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
@@ -3799,6 +3836,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3876,6 +3922,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4416,6 +4471,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5921,7 +5985,7 @@ export interface operations {
                         data: {
                             id: string;
                             eventId?: string | null;
-                            /** @description `venue:venueTradeId` of the trade. */
+                            /** @description The trade: `venue:venueTradeId`, or `fill:<id>` for a fill through the service. */
                             tradeId?: string | null;
                             /** @description The thread root this replies to. */
                             parentId?: string | null;
@@ -5988,7 +6052,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         eventId?: string | null;
-                        /** @description `venue:venueTradeId` of the trade. */
+                        /** @description The trade: `venue:venueTradeId`, or `fill:<id>` for a fill through the service. */
                         tradeId?: string | null;
                         /** @description The thread root this replies to. */
                         parentId?: string | null;
@@ -6067,7 +6131,7 @@ export interface operations {
                         data: {
                             id: string;
                             eventId?: string | null;
-                            /** @description `venue:venueTradeId` of the trade. */
+                            /** @description The trade: `venue:venueTradeId`, or `fill:<id>` for a fill through the service. */
                             tradeId?: string | null;
                             /** @description The thread root this replies to. */
                             parentId?: string | null;
@@ -6134,7 +6198,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         eventId?: string | null;
-                        /** @description `venue:venueTradeId` of the trade. */
+                        /** @description The trade: `venue:venueTradeId`, or `fill:<id>` for a fill through the service. */
                         tradeId?: string | null;
                         /** @description The thread root this replies to. */
                         parentId?: string | null;
@@ -6212,7 +6276,7 @@ export interface operations {
                         data: {
                             id: string;
                             eventId?: string | null;
-                            /** @description `venue:venueTradeId` of the trade. */
+                            /** @description The trade: `venue:venueTradeId`, or `fill:<id>` for a fill through the service. */
                             tradeId?: string | null;
                             /** @description The thread root this replies to. */
                             parentId?: string | null;
@@ -6272,7 +6336,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         eventId?: string | null;
-                        /** @description `venue:venueTradeId` of the trade. */
+                        /** @description The trade: `venue:venueTradeId`, or `fill:<id>` for a fill through the service. */
                         tradeId?: string | null;
                         /** @description The thread root this replies to. */
                         parentId?: string | null;
@@ -6863,7 +6927,7 @@ export interface operations {
                         activeComments: {
                             id: string;
                             eventId?: string | null;
-                            /** @description `venue:venueTradeId` of the trade. */
+                            /** @description The trade: `venue:venueTradeId`, or `fill:<id>` for a fill through the service. */
                             tradeId?: string | null;
                             /** @description The author (user id). */
                             authorId: string;
@@ -7193,7 +7257,7 @@ export interface operations {
                             /** @description USD notional of their fills. */
                             volume: number;
                         };
-                        /** @description onChain volume plus order volume, live venue_a orders excepted (they reach onChain once indexed). */
+                        /** @description onChain volume plus live order volume, venue_a orders excepted (they reach onChain once indexed); paper orders never count. */
                         totalVolume: number;
                         /** @description onChain trades plus filled orders, counted the same way. */
                         totalTrades: number;
@@ -7263,7 +7327,7 @@ export interface operations {
                             /** @description USD notional of their fills. */
                             volume: number;
                         };
-                        /** @description onChain volume plus order volume, live venue_a orders excepted (they reach onChain once indexed). */
+                        /** @description onChain volume plus live order volume, venue_a orders excepted (they reach onChain once indexed); paper orders never count. */
                         totalVolume: number;
                         /** @description onChain trades plus filled orders, counted the same way. */
                         totalTrades: number;
@@ -7844,6 +7908,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     removePushToken: {
@@ -8205,6 +8278,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     portfolioPositions: {
@@ -8337,6 +8419,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     portfolioSummary: {
@@ -8434,6 +8525,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     portfolioHistory: {
@@ -8500,6 +8600,15 @@ export interface operations {
             };
             /** @description Missing or invalid credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8589,6 +8698,15 @@ export interface operations {
             };
             /** @description Missing or invalid credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,21 +10,32 @@ import type { JwtVerifierConfig, TokenUse } from '../config';
 import { AppError } from '../errors/app-error';
 
 /**
- * The claim that tells the two bearer token types apart. Wallet-auth tokens
- * must carry `token_use: "wallet"`; user tokens must not (an identity provider's
- * own values such as `"access"` or `"id"`, or none at all, are accepted, so
- * tokens of an external provider keep working). Neither verifier therefore
- * accepts the other's tokens, whatever keys, issuer or audience they share.
+ * The claim that tells the two bearer token types apart.
+ *
+ * - A user token carries no `token_use`, or `"access"` (an identity provider's access token).
+ *   Any other value (`"wallet"`, an ID token's `"id"`, `"refresh"`, anything else) is refused:
+ *   only access tokens authorise calls.
+ * - A wallet-auth token carries `"wallet"`, or no `token_use` when the wallet-auth keys share
+ *   nothing with the user tokens' ({@link JwtVerifierConfig.acceptUntyped}): then the key that
+ *   verifies an untyped token says which kind it is. With a shared secret or JWKS URL (allowed
+ *   outside production) an untyped token is a user token only.
+ *
+ * Neither verifier therefore accepts the other's tokens, whatever keys, issuer or audience they
+ * share.
  */
 export const TOKEN_USE_CLAIM = 'token_use';
+
+/** The `token_use` each kind declares when it carries one (what the token signer writes). */
+export const TOKEN_USE_VALUE: Readonly<Record<TokenUse, string>> = { user: 'access', wallet: 'wallet' };
 
 /** Every bearer token must expire: jose refuses one without `exp`. */
 const REQUIRED_CLAIMS = ['exp'];
 
 /** Whether the claims are of the verifier's token type (see {@link TOKEN_USE_CLAIM}). */
-export function isOfTokenUse(claims: JWTPayload, use: TokenUse): boolean {
+export function isOfTokenUse(claims: JWTPayload, cfg: Pick<JwtVerifierConfig, 'tokenUse' | 'acceptUntyped'>): boolean {
   const declared = claims[TOKEN_USE_CLAIM];
-  return use === 'wallet' ? declared === 'wallet' : declared !== 'wallet';
+  if (declared === undefined) return cfg.tokenUse === 'user' || cfg.acceptUntyped === true;
+  return declared === TOKEN_USE_VALUE[cfg.tokenUse];
 }
 
 /** Verified claims of a bearer token. */
@@ -99,7 +110,7 @@ export function createJwtVerifier(cfg: JwtVerifierConfig, label: string): JwtVer
         try {
           const claims = await verifyWith(token, s);
           if (typeof claims.sub !== 'string' || claims.sub.length === 0) break;
-          if (!isOfTokenUse(claims, cfg.tokenUse)) break;
+          if (!isOfTokenUse(claims, cfg)) break;
           return { subject: claims.sub, claims };
         } catch {
           // try the next key source; the caller sees one generic 401

@@ -1,10 +1,11 @@
 import { SignJWT } from 'jose';
 import type { JwtVerifierConfig } from '../config';
-import { TOKEN_USE_CLAIM } from './jwt-verifier';
+import { TOKEN_USE_CLAIM, TOKEN_USE_VALUE } from './jwt-verifier';
 
 /**
  * Signs an HS256 token for a subject with the configured secret (the `token` CLI, tests): it
- * expires, carries the configured issuer and audience, and declares its type (`token_use`).
+ * expires, carries the configured issuer and audience, and declares its type (`token_use`: `access`
+ * for a user token, `wallet` for a wallet-auth token).
  */
 export async function signToken(
   cfg: JwtVerifierConfig,
@@ -16,7 +17,7 @@ export async function signToken(
       'no shared secret configured: tokens for a JWKS or public-key setup come from the identity provider',
     );
   }
-  let jwt = new SignJWT({ ...opts.claims, [TOKEN_USE_CLAIM]: cfg.tokenUse })
+  let jwt = new SignJWT({ ...opts.claims, [TOKEN_USE_CLAIM]: TOKEN_USE_VALUE[cfg.tokenUse] })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(subject)
     .setIssuedAt()

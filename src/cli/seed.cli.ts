@@ -3,6 +3,7 @@ import { loadConfig } from '../config';
 import { createInfra } from '../infra';
 import { CATALOG_CHANGED_TOPIC } from '../modules/events';
 import { CatalogService, openSimulatedWorld, type SyncReport } from '../modules/ingestion';
+import { worldKeysOf } from '../venues';
 import { runCli } from './cli-args';
 import { onServerOrDatabase } from './cli-backend';
 
@@ -26,7 +27,9 @@ runCli(async () => {
         const catalog = new CatalogService(db.prisma, () =>
           infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: Date.now() }),
         );
-        const world = await openSimulatedWorld(db.prisma, config.sim.seed, { shareSeed: config.sim.sharedSeed });
+        const world = await openSimulatedWorld(db.prisma, worldKeysOf(config.sim), {
+          shareSecret: config.sim.shareSecret,
+        });
         const { events, markets } = await catalog.sync(world);
         // What the server path selects: both paths print the same report.
         return { events, markets };

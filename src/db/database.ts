@@ -24,7 +24,7 @@ import {
   PostgresAdapterFactory,
 } from './postgres.adapter';
 import { PROJECT_PRISMA_PATHS, type PrismaPaths } from './project-paths';
-import { withQueryCounting, type QueryCounter } from './query-counting.adapter';
+import { withQueryCounting, type QueryCounter, type StatementObserver } from './query-counting.adapter';
 import { rawSqlOn, type RawSql } from './raw-sql';
 
 /** How to open the database. */
@@ -37,6 +37,8 @@ export interface DatabaseOptions {
   schema?: string;
   /** pg pool size (default 10). */
   poolSize?: number;
+  /** PostgreSQL: how long getting a connection may take (ms) before the statement fails; unset: no bound. */
+  connectTimeoutMs?: number;
   /** Whether to apply pending migrations at open (default true; false: the schema is someone else's job). */
   migrate?: boolean;
   /** Called with the names of the migrations applied at open (empty when up to date). */
@@ -65,6 +67,11 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   /** Number of SQL statements executed through Prisma or `sql` since open (for metrics and N+1 tests). */
   queryCount(): number;
+  /**
+   * Tells `observer` how each statement through Prisma or `sql` ends, from now on (one observer:
+   * a later call replaces it). The process judges the database's reachability from it.
+   */
+  observeStatements(observer: StatementObserver): void;
   /**
    * Whether the pgvector extension is available (always true on PGlite when loaded, false on plain PostgreSQL
    * without it).
@@ -104,6 +111,7 @@ async function openPostgres(opts: DatabaseOptions & { databaseUrl: string }): Pr
     databaseUrl: opts.databaseUrl,
     schema: opts.schema,
     poolSize: opts.poolSize ?? DEFAULT_POOL_SIZE,
+    connectTimeoutMs: opts.connectTimeoutMs,
   });
   const { pool } = target;
   try {
@@ -229,6 +237,9 @@ function createDatabase(
     createdEmpty: backend.createdEmpty,
     ...(backend.archiveTo && { archiveTo: backend.archiveTo }),
     queryCount: () => counter.count,
+    observeStatements: (observer) => {
+      counter.observer = observer;
+    },
     close: () => {
       closing ??= (async () => {
         try {

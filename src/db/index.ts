@@ -15,5 +15,5 @@ export {
   type MigrationToolOptions,
 } from './migrations';
 export { PROJECT_PGLITE_TEMPLATE_DIR, PROJECT_PRISMA_PATHS, type PrismaPaths } from './project-paths';
-export type { QueryCounter } from './query-counting.adapter';
+export type { QueryCounter, StatementObserver } from './query-counting.adapter';
 export type { RawSql, SqlParam } from './raw-sql';

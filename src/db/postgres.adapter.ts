@@ -15,6 +15,12 @@ export interface PostgresPoolOptions {
   schema?: string;
   /** Maximum number of connections. */
   poolSize: number;
+  /**
+   * How long getting a connection may take (ms): connecting, or waiting for one of the pool's. Past
+   * it the statement fails ("timeout exceeded when trying to connect": a 503) instead of waiting for
+   * a server that does not answer. Unset: no bound.
+   */
+  connectTimeoutMs?: number;
 }
 
 /** A pool whose connections use `schema` as search path. */
@@ -45,6 +51,7 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool {
   const pool = new pg.Pool({
     connectionString: url.toString(),
     max: options.poolSize,
+    ...(options.connectTimeoutMs !== undefined && { connectionTimeoutMillis: options.connectTimeoutMs }),
     options: `-c search_path=${searchPath(schema)}`,
   });
   // An idle client's error (e.g. server restart) must not crash the process; the next

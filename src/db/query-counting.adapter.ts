@@ -6,6 +6,9 @@
  * adapters themselves) counts one when a transaction starts; `COMMIT`/`ROLLBACK` count
  * one either as the `executeRaw` Prisma sends (PostgreSQL) or, where the adapter runs
  * them itself (PGlite, `usePhantomQuery`), on `commit()`/`rollback()`.
+ *
+ * The counter's observer, when set, is told how each of those calls ended (the database's
+ * reachability is judged from it: src/infra/dependency-health.ts).
  */
 import type {
   SqlDriverAdapter,
@@ -14,9 +17,30 @@ import type {
   Transaction,
 } from '@prisma/driver-adapter-utils';
 
-/** A mutable statement counter. */
+/** Told how each statement ended; it must not throw. */
+export interface StatementObserver {
+  succeeded(): void;
+  failed(error: unknown): void;
+}
+
+/** A mutable statement counter, and who is told each statement's outcome. */
 export interface QueryCounter {
   count: number;
+  observer?: StatementObserver;
+}
+
+/** `call`'s promise, its outcome told to the counter's observer. */
+function observed<T>(counter: QueryCounter, call: Promise<T>): Promise<T> {
+  return call.then(
+    (value) => {
+      counter.observer?.succeeded();
+      return value;
+    },
+    (error: unknown) => {
+      counter.observer?.failed(error);
+      throw error;
+    },
+  );
 }
 
 function countQueryable<T extends SqlQueryable>(inner: T, counter: QueryCounter) {
@@ -25,11 +49,11 @@ function countQueryable<T extends SqlQueryable>(inner: T, counter: QueryCounter)
     adapterName: inner.adapterName,
     queryRaw: (query: Parameters<T['queryRaw']>[0]) => {
       counter.count++;
-      return inner.queryRaw(query);
+      return observed(counter, inner.queryRaw(query));
     },
     executeRaw: (query: Parameters<T['executeRaw']>[0]) => {
       counter.count++;
-      return inner.executeRaw(query);
+      return observed(counter, inner.executeRaw(query));
     },
   };
 }
@@ -41,11 +65,11 @@ function countTransaction(inner: Transaction, counter: QueryCounter): Transactio
     options: inner.options,
     commit: () => {
       if (phantom) counter.count++;
-      return inner.commit();
+      return observed(counter, inner.commit());
     },
     rollback: () => {
       if (phantom) counter.count++;
-      return inner.rollback();
+      return observed(counter, inner.rollback());
     },
   };
   // Savepoints run one statement each (through the inner transaction's own executeRaw).
@@ -78,11 +102,11 @@ function countAdapter(inner: SqlDriverAdapter, counter: QueryCounter): SqlDriver
     ...countQueryable(inner, counter),
     executeScript: (script) => {
       counter.count++;
-      return inner.executeScript(script);
+      return observed(counter, inner.executeScript(script));
     },
     startTransaction: async (isolationLevel) => {
       counter.count++;
-      return countTransaction(await inner.startTransaction(isolationLevel), counter);
+      return countTransaction(await observed(counter, inner.startTransaction(isolationLevel)), counter);
     },
     dispose: () => inner.dispose(),
   };

@@ -1,5 +1,11 @@
 import type { ErrorCode } from './error-codes';
 
+/**
+ * The `Retry-After` (seconds) of a 503 `unavailable` that does not name its own: long enough for a
+ * dependency's blip to pass, short enough that a client is back soon after it recovers.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
 /** Extra data an error may expose to clients (for example rate-limit figures). */
 export type ErrorDetails = Record<string, string | number | boolean | null>;
 
@@ -41,8 +47,9 @@ export class AppError extends Error {
   static conflict(message: string): AppError {
     return new AppError('conflict', message);
   }
-  static unavailable(message: string): AppError {
-    return new AppError('unavailable', message);
+  /** 503: a dependency cannot serve the request now; `retryAfter` (seconds) becomes `Retry-After`. */
+  static unavailable(message: string, retryAfterSeconds = UNAVAILABLE_RETRY_AFTER_SECONDS): AppError {
+    return new AppError('unavailable', message, { retryAfter: retryAfterSeconds });
   }
   static upstream(message: string): AppError {
     return new AppError('upstream_error', message);

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import type { AppError } from './app-error';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS, type AppError } from './app-error';
 import type { ErrorCode } from './error-codes';
 import { toAppError } from './normalize-error';
 
@@ -25,7 +25,8 @@ export interface ClassifiedError {
 /**
  * Classifies anything a GraphQL execution produced into the error table:
  * domain errors keep their code and message, request errors become bad_request,
- * everything else is masked as internal. Every surface answers through it
+ * everything else is masked as internal. Every `unavailable` carries `retryAfter`
+ * (seconds: the error's own, else the default). Every surface answers through it
  * (GraphQL, its SSE stream, the REST adapter, the market-data gate).
  */
 export function classifyGraphQLError(error: unknown): ClassifiedError {
@@ -38,7 +39,8 @@ export function classifyGraphQLError(error: unknown): ClassifiedError {
     return {
       code: app.code,
       message: app.message,
-      details: app.details,
+      details:
+        app.code === 'unavailable' ? { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS, ...app.details } : app.details,
       ...(app.code === 'internal' && { unexpected: app }),
     };
   if (original instanceof GraphQLError) {

@@ -1,4 +1,5 @@
-import { AppError } from './app-error';
+import { AppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from './app-error';
+import { isDatabaseUnreachable } from './database-unreachable';
 import { sqlStateOf } from './sql-state';
 
 interface PrismaKnownError {
@@ -39,9 +40,20 @@ function foreignKeyError(err: PrismaKnownError): AppError {
 /**
  * Turns anything thrown into an AppError, translating Prisma errors in this one
  * place. Returns null for unexpected errors, which callers mask as `internal`.
+ * A database that cannot be reached (database-unreachable.ts), or Redis
+ * where a caller has no fallback for it (`RedisUnavailableError`, matched by
+ * name: the errors do not depend on the infra), is a 503 `unavailable` with
+ * `Retry-After`, not an internal error.
  */
 export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
+  if (isDatabaseUnreachable(err)) {
+    return AppError.unavailable(`database unavailable; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS}s`);
+  }
+  // Redis unreachable where a caller needs it and has no fallback (a revocation mark to write).
+  if (err instanceof Error && err.name === 'RedisUnavailableError') {
+    return AppError.unavailable(`shared state unavailable; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS}s`);
+  }
   if (isPrismaKnownError(err)) {
     switch (err.code) {
       case 'P2002':

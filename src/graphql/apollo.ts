@@ -7,11 +7,13 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { RequestHandler } from 'express';
+import { GraphQLError } from 'graphql';
 import type { GraphQLContext } from '../context';
 import type { Logger } from '../http/logger';
 import type { GraphqlExecutor } from './executor';
 import { createFormatError } from './format-error';
 import type { GraphqlLimits } from './limits';
+import { unavailableRetryAfter } from './unavailable';
 
 /**
  * Apollo Server on Express. Its own landing page loads from a CDN, so it is
@@ -70,6 +72,13 @@ export async function createApolloMiddleware(opts: {
               contextValue.apiKey.charge(cost);
             },
             async willSendResponse({ response, contextValue }) {
+              // Nothing but `unavailable` errors (the database unreachable): 503 with Retry-After.
+              const retryAfter =
+                response.body.kind === 'single' ? unavailableRetryAfter(response.body.singleResult) : undefined;
+              if (retryAfter !== undefined) {
+                response.http.status = 503;
+                response.http.headers.set('retry-after', String(retryAfter));
+              }
               // Sent as `{"data":<shared JSON>}` by stringifyResult above: the server may repeat it.
               if (response.body.kind !== 'single' || response.http.status !== undefined) return;
               const { data, errors, extensions } = response.body.singleResult;
@@ -101,6 +110,15 @@ function sharedBody(sharedData: string): string {
 
 type Gateway = ApolloServerOptionsWithGateway<GraphQLContext>['gateway'];
 
+/** graphql-js's error for a request whose operation name picks no operation of its document. */
+function unresolvedOperation(name: string | null | undefined): GraphQLError {
+  return new GraphQLError(
+    name == null
+      ? 'Must provide operation name if query contains multiple operations.'
+      : `Unknown operation named "${name}".`,
+  );
+}
+
 /**
  * Apollo's hook for another executor is its gateway interface: a gateway that
  * serves one static schema and executes through the compiled executor.
@@ -118,12 +136,17 @@ function compiledExecution(executor: GraphqlExecutor): Gateway {
       announce?.({ apiSchema: executor.schema, coreSupergraphSdl: '' });
       return {
         executor: async (rc) =>
-          executor.execute({
-            document: rc.document,
-            variableValues: rc.request.variables,
-            contextValue: rc.context,
-            operationName: rc.operationName,
-          }),
+          // Apollo resolved no operation (an operation name the document does not have, or none of
+          // several): graphql-js's error, which Apollo answers with a 400. Executing would run the
+          // document's only operation under a name it does not have.
+          rc.operation === undefined
+            ? { errors: [unresolvedOperation(rc.request.operationName)] }
+            : executor.execute({
+                document: rc.document,
+                variableValues: rc.request.variables,
+                contextValue: rc.context,
+                operationName: rc.operationName,
+              }),
       };
     },
     async stop() {},

@@ -9,6 +9,7 @@ import {
 } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { ByteLru, utf8Bytes } from '../infra/byte-lru';
 import type { PublicReads } from './public-reads';
 
 export interface ExecuteArgs {
@@ -23,8 +24,13 @@ export interface PublicReadCacheOptions {
   reads: PublicReads;
   /** How long an answer lives at most when no invalidation reaches it. */
   ttlMs: number;
-  /** Answers kept at most (the oldest go first). */
+  /** Answers kept at most (the least recently used go first). */
   maxEntries: number;
+  /**
+   * Bytes of answers kept at most: each weighs its key and its data's JSON (serialized once, when
+   * it resolves); the least recently used go first, and an answer heavier than this is not kept.
+   */
+  maxBytes: number;
   now?: () => number;
 }
 
@@ -58,7 +64,7 @@ export class GraphqlExecutor {
   private readonly compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
   private readonly documentIds = new WeakMap<DocumentNode, number>();
   private nextDocumentId = 1;
-  private readonly answers = new Map<string, CachedAnswer>();
+  private readonly answers: ByteLru<string, CachedAnswer>;
   private generation = 0;
   /** The data of cached answers, serialized once (Apollo's `stringifyResult` reads it). */
   private readonly serialized = new WeakMap<object, string>();
@@ -68,7 +74,14 @@ export class GraphqlExecutor {
   constructor(
     readonly schema: GraphQLSchema,
     private readonly cache?: PublicReadCacheOptions,
-  ) {}
+  ) {
+    this.answers = new ByteLru(cache?.maxBytes ?? 1, { maxEntries: cache?.maxEntries ?? 0 });
+  }
+
+  /** The bytes and count of the public-read answers held. */
+  get cachedAnswers(): { bytes: number; entries: number } {
+    return { bytes: this.answers.bytes, entries: this.answers.size };
+  }
 
   /** Forgets every cached answer (a topic a public read is invalidated by was published). */
   invalidate(): void {
@@ -97,7 +110,7 @@ export class GraphqlExecutor {
     const now = this.cache?.now ?? Date.now;
     return (
       entry !== undefined &&
-      this.answers.get(entry.key) === entry &&
+      this.answers.peek(entry.key) === entry &&
       entry.generation === this.generation &&
       entry.expires > now()
     );
@@ -114,7 +127,7 @@ export class GraphqlExecutor {
    * miss already in flight is shared. Callers must not mutate a returned result.
    */
   private executeCached(args: ExecuteArgs): Promise<ExecutionResult> {
-    const { ttlMs, maxEntries, now = Date.now } = this.cache!;
+    const { ttlMs, now = Date.now } = this.cache!;
     const variables = JSON.stringify(args.variableValues ?? {});
     const key = `${this.documentId(args.document)}\u0000${args.operationName ?? ''}\u0000${variables}`;
     const t = now();
@@ -123,14 +136,20 @@ export class GraphqlExecutor {
     const generation = this.generation;
     const result = Promise.resolve(this.executeNow(args));
     const entry: CachedAnswer = { key, expires: t + ttlMs, generation, result };
-    this.answers.set(key, entry);
-    if (this.answers.size > maxEntries) this.answers.delete(this.answers.keys().next().value!);
+    // Weighs its key while pending, its key and JSON once resolved.
+    const keyBytes = utf8Bytes(key);
+    this.answers.set(key, entry, keyBytes);
     const forget = () => {
-      if (this.answers.get(key) === entry) this.answers.delete(key);
+      if (this.answers.peek(key) === entry) this.answers.delete(key);
     };
     result.then((r) => {
-      if (r.errors?.length || r.data == null || generation !== this.generation) forget();
-      else this.cachedData.set(r.data, entry);
+      if (r.errors?.length || r.data == null || generation !== this.generation || this.answers.peek(key) !== entry) {
+        return forget();
+      }
+      const json = JSON.stringify(r.data);
+      if (!this.answers.set(key, entry, keyBytes + utf8Bytes(json))) return;
+      this.serialized.set(r.data, json);
+      this.cachedData.set(r.data, entry);
     }, forget);
     return result;
   }

@@ -18,6 +18,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { getComplexity, type ComplexityEstimatorArgs } from 'graphql-query-complexity';
+import { boundedJsonText } from '../http/json-bounds';
 
 /**
  * The GraphQL limits, defined once and applied by every surface that executes
@@ -203,26 +204,31 @@ export class GraphqlLimits {
    */
   cost(document: DocumentNode, variables?: Record<string, unknown>, operationName?: string): number {
     // The walk costs about as much as executing a cached page: a document asked again with the same
-    // variables (a screen's polling, the REST routes) reuses its cost.
+    // variables (a screen's polling, the REST routes) reuses its cost. The key is the variables' JSON,
+    // built without recursion and given up past its bound (bulk inputs are not remembered).
+    const variablesKey = boundedJsonText(variables ?? {}, MAX_COST_KEY_LENGTH);
+    if (variablesKey === undefined) return this.costOrZero(document, variables, operationName);
     let known = this.costs.get(document);
     if (!known) {
       known = new Map();
       this.costs.set(document, known);
     }
-    const key = `${operationName ?? ''}\u0000${JSON.stringify(variables ?? {})}`;
+    const key = `${operationName ?? ''}\u0000${variablesKey}`;
     let cost = known.get(key);
     if (cost === undefined) {
-      try {
-        cost = this.strictCost(document, variables, operationName);
-      } catch {
-        cost = 0;
-      }
-      if (key.length <= MAX_COST_KEY_LENGTH) {
-        if (known.size >= MAX_COSTS_PER_DOCUMENT) known.clear();
-        known.set(key, cost);
-      }
+      cost = this.costOrZero(document, variables, operationName);
+      if (known.size >= MAX_COSTS_PER_DOCUMENT) known.clear();
+      known.set(key, cost);
     }
     return cost;
+  }
+
+  private costOrZero(document: DocumentNode, variables?: Record<string, unknown>, operationName?: string): number {
+    try {
+      return this.strictCost(document, variables, operationName);
+    } catch {
+      return 0;
+    }
   }
 
   /** The cost, throwing when the variables do not coerce; past {@link MAX_COST_NODES} selections: infinite. */

@@ -3,6 +3,7 @@ import { assertValidSchema, isObjectType, lexicographicSortSchema, printSchema, 
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { MODULES } from '../modules/registry';
 import { refuseUnstorableArgs, validateArgs } from './validate-args';
+import { limitVenueFields } from './venue-read-limit';
 
 let built: Promise<GraphQLSchema> | undefined;
 let resolvedFields: ReadonlySet<string> | undefined;
@@ -39,6 +40,7 @@ export function getSchema(): Promise<GraphQLSchema> {
     checkSubscriptionArgsOnSubscribe(schema);
     resolvedFields = fieldsWithResolvers();
     usePropertyReads(schema, resolvedFields);
+    limitVenueFields(schema);
     return schema;
   });
   return built;

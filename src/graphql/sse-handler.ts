@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, subscribe, type GraphQLSchema } from 'graphql';
 import { createHandler, type Request as SseRequest, type Response as SseResponse } from 'graphql-sse';
 import type { GraphQLContext } from '../context';
 import { AppError } from '../errors/app-error';
 import { classifyGraphQLError } from '../errors/classify-error';
+import { toAppError } from '../errors/normalize-error';
 import type { Logger } from '../http/logger';
 import { sendError } from '../http/send-error';
 import { BackpressureWriter } from '../http/sse';
 import { clientAddressOf, STREAM_RETRY_AFTER_SECONDS, type StreamHooks } from '../http/stream-limits';
+import { SseOperations, type SseOperationClaim } from './sse-operations';
+import { endAfterUnavailable } from './unavailable';
 
 /** graphql-sse's header and query parameter of a reservation token (its protocol). */
 const TOKEN_HEADER = 'x-graphql-event-stream-token';
@@ -79,8 +82,13 @@ export class SseReservations {
     }
   }
 
+  /** Stops the sweeper and drops every outstanding reservation as if it expired (the server stops). */
   close(): void {
     clearInterval(this.sweeper);
+    for (const token of [...this.pending.keys()]) {
+      this.forget(token);
+      this.onExpire(token);
+    }
   }
 
   private forget(token: string): void {
@@ -118,8 +126,9 @@ import type { GraphqlLimits } from './limits';
  * graphql-sse at /graphql/stream (subscriptions over server-sent events), with
  * the same context factory and error masking as /graphql. Reservations are
  * issued with `crypto.randomUUID`, capped and expired ({@link SseReservations});
- * event-stream requests take a stream slot; writes honour backpressure and a
- * client that falls too far behind is dropped.
+ * event-stream requests take a stream slot; the operations of one stream are
+ * capped and those beyond its first take slots too ({@link SseOperations});
+ * writes honour backpressure and a client that falls too far behind is dropped.
  */
 export function createGraphqlSseHandler(opts: {
   schema: GraphQLSchema;
@@ -129,10 +138,27 @@ export function createGraphqlSseHandler(opts: {
   limits: GraphqlLimits;
   streams: StreamHooks;
   reservations: ReservationLimits;
+  /** Live operations one stream (single-connection mode) carries at most. */
+  operationsPerStream: number;
   /** A reservation refused (caps reached). */
   refused?: () => void;
-}): { handle: (req: Request, res: Response) => Promise<void>; reservations: SseReservations; close(): void } {
+  /** An operation refused for the per-stream cap. */
+  operationRefused?: () => void;
+}): {
+  handle: (req: Request, res: Response) => Promise<void>;
+  reservations: SseReservations;
+  operations: SseOperations;
+  close(): void;
+} {
   const { limits } = opts;
+  const operations = new SseOperations(
+    opts.operationsPerStream,
+    (address) => opts.streams.acquire(address, 'open streams and stream operations'),
+    opts.operationRefused,
+  );
+  /** The place each operation request (single-connection mode) took on its stream. */
+  const claims = new WeakMap<Request, SseOperationClaim>();
+  const claimOf = (req: SseRequest<Request | undefined, SseRequestContext>) => req.raw && claims.get(req.raw);
   const handler = createHandler<Request | undefined, SseRequestContext, GraphQLContext>({
     schema: opts.schema,
     authenticate: (req) => {
@@ -148,12 +174,39 @@ export function createGraphqlSseHandler(opts: {
         );
       }
       // Other requests name their reservation; without one, an event stream is a distinct connection.
-      return tokenOf(req);
+      const token = tokenOf(req);
+      // A request that registers an operation on a stream (graphql-sse's test: not an event stream)
+      // takes its place there first; given back when it is not accepted (202) or once it ends.
+      const registers = req.method === 'POST' || req.method === 'GET';
+      if (token !== undefined && registers && (req.headers.get('accept') || '*/*') !== 'text/event-stream') {
+        try {
+          claims.set(req.raw!, operations.claim(token, clientAddressOf(req.raw!)));
+        } catch (err) {
+          if (err instanceof AppError) return tooMany(err.message);
+          throw err;
+        }
+      }
+      return token;
     },
     context: (req) => opts.context(req.raw!),
     // The limits of /graphql (limits.ts), before anything runs: over one is a 400 in every transport
     // mode. Other validation errors are graphql-sse's to answer, under the same rules as /graphql.
     validate: (_schema, document) => limits.validate(document),
+    // An event that is an `unavailable` error (the database unreachable) is sent, then the operation ends.
+    subscribe: async (args) => {
+      const result = await subscribe(args);
+      return Symbol.asyncIterator in result ? endAfterUnavailable(result) : result;
+    },
+    // An operation whose stream ended while it was set up would run with no stream: stop it.
+    onOperation: async (_ctx, req, _args, result) => {
+      if (!claimOf(req)?.released) return;
+      if (result && typeof result === 'object' && 'return' in result) await result.return?.(undefined);
+      return { errors: [new GraphQLError('the stream ended', { extensions: { code: 'bad_request' } })] };
+    },
+    onComplete: (_ctx, req) => {
+      const claim = claimOf(req);
+      if (claim) operations.release(claim);
+    },
     onSubscribe: (req, params) => {
       const refused = (err: GraphQLError) => refusal(classifyGraphQLError(err).message);
       let document;
@@ -210,7 +263,9 @@ export function createGraphqlSseHandler(opts: {
         context: { expire: token },
       });
       if (body && typeof body !== 'string') await body.return(undefined);
-    })().catch((err: unknown) => opts.logger.error({ err }, 'graphql-sse reservation cleanup failed'));
+    })()
+      .catch((err: unknown) => opts.logger.error({ err }, 'graphql-sse reservation cleanup failed'))
+      .finally(() => operations.endStream(token));
   };
   const reservations = new SseReservations(opts.reservations, expire);
 
@@ -232,15 +287,9 @@ export function createGraphqlSseHandler(opts: {
           return Array.isArray(header) ? header.join('\n') : header;
         },
       },
-      body: () =>
-        new Promise<unknown>((resolve, reject) => {
-          if (req.body !== undefined) return resolve(req.body);
-          let text = '';
-          req.setEncoding('utf8');
-          req.on('data', (chunk: string) => (text += chunk));
-          req.once('error', reject);
-          req.once('end', () => resolve(text));
-        }) as Promise<string>,
+      // The body gate (src/http/body-gate.ts) read every body, bounded, before this: what it parsed,
+      // or nothing (a refused body was answered at /graphql). The request is never read here.
+      body: (req.body ?? null) as Record<string, unknown> | null,
       raw: req,
       context: { res },
     });
@@ -263,6 +312,7 @@ export function createGraphqlSseHandler(opts: {
       }
     } finally {
       res.off('close', stop);
+      if (token) operations.endStream(token);
       opts.streams.closed('graphql-sse');
       writer.end();
     }
@@ -273,14 +323,23 @@ export function createGraphqlSseHandler(opts: {
       try {
         await handle(req, res);
       } catch (err) {
-        if (err instanceof AppError) return sendError(res, err.code, err.message, err.details);
+        const app = toAppError(err);
+        if (app) return sendError(res, app.code, app.message, app.details);
         opts.logger.error({ err }, 'graphql-sse handler failed');
         if (!res.headersSent) sendError(res, 'internal', 'internal error');
         else res.end();
+      } finally {
+        // An operation request not accepted (202) registered nothing: its place goes back.
+        const claim = claims.get(req);
+        if (claim && res.statusCode !== 202) operations.release(claim);
       }
     },
     reservations,
-    close: () => reservations.close(),
+    operations,
+    close: () => {
+      reservations.close();
+      operations.close();
+    },
   };
 }
 

@@ -8,10 +8,14 @@ export interface Metrics {
   streamOpened(kind: string): void;
   streamClosed(kind: string): void;
   /** A stream request refused with 429: over the per-address or total cap, or no reservation left. */
-  streamRefused(reason: 'address' | 'total' | 'reservation'): void;
+  streamRefused(reason: 'address' | 'total' | 'reservation' | 'operations'): void;
   /** A client dropped for falling behind (its unsent bytes passed the bound). */
   streamDropped(kind: string): void;
   openStreams(): number;
+  /** A dependency (database, redis) became unreachable or reachable again. */
+  dependencyAvailable(dependency: string, available: boolean): void;
+  /** A failure during a dependency's outage that was counted instead of logged. */
+  dependencyErrorAbsorbed(dependency: string): void;
 }
 
 export function createMetrics(opts: { queryCount: () => number }): Metrics {
@@ -66,6 +70,18 @@ export function createMetrics(opts: { queryCount: () => number }): Metrics {
     buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
     registers: [registry],
   });
+  const available = new Gauge({
+    name: 'dependency_available',
+    help: 'Whether a dependency (database, redis) is reachable as this process last saw it (1) or not (0).',
+    labelNames: ['dependency'] as const,
+    registers: [registry],
+  });
+  const absorbed = new Counter({
+    name: 'dependency_errors_absorbed_total',
+    help: "Failures during a dependency's outage counted instead of logged (the outage is logged once).",
+    labelNames: ['dependency'] as const,
+    registers: [registry],
+  });
   let open = 0;
   return {
     registry,
@@ -91,5 +107,11 @@ export function createMetrics(opts: { queryCount: () => number }): Metrics {
       dropped.inc({ kind });
     },
     openStreams: () => open,
+    dependencyAvailable(dependency, up) {
+      available.set({ dependency }, up ? 1 : 0);
+    },
+    dependencyErrorAbsorbed(dependency) {
+      absorbed.inc({ dependency });
+    },
   };
 }

@@ -1,14 +1,16 @@
 import type { IncomingMessage } from 'node:http';
+import type { ErrorCode } from '../errors/error-codes';
 
 const RAW = new WeakMap<IncomingMessage, Buffer>();
-const UNREADABLE = new WeakMap<IncomingMessage, string>();
+const UNREADABLE = new WeakMap<IncomingMessage, BodyRefusal>();
 
 /**
- * `express.json({ verify })` hook: keeps the exact bytes of a parsed JSON body,
- * for routes that verify a signature over them (payment webhooks). Held in a
- * weak map, so they go with the request.
+ * Keeps the exact bytes of a JSON body the server read (the body gate, or the
+ * repeat answers' read of a small GraphQL POST), for routes that verify a
+ * signature over them (payment webhooks). Held in a weak map, so they go with
+ * the request.
  */
-export function keepRawBody(req: IncomingMessage, _res: unknown, buf: Buffer): void {
+export function keepRawBody(req: IncomingMessage, buf: Buffer): void {
   RAW.set(req, buf);
 }
 
@@ -17,27 +19,23 @@ export function rawBodyOf(req: IncomingMessage): string | undefined {
   return RAW.get(req)?.toString('utf8');
 }
 
-/**
- * The body parser's complaint about a body it could not read (malformed JSON,
- * too large), as a 400 message; undefined for any other error.
- */
-export function unreadableBodyMessage(err: unknown): string | undefined {
-  const type = (err as { type?: unknown } | null)?.type;
-  if (type === 'entity.parse.failed') return 'malformed JSON';
-  if (type === 'entity.too.large') return 'too large';
-  return undefined;
+/** Why a request's body is refused: the error code (its status) and the problem, said of `body`. */
+export interface BodyRefusal {
+  code: Extract<ErrorCode, 'bad_request' | 'unsupported_media_type'>;
+  message: string;
 }
 
 /**
- * Records that the body could not be read, to be answered (400) by whoever
- * handles the request after its own credential check: a caller without
- * credentials gets the 401 whatever it sent.
+ * Records that the body cannot be taken (unreadable, nested too deep, of a type
+ * or encoding the server does not read), to be answered by whoever handles the
+ * request after its own credential check: a caller without credentials gets the
+ * 401 whatever it sent.
  */
-export function deferBodyError(req: IncomingMessage, message: string): void {
-  UNREADABLE.set(req, message);
+export function deferBodyError(req: IncomingMessage, message: string, code: BodyRefusal['code'] = 'bad_request'): void {
+  UNREADABLE.set(req, { code, message });
 }
 
-/** Why the request's body could not be read, if it could not. */
-export function bodyErrorOf(req: IncomingMessage): string | undefined {
+/** Why the request's body cannot be taken, if it cannot. */
+export function bodyErrorOf(req: IncomingMessage): BodyRefusal | undefined {
   return UNREADABLE.get(req);
 }

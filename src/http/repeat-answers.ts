@@ -1,7 +1,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { ByteLru, utf8Bytes } from '../infra/byte-lru';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
-import { deferBodyError, keepRawBody } from './raw-body';
+import { acceptJsonBody, type BodyLimits } from './body-gate';
 import { requestIdFrom } from './request-context';
 import { recordRequest } from './request-record';
 
@@ -27,7 +28,10 @@ import { recordRequest } from './request-record';
  * Nothing here is a second cache: an entry points at the answer a cache holds,
  * and `isCurrent` asks that cache whether it still holds it (the REST route's
  * memo or the executor's public reads: their TTL and invalidation topics
- * decide, as for every other request).
+ * decide, as for every other request). An entry still holds its body after
+ * that cache let it go, until it is asked for again or evicted: so the entries
+ * are bounded by bytes (body and key) as well as by count, least recently
+ * served first out.
  */
 export interface RepeatAnswer {
   /** The route, as the request log and metrics name it. */
@@ -57,22 +61,33 @@ const MAX_KEPT = 1000;
 /** The GraphQL bodies read here at most (a page query with variables is well under this). */
 const MAX_GRAPHQL_BODY = 16 * 1024;
 
-/** The JSON types the body parser would read as UTF-8 JSON with no other parameter. */
+/** The JSON types the body gate reads as UTF-8 JSON, without other parameters. */
 const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
 
 /** A request that carries no credential a GraphQL context would read, nor a cookie. */
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'x-api-key'];
 
 export class RepeatAnswers {
-  private readonly kept = new Map<string, RepeatAnswer>();
+  private readonly kept: ByteLru<string, RepeatAnswer>;
   /** Requests answered from here (tests and the benchmark read it). */
   served = 0;
 
   constructor(
     private readonly metrics: Pick<Metrics, 'observeRequest'>,
     private readonly logger: Logger,
+    /** The body limits every body is read under (src/http/body-gate.ts). */
+    private readonly bodyLimits: BodyLimits,
+    /** Bytes of kept bodies and keys at most (the bounds of the caches they point into, together). */
+    maxBytes: number,
     private readonly graphqlPath = '/graphql',
-  ) {}
+  ) {
+    this.kept = new ByteLru(maxBytes, { maxEntries: MAX_KEPT });
+  }
+
+  /** The bytes and count of the answers kept. */
+  get keptAnswers(): { bytes: number; entries: number } {
+    return { bytes: this.kept.bytes, entries: this.kept.size };
+  }
 
   /**
    * Whether a request's answer can depend on nothing but its method, URL and
@@ -115,7 +130,7 @@ export class RepeatAnswers {
       req.url === this.graphqlPath &&
       h['transfer-encoding'] === undefined &&
       Number.isInteger(length) &&
-      length <= MAX_GRAPHQL_BODY &&
+      length <= Math.min(MAX_GRAPHQL_BODY, this.bodyLimits.limitBytes) &&
       PLAIN_JSON.has(String(h['content-type']).toLowerCase()) &&
       RepeatAnswers.plain(req)
     );
@@ -123,8 +138,8 @@ export class RepeatAnswers {
 
   /**
    * Answers a repeated request from here, or hands it to `next` (Express).
-   * A `POST /graphql` body read here reaches Express as its JSON body parser
-   * would have left it, and its answer is offered to `keepGraphql` once sent.
+   * A `POST /graphql` body read here reaches Express as the body gate would
+   * have left it, and its answer is offered to `keepGraphql` once sent.
    */
   handle(
     req: IncomingMessage,
@@ -142,7 +157,8 @@ export class RepeatAnswers {
       // Apollo answers in the media type the Accept header prefers.
       const graphqlKey = `POST ${req.url}\n${req.headers.accept ?? ''}\n${body.toString('latin1')}`;
       if (this.serve(graphqlKey, req, res)) return;
-      asJsonBodyParserWould(req, res, body);
+      // As the body gate would have taken it: the gate then sees a finished request and lets it be.
+      acceptJsonBody(req, body, this.bodyLimits.maxDepth);
       res.once('finish', () => keepGraphql(req, res, graphqlKey));
       next();
     });
@@ -164,8 +180,7 @@ export class RepeatAnswers {
         requestIdHeader = name;
       } else if (!PER_REQUEST.has(lower) && value !== undefined) headers[name] = value;
     }
-    if (this.kept.size >= MAX_KEPT && !this.kept.has(key)) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(key, { route, headers, requestIdHeader, body, isCurrent });
+    this.kept.set(key, { route, headers, requestIdHeader, body, isCurrent }, body.length + utf8Bytes(key));
   }
 
   private serve(key: string, req: IncomingMessage, res: ServerResponse): boolean {
@@ -193,30 +208,4 @@ export class RepeatAnswers {
     });
     return true;
   }
-}
-
-/**
- * Leaves a request whose UTF-8 JSON body was read here as the server's
- * `express.json({ verify: keepRawBody })` step would have: the raw bytes kept,
- * `req.body` parsed (strictly: an object or array; empty is `{}`), or the
- * unreadable body deferred as "malformed JSON". The body parser then sees a
- * finished request and leaves it as it is.
- */
-function asJsonBodyParserWould(req: IncomingMessage, res: ServerResponse, raw: Buffer): void {
-  keepRawBody(req, res, raw);
-  let text = raw.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // the parser's decoder drops a BOM
-  const first = /^[ \t\n\r]*([^ \t\n\r])/.exec(text)?.[1];
-  let body: unknown;
-  if (text.length === 0) body = {};
-  else if (first !== '{' && first !== '[') body = undefined;
-  else {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-  }
-  if (body === undefined) deferBodyError(req, 'malformed JSON');
-  (req as IncomingMessage & { body?: unknown }).body = body;
 }

@@ -6,6 +6,7 @@ import { apiKeyAccessFor } from '../modules/api-keys/api-key.access';
 import type { ApiKeyPrincipal } from '../modules/api-keys/api-keys.models';
 import type { AppServices } from '../kernel';
 import { ApiKeyGate } from '../modules/api-keys/api-key.gate';
+import { clientAddressOf } from './stream-limits';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -45,7 +46,7 @@ export function contextFromHttp(
     deps.tokens,
     secrets,
   );
-  const clientId = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  const clientId = clientAddressOf(req);
   const res = req.res;
   const apiKey = apiKeyAccessFor(deps.services.get(ApiKeyGate), {
     header,

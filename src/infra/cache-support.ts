@@ -1,5 +1,6 @@
 import type { CacheWrapResult } from './cache.types';
 import type { InfraErrorHandler } from './infra.types';
+import { RedisUnavailableError } from './redis-guard';
 
 /**
  * Pieces both cache implementations share, so TTL rules, serialisation and
@@ -32,7 +33,9 @@ export interface ReadThroughStore {
 /**
  * Single-flight read-through: one in-flight load per key per instance. The
  * in-flight entry is removed when the load settles, so a rejected load is
- * retried by the next caller instead of being cached.
+ * retried by the next caller instead of being cached. A store that cannot be
+ * read or written is a miss (the write skipped), reported through `onError`
+ * unless Redis is unavailable (its outage is reported once, by the guard).
  */
 export class SingleFlight {
   private readonly inFlight = new Map<string, Promise<CacheWrapResult<unknown>>>();
@@ -66,7 +69,7 @@ export class SingleFlight {
     try {
       cached = await this.store.get<T>(key);
     } catch (error) {
-      this.onError(asError(error), 'cache');
+      this.report(error);
     }
     if (cached !== undefined) return { value: cached, hit: true };
     const value = await load();
@@ -74,10 +77,14 @@ export class SingleFlight {
       try {
         await this.store.set(key, value, ttl);
       } catch (error) {
-        this.onError(asError(error), 'cache');
+        this.report(error);
       }
     }
     return { value, hit: false };
+  }
+
+  private report(error: unknown): void {
+    if (!(error instanceof RedisUnavailableError)) this.onError(asError(error), 'cache');
   }
 }
 

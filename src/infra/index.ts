@@ -14,8 +14,17 @@ export { MemoryRateLimiter, type MemoryRateLimiterOptions } from './memory-rate-
 export { RedisCache } from './redis-cache';
 export { RedisPubSub } from './redis-pubsub';
 export { RedisRateLimiter, SLIDING_WINDOW_LUA } from './redis-rate-limiter';
-export { closeRedisClient, createRedisClient, type RedisConnectionRole } from './redis-connection';
-export { ReadMemo } from './read-memo';
+export {
+  closeRedisClient,
+  createRedisClient,
+  DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
+  type RedisClientOptions,
+  type RedisConnectionRole,
+} from './redis-connection';
+export { isRedisOutageError, RedisGuard, RedisUnavailableError } from './redis-guard';
+export { DependencyHealth, type AvailabilityChange, type DependencyHealthOptions } from './dependency-health';
+export { memoBudget, ReadMemo, type MemoBudget, type ReadMemoOptions } from './read-memo';
+export { ByteLru, utf8Bytes } from './byte-lru';
 export { PeriodicTask } from './periodic-task';
 export {
   createLeaseBackend,

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Cache } from './cache.types';
+import { DependencyHealth } from './dependency-health';
 import type { Infra, InfraErrorHandler, InfraOptions } from './infra.types';
 import { MemoryCache } from './memory-cache';
 import { MemoryPubSub } from './memory-pubsub';
@@ -9,6 +10,7 @@ import type { PubSub } from './pubsub.types';
 import type { RateLimiter } from './rate-limiter.types';
 import { RedisCache } from './redis-cache';
 import { closeRedisClient, createRedisClient } from './redis-connection';
+import { RedisGuard } from './redis-guard';
 import { RedisPubSub } from './redis-pubsub';
 import { RedisRateLimiter } from './redis-rate-limiter';
 
@@ -20,7 +22,10 @@ const PING_TIMEOUT_MS = 2_000;
  * Builds the infra bundle: Redis-backed when `redisUrl` is set, in-process
  * otherwise. With Redis, both connections are established before this
  * resolves, so a wrong URL or an unreachable server fails start-up with the
- * connection error instead of surfacing later on the first request.
+ * connection error instead of surfacing later on the first request. After
+ * that, Redis becoming unreachable costs the callers no wait: the cache,
+ * rate limiter and pub/sub share one {@link RedisGuard} and fall back
+ * (redis-guard.ts), and the outage is reported to `redisHealth` once.
  */
 export async function createInfra(opts: InfraOptions): Promise<Infra> {
   const onError: InfraErrorHandler = opts.onError ?? (() => undefined);
@@ -30,20 +35,26 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
     onIteratorDrop: opts.onIteratorDrop,
     iteratorBufferSize: positiveInt(opts.iteratorBufferSize ?? DEFAULT_ITERATOR_BUFFER, 'iteratorBufferSize'),
   };
-  if (opts.redisUrl) return createRedisInfra(opts.redisUrl, opts.keyPrefix ?? '', pubsubOptions);
+  if (opts.redisUrl) return createRedisInfra(opts.redisUrl, opts, pubsubOptions);
   return new MemoryInfra(opts, pubsubOptions);
 }
 
-async function createRedisInfra(url: string, keyPrefix: string, pubsubOptions: PubSubOptions): Promise<Infra> {
-  const command = createRedisClient(url, 'command', pubsubOptions.onError);
-  const subscriber = createRedisClient(url, 'subscriber', pubsubOptions.onError);
+async function createRedisInfra(url: string, opts: InfraOptions, pubsubOptions: PubSubOptions): Promise<Infra> {
+  // Connection errors before start-up completes go to onError; after it, they are the guard's (an outage).
+  const started: { guard?: RedisGuard } = {};
+  const onConnectionError: InfraErrorHandler = (error, source) =>
+    started.guard ? started.guard.connectionFailed(error) : pubsubOptions.onError(error, source);
+  const command = createRedisClient(url, 'command', onConnectionError, { commandTimeoutMs: opts.commandTimeoutMs });
+  const subscriber = createRedisClient(url, 'subscriber', onConnectionError);
   try {
     await Promise.all([command.connect(), subscriber.connect()]);
   } catch (error) {
     await Promise.all([closeRedisClient(command), closeRedisClient(subscriber)]);
     throw error;
   }
-  return new RedisInfra(command, subscriber, keyPrefix, pubsubOptions);
+  const health = opts.redisHealth ?? new DependencyHealth('redis', { onChange: () => undefined });
+  started.guard = new RedisGuard(command, subscriber, { health });
+  return new RedisInfra(command, subscriber, started.guard, opts.keyPrefix ?? '', pubsubOptions);
 }
 
 class RedisInfra implements Infra {
@@ -51,17 +62,20 @@ class RedisInfra implements Infra {
   readonly cache: Cache;
   readonly pubsub: PubSub;
   readonly rateLimiter: RateLimiter;
+  /** Answers rate limits while Redis is unavailable. */
+  private readonly localLimits = new MemoryRateLimiter({ now: Date.now });
   private closing: Promise<void> | undefined;
 
   constructor(
     private readonly command: Redis,
     private readonly subscriber: Redis,
+    private readonly guard: RedisGuard,
     keyPrefix: string,
     pubsubOptions: PubSubOptions,
   ) {
-    this.cache = new RedisCache(command, keyPrefix, pubsubOptions.onError);
-    this.pubsub = new RedisPubSub(command, subscriber, keyPrefix, pubsubOptions);
-    this.rateLimiter = new RedisRateLimiter(command, keyPrefix);
+    this.cache = new RedisCache(command, keyPrefix, pubsubOptions.onError, guard);
+    this.pubsub = new RedisPubSub(command, subscriber, keyPrefix, pubsubOptions, guard);
+    this.rateLimiter = new RedisRateLimiter(command, keyPrefix, guard, this.localLimits);
   }
 
   async ping(): Promise<boolean> {
@@ -83,10 +97,13 @@ class RedisInfra implements Infra {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
+      // Closing connections is not an outage.
+      this.guard.close();
       // Subscriber first: ending iterators may still unsubscribe, and the
       // command connection must outlive any in-flight publish.
       await this.pubsub.close();
       await closeRedisClient(this.command);
+      this.localLimits.close();
     })();
     return this.closing;
   }

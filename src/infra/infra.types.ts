@@ -1,4 +1,5 @@
 import type { Cache } from './cache.types';
+import type { DependencyHealth } from './dependency-health';
 import type { PubSub } from './pubsub.types';
 import type { RateLimiter } from './rate-limiter.types';
 
@@ -33,11 +34,20 @@ export interface InfraOptions {
   /** Called for each delivered pub/sub message with the time between publish and delivery (for a lag metric). */
   onDeliveryLag?: (topic: string, lagMs: number) => void;
   /**
-   * Receives Redis connection errors and other errors with no caller to
-   * reject. Without it they are swallowed, never raised as an unhandled
-   * 'error' event; pass a logger in production.
+   * Receives Redis connection errors while connecting at start, and other
+   * errors with no caller to reject. Without it they are swallowed, never
+   * raised as an unhandled 'error' event; pass a logger in production.
+   * Connection errors after start are an outage, reported to `redisHealth`.
    */
   onError?: InfraErrorHandler;
+  /**
+   * Redis's reachability as the process reports it: told once when Redis
+   * becomes unreachable (a connection fails or commands keep failing) and
+   * once when it is back (both connections ready, a probe answered).
+   */
+  redisHealth?: DependencyHealth;
+  /** How long one Redis command may take before it fails and its caller falls back (ms). Default 1000. */
+  commandTimeoutMs?: number;
   /** Called once per message an iterator discards because its consumer is too slow. */
   onIteratorDrop?: (topic: string) => void;
   /** Messages an iterator buffers for a slow consumer before dropping the oldest. Default 1000. */

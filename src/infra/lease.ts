@@ -268,13 +268,17 @@ export interface LeaseBackendOptions {
   databaseUrl?: string;
   ttlMs: number;
   onRedisError: InfraErrorHandler;
+  /** How long one Redis command may take (ms); the client's default when unset. */
+  redisCommandTimeoutMs?: number;
 }
 
 /** Redis leases when Redis is configured, else advisory locks on PostgreSQL, else in-process. */
 export async function createLeaseBackend(o: LeaseBackendOptions): Promise<LeaseBackend> {
   if (o.redisUrl) {
     // A connection of its own: a lease renewal never queues behind the cache's or the rate limiter's commands.
-    const client = createRedisClient(o.redisUrl, 'command', o.onRedisError);
+    const client = createRedisClient(o.redisUrl, 'command', o.onRedisError, {
+      commandTimeoutMs: o.redisCommandTimeoutMs,
+    });
     await client.connect();
     return new RedisLeaseBackend(client, o.redisKeyPrefix, o.ttlMs, () => closeRedisClient(client));
   }

@@ -4,6 +4,7 @@ import { decodeEnvelope, encodeEnvelope } from './pubsub-envelope';
 import { deliver, listenerEntry, TopicIterators, type ListenerEntry, type PubSubOptions } from './pubsub-support';
 import type { PubSub, PubSubIterator, Unsubscribe } from './pubsub.types';
 import { closeRedisClient } from './redis-connection';
+import { RedisUnavailableError, type RedisGuard } from './redis-guard';
 
 /** Local listeners of one Redis channel; the channel is subscribed while this exists. */
 interface ChannelState {
@@ -20,6 +21,13 @@ interface ChannelState {
  * Local listeners are reference-counted per channel, so Redis sees one
  * SUBSCRIBE per channel however many listeners this process has, and an
  * UNSUBSCRIBE when the last one leaves.
+ *
+ * With a {@link RedisGuard} (the process's), Redis being unavailable costs no
+ * wait: a publish is handed to this process's own listeners (a later
+ * macrotask, as if it had come back from Redis) and is lost for the other
+ * processes, as any message published while a subscriber is disconnected is
+ * (at-most-once delivery); a subscribe resolves at once, its SUBSCRIBE waiting
+ * for the connection (ioredis re-subscribes every channel on reconnect).
  */
 export class RedisPubSub implements PubSub {
   private readonly channels = new Map<string, ChannelState>();
@@ -30,12 +38,14 @@ export class RedisPubSub implements PubSub {
    * @param publisher connection used for PUBLISH; not closed by this class.
    * @param subscriber dedicated connection, created with `createRedisClient(url, 'subscriber')`; closed by {@link
    * close}.
+   * @param guard the process's fail-fast access to Redis; without it a publish during an outage fails.
    */
   constructor(
     private readonly publisher: Redis,
     private readonly subscriber: Redis,
     private readonly keyPrefix: string,
     private readonly options: PubSubOptions,
+    private readonly guard?: RedisGuard,
   ) {
     this.subscriber.on('message', (channel: string, message: string) => this.onMessage(channel, message));
     this.iterators = new TopicIterators((topic, listener) => this.subscribe(topic, listener), options);
@@ -43,8 +53,10 @@ export class RedisPubSub implements PubSub {
 
   async publish<T>(topic: string, payload: T): Promise<void> {
     this.assertOpen();
+    const channel = this.channelOf(topic);
     // Wall clock: the lag metric compares it with the receiver's wall clock.
-    await this.publisher.publish(this.channelOf(topic), encodeEnvelope(payload, Date.now()));
+    const raw = encodeEnvelope(payload, Date.now());
+    await this.send(channel, [raw], () => this.publisher.publish(channel, raw));
   }
 
   async publishMany<T>(topic: string, payloads: readonly T[]): Promise<void> {
@@ -53,13 +65,31 @@ export class RedisPubSub implements PubSub {
     const raws = payloads.map((p) => encodeEnvelope(p, at));
     if (raws.length === 0) return;
     const channel = this.channelOf(topic);
-    const tx = this.publisher.multi();
-    for (const raw of raws) tx.publish(channel, raw);
-    const replies = await tx.exec();
-    // EXEC answers null when the transaction was discarded; a command's own error comes back in its slot.
-    if (replies === null) throw new Error('pub/sub batch was not applied (EXEC aborted)');
-    const failed = replies.find(([err]) => err);
-    if (failed) throw asError(failed[0]);
+    await this.send(channel, raws, async () => {
+      const tx = this.publisher.multi();
+      for (const raw of raws) tx.publish(channel, raw);
+      const replies = await tx.exec();
+      // EXEC answers null when the transaction was discarded; a command's own error comes back in its slot.
+      if (replies === null) throw new Error('pub/sub batch was not applied (EXEC aborted)');
+      const failed = replies.find(([err]) => err);
+      if (failed) throw asError(failed[0]);
+    });
+  }
+
+  /** Publishes through the guard; while Redis is unavailable, to this process's own listeners only. */
+  private async send(channel: string, raws: readonly string[], publish: () => Promise<unknown>): Promise<void> {
+    if (!this.guard) {
+      await publish();
+      return;
+    }
+    try {
+      await this.guard.run(publish);
+    } catch (error) {
+      if (!(error instanceof RedisUnavailableError)) throw error;
+      setImmediate(() => {
+        for (const raw of raws) this.onMessage(channel, raw);
+      });
+    }
   }
 
   async subscribe<T>(topic: string, listener: (payload: T) => void): Promise<Unsubscribe> {
@@ -68,6 +98,8 @@ export class RedisPubSub implements PubSub {
     const state = this.channels.get(channel) ?? this.openChannel(channel, topic);
     const entry = listenerEntry(listener);
     state.listeners.add(entry);
+    // Redis unavailable: listen locally now; the SUBSCRIBE is sent when the connection is back.
+    if (!this.redisUp()) return this.unsubscriber(channel, state, entry);
     try {
       // Resolve only once Redis confirmed the SUBSCRIBE: a caller that
       // publishes right after `await subscribe()` must see its own message.
@@ -76,6 +108,10 @@ export class RedisPubSub implements PubSub {
       state.listeners.delete(entry);
       throw error;
     }
+    return this.unsubscriber(channel, state, entry);
+  }
+
+  private unsubscriber(channel: string, state: ChannelState, entry: ListenerEntry): Unsubscribe {
     let active = true;
     return async () => {
       if (!active) return;
@@ -113,6 +149,8 @@ export class RedisPubSub implements PubSub {
         throw asError(error);
       },
     );
+    // Not every subscriber waits for it (see subscribe): a failure must not go unhandled.
+    confirmed.catch(() => undefined);
     const state: ChannelState = { topic, listeners, confirmed };
     this.channels.set(channel, state);
     return state;
@@ -123,13 +161,14 @@ export class RedisPubSub implements PubSub {
     if (state.listeners.size > 0 || this.channels.get(channel) !== state) return;
     this.channels.delete(channel);
     if (this.closed) return;
-    try {
-      // Commands on one connection run in order, so a SUBSCRIBE issued by a
-      // later subscribe() for this channel lands after this UNSUBSCRIBE.
-      await this.subscriber.unsubscribe(channel);
-    } catch (error) {
-      this.options.onError(asError(error), 'pubsub:unsubscribe');
-    }
+    // Commands on one connection run in order, so a SUBSCRIBE issued by a
+    // later subscribe() for this channel lands after this UNSUBSCRIBE.
+    const sent = this.subscriber.unsubscribe(channel).then(
+      () => undefined,
+      (error: unknown) => this.options.onError(asError(error), 'pubsub:unsubscribe'),
+    );
+    // Redis unavailable: the UNSUBSCRIBE waits for the connection; the caller does not.
+    if (this.redisUp()) await sent;
   }
 
   private onMessage(channel: string, message: string): void {
@@ -144,6 +183,11 @@ export class RedisPubSub implements PubSub {
     }
     const subscribed = (entry: ListenerEntry) => state.listeners.has(entry);
     deliver({ topic: state.topic, envelope, now: Date.now(), entries: [...state.listeners], subscribed }, this.options);
+  }
+
+  /** Without a guard, always (the caller waits for Redis); with one, whether both connections can be used now. */
+  private redisUp(): boolean {
+    return !this.guard || (this.guard.available && this.subscriber.status === 'ready');
   }
 
   private channelOf(topic: string): string {

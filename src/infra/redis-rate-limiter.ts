@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RateLimiter, RateLimitResult } from './rate-limiter.types';
 import { normalizeRateLimitArgs, toRateLimitResult, type RateLimitArgs } from './rate-limit-support';
+import { RedisUnavailableError, type RedisGuard } from './redis-guard';
 
 /**
  * Sliding log in one sorted set per key (score = hit time in Redis server ms),
@@ -54,7 +55,12 @@ return { allowed, count, oldest, freeing, now }
 
 const SCRIPT_SHA = createHash('sha1').update(SLIDING_WINDOW_LUA).digest('hex');
 
-/** Redis-backed sliding-log limiter; see {@link SLIDING_WINDOW_LUA}. */
+/**
+ * Redis-backed sliding-log limiter; see {@link SLIDING_WINDOW_LUA}. While Redis is unavailable
+ * (the process's {@link RedisGuard} refuses the call, or it fails on the connection) the same
+ * call is answered by `local`, an in-process limiter: each process then enforces each limit on
+ * its own, counting from the outage's start, until Redis is back (the outage is logged once).
+ */
 export class RedisRateLimiter implements RateLimiter {
   /** Distinguishes this instance's members from other processes' within one millisecond. */
   private readonly instanceId = randomBytes(6).toString('hex');
@@ -63,14 +69,28 @@ export class RedisRateLimiter implements RateLimiter {
   constructor(
     private readonly client: Redis,
     private readonly keyPrefix: string,
+    private readonly guard: RedisGuard,
+    private readonly local: RateLimiter,
   ) {}
 
   async hit(key: string, limit: number, windowMs: number, weight = 1): Promise<RateLimitResult> {
-    return this.run(key, normalizeRateLimitArgs(key, limit, windowMs, weight), true);
+    const args = normalizeRateLimitArgs(key, limit, windowMs, weight);
+    try {
+      return await this.run(key, args, true);
+    } catch (error) {
+      if (error instanceof RedisUnavailableError) return this.local.hit(key, limit, windowMs, weight);
+      throw error;
+    }
   }
 
   async peek(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
-    return this.run(key, normalizeRateLimitArgs(key, limit, windowMs), false);
+    const args = normalizeRateLimitArgs(key, limit, windowMs);
+    try {
+      return await this.run(key, args, false);
+    } catch (error) {
+      if (error instanceof RedisUnavailableError) return this.local.peek(key, limit, windowMs);
+      throw error;
+    }
   }
 
   private async run(key: string, args: RateLimitArgs, consume: boolean): Promise<RateLimitResult> {
@@ -83,7 +103,7 @@ export class RedisRateLimiter implements RateLimiter {
       `${this.instanceId}:${this.sequence}`,
       String(args.weight),
     ];
-    const reply = await this.evalScript(scriptArgs);
+    const reply = await this.guard.run(() => this.evalScript(scriptArgs));
     const [allowed, count, oldest, freeing, now] = parseReply(reply);
     return toRateLimitResult(
       {

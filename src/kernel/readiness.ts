@@ -27,13 +27,19 @@ export interface ReadinessProbes {
  * Readiness of this process to take traffic: its database and Redis answer, its
  * schema is migrated, its start-up work is done, and it is not draining.
  * Start-up work registers with {@link begin} and ends with the function it returns.
+ * `onChange` hears each check whose status differs from the previous check's
+ * (the first one included): the process logs readiness once per transition.
  */
 export class Readiness {
   private readonly starting = new Map<number, string>();
   private nextId = 0;
   private migrated = false;
+  private lastStatus: ReadinessReport['status'] | undefined;
 
-  constructor(private readonly probes: ReadinessProbes) {}
+  constructor(
+    private readonly probes: ReadinessProbes,
+    private readonly onChange?: (report: ReadinessReport) => void,
+  ) {}
 
   /** Marks `what` as start-up work in progress; call the result when it is done. */
   begin(what: string): () => void {
@@ -58,7 +64,7 @@ export class Readiness {
     }
     const starting = [...new Set(this.starting.values())];
     if (starting.length > 0) reasons.push(`starting: ${starting.join(', ')}`);
-    return {
+    const report: ReadinessReport = {
       status: reasons.length === 0 ? 'ready' : 'not_ready',
       reasons,
       database: database ? 'ok' : 'unreachable',
@@ -66,5 +72,10 @@ export class Readiness {
       workers: p.workers,
       leases: p.leases(),
     };
+    if (report.status !== this.lastStatus) {
+      this.lastStatus = report.status;
+      this.onChange?.(report);
+    }
+    return report;
   }
 }

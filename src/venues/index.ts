@@ -5,6 +5,7 @@
 export * from './venue.models';
 export * from './venue-client';
 export { createSimulatedWorld, DEFAULT_WORLD_SEED } from './sim/sim-world';
+export { SecretKeys, SeedKeys, SIM_SECRET_BYTES, worldKeysOf, type WorldKeys } from './sim/sim-keys';
 export type { SimulatedWorld, SimulatedWorldOptions, WorldCoreEvent, WorldCoreMarket } from './sim/sim-world.types';
 export { noBidsToYesAsks } from './sim/sim-book';
 export { INTERVAL_SECONDS, MAX_HISTORY_POINTS } from './sim/sim-history';

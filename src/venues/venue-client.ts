@@ -40,11 +40,23 @@ export interface PlaceOrderResult {
 
 export type TradeListener = (trade: PublicTrade) => void;
 
+/**
+ * Which budget of a live venue's rate limit a call spends: `read` (every read, the default) or
+ * `order` (a live order's own calls: its placement and its quote's book read). Reads exhausting
+ * their budget never delay or fail a call on the order budget. The simulated venues have no budget.
+ */
+export type VenueBudget = 'read' | 'order';
+
+/** How a read is made: on which {@link VenueBudget}. */
+export interface VenueReadOptions {
+  budget?: VenueBudget;
+}
+
 export interface VenueClient {
   readonly venue: Venue;
   /** The venue's whole catalog of events with their markets. */
   listEvents(): Promise<VenueEvent[]>;
-  getOrderBook(venueMarketId: string, depth?: number): Promise<OrderBook>;
+  getOrderBook(venueMarketId: string, depth?: number, options?: VenueReadOptions): Promise<OrderBook>;
   getPriceHistory(venueMarketId: string, query: PriceHistoryQuery): Promise<PriceHistory>;
   /** Newest first. */
   getPublicTrades(venueMarketId: string, page: { limit: number; offset: number }): Promise<PublicTrade[]>;

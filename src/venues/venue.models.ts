@@ -50,6 +50,26 @@ export interface VenueMarket extends MarketFigures {
   updatedAt: Date;
   /** The outcome tokens' ids where the venue trades outcomes as tokens (venue_a's CLOB token ids). */
   outcomeTokenIds?: { yes: string; no: string };
+  /** What the venue states decides the market, beyond its title and rules (read by cross-venue matching). */
+  terms?: MarketTerms;
+}
+
+/**
+ * The parts of a market's listing that decide its outcome, as its venue publishes them: the
+ * outcome's short label, the strike, the stated resolution source and secondary rules, and the
+ * legs of a multi-leg (combo) market. Each is absent where the venue does not state it.
+ */
+export interface MarketTerms {
+  /** The outcome's label within its event (venue_a's `groupItemTitle`, venue_b's `yes_sub_title`). */
+  outcomeLabel?: string | null;
+  /** The strike (venue_b's `strike_type`, `floor_strike`, `cap_strike`). */
+  strike?: { type: string | null; floor: number | null; cap: number | null } | null;
+  /** The resolution source the venue names (venue_a's `resolutionSource`). */
+  resolutionSource?: string | null;
+  /** Secondary rules (venue_b's `rules_secondary`): settlement source and edge cases. */
+  rulesSecondary?: string | null;
+  /** Questions combined in one market (venue_b's multivariate `mve_selected_legs`); 1 or absent for one question. */
+  legs?: number;
 }
 
 export interface VenueEvent {
@@ -61,6 +81,10 @@ export interface VenueEvent {
   closeTime: Date | null;
   updatedAt: Date;
   markets: VenueMarket[];
+  /** The venue's subtitle of the event (venue_b's `sub_title`, e.g. "In Mar 2027"), where it has one. */
+  subtitle?: string | null;
+  /** The resolution source the venue names for the whole event (venue_a's `resolutionSource`). */
+  resolutionSource?: string | null;
 }
 
 export interface BookLevel {

@@ -1,16 +1,31 @@
-import { request as httpRequest, Agent } from 'node:http';
 import fc from 'fast-check';
 import { ROUTES } from '../../rest-adapter/routes';
 import type { AnyRouteDef } from '../../rest-adapter/route.types';
 import type { TestApp } from '../support/app';
+import { problemOf, send } from './fuzz-send';
+import {
+  bodyCoding,
+  bodyContentType,
+  bodyHeaders,
+  encodeBody,
+  graphqlFuzzRequest,
+  nestingBomb,
+  oversizeBody,
+} from './body-fuzz';
+
+export { closeFuzzConnections, problemOf, send, type FuzzOutcome } from './fuzz-send';
 
 /**
- * Property-based fuzzing of the REST route table: every documented operation
- * gets malformed path parameters, query values, headers and JSON bodies, with
- * and without each kind of credential. Each case is one raw HTTP request (sent
+ * Property-based fuzzing of the REST route table and the GraphQL endpoints:
+ * every documented operation gets malformed path parameters, query values,
+ * headers and JSON bodies, nesting bombs and bodies over the size limit under
+ * many content types and codings (declared or chunked), with and without each
+ * kind of credential; /graphql and /graphql/stream get the same bodies and
+ * variables (test/fuzz/body-fuzz.ts). Each case is one raw HTTP request (sent
  * with node:http, so malformed percent-escapes and bodies that are not UTF-8
- * reach the server as they are). The property: no 5xx, and every 4xx carries
- * the documented error body.
+ * reach the server as they are; test/fuzz/fuzz-send.ts). The property: no
+ * 5xx, every 4xx of a REST route carries the documented error body, and a
+ * GraphQL endpoint's JSON 4xx is GraphQL's `{ errors }` or that error body.
  */
 
 /** The credentials a case may carry: what the app under test accepts. */
@@ -26,18 +41,15 @@ export interface FuzzCredentials {
 
 /** One generated request. */
 export interface FuzzCase {
+  /** A route of the table, or a GraphQL endpoint (whose own 4xx bodies are GraphQL's). */
+  kind: 'rest' | 'graphql';
   route: string;
   method: string;
   path: string;
   headers: Record<string, string>;
   body?: Buffer;
-}
-
-/** What one request answered. */
-export interface FuzzOutcome {
-  status: number;
-  contentType: string;
-  body: string;
+  /** Sent with `Transfer-Encoding: chunked` instead of a Content-Length. */
+  chunked?: boolean;
 }
 
 /** Percent-encodes text; text that is not well-formed Unicode becomes invalid UTF-8 bytes instead. */
@@ -166,17 +178,6 @@ RAW_BODIES.push(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x2
 RAW_BODIES.push(Buffer.from([0xc0, 0x80]));
 RAW_BODIES.push(Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d])); // BOM + {}
 
-const CONTENT_TYPES = [
-  'application/json',
-  'application/json; charset=utf-8',
-  'application/json; charset=latin1',
-  'application/json; charset=utf-16',
-  'text/plain',
-  'application/x-www-form-urlencoded',
-  'multipart/form-data; boundary=x',
-  'application/merge-patch+json',
-];
-
 /** Header values the HTTP client can send (latin1, no control characters) that are malformed for the app. */
 const headerValue: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(
@@ -288,11 +289,16 @@ export function fuzzCase(routes: readonly AnyRouteDef[], creds: FuzzCredentials)
         { maxKeys: 5 },
       )
       .map((o) => Buffer.from(JSON.stringify(o), 'utf8'));
+    const bombBody = fc
+      .tuple(bodyKeys.length > 0 ? fc.constantFrom(...bodyKeys) : fc.constant('a'), nestingBomb, fc.boolean())
+      .map(([key, bomb, top]) => Buffer.from(top ? bomb : `{${JSON.stringify(key)}:${bomb}}`, 'utf8'));
     const bodyArb: fc.Arbitrary<Buffer | undefined> = fc.oneof(
-      { weight: 1, arbitrary: fc.constant(undefined) },
-      { weight: 6, arbitrary: objectBody },
-      { weight: 2, arbitrary: fc.constantFrom(...RAW_BODIES) },
-      { weight: 1, arbitrary: badScalar.map((v) => Buffer.from(JSON.stringify(v) ?? 'null', 'utf8')) },
+      { weight: 2, arbitrary: fc.constant(undefined) },
+      { weight: 12, arbitrary: objectBody },
+      { weight: 4, arbitrary: fc.constantFrom(...RAW_BODIES) },
+      { weight: 2, arbitrary: badScalar.map((v) => Buffer.from(JSON.stringify(v) ?? 'null', 'utf8')) },
+      { weight: 3, arbitrary: bombBody },
+      { weight: 1, arbitrary: oversizeBody },
     );
     const extraHeaders = fc.dictionary(fc.constantFrom(...FUZZ_HEADERS), headerValue, { maxKeys: 3 });
     return fc
@@ -300,86 +306,48 @@ export function fuzzCase(routes: readonly AnyRouteDef[], creds: FuzzCredentials)
         path: pathArb,
         query: queryArb,
         body: route.method === 'GET' ? fc.option(bodyArb, { freq: 8 }).map((b) => b ?? undefined) : bodyArb,
-        contentType: fc.option(fc.constantFrom(...CONTENT_TYPES), { freq: 6 }),
+        contentType: bodyContentType,
+        coding: bodyCoding,
+        chunked: fc.boolean(),
         credential: fc.constantFrom(...CREDENTIALS),
         extra: extraHeaders,
         extraFirst: fc.boolean(),
       })
-      .map(({ path, query, body, contentType, credential, extra, extraFirst }): FuzzCase => {
+      .map(({ path, query, body, contentType, coding, chunked, credential, extra, extraFirst }): FuzzCase => {
         const mount = route.surface === 'market-data' ? '/market-data' : '';
         const cred = credentialHeaders(credential, creds);
         const headers: Record<string, string> = extraFirst ? { ...extra, ...cred } : { ...cred, ...extra };
-        if (body !== undefined) headers['content-type'] = contentType ?? 'application/json';
+        let sent: Buffer | undefined;
+        if (body !== undefined) {
+          const coded = encodeBody(body, coding);
+          sent = coded.body;
+          Object.assign(headers, bodyHeaders(contentType ?? 'application/json', coded.contentEncoding));
+        }
         return {
+          kind: 'rest',
           route: `${route.method} ${route.surface === 'market-data' ? '/market-data' : ''}${route.path}`,
           method: route.method,
           path: `${mount}${path}${query ? `?${query}` : ''}`,
           headers,
-          body,
+          body: sent,
+          chunked,
         };
       });
   });
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-
-/** Closes the kept-alive connections (at the end of a run). */
-export function closeFuzzConnections(): void {
-  agent.destroy();
+/** The requests to the GraphQL endpoints, credentials as for the routes. */
+export function graphqlFuzzCase(creds: FuzzCredentials): fc.Arbitrary<FuzzCase> {
+  const credential = fc.constantFrom(...CREDENTIALS).map((c) => credentialHeaders(c, creds));
+  return graphqlFuzzRequest(credential, badScalar, RAW_BODIES).map((r): FuzzCase => ({ kind: 'graphql', ...r }));
 }
 
-/** Sends one case; a stream's answer (an open SSE response) is read only to its status. */
-export function send(base: string, c: FuzzCase): Promise<FuzzOutcome> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        method: c.method,
-        path: c.path,
-        headers: { ...c.headers, ...(c.body && { 'content-length': String(c.body.length) }) },
-        agent,
-      },
-      (res) => {
-        const contentType = String(res.headers['content-type'] ?? '');
-        if (contentType.startsWith('text/event-stream')) {
-          res.destroy();
-          req.destroy();
-          resolve({ status: res.statusCode ?? 0, contentType, body: '' });
-          return;
-        }
-        const chunks: Buffer[] = [];
-        res.on('data', (d: Buffer) => chunks.push(d));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, contentType, body: Buffer.concat(chunks).toString('utf8') }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(c.body);
-  });
-}
-
-/** Why an answer breaks the property, or undefined when it holds. */
-export function problemOf(o: FuzzOutcome): string | undefined {
-  if (o.status >= 500) return `answered ${o.status}: ${o.body.slice(0, 300)}`;
-  // Node's own HTTP parser refuses oversized headers (431) before the app sees the request: no body to shape.
-  if (o.status === 431 && o.body === '') return undefined;
-  if (o.status >= 400) {
-    let body: unknown;
-    try {
-      body = JSON.parse(o.body);
-    } catch {
-      return `a ${o.status} without a JSON error body: ${o.body.slice(0, 300)}`;
-    }
-    const b = body as { error?: unknown; message?: unknown };
-    if (typeof b.error !== 'string' || typeof b.message !== 'string') {
-      return `a ${o.status} without the error body shape: ${o.body.slice(0, 300)}`;
-    }
-  }
-  return undefined;
+/** Every case: a route of the table (most), or a GraphQL endpoint (one in eight). */
+export function fuzzAll(creds: FuzzCredentials): fc.Arbitrary<FuzzCase> {
+  return fc.oneof(
+    { weight: 7, arbitrary: fuzzCase(fuzzRoutes(), creds) },
+    { weight: 1, arbitrary: graphqlFuzzCase(creds) },
+  );
 }
 
 /** Settings that give every credential kind a value, so each can be sent right and wrong. */
@@ -411,12 +379,12 @@ export async function fuzzApp(
   log(`route fuzz: seed ${seed} (replay with FUZZ_SEED=${seed}), ${runs} cases`);
   const byStatus: Record<string, number> = {};
   await fc.assert(
-    fc.asyncProperty(fuzzCase(fuzzRoutes(), creds), async (c) => {
+    fc.asyncProperty(fuzzAll(creds), async (c) => {
       const o = await send(app.url, c);
       byStatus[o.status] = (byStatus[o.status] ?? 0) + 1;
-      const problem = problemOf(o);
+      const problem = problemOf(o, c.kind);
       if (problem) {
-        const body = c.body ? c.body.toString('utf8').slice(0, 200) : '';
+        const body = c.body ? `${c.body.toString('utf8').slice(0, 200)} (${c.body.length} bytes)` : '';
         const headers = JSON.stringify(c.headers).slice(0, 300);
         throw new Error(`${c.route} → ${c.method} ${c.path.slice(0, 300)} ${headers} ${body}: ${problem}`);
       }

@@ -34,6 +34,8 @@ export interface TestApp {
   walletBearer(sub: string): Promise<BearerHeader>;
   /** Requests to this app as the user `sub` (a fresh user bearer token on each). */
   as(sub: string): UserClient;
+  /** Requests as `sub` with its wallet-auth token instead of the user token (live trading, step-up). */
+  asWallet(sub: string): UserClient;
   close(): Promise<void>;
 }
 
@@ -53,14 +55,15 @@ export const NO_BACKGROUND_TIMERS: Readonly<Record<string, string>> = {
  * schema when DATABASE_URL is set) and real infra (Redis when REDIS_URL is set,
  * under a random key prefix). The demo world is seeded; live trades are off.
  * `overrides` pins the world (seed, calendar, clock) and the services' clock (a
- * `PinnedWorld` passes as it is: `startTestApp({}, {}, pinnedWorld())`);
+ * `PinnedWorld` passes as it is: `startTestApp({}, {}, pinnedWorld())`), and `venues` hands in venue
+ * clients of the test's own (live, closed by the test);
  * `shareWith` makes a second instance of another app (its database and Redis
  * prefix, as two processes of one deployment): close it before that app.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
   opts: AppOptions = {},
-  overrides: Pick<ServiceOverrides, 'world' | 'now'> & { shareWith?: TestApp } = {},
+  overrides: Pick<ServiceOverrides, 'world' | 'now' | 'venues'> & { shareWith?: TestApp } = {},
 ): Promise<TestApp> {
   const { shareWith, ...serviceOverrides } = overrides;
   const config = loadConfig({
@@ -99,6 +102,7 @@ export async function startTestApp(
     bearer: userBearer,
     walletBearer: async (sub) => bearer(await walletToken(sub)),
     as: (sub) => userClient(running.url, () => userBearer(sub)),
+    asWallet: (sub) => userClient(running.url, async () => bearer(await walletToken(sub))),
     async close() {
       await running.stop();
       await closeServices(services);

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { openDatabase, type Database, type DatabaseOptions } from '../../src/db/database';
+import type { StatementObserver } from '../../src/db/query-counting.adapter';
 import { PROJECT_PGLITE_TEMPLATE_DIR } from '../../src/db/project-paths';
 
 /** Options shared by every database tests open: the PGlite template cache. */
@@ -42,6 +43,7 @@ export async function openTestDatabase(): Promise<Database> {
     schema: db.schema,
     createdEmpty: db.createdEmpty,
     queryCount: () => db.queryCount(),
+    observeStatements: (observer: StatementObserver) => db.observeStatements(observer),
     close,
   });
 }

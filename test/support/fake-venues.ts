@@ -178,7 +178,11 @@ export type FakeFault =
   /** 200 with this JSON body in place of the real answer (for wrong-shape payloads). */
   | { kind: 'json'; body: unknown }
   /** Destroy the socket without answering. */
-  | { kind: 'reset' };
+  | { kind: 'reset' }
+  /** Answer as usual, `ms` after the request arrived (a slow venue). */
+  | { kind: 'delay'; ms: number }
+  /** Answer as usual once `until` settles (a venue that answers when the test says). */
+  | { kind: 'hold'; until: Promise<unknown> };
 
 export interface FaultMatch {
   api?: FakeApi;
@@ -660,6 +664,14 @@ export async function startFakeVenues(options: { data?: FakeVenueData } = {}): P
         queued.left -= 1;
         faults = faults.filter((f) => f.left > 0);
         const f = queued.fault;
+        if (f.kind === 'delay') {
+          setTimeout(answer, f.ms);
+          return;
+        }
+        if (f.kind === 'hold') {
+          void f.until.finally(answer);
+          return;
+        }
         if (f.kind === 'hang') return;
         if (f.kind === 'reset') {
           req.socket.destroy();
@@ -681,22 +693,25 @@ export async function startFakeVenues(options: { data?: FakeVenueData } = {}): P
         res.end(JSON.stringify(f.body ?? { error: `fault ${f.status}` }));
         return;
       }
+      answer();
 
-      let reply: Reply;
-      try {
-        reply =
-          api === 'gamma'
-            ? handleGamma(data, r.path, r.query)
-            : api === 'clob'
-              ? handleClob(data, r.path, r.query)
-              : api === 'data'
-                ? handleData(data, r.path, r.query)
-                : handleKalshi(data, r, publicKeyPem);
-      } catch (err) {
-        reply = { status: 500, body: { error: String(err) } };
+      function answer(): void {
+        let reply: Reply;
+        try {
+          reply =
+            api === 'gamma'
+              ? handleGamma(data, r.path, r.query)
+              : api === 'clob'
+                ? handleClob(data, r.path, r.query)
+                : api === 'data'
+                  ? handleData(data, r.path, r.query)
+                  : handleKalshi(data, r, publicKeyPem);
+        } catch (err) {
+          reply = { status: 500, body: { error: String(err) } };
+        }
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+        res.end(JSON.stringify(reply.body));
       }
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(JSON.stringify(reply.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

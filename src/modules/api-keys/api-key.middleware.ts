@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { classifyGraphQLError } from '../../errors/classify-error';
 import { sendError } from '../../http/send-error';
+import { clientAddressOf } from '../../http/stream-limits';
 import { UNMATCHED_ENDPOINT } from '../usage/usage.limits';
 import { credentialFrom, type ApiKeyGate } from './api-key.gate';
 import { AppError } from '../../errors/app-error';
@@ -25,7 +26,7 @@ export function apiKeyGateMiddleware(gate: ApiKeyGate, endpointOf: EndpointOf): 
     gate
       .admit({
         credential: credentialFrom(header),
-        clientId: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+        clientId: clientAddressOf(req),
         endpoint,
         consume: !QUOTA_FREE_ENDPOINTS.has(`${req.method} ${endpoint}`),
       })

@@ -6,6 +6,12 @@ import { COMMENT_LIMITS as L, COMMENT_SORTS, type CommentSort } from './comments
 
 export const CommentSortEnum = graphqlEnum(COMMENT_SORTS, { name: 'CommentSort' });
 
+/** The trade ids the service shows, each a comment target (see `CommentsService.tradeTarget`). */
+const TRADE_ID_DESCRIPTION =
+  'A trade id as the service shows it: `venue:venueTradeId` (market, trader and event trades, the live ' +
+  'stream), or `trade:<id>` / `fill:<id>` (portfolio history). `trade:<id>` is the same thread as its ' +
+  '`venue:venueTradeId`.';
+
 @ArgsType()
 export class CommentPagingArgs extends OffsetPagingArgs(L, { describe: ['limit'] }) {}
 
@@ -21,7 +27,7 @@ export class EventCommentsArgs extends CommentPagingArgs {
 
 @ArgsType()
 export class TradeCommentsArgs extends CommentPagingArgs {
-  @Field({ description: '`venue:venueTradeId`.' })
+  @Field({ description: TRADE_ID_DESCRIPTION })
   @MaxLength(300)
   tradeId: string;
 
@@ -58,7 +64,7 @@ export class CreateEventCommentArgs extends CommentBodyArgs {
 
 @ArgsType()
 export class CreateTradeCommentArgs extends CommentBodyArgs {
-  @Field()
+  @Field({ description: TRADE_ID_DESCRIPTION })
   @MaxLength(300)
   tradeId: string;
 }

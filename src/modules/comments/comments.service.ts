@@ -5,7 +5,7 @@ import { AppError } from '../../errors/app-error';
 import type { NewNotification } from '../notifications/notifications.service';
 import type { CommentSort } from './comments.limits';
 
-/** What a comment is attached to: an event (by id) or a trade (`venue:venueTradeId`). */
+/** What a comment is attached to: an event (by id) or a trade (`venue:venueTradeId`, or `fill:<id>`). */
 export type CommentTarget = { eventId: string } | { tradeId: string };
 
 export interface CommentView {
@@ -63,14 +63,37 @@ export class CommentsService {
     return { eventId: e.id };
   }
 
-  /** Resolves `venue:venueTradeId` (404 when no such trade was seen). */
+  /**
+   * Resolves a trade id the service shows to the thread it names (404 for an id it never showed):
+   *
+   * - `venue:venueTradeId`: a stored trade (the live stream, trader and event trades) or one a
+   *   market's trades page listed from the venue's history (`ShownTrade`);
+   * - `trade:<id>` (portfolio history, a linked wallet's on-chain trade): the stored trade,
+   *   answered as its `venue:venueTradeId`, so both ids show one thread;
+   * - `fill:<id>` (portfolio history, a fill of an order through the service): kept as it is.
+   */
   async tradeTarget(tradeId: string): Promise<CommentTarget> {
+    const own = /^(fill|trade):(.+)$/.exec(tradeId);
+    if (own?.[1] === 'fill') {
+      const f = await this.prisma.fill.findUnique({ where: { id: own[2] }, select: { id: true } });
+      if (!f) throw AppError.notFound(`trade ${tradeId}`);
+      return { tradeId };
+    }
+    if (own?.[1] === 'trade') {
+      const t = await this.prisma.trade.findUnique({
+        where: { id: own[2] },
+        select: { venue: true, venueTradeId: true },
+      });
+      if (!t) throw AppError.notFound(`trade ${tradeId}`);
+      return { tradeId: `${t.venue}:${t.venueTradeId}` };
+    }
     const [venue, venueTradeId] = splitTradeId(tradeId);
-    const t = await this.prisma.trade.findUnique({
-      where: { venue_venueTradeId: { venue, venueTradeId } },
-      select: { id: true },
-    });
-    if (!t) throw AppError.notFound(`trade ${tradeId}`);
+    const key = { venue_venueTradeId: { venue, venueTradeId } };
+    const [stored, shown] = await Promise.all([
+      this.prisma.trade.findUnique({ where: key, select: { id: true } }),
+      this.prisma.shownTrade.findUnique({ where: key, select: { venue: true } }),
+    ]);
+    if (!stored && !shown) throw AppError.notFound(`trade ${tradeId}`);
     return { tradeId };
   }
 

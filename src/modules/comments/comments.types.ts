@@ -8,7 +8,10 @@ export class CommentType implements CommentView {
   id: string;
   @Field(() => String, { nullable: true })
   eventId: string | null;
-  @Field(() => String, { nullable: true, description: '`venue:venueTradeId` of the trade.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The trade: `venue:venueTradeId`, or `fill:<id>` for a fill through the service.',
+  })
   tradeId: string | null;
   @Field(() => String, { nullable: true, description: 'The thread root this replies to.' })
   parentId: string | null;

@@ -5,7 +5,7 @@ import type { ReadMemo } from '../../infra';
 import type { Venue, VenueEvent } from '../../venues/venue.models';
 import { keysetPageById, mapPage, type CursorPage } from '../market-data/cursor-page';
 import { toMarketSummary, type MarketSummaryView } from '../market-data/market-data.models';
-import { matchVenueEvents, type Confidence, type RelationshipType } from './comparison-matcher';
+import { matchVenueEvents, surfaceRelationship, type Confidence, type RelationshipType } from './comparison-matcher';
 import { toComparisonView, venueEventKey, type ComparisonView } from './comparisons.models';
 
 /** Two venue events the catalog compares: grouped as one core event, or kept apart (`coreEventId` null). */
@@ -38,8 +38,7 @@ export function comparisonUpserts(
       coreEventId,
       venueATitle: a.title,
       venueBTitle: b.title,
-      relationshipType: v.relationshipType,
-      confidence: v.confidence,
+      ...surfaceRelationship(v),
       reasoning: v.reasoning,
       bucket: v.bucket,
       subtag: v.subtag,

@@ -6,6 +6,9 @@ export {
 } from './comparisons.service';
 export {
   matchVenueEvents,
+  surfaceRelationship,
+  CLOSE_TOLERANCE_MS,
+  type MatchRelationship,
   type MatchSide,
   type MatchVerdict,
   type Confidence,

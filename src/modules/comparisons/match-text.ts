@@ -94,6 +94,11 @@ export function words(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
+/** Whether a lower-case word carries no content (articles, question words, dates' month and day names). */
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
 /** Content stems of a text: no stopwords, no bare numbers. `surface` learns a word per stem. */
 export function contentStems(text: string, keepMonths = false, surface?: Map<string, string>): Set<string> {
   const out = new Set<string>();
@@ -135,6 +140,8 @@ export interface ClauseTerms {
   affirmedWords: Set<string>;
   /** A readable word for each stem, for explanations. */
   surface: Map<string, string>;
+  /** The text with what it rules out cut away, clause by clause (phrases stay whole). */
+  affirmedText: string;
 }
 
 /**
@@ -147,6 +154,7 @@ export function clauseTerms(text: string): ClauseTerms {
   const excluded = new Set<string>();
   const affirmedWords = new Set<string>();
   const surface = new Map<string, string>();
+  const kept: string[] = [];
   const exclude = (phrase: string) => {
     for (const s of contentStems(phrase, true, surface)) if (!CUE_WORDS.has(s)) excluded.add(s);
   };
@@ -161,15 +169,16 @@ export function clauseTerms(text: string): ClauseTerms {
         break;
       }
     }
-    const kept = rest.replace(INLINE_NEGATION, (_m, _lead: string, phrase: string) => {
+    const affirmedPart = rest.replace(INLINE_NEGATION, (_m, _lead: string, phrase: string) => {
       exclude(phrase);
       return ' ';
     });
-    for (const s of contentStems(kept, true, surface)) affirmed.add(s);
-    for (const w of words(kept)) affirmedWords.add(w);
+    for (const s of contentStems(affirmedPart, true, surface)) affirmed.add(s);
+    for (const w of words(affirmedPart)) affirmedWords.add(w);
+    kept.push(affirmedPart);
   }
   for (const s of affirmed) excluded.delete(s);
-  return { affirmed, excluded, affirmedWords, surface };
+  return { affirmed, excluded, affirmedWords, surface, affirmedText: kept.join('. ') };
 }
 
 /** Acronyms and inner-capital names in a title ("RCP", "EIA", "LMArena"), lower-cased. */

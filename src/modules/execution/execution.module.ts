@@ -1,4 +1,5 @@
 import { defineModule, provide } from '../../kernel';
+import { VENUES } from '../../venues/venue.models';
 import { EventsService } from '../events/events.service';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { FeeListeners } from '../ledger/fee-events';
@@ -22,7 +23,7 @@ export const executionModule = defineModule({
       ({ config, venues, infra, logger }) =>
         new VenueBOrders(config, venues, { rateLimiter: infra.rateLimiter, logger }),
     ),
-    provide(ExecutionService, ({ db, config, venues, now, logger, get }) => {
+    provide(ExecutionService, ({ db, config, venues, venueSources, now, logger, get }) => {
       const { trading } = config;
       return new ExecutionService({
         prisma: db.prisma,
@@ -36,6 +37,10 @@ export const executionModule = defineModule({
           ? new ExecutionServiceClient(config.executionServiceUrl, config.upstreams.timeoutMs)
           : null,
         venueBOrders: get(VenueBOrders),
+        simulated: {
+          venues: VENUES.filter((v) => venueSources[v] === 'sim'),
+          production: config.env === 'production',
+        },
         fees: trading.fees,
         pollMs: trading.execution.pollMs,
         waitMs: trading.execution.waitMs,

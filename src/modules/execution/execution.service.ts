@@ -5,9 +5,12 @@ import type { Logger } from '../../http/logger';
 import { PeriodicTask } from '../../infra';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { InsufficientFundsError } from '../ledger';
-import { microsToNumber, toMicros, MICROS_PER_UNIT as MICRO } from '../../money';
+import { toMicros, MICROS_PER_UNIT as MICRO } from '../../money';
 import { CENT, feeOf } from '../routing/order-book.math';
 import { checkExecuteRequest, checkSellRequest, sizeMicrosFor } from './execute-request';
+import { PositionHeldError } from './position-rows';
+import { checkHolding, heldRefusal, positionSellRequest } from './position-sells';
+import { checkLivePositionSell, modeOnVenue, type SimulatedVenues } from './simulated-venues';
 import {
   eventsFromOrder,
   reviveEvent,
@@ -62,6 +65,8 @@ interface StoredOutcome {
 export interface ExecutionServiceDeps extends RunnerDeps, Catalog {
   prisma: PrismaClient;
   idempotency: IdempotencyService;
+  /** The simulated venues: live orders on them never settle in USD (see `modeOnVenue`). */
+  simulated?: SimulatedVenues;
   logger?: Logger;
 }
 
@@ -69,7 +74,8 @@ export interface ExecutionServiceDeps extends RunnerDeps, Catalog {
  * Runs orders (`/execute`, position sells, and for other modules such as
  * copytrading) and streams their progress. Everything that can refuse an
  * order with a status (bad input 400, credentials 401, execution service not
- * configured 503 or failing at submit 502, a reused Idempotency-Key 409)
+ * configured 503 or failing at submit 502, a reused Idempotency-Key 409, a
+ * live order on a simulated venue in production 409)
  * happens in {@link run} before it returns (a 502/503 there leaves the
  * Idempotency-Key free); the rest runs detached from any reader and reports
  * through the stream's events. A live venue_a order whose outcome the
@@ -128,16 +134,19 @@ export class ExecutionService {
   /**
    * Runs an order for `principal` (null: an anonymous simulation, nothing
    * stored). Live mode needs `principal.live` (a verified wallet-auth token,
-   * or trusted server code).
+   * or trusted server code); on a simulated venue it is a 409 in production
+   * and runs in the paper account elsewhere (see `modeOnVenue`).
    */
   async run(
     raw: ExecuteRequest,
     principal: ExecutionPrincipal | null,
     opts: RunOptions = {},
   ): Promise<ExecutionStream> {
-    const req = checkExecuteRequest(raw);
-    if (req.mode === 'live' && !principal?.live) throw AppError.unauthorized('live mode needs the wallet-auth token');
-    const market = await lookUpMarket(this.deps, req);
+    const checked = checkExecuteRequest(raw);
+    if (checked.mode === 'live' && !principal?.live)
+      throw AppError.unauthorized('live mode needs the wallet-auth token');
+    const market = await lookUpMarket(this.deps, checked);
+    const req = { ...checked, mode: modeOnVenue(this.deps.simulated, market.venue, checked.mode) };
     // A whole-position sell takes the position's exact size, whatever the venue's order precision.
     const sizeMicros =
       opts.exactSizeMicros !== undefined && toMicros(req.size) === opts.exactSizeMicros
@@ -181,9 +190,9 @@ export class ExecutionService {
   }
 
   /**
-   * Sells from one of the caller's positions (default: all of it, at its exact
-   * size) through {@link run}. Unknown or someone else's position: 404; more
-   * than held: 400.
+   * Sells from one of the caller's positions (default: all of it that open
+   * sells do not hold, at its exact size) through {@link run}. Unknown or
+   * someone else's position: 404; more than is free: 400.
    */
   async sell(
     positionId: string,
@@ -198,7 +207,7 @@ export class ExecutionService {
     const idempotencyInput = { positionId, sell: body };
     let sell: { request: ExecuteRequest; exactSizeMicros?: bigint };
     try {
-      sell = await this.sellRequest(positionId, body, principal.userId);
+      sell = await positionSellRequest(this.deps.prisma, positionId, body, principal.userId);
     } catch (err) {
       // A retry after the sell went through finds the position smaller or closed: it replays.
       const stored =
@@ -215,6 +224,7 @@ export class ExecutionService {
     }
     if (sell.request.mode === 'live' && !principal.live)
       throw AppError.unauthorized('live mode needs the wallet-auth token');
+    if (sell.request.mode === 'live') checkLivePositionSell(this.deps.simulated, sell.request.venue!);
     return this.run(sell.request, principal, {
       ...opts,
       source: 'position_sell',
@@ -222,48 +232,6 @@ export class ExecutionService {
       idempotencyInput,
       exactSizeMicros: sell.exactSizeMicros,
     });
-  }
-
-  /**
-   * The sell a position allows; 404 unknown or not the caller's, 400 closed,
-   * pending or above its size. Selling all of it (no size, or exactly its
-   * size) carries the exact size on, past the venue's order precision.
-   */
-  private async sellRequest(
-    positionId: string,
-    body: SellRequest,
-    userId: string,
-  ): Promise<{ request: ExecuteRequest; exactSizeMicros?: bigint }> {
-    const pos =
-      positionId.length <= 100 ? await this.deps.prisma.position.findUnique({ where: { id: positionId } }) : null;
-    if (!pos || pos.userId !== userId) throw AppError.notFound(`position ${positionId}`);
-    if (pos.sizeMicros === 0n)
-      throw AppError.badRequest(
-        'positionId',
-        `the position is ` +
-          `${pos.status === 'pending' ? 'pending (its first order has not filled yet)' : 'closed'}: nothing to sell`,
-      );
-    if (body.mode !== undefined && body.mode !== pos.mode)
-      throw AppError.badRequest(
-        'mode',
-        pos.mode === 'live'
-          ? 'the position is live: it sells in live mode'
-          : 'the position is in the paper account: it sells in simulation mode',
-      );
-    const size = body.size ?? microsToNumber(pos.sizeMicros);
-    if (toMicros(size) > pos.sizeMicros)
-      throw AppError.badRequest('size', `exceeds the position's ${microsToNumber(pos.sizeMicros)} contracts`);
-    const request: ExecuteRequest = {
-      marketId: pos.marketId,
-      venue: pos.venue,
-      side: 'sell',
-      outcome: pos.outcome,
-      size,
-      orderType: body.orderType,
-      limitPrice: body.limitPrice,
-      mode: pos.mode,
-    };
-    return toMicros(size) === pos.sizeMicros ? { request, exactSizeMicros: pos.sizeMicros } : { request };
   }
 
   /** The stored outcome of a key, if its first request finished (same body); null when nothing is stored. */
@@ -292,7 +260,7 @@ export class ExecutionService {
   private async launch(plan: OrderPlan): Promise<ExecutionStream & { done: Promise<ExecutionEvent[]> }> {
     // Inside the key's claim (when there is one): a retry after the sell replays instead of failing here.
     if (!plan.anonymous && plan.draft.side === 'sell' && plan.draft.requestedSizeMicros > 0n)
-      await this.checkHolding(plan.draft);
+      await checkHolding(this.deps.prisma, plan.draft);
     const live =
       plan.request.mode === 'live' && plan.rejectReason === undefined ? await this.openLive(plan) : undefined;
     const log = new EventLog<ExecutionEvent>();
@@ -383,6 +351,7 @@ export class ExecutionService {
     try {
       order = await this.deps.recorder.open(d, hold);
     } catch (err) {
+      if (err instanceof PositionHeldError) throw heldRefusal(err, d.outcome);
       if (!(err instanceof InsufficientFundsError)) throw err;
       const balance = await this.deps.recorder.balance(d.userId);
       throw AppError.badRequest(
@@ -426,23 +395,6 @@ export class ExecutionService {
     const fee = feeOf(d.venue, { price: MICRO / 2n, size: d.requestedSizeMicros }, this.deps.fees);
     const slack = d.venue === 'venue_b' ? (d.requestedSizeMicros / MICRO) * CENT : d.requestedSizeMicros / 10_000n;
     return notional + fee + slack;
-  }
-
-  private async checkHolding(d: OrderDraft): Promise<void> {
-    const pos = await this.deps.prisma.position.findUnique({
-      where: {
-        userId_venue_venueMarketId_outcome_mode: {
-          userId: d.userId,
-          venue: d.venue,
-          venueMarketId: d.venueMarketId,
-          outcome: d.outcome,
-          mode: d.mode,
-        },
-      },
-    });
-    const held = pos?.sizeMicros ?? 0n;
-    if (d.requestedSizeMicros > held)
-      throw AppError.badRequest('size', `exceeds your position of ${microsToNumber(held)} ${d.outcome} contracts`);
   }
 
   private track(p: Promise<unknown>): void {

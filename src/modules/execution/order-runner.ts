@@ -257,11 +257,14 @@ export class OrderRun {
     return { price, size, fee: feeOf(this.plan.draft.venue, { price, size }, this.deps.fees), filledAt };
   }
 
-  /** The current book's price for the order, as information: a live order goes ahead without it. */
+  /**
+   * The current book's price for the order, as information: a live order goes ahead without it.
+   * Read on the venue's order budget, so reads exhausting theirs never hold the order up.
+   */
   private async quoteBestEffort(): Promise<void> {
     const d = this.plan.draft;
     try {
-      this.quote(await this.deps.books.get({ venue: d.venue, marketId: d.venueMarketId }));
+      this.quote(await this.deps.books.get({ venue: d.venue, marketId: d.venueMarketId }, { budget: 'order' }));
     } catch {
       // No quote event: the venue's book could not be read.
     }

@@ -95,6 +95,63 @@ export async function undoPending(tx: Prisma.TransactionClient, d: OrderDraft): 
   else await tx.position.update({ where: { id: current.id }, data: { status: 'closed' } });
 }
 
+/**
+ * A sell asked for more contracts than the position has free: its size less what the user's open
+ * sell orders on it hold. Nothing was written.
+ */
+export class PositionHeldError extends Error {
+  constructor(
+    /** The position row (null: the user holds no such position). */
+    readonly positionId: string | null,
+    readonly sizeMicros: bigint,
+    /** What open sell orders hold of it. */
+    readonly heldMicros: bigint,
+    readonly requestedMicros: bigint,
+  ) {
+    super(`selling ${requestedMicros} of position ${positionId}: ${sizeMicros - heldMicros} free`);
+    this.name = 'PositionHeldError';
+  }
+}
+
+/**
+ * The contracts of the order's market outcome (its user and mode) that the user's open sell orders
+ * hold: what each still asks for (requested less filled) while it is `pending` or `submitted`. An
+ * order holds from the transaction that creates it until the one that moves it to its end state
+ * (filled, partially filled, cancelled, rejected, failed), so the hold needs no column of its own.
+ */
+export async function heldBySells(
+  tx: Prisma.TransactionClient,
+  d: Pick<OrderDraft, 'userId' | 'venue' | 'venueMarketId' | 'outcome' | 'mode'>,
+): Promise<bigint> {
+  const open = await tx.order.aggregate({
+    _sum: { requestedSizeMicros: true, filledSizeMicros: true },
+    where: {
+      userId: d.userId,
+      venue: d.venue,
+      venueMarketId: d.venueMarketId,
+      outcome: d.outcome,
+      mode: d.mode,
+      side: 'sell',
+      state: { in: ['pending', 'submitted'] },
+    },
+  });
+  return (open._sum.requestedSizeMicros ?? 0n) - (open._sum.filledSizeMicros ?? 0n);
+}
+
+/**
+ * A sell opening before it reaches the venue: locks the position row (concurrent sells of it
+ * serialize here) and refuses with {@link PositionHeldError} when its size less what open sells
+ * hold is below the order's size. The caller inserts the order in the same transaction, so the
+ * order holds its size from the commit on.
+ */
+export async function reserveForSell(tx: Prisma.TransactionClient, d: OrderDraft): Promise<void> {
+  const current = await lockPosition(tx, d);
+  const size = current?.sizeMicros ?? 0n;
+  const held = await heldBySells(tx, d);
+  if (d.requestedSizeMicros > size - held)
+    throw new PositionHeldError(current?.id ?? null, size, held, d.requestedSizeMicros);
+}
+
 /** A locked position row and what an order's fills make of it (see {@link planPosition}). */
 export interface PositionMove {
   id: string;

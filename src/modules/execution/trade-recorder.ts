@@ -10,7 +10,14 @@ import {
 } from '../ledger';
 import type { PaperAccounts } from '../paper';
 import { OversellError } from '../portfolio/position.math';
-import { markPending, planPosition, undoPending, writePosition, type PositionMove } from './position-rows';
+import {
+  markPending,
+  planPosition,
+  reserveForSell,
+  undoPending,
+  writePosition,
+  type PositionMove,
+} from './position-rows';
 import type { OrderState } from '../portfolio/portfolio.limits';
 import { EXECUTION_LEDGER_KINDS as K, type OrderSource } from './execution.limits';
 import { fillTotals, type OrderDraft, type RecordedFill } from './execution.models';
@@ -137,12 +144,15 @@ export class TradeRecorder {
    * A live order as accepted, before it reaches the venue, with `hold` (the
    * most a buy can cost) moved from available to held. A buy where the user
    * holds no open position shows a `pending` position until it ends (see
-   * `markPending`). Throws {@link InsufficientFundsError} (nothing
-   * written) when the balance is short.
+   * `markPending`); a sell holds its size of the position until it ends (see
+   * `reserveForSell`). Throws {@link InsufficientFundsError} when the balance
+   * is short, `PositionHeldError` when the position's free size is (nothing
+   * written either way).
    */
   open(d: OrderDraft, hold: bigint): Promise<Order> {
     return this.prisma.$transaction(async (tx) => {
       if (d.side === 'buy') await markPending(tx, d);
+      else await reserveForSell(tx, d);
       const order = await tx.order.create({ data: { ...this.row(d), state: 'pending' } });
       if (hold > 0n) {
         await this.ledger.post(tx, {

@@ -16,13 +16,14 @@ export const fundingModule = defineModule({
       FundingService,
       ({ db, get }) => new FundingService(db.prisma, get(PAYMENTS_CLIENT), get(IdempotencyService)),
     ),
-    provide(WithdrawalsService, ({ db, get, logger }) => {
+    provide(WithdrawalsService, ({ db, get, logger, config }) => {
       const notify = get(NOTIFY);
       return new WithdrawalsService(
         db.prisma,
         get(LedgerService),
         get(IdempotencyService),
         get(PAYMENTS_CLIENT),
+        { importCooldownMs: config.withdrawals.importCooldownHours * 3_600_000 },
         logger,
         (userId, w) => void notify([withdrawalNotification(userId, w)]),
       );
@@ -39,5 +40,6 @@ export const fundingModule = defineModule({
   rateLimits: (config) => ({
     onramp: { limit: config.limits.onrampPerMinute, windowMs: 60_000 },
     paymentIntent: { limit: config.limits.paymentIntentsPerMinute, windowMs: 60_000 },
+    withdraw: { limit: config.withdrawals.perMinute, windowMs: 60_000 },
   }),
 });

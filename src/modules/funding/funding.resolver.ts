@@ -8,6 +8,20 @@ import { WithdrawalsService } from './withdrawals.service';
 /** The `Idempotency-Key` request header money-moving mutations honour. */
 const idempotencyKey = (ctx: GraphQLContext) => ctx.header('idempotency-key');
 
+/**
+ * A withdrawal's caller: the user token, or the wallet-auth token sent instead of it (step-up; its
+ * subject is the user). Neither valid: the user token's 401.
+ */
+async function withdrawingCaller(ctx: GraphQLContext): Promise<{ userId: string; walletAuth: boolean }> {
+  try {
+    return { userId: (await ctx.auth.requireUser()).userId, walletAuth: false };
+  } catch (userError) {
+    if (ctx.auth.bearer() === undefined) throw userError;
+    const w = await ctx.auth.requireWallet().catch(() => Promise.reject(userError as Error));
+    return { userId: w.userId, walletAuth: true };
+  }
+}
+
 @Resolver()
 export class FundingResolver {
   @Mutation(() => FundingTransactionType, {
@@ -38,13 +52,23 @@ export class FundingResolver {
   }
 
   @Mutation(() => WithdrawalType, {
-    description: 'Queue a withdrawal; the amount is held at once (Idempotency-Key honoured).',
+    description:
+      'Queue a withdrawal; the amount is held at once (Idempotency-Key honoured; rate limited per user). With the ' +
+      'user token the destination must be one of your verified wallets on the chain (an import once verified for ' +
+      'the cooldown); with the wallet-auth token any address valid for the chain.',
   })
   async requestWithdrawal(@Args() a: WithdrawArgs, @Ctx() ctx: GraphQLContext) {
-    const { userId } = await ctx.auth.requireUser();
+    const { userId, walletAuth } = await withdrawingCaller(ctx);
+    // Spent only when the request runs: a replay of its Idempotency-Key is free.
+    const admit = () => ctx.services.rateLimits.consume('withdraw', userId);
     return ctx.services
       .get(WithdrawalsService)
-      .request(userId, { amount: a.amount, chain: a.chain, destination: a.destination }, idempotencyKey(ctx));
+      .request(
+        userId,
+        { amount: a.amount, chain: a.chain, destination: a.destination },
+        { walletAuth, admit },
+        idempotencyKey(ctx),
+      );
   }
 
   @Query(() => WithdrawalPageType, { description: "The caller's withdrawals, newest first." })

@@ -18,6 +18,27 @@ export interface WithdrawalRequest {
   destination: string;
 }
 
+/** Who asks for a withdrawal, and how: what decides where it may go and whether it is counted. */
+export interface WithdrawalCaller {
+  /**
+   * The request carried the wallet-auth token (step-up): any address valid for the chain. Without
+   * it (the user token), only the caller's verified wallets on the chain (see {@link WithdrawalRules}).
+   */
+  walletAuth: boolean;
+  /** The caller's rate limit: spent only when the request runs, never by an Idempotency-Key replay. */
+  admit?: () => Promise<void>;
+}
+
+/** Where a withdrawal made with the user token may go. */
+export interface WithdrawalRules {
+  /**
+   * How long (ms) an imported wallet must have been verified before it may be a user-token
+   * destination: a stolen user token can import and verify its thief's own address, and this
+   * leaves the owner that long to notice. Provisioned wallets (keys held by the service) never wait.
+   */
+  importCooldownMs: number;
+}
+
 /** Names a withdrawal in a processor event: our id (the payout's reference) or the payout id. */
 export type PayoutRef = { withdrawalId: string } | { payoutId: string };
 
@@ -58,18 +79,25 @@ export class WithdrawalsService {
     private readonly ledger: LedgerService,
     private readonly idempotency: IdempotencyService,
     private readonly payments: PaymentsClient,
+    private readonly rules: WithdrawalRules,
     private readonly logger?: Logger,
     /** Told of every state change the dispatcher or a processor event made, after it committed. */
     private readonly onChange?: (userId: string, w: WithdrawalView) => void,
   ) {}
 
-  /** Queues a withdrawal and holds its amount; 400 when it exceeds the available balance. */
-  async request(userId: string, r: WithdrawalRequest, key?: string): Promise<WithdrawalView> {
+  /**
+   * Queues a withdrawal and holds its amount, in one transaction with the Idempotency-Key's claim
+   * (a replay answers the first outcome and spends no rate limit). 400 when it exceeds the
+   * available balance, or when a user-token caller names a destination that is not one of their
+   * verified wallets on the chain (a refusal holds nothing and leaves the key unused).
+   */
+  async request(userId: string, r: WithdrawalRequest, by: WithdrawalCaller, key?: string): Promise<WithdrawalView> {
     const micros = amountToMicros(r.amount, FUNDING_LIMITS.withdraw);
     const destination = canonicalAddress(r.chain, r.destination, 'destination');
-    const call = { userId, operation: 'funding.withdraw', key, input: r };
+    const call = { userId, operation: 'funding.withdraw', key, input: r, admit: by.admit };
     try {
       return await this.idempotency.inTransaction(call, async (tx) => {
+        if (!by.walletAuth) await this.checkOwnDestination(tx, userId, r.chain, destination);
         const w = await tx.withdrawal.create({ data: { userId, chain: r.chain, destination, amountMicros: micros } });
         await this.ledger.post(tx, {
           userId,
@@ -85,6 +113,37 @@ export class WithdrawalsService {
       if (err instanceof InsufficientFundsError) throw AppError.badRequest('amount', 'exceeds the available balance');
       throw err;
     }
+  }
+
+  /**
+   * A user-token withdrawal goes only to the caller's provisioned wallet on the chain, or to an
+   * import they verified at least {@link WithdrawalRules.importCooldownMs} ago; 400 naming
+   * `destination` (the route's documented refusal) and what would be accepted otherwise.
+   */
+  private async checkOwnDestination(
+    tx: Prisma.TransactionClient,
+    userId: string,
+    chain: Chain,
+    address: string,
+  ): Promise<void> {
+    const own = await tx.wallet.findFirst({
+      where: { userId, chain, address, verification: 'verified' },
+      select: { kind: true, verifiedAt: true },
+    });
+    if (!own)
+      throw AppError.badRequest(
+        'destination',
+        `is not one of your verified ${chain} wallets; withdraw to one of them (GET /api/wallets), or send the ` +
+          'request with the wallet-auth token',
+      );
+    if (own.kind === 'provisioned' || this.rules.importCooldownMs === 0) return;
+    const opensAt = new Date((own.verifiedAt ?? new Date()).getTime() + this.rules.importCooldownMs);
+    if (opensAt > new Date())
+      throw AppError.badRequest(
+        'destination',
+        `was verified too recently: user-token withdrawals to it open at ${opensAt.toISOString()}; send the ` +
+          'request with the wallet-auth token to withdraw now',
+      );
   }
 
   /** The caller's withdrawals, newest first. */

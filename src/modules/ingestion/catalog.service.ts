@@ -47,9 +47,10 @@ export function marketKey(venue: Venue, venueMarketId: string): string {
 
 /**
  * First half of the advisory lock key the catalog job takes; the second is
- * `hashtext('catalog-sync')`. A transaction-level lock: released at commit, and
- * taken with `pg_try_advisory_xact_lock` (PostgreSQL and PGlite alike), so a
- * second process finds it held and skips its run instead of queueing.
+ * `hashtext(current_schema() || ':catalog-sync')`, so the processes of one deployment (one
+ * schema) exclude each other and deployments in other schemas of the same server do not. A
+ * transaction-level lock: released at commit, and taken with `pg_try_advisory_xact_lock`
+ * (PostgreSQL and PGlite alike), so a second process finds it held and skips its run.
  */
 const CATALOG_LOCK = 4_207;
 /** `CATALOG_MATCH_THRESHOLD`'s default. */
@@ -172,7 +173,8 @@ export class CatalogService {
     const report = await this.prisma.$transaction(
       async (tx): Promise<SyncReport> => {
         const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`
-          SELECT pg_try_advisory_xact_lock(${CATALOG_LOCK}::int, hashtext('catalog-sync')) AS locked`;
+          SELECT pg_try_advisory_xact_lock(${CATALOG_LOCK}::int, hashtext(current_schema() || ':catalog-sync'))
+            AS locked`;
         if (!locked) return { events: 0, markets: 0, merged: 0, failedVenues, skipped: true };
         if (!similarity) return this.refreshFigures(tx, [...listed.values()].flat(), failedVenues);
         const pinned = await tx.catalogDecision.findMany({ where: { pinned: true } });

@@ -1,8 +1,10 @@
+import { VENUE_READS_POLICY } from '../../graphql/venue-read-limit';
 import { defineModule, provide } from '../../kernel';
 import { CATALOG_CHANGED_TOPIC } from '../events/events.models';
 import { marketsLoaders } from './markets.loaders';
 import { MarketScreensResolver, TradeMarketResolver } from './markets.resolver';
 import { MarketsService } from './markets.service';
+import { ShownTrades } from './shown-trades';
 
 export const marketsModule = defineModule({
   name: 'markets',
@@ -10,8 +12,11 @@ export const marketsModule = defineModule({
   services: [
     provide(
       MarketsService,
-      ({ db, venues, memo }) => new MarketsService(db.prisma, venues, memo('markets', CATALOG_CHANGED_TOPIC)),
+      ({ db, venues, memo, logger }) =>
+        new MarketsService(db.prisma, venues, memo('markets', CATALOG_CHANGED_TOPIC), new ShownTrades(db.sql, logger)),
     ),
   ],
   loaders: [marketsLoaders],
+  // Counted by every venue-reading field of the schema while a venue is live (src/graphql/venue-read-limit.ts).
+  rateLimits: (config) => ({ [VENUE_READS_POLICY]: { limit: config.limits.venueReadsPerMinute, windowMs: 60_000 } }),
 });

@@ -16,6 +16,7 @@ import type {
   TradePageView,
 } from './markets.models';
 import { venueCall } from './venue-errors';
+import type { ShownTrades } from './shown-trades';
 
 /**
  * The market screens: markets and their events from the database catalog
@@ -29,6 +30,8 @@ export class MarketsService {
     private readonly prisma: PrismaClient,
     private readonly venues: Readonly<Record<Venue, VenueClient>>,
     private readonly memo: ReadMemo,
+    /** Records the trades a page lists, so each can be commented on; unset: nothing is recorded. */
+    private readonly shown?: ShownTrades,
   ) {}
 
   /** Drops memoized catalog reads (on a catalog change). */
@@ -70,9 +73,13 @@ export class MarketsService {
     };
   }
 
-  /** Public trades newest first; one extra trade is fetched to know whether more follow. */
+  /**
+   * Public trades newest first; one extra trade is fetched to know whether more follow. The trades
+   * listed are recorded as shown, so each listed id can be commented on.
+   */
   async trades(m: MarketView, limit: number, offset: number): Promise<TradePageView> {
     const rows = await venueCall(() => this.venues[m.venue].getPublicTrades(m.marketId, { limit: limit + 1, offset }));
+    await this.shown?.record(rows.slice(0, limit));
     return {
       data: rows.slice(0, limit).map((t) => toTradeView(t, m.eventId)),
       limit,

@@ -11,7 +11,12 @@ export const notificationsModule = defineModule({
       const push = config.push.url
         ? new HttpPushClient(config.push.url, config.push.apiKey)
         : new SimulatedPushClient();
-      return new NotificationsService(db.prisma, push, (err) => logger.warn({ err }, 'push delivery failed'));
+      return new NotificationsService(
+        db.prisma,
+        push,
+        (err) => logger.warn({ err }, 'push delivery failed'),
+        config.push.tokensPerUser,
+      );
     }),
     // Notifying never fails the write that caused it.
     provide(NOTIFY, ({ get, logger }): Notify => {
@@ -20,4 +25,5 @@ export const notificationsModule = defineModule({
         notifications.notify(items).catch((err: unknown) => logger.error({ err }, 'storing notifications failed'));
     }),
   ],
+  rateLimits: (config) => ({ pushTokens: { limit: config.limits.pushTokensPerMinute, windowMs: 60_000 } }),
 });

@@ -22,9 +22,14 @@ export class NotificationsResolver {
     return ctx.services.get(NotificationsService).markRead(userId, a.ids);
   }
 
-  @Mutation(() => PushTokenType, { description: 'Registers a device for push notifications (idempotent).' })
+  @Mutation(() => PushTokenType, {
+    description:
+      'Registers a device for push notifications (idempotent). A user keeps a bounded number of devices: ' +
+      'registering one more unregisters the least recently registered. Rate limited per user.',
+  })
   async registerPushToken(@Args() a: PushTokenArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
+    await ctx.services.rateLimits.consume('pushTokens', userId);
     return ctx.services.get(NotificationsService).registerPushToken(userId, a.token, a.platform);
   }
 

@@ -30,6 +30,12 @@ export interface NewNotification {
 /** Pushes in flight at once for one batch: a slow or failing provider call holds up no more than its slot. */
 export const PUSH_CONCURRENCY = 8;
 
+/** Device tokens one user keeps unless configured (`PUSH_TOKENS_PER_USER`). */
+export const DEFAULT_PUSH_TOKENS_PER_USER = 20;
+
+/** First half of the two-int advisory lock key that serialises one user's push-token registrations. */
+const PUSH_TOKEN_USER_LOCK = 0x707573;
+
 export interface NotificationView {
   id: string;
   kind: string;
@@ -91,6 +97,8 @@ export class NotificationsService {
     private readonly prisma: PrismaClient,
     private readonly push: PushClient,
     private readonly onPushError: (err: unknown) => void = () => undefined,
+    /** The most device tokens one user keeps ({@link registerPushToken}). */
+    private readonly tokensPerUser: number = DEFAULT_PUSH_TOKENS_PER_USER,
   ) {}
 
   /**
@@ -154,13 +162,39 @@ export class NotificationsService {
     return { marked: count };
   }
 
+  /**
+   * Registers (or refreshes) a device token for `userId`. A token moves with its device:
+   * re-registering it under another user takes it over. A user keeps at most `tokensPerUser`
+   * tokens: registering one more drops the user's least recently registered ones in the same
+   * transaction, so a client never gets an error for it. Recency is `lastUsedAt`, the time of the
+   * token's latest registration, made strictly increasing per user under a per-user advisory lock
+   * (so concurrent registrations cannot leave more than the cap, and two registrations within one
+   * millisecond still have an order).
+   */
   async registerPushToken(userId: string, token: string, platform: PushPlatform) {
-    // A token moves with its device: re-registering under another user takes it over.
-    return this.prisma.pushToken.upsert({
-      where: { token },
-      create: { token, userId, platform },
-      update: { userId, platform },
-      select: { token: true, platform: true, createdAt: true },
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${PUSH_TOKEN_USER_LOCK}, hashtext(${userId}::text))`;
+      const [row] = await tx.$queryRaw<{ token: string; platform: string; createdAt: Date }[]>`
+        WITH latest AS (
+          SELECT max(COALESCE("lastUsedAt", "createdAt")) AS at FROM "PushToken" WHERE "userId" = ${userId}
+        ), stamp AS (
+          SELECT GREATEST(
+            date_trunc('milliseconds', clock_timestamp())::timestamp,
+            (SELECT at FROM latest) + interval '1 millisecond'
+          ) AS at
+        )
+        INSERT INTO "PushToken" ("token", "userId", "platform", "lastUsedAt")
+        SELECT ${token}, ${userId}, ${platform}, at FROM stamp
+        ON CONFLICT ("token") DO UPDATE
+          SET "userId" = EXCLUDED."userId", "platform" = EXCLUDED."platform", "lastUsedAt" = EXCLUDED."lastUsedAt"
+        RETURNING "token", "platform", "createdAt"`;
+      await tx.$executeRaw`
+        DELETE FROM "PushToken" WHERE "token" IN (
+          SELECT "token" FROM "PushToken" WHERE "userId" = ${userId} AND "token" <> ${token}
+          ORDER BY COALESCE("lastUsedAt", "createdAt") DESC, "token" DESC
+          OFFSET ${this.tokensPerUser - 1}
+        )`;
+      return row;
     });
   }
 

@@ -1,6 +1,6 @@
 import type { AppError } from '../../errors/app-error';
 import type { OrderBook, Venue } from '../../venues/venue.models';
-import type { VenueClient } from '../../venues/venue-client';
+import type { VenueClient, VenueReadOptions } from '../../venues/venue-client';
 import { fromVenueError, venueCall } from '../markets/venue-errors';
 
 /** A market a book is asked for: its venue and the venue's id. */
@@ -17,9 +17,9 @@ export interface BookRef {
 export class MarketBooks {
   constructor(private readonly venues: Readonly<Record<Venue, VenueClient>>) {}
 
-  /** The market's YES book (full depth). */
-  get(ref: BookRef): Promise<OrderBook> {
-    return venueCall(() => this.venues[ref.venue].getOrderBook(ref.marketId));
+  /** The market's YES book (full depth); `options.budget` `order` for a live order's own read. */
+  get(ref: BookRef, options?: VenueReadOptions): Promise<OrderBook> {
+    return venueCall(() => this.venues[ref.venue].getOrderBook(ref.marketId, undefined, options));
   }
 
   /** Books of many markets in parallel; a failure is returned in place of its book, not thrown. */

@@ -9,3 +9,5 @@ export const SEARCH_LIMITS = {
 export const EMBED_BATCH_SIZE = 64;
 /** Longest document text embedded for one event (remote APIs bound their input). */
 export const MAX_DOCUMENT_CHARS = 4_000;
+/** Query vectors kept per process unless configured (`SEARCH_EMBEDDING_CACHE_SIZE`). */
+export const QUERY_CACHE_DEFAULT = 1000;

@@ -16,9 +16,11 @@ export const searchModule = defineModule({
           onIndexChanged: () => infra.pubsub.publish(SEARCH_INDEX_CHANGED_TOPIC, { at: Date.now() }),
           onError: (err) => logger.warn({ err }, 'search index refresh failed'),
           now,
+          queryCacheSize: config.embeddings.queryCacheSize,
         }),
     ),
   ],
+  rateLimits: (config) => ({ search: { limit: config.limits.searchPerMinute, windowMs: 60_000 } }),
   topics: {
     publishes: [SEARCH_INDEX_CHANGED_TOPIC],
     // Every process drops its exact-scan cache when any process wrote vectors.

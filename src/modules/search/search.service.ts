@@ -5,7 +5,8 @@ import { toEventView } from '../events/events.models';
 import type { Embedder } from './embedder.types';
 import type { EmbeddingStore, StoredVector, VectorSpace } from './embedding-store';
 import { contentHash, eventDocument } from './event-document';
-import { EMBED_BATCH_SIZE } from './search.limits';
+import { QueryEmbeddings } from './query-embeddings';
+import { EMBED_BATCH_SIZE, QUERY_CACHE_DEFAULT } from './search.limits';
 import type { IndexReport, RankedId, SearchMethod, SearchQuery, SearchResultView } from './search.models';
 import { cosine } from './vector-math';
 
@@ -26,6 +27,8 @@ export interface SearchServiceOptions {
   onError?: (err: unknown) => void;
   /** How long the exact path keeps the vectors it scans (ms). */
   scanCacheMs?: number;
+  /** Query vectors kept (least recently used out; 0 = none), see {@link QueryEmbeddings}. */
+  queryCacheSize?: number;
   now?: () => number;
 }
 
@@ -41,13 +44,16 @@ export class SearchService {
   private scan: { key: string; expires: number; rows: Promise<StoredVector[]> } | null = null;
   /** When the last refresh failed (ms), or null when it succeeded. */
   private failedAt: number | null = null;
+  private readonly queries: QueryEmbeddings;
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly store: EmbeddingStore,
     private readonly embedder: Embedder,
     private readonly opts: SearchServiceOptions = {},
-  ) {}
+  ) {
+    this.queries = new QueryEmbeddings(embedder, opts.queryCacheSize ?? QUERY_CACHE_DEFAULT);
+  }
 
   /**
    * Brings the stored vectors up to date with the catalog: embeds events whose
@@ -103,7 +109,8 @@ export class SearchService {
       this.scheduleRefresh();
     // A search right after a catalog sync (or that retry) sees the vectors it asked for.
     await this.whenIdle();
-    const [vector] = await this.embedder.embed([q]);
+    // Normalised and cached: a repeated query (in any case or spacing) costs no provider call.
+    const vector = await this.queries.embed(q);
     const method: SearchMethod = (await this.store.vectorSearchAvailable()) ? 'pgvector' : 'exact';
     const ranked = await this.rank(vector, query.limit, query.threshold, method);
     const rows = await this.prisma.coreEvent.findMany({ where: { id: { in: ranked.map((r) => r.eventId) } } });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { AppConfig } from '../../config';
 import { JsonHttpClient } from '../../upstreams/json-http';
@@ -32,15 +32,19 @@ export class HttpWalletProvider implements WalletProvider {
 }
 
 /**
- * The simulated provider: addresses derived from the seed, the user and the
- * chain (so provisioning is idempotent and reproducible). Polygon: 20 bytes in
- * EIP-55 case; Solana: base58 of 32 bytes.
+ * The simulated provider: addresses derived from the simulated world's keys,
+ * the user and the chain (so provisioning is idempotent and reproducible):
+ * HMAC-SHA-256 under the world's secret (production, SIM_SECRET), so an address
+ * reveals nothing of it; SHA-256 with the demo world's number elsewhere.
+ * Polygon: 20 bytes in EIP-55 case; Solana: base58 of 32 bytes.
  */
 export class SimulatedWalletProvider implements WalletProvider {
-  constructor(private readonly seed: number) {}
+  constructor(private readonly keys: { seed: number; secret?: Buffer }) {}
 
   async provision(userId: string, chain: Chain): Promise<{ address: string }> {
-    const digest = createHash('sha256').update(`wallet|${this.seed}|${userId}|${chain}`).digest();
+    const digest = this.keys.secret
+      ? createHmac('sha256', this.keys.secret).update(`user-wallet|${userId}|${chain}`).digest()
+      : createHash('sha256').update(`wallet|${this.keys.seed}|${userId}|${chain}`).digest();
     if (chain === 'polygon') return { address: toChecksumAddress(`0x${digest.subarray(0, 20).toString('hex')}`) };
     return { address: base58.encode(digest) };
   }
@@ -48,7 +52,7 @@ export class SimulatedWalletProvider implements WalletProvider {
 
 export function createWalletProvider(config: AppConfig): WalletProvider {
   const u = config.upstreams.walletProvider;
-  if (!u.url) return new SimulatedWalletProvider(config.sim.seed);
+  if (!u.url) return new SimulatedWalletProvider(config.sim);
   return new HttpWalletProvider(
     new JsonHttpClient('wallet provider', { ...u, url: u.url }, config.upstreams.timeoutMs),
   );

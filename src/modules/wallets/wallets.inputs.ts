@@ -11,6 +11,14 @@ export class ImportWalletArgs {
   @Field({ description: 'polygon: 0x and 40 hex digits (EIP-55 case, or all one case); solana: base58 of 32 bytes.' })
   @MaxLength(100)
   address: string;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      'Link the address even though another account holds an unverified link of it, to claim it by signing ' +
+      'a challenge (the verify removes the other unverified links). Never over an address another account verified.',
+  })
+  claim?: boolean | null;
 }
 
 @ArgsType()

@@ -16,12 +16,13 @@ export class WalletsResolver {
   @Mutation(() => WalletType, {
     description:
       'Link an external wallet, unverified until its owner signs a challenge (409 when the caller linked it ' +
-      'already or another user verified it; 429 beyond the per-user limit).',
+      'already, another account verified it, or another account linked it and `claim` is not set; 429 beyond ' +
+      'the per-user limit).',
   })
   async importWallet(@Args() a: ImportWalletArgs, @Ctx() ctx: GraphQLContext) {
     const { userId } = await ctx.auth.requireUser();
     await ctx.services.rateLimits.consume('walletImport', userId);
-    return ctx.services.get(WalletsService).import(userId, a.chain, a.address);
+    return ctx.services.get(WalletsService).import(userId, a.chain, a.address, a.claim === true);
   }
 
   @Mutation(() => WalletChallengeType, {

@@ -35,6 +35,18 @@ function ownerSlot(chain: Chain, address: string): string {
   return `${chain}:${address}`;
 }
 
+/** First half of the two-int advisory lock key that serialises imports and verifies of one address. */
+const WALLET_ADDRESS_LOCK = 7_350_001;
+
+/**
+ * Holds the address's lock until the transaction ends: an import's check of the other users'
+ * links and its insert, and a verify's takeover, each see the others' committed rows.
+ */
+async function lockAddress(tx: Prisma.TransactionClient, chain: Chain, address: string): Promise<void> {
+  const key = `${chain}:${address}`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${WALLET_ADDRESS_LOCK}::int, hashtext(${key}::text))`;
+}
+
 function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'P2002';
 }
@@ -44,9 +56,10 @@ function isUniqueViolation(err: unknown): boolean {
  * and imported ones (external addresses the user links). An imported wallet is
  * `unverified` until its owner signs a one-time challenge with the address's key.
  * An address is verified by one user at most (the `ownerSlot` unique key, set on
- * verified and provisioned wallets); several users may hold unverified imports of
- * it, and the first to verify takes it over: the others' unverified imports are
- * removed in the same transaction.
+ * verified and provisioned wallets). An address another user linked is 409 to import,
+ * unless the caller claims it (`claim`): several users may then hold unverified
+ * imports of it, and the first to verify takes it over: the others' unverified
+ * imports are removed in the same transaction.
  */
 export class WalletsService {
   constructor(
@@ -136,28 +149,36 @@ export class WalletsService {
   }
 
   /**
-   * Links an external address, unverified: 400 when invalid for its chain, 409 when the caller
-   * linked it already or another user verified it (or was provisioned it). Another user's
-   * unverified import of the address does not block it (see {@link verify}).
+   * Links an external address, unverified: 400 when invalid for its chain; 409 when the caller
+   * linked it already, when another user verified it (or was provisioned it), and when another
+   * user holds an unverified link of it, unless `claim` is set: then the caller gets a link of
+   * its own, to prove ownership through {@link challenge} and {@link verify}, whose takeover
+   * removes the other users' unverified links. A 409 names no user. The check and the insert run
+   * under a per-address lock (shared with {@link verify}), so of two users importing one address
+   * at once, one gets 201 and the other 409.
    */
-  async import(userId: string, chain: Chain, rawAddress: string): Promise<WalletView> {
+  async import(userId: string, chain: Chain, rawAddress: string, claim = false): Promise<WalletView> {
     const address = canonicalAddress(chain, rawAddress);
     return this.prisma.$transaction(async (tx) => {
-      const owned = await tx.wallet.findUnique({
-        where: { ownerSlot: ownerSlot(chain, address) },
-        select: { id: true },
+      await lockAddress(tx, chain, address);
+      const links = await tx.wallet.findMany({
+        where: { chain, address },
+        select: { userId: true, verification: true },
       });
-      if (owned) throw AppError.conflict(`${chain} wallet ${address} is already linked`);
+      if (links.some((w) => w.userId === userId)) {
+        throw AppError.conflict(`${chain} wallet ${address} is already linked to your account`);
+      }
+      if (links.some((w) => w.verification === 'verified')) {
+        throw AppError.conflict(`${chain} wallet ${address} is already linked to another account, which verified it`);
+      }
+      if (links.length > 0 && !claim) {
+        throw AppError.conflict(
+          `${chain} wallet ${address} is already linked to another account; verify ownership to claim it ` +
+            '(import with claim: true, then challenge and verify)',
+        );
+      }
       await tx.user.createMany({ data: [{ id: userId }], skipDuplicates: true });
-      const { count } = await tx.wallet.createMany({
-        data: [{ userId, chain, address, kind: 'imported' }],
-        skipDuplicates: true,
-      });
-      if (count === 0) throw AppError.conflict(`${chain} wallet ${address} is already linked`);
-      return tx.wallet.findUniqueOrThrow({
-        where: { userId_chain_address: { userId, chain, address } },
-        select: WALLET_VIEW,
-      });
+      return tx.wallet.create({ data: { userId, chain, address, kind: 'imported' }, select: WALLET_VIEW });
     });
   }
 
@@ -206,6 +227,7 @@ export class WalletsService {
       throw AppError.badRequest('signature', `is not a signature of the challenge by ${w.address}`);
     try {
       return await this.prisma.$transaction(async (tx) => {
+        await lockAddress(tx, w.chain, w.address);
         // Spends the challenge: a second use of it (or a race with a newer one) finds nothing to update.
         const { count } = await tx.wallet.updateMany({
           where: { id: w.id, userId, verification: 'unverified', challenge },

@@ -55,6 +55,11 @@ export interface VenueRequest {
   headers?: (wire: { method: string; path: string }) => Record<string, string>;
 }
 
+/** The shared limiter's key of one venue API's budget (`api` as created, e.g. `trade-api-orders`). */
+export function venueLimiterKey(venue: Venue, api: string): string {
+  return `venue:${venue}:${api}`;
+}
+
 /** The venue answered 404: the thing asked for does not exist there. */
 export class VenueNotFoundError extends Error {
   constructor(
@@ -199,7 +204,7 @@ export class VenueHttp {
 
   /** Waits for a slot in the shared rate limit, for at most one request timeout. */
   private async acquire(): Promise<void> {
-    const key = `venue:${this.o.venue}:${this.o.api}`;
+    const key = venueLimiterKey(this.o.venue, this.o.api);
     const deadline = Date.now() + this.o.timeoutMs;
     for (;;) {
       const r = await this.o.rateLimiter.hit(key, this.o.rateLimit.limit, this.o.rateLimit.windowMs);

@@ -4,6 +4,7 @@ import type { RateLimiter } from '../../infra';
 import type { Venue } from '../venue.models';
 import type { VenueClient } from '../venue-client';
 import { VenueHttp } from './http';
+import { VenueReadCache } from './read-cache';
 import { VenueAClient } from './venue-a.client';
 import { VenueBClient } from './venue-b.client';
 import { venueBCredentials } from './venue-b-signing';
@@ -14,7 +15,8 @@ import { venueBCredentials } from './venue-b-signing';
  */
 export { VenueAClient } from './venue-a.client';
 export { VenueBClient } from './venue-b.client';
-export { VenueHttp, VenueNotFoundError, retryAfterMs } from './http';
+export { VenueHttp, VenueNotFoundError, retryAfterMs, venueLimiterKey } from './http';
+export { VenueReadCache } from './read-cache';
 export { TradePoller } from './trade-poller';
 export { venueBAuthHeaders, venueBSignature, venueBCredentials } from './venue-b-signing';
 
@@ -56,26 +58,42 @@ function api(
   });
 }
 
-/** venue_a's client over its three APIs (each with its own pool, limit and breaker). */
+/**
+ * venue_a's client over its three APIs (each with its own pool, limit and breaker on the read
+ * budget), and the CLOB once more on the order budget (`clob-orders`: a live order's book read).
+ */
 export function createVenueAClient(config: VenuesConfig, deps: LiveVenueDeps): VenueAClient {
   const limit = { limit: config.venueA.ratePer10s, windowMs: 10_000 };
   const apis = {
     gamma: api(config, deps, 'venue_a', 'gamma', config.venueA.gammaUrl, limit),
     clob: api(config, deps, 'venue_a', 'clob', config.venueA.clobUrl, limit),
     data: api(config, deps, 'venue_a', 'data', config.venueA.dataUrl, limit),
+    clobOrders: api(config, deps, 'venue_a', 'clob-orders', config.venueA.clobUrl, {
+      limit: config.venueA.orderRatePer10s,
+      windowMs: 10_000,
+    }),
   };
   return new VenueAClient(apis, {
     tradesPollMs: config.tradesPollMs,
     logger: deps.logger,
     pageSize: deps.tuning?.pageSize,
     tradesPageSize: deps.tuning?.tradesPageSize,
+    reads: new VenueReadCache(config.readCacheMs),
   });
 }
 
-/** venue_b's client; it signs orders when the key settings are present. */
+/**
+ * venue_b's client; it signs orders when the key settings are present. Reads go through
+ * `trade-api` (the read budget), orders and a live order's book read through `trade-api-orders`
+ * (the order budget: its own limit, pool and breaker).
+ */
 export function createVenueBClient(config: VenuesConfig, deps: LiveVenueDeps): VenueBClient {
   const http = api(config, deps, 'venue_b', 'trade-api', config.venueB.apiUrl, {
     limit: config.venueB.ratePerSecond,
+    windowMs: 1_000,
+  });
+  const orders = api(config, deps, 'venue_b', 'trade-api-orders', config.venueB.apiUrl, {
+    limit: config.venueB.orderRatePerSecond,
     windowMs: 1_000,
   });
   const { apiKeyId, privateKeyPem } = config.venueB;
@@ -85,6 +103,8 @@ export function createVenueBClient(config: VenuesConfig, deps: LiveVenueDeps): V
     credentials: apiKeyId && privateKeyPem ? venueBCredentials(apiKeyId, privateKeyPem) : undefined,
     pageSize: deps.tuning?.pageSize,
     tradesPageSize: deps.tuning?.tradesPageSize,
+    orders,
+    reads: new VenueReadCache(config.readCacheMs),
   });
 }
 

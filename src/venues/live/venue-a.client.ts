@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Logger } from '../../http/logger';
 import { MAX_HISTORY_POINTS } from '../sim/sim-history';
 import type {
+  BookLevel,
   HistoryInterval,
   HoldersResult,
   MarketStatus,
@@ -16,11 +17,14 @@ import {
   type PlaceOrderRequest,
   type PlaceOrderResult,
   type TradeListener,
+  type VenueBudget,
   type VenueClient,
+  type VenueReadOptions,
   VenueMarketNotFoundError,
   VenueUnavailableError,
 } from '../venue-client';
 import { aboutMarket, type VenueHttp } from './http';
+import type { VenueReadCache } from './read-cache';
 import { TradePoller } from './trade-poller';
 import { bookSide, categoryOf, contracts, decimalPrice, tickDecimals } from './units';
 
@@ -29,7 +33,8 @@ import { bookSide, categoryOf, contracts, decimalPrice, tickDecimals } from './u
  * (offset paging), the CLOB for books and price history (keyed by the YES
  * outcome token), and the Data API for trades and holders (keyed by the
  * market's condition id, which is the venue market id here). Orders do not go
- * through this client: venue_a execution is the execution service's.
+ * through this client: venue_a execution is the execution service's; a live
+ * order's quote reads its book on the CLOB's order budget (`clobOrders`).
  */
 
 const num = z.union([z.number(), z.string()]).nullish();
@@ -57,6 +62,8 @@ const gammaMarket = z.object({
   slug: z.string().nullish(),
   description: z.string().nullish(),
   endDate: z.string().nullish(),
+  groupItemTitle: z.string().nullish(),
+  resolutionSource: z.string().nullish(),
   outcomes: jsonStringArray,
   outcomePrices: jsonStringArray,
   clobTokenIds: jsonStringArray,
@@ -85,6 +92,7 @@ const gammaEvent = z.object({
   description: z.string().nullish(),
   category: z.string().nullish(),
   endDate: z.string().nullish(),
+  resolutionSource: z.string().nullish(),
   updatedAt: z.string().nullish(),
   tags: z.array(z.object({ label: z.string().nullish(), slug: z.string().nullish() })).nullish(),
   markets: z.array(gammaMarket).nullish(),
@@ -133,6 +141,8 @@ export interface VenueAApis {
   gamma: VenueHttp;
   clob: VenueHttp;
   data: VenueHttp;
+  /** The CLOB on the order budget (its own limit, pool and breaker); absent: `clob`. */
+  clobOrders?: VenueHttp;
 }
 
 export interface VenueAClientOptions {
@@ -144,6 +154,8 @@ export interface VenueAClientOptions {
   maxPages?: number;
   /** Trades per Data API page when polling. */
   tradesPageSize?: number;
+  /** Books, trades pages, holders and history shared by every caller for a short while; absent: none. */
+  reads?: VenueReadCache;
 }
 
 interface MarketRef {
@@ -186,10 +198,38 @@ export class VenueAClient implements VenueClient {
     return out.filter((e) => e.markets.length > 0);
   }
 
-  async getOrderBook(venueMarketId: string, depth?: number): Promise<OrderBook> {
+  /** The whole book is read (the CLOB has no depth) and shared; `depth` cuts each side here. */
+  async getOrderBook(venueMarketId: string, depth?: number, options?: VenueReadOptions): Promise<OrderBook> {
+    const budget = options?.budget ?? 'read';
+    const book = await this.read(`book:${venueMarketId}`, budget, () => this.wholeBook(venueMarketId, budget));
+    const cut = (levels: BookLevel[]) =>
+      depth === undefined ? levels : levels.slice(0, Math.max(0, Math.floor(depth)));
+    return { ...book, bids: cut(book.bids), asks: cut(book.asks) };
+  }
+
+  getPriceHistory(venueMarketId: string, query: PriceHistoryQuery): Promise<PriceHistory> {
+    const key = `history:${venueMarketId}:${query.interval}:${query.from}:${query.to}`;
+    return this.read(key, 'read', () => this.priceHistory(venueMarketId, query));
+  }
+
+  getPublicTrades(venueMarketId: string, page: { limit: number; offset: number }): Promise<PublicTrade[]> {
+    const key = `trades:${venueMarketId}:${page.limit}:${page.offset}`;
+    return this.read(key, 'read', () => this.publicTrades(venueMarketId, page));
+  }
+
+  getHolders(venueMarketId: string, limit: number): Promise<HoldersResult> {
+    return this.read(`holders:${venueMarketId}:${limit}`, 'read', () => this.holders(venueMarketId, limit));
+  }
+
+  private read<T>(key: string, budget: VenueBudget, load: () => Promise<T>): Promise<T> {
+    return this.o.reads ? this.o.reads.get(key, budget, load) : load();
+  }
+
+  private async wholeBook(venueMarketId: string, budget: VenueBudget): Promise<OrderBook> {
     const ref = await this.ref(venueMarketId);
+    const clob = budget === 'order' ? (this.api.clobOrders ?? this.api.clob) : this.api.clob;
     const book = await aboutMarket(this.venue, venueMarketId, () =>
-      this.api.clob.json({ path: '/book', query: { token_id: ref.yes } }, clobBook),
+      clob.json({ path: '/book', query: { token_id: ref.yes } }, clobBook),
     );
     const dp = book.tick_size !== null && book.tick_size !== undefined ? tickDecimals(Number(book.tick_size)) : ref.dp;
     const levels = (rows: typeof book.bids) =>
@@ -198,13 +238,13 @@ export class VenueAClient implements VenueClient {
     return {
       venue: this.venue,
       venueMarketId,
-      bids: bookSide(levels(book.bids), 'bids', depth),
-      asks: bookSide(levels(book.asks), 'asks', depth),
+      bids: bookSide(levels(book.bids), 'bids'),
+      asks: bookSide(levels(book.asks), 'asks'),
       timestamp: new Date(Number.isFinite(ts) && ts > 0 ? ts : Date.now()),
     };
   }
 
-  async getPriceHistory(venueMarketId: string, query: PriceHistoryQuery): Promise<PriceHistory> {
+  private async priceHistory(venueMarketId: string, query: PriceHistoryQuery): Promise<PriceHistory> {
     const ref = await this.ref(venueMarketId);
     const { history } = await this.api.clob.json(
       {
@@ -220,7 +260,7 @@ export class VenueAClient implements VenueClient {
     return { kind: 'points', points: points.slice(-MAX_HISTORY_POINTS) };
   }
 
-  async getPublicTrades(venueMarketId: string, page: { limit: number; offset: number }): Promise<PublicTrade[]> {
+  private async publicTrades(venueMarketId: string, page: { limit: number; offset: number }): Promise<PublicTrade[]> {
     const ref = await this.ref(venueMarketId);
     if (page.limit <= 0) return [];
     const rows = await this.api.data.json(
@@ -233,7 +273,7 @@ export class VenueAClient implements VenueClient {
     return rows.map((t) => this.toTrade(t, ref));
   }
 
-  async getHolders(venueMarketId: string, limit: number): Promise<HoldersResult> {
+  private async holders(venueMarketId: string, limit: number): Promise<HoldersResult> {
     const ref = await this.ref(venueMarketId);
     const groups = await this.api.data.json(
       { path: '/holders', query: { market: venueMarketId, limit: Math.max(1, limit) } },
@@ -273,7 +313,12 @@ export class VenueAClient implements VenueClient {
   /** Stops the trade polling and closes the connection pools. */
   async close(): Promise<void> {
     this.poller.stop();
-    await Promise.all([this.api.gamma.close(), this.api.clob.close(), this.api.data.close()]);
+    await Promise.all([
+      this.api.gamma.close(),
+      this.api.clob.close(),
+      this.api.data.close(),
+      this.api.clobOrders?.close(),
+    ]);
   }
 
   private async recentTrades(isSeen: (id: string) => boolean): Promise<PublicTrade[]> {
@@ -344,6 +389,7 @@ export class VenueAClient implements VenueClient {
       closeTime: dateOr(e.endDate, null),
       updatedAt,
       markets,
+      resolutionSource: e.resolutionSource || null,
     };
   }
 
@@ -380,6 +426,7 @@ export class VenueAClient implements VenueClient {
       imageUrl: m.image ?? null,
       updatedAt: dateOr(m.updatedAt, eventUpdatedAt),
       outcomeTokenIds: { yes: ref.yes, no: ref.no },
+      terms: { outcomeLabel: m.groupItemTitle || null, resolutionSource: m.resolutionSource || null },
     };
   }
 }

@@ -19,10 +19,13 @@ import {
   type PlaceOrderRequest,
   type PlaceOrderResult,
   type TradeListener,
+  type VenueBudget,
   type VenueClient,
+  type VenueReadOptions,
   VenueUnavailableError,
 } from '../venue-client';
 import { aboutMarket, type VenueHttp } from './http';
+import type { VenueReadCache } from './read-cache';
 import { TradePoller } from './trade-poller';
 import { bookSide, categoryOf, centsToPrice, contracts, decimalPrice } from './units';
 import { venueBAuthHeaders, type VenueBCredentials } from './venue-b-signing';
@@ -65,6 +68,12 @@ const kalshiMarket = z.object({
   liquidity: z.number().nullish(),
   liquidity_dollars: dollars,
   rules_primary: z.string().nullish(),
+  rules_secondary: z.string().nullish(),
+  strike_type: z.string().nullish(),
+  floor_strike: z.number().nullish(),
+  cap_strike: z.number().nullish(),
+  /** A multivariate (combo) market's legs: one question each. */
+  mve_selected_legs: z.array(z.unknown()).nullish(),
 });
 type KalshiMarket = z.infer<typeof kalshiMarket>;
 
@@ -174,6 +183,13 @@ export interface VenueBClientOptions {
   maxPages?: number;
   tradesPageSize?: number;
   now?: () => number;
+  /**
+   * The trade API on the order budget (its own limit, pool and breaker): orders and a live order's
+   * book read; absent: the read client.
+   */
+  orders?: VenueHttp;
+  /** Books, trades pages and candles shared by every caller for a short while; absent: none. */
+  reads?: VenueReadCache;
 }
 
 export class VenueBClient implements VenueClient {
@@ -217,9 +233,33 @@ export class VenueBClient implements VenueClient {
     return out;
   }
 
-  async getOrderBook(venueMarketId: string, depth?: number): Promise<OrderBook> {
+  getOrderBook(venueMarketId: string, depth?: number, options?: VenueReadOptions): Promise<OrderBook> {
+    const budget = options?.budget ?? 'read';
+    return this.read(`book:${venueMarketId}:${depth ?? ''}`, budget, () => this.book(venueMarketId, depth, budget));
+  }
+
+  getPriceHistory(venueMarketId: string, query: PriceHistoryQuery): Promise<PriceHistory> {
+    const key = `history:${venueMarketId}:${query.interval}:${query.from}:${query.to}`;
+    return this.read(key, 'read', () => this.candles(venueMarketId, query));
+  }
+
+  getPublicTrades(venueMarketId: string, page: { limit: number; offset: number }): Promise<PublicTrade[]> {
+    const key = `trades:${venueMarketId}:${page.limit}:${page.offset}`;
+    return this.read(key, 'read', () => this.publicTrades(venueMarketId, page));
+  }
+
+  private read<T>(key: string, budget: VenueBudget, load: () => Promise<T>): Promise<T> {
+    return this.o.reads ? this.o.reads.get(key, budget, load) : load();
+  }
+
+  /** The client of a budget: the order budget's own when there is one. */
+  private http(budget: VenueBudget): VenueHttp {
+    return budget === 'order' ? (this.o.orders ?? this.api) : this.api;
+  }
+
+  private async book(venueMarketId: string, depth: number | undefined, budget: VenueBudget): Promise<OrderBook> {
     const res = await aboutMarket(this.venue, venueMarketId, () =>
-      this.api.json(
+      this.http(budget).json(
         { path: `/markets/${encodeURIComponent(venueMarketId)}/orderbook`, query: { depth: depth || undefined } },
         orderbookAnswer,
       ),
@@ -241,7 +281,7 @@ export class VenueBClient implements VenueClient {
     };
   }
 
-  async getPriceHistory(venueMarketId: string, query: PriceHistoryQuery): Promise<PriceHistory> {
+  private async candles(venueMarketId: string, query: PriceHistoryQuery): Promise<PriceHistory> {
     const series = await this.seriesOf(venueMarketId);
     const { period, per } = PERIODS[query.interval];
     const res = await aboutMarket(this.venue, venueMarketId, () =>
@@ -289,7 +329,7 @@ export class VenueBClient implements VenueClient {
     };
   }
 
-  async getPublicTrades(venueMarketId: string, page: { limit: number; offset: number }): Promise<PublicTrade[]> {
+  private async publicTrades(venueMarketId: string, page: { limit: number; offset: number }): Promise<PublicTrade[]> {
     if (page.limit <= 0) return [];
     // The venue pages by cursor: walk pages until the offset + limit newest trades are in hand.
     const want = page.offset + page.limit;
@@ -340,7 +380,7 @@ export class VenueBClient implements VenueClient {
       body.buy_max_cost = 99 * order.size;
     }
     const res = await aboutMarket(this.venue, order.venueMarketId, () =>
-      this.api.json(
+      this.http('order').json(
         {
           method: 'POST',
           path: '/portfolio/orders',
@@ -379,10 +419,10 @@ export class VenueBClient implements VenueClient {
     return this.poller.pollOnce();
   }
 
-  /** Stops the trade polling and closes the connection pool. */
+  /** Stops the trade polling and closes the connection pools. */
   async close(): Promise<void> {
     this.poller.stop();
-    await this.api.close();
+    await Promise.all([this.api.close(), this.o.orders?.close()]);
   }
 
   private now(): number {
@@ -449,6 +489,7 @@ export class VenueBClient implements VenueClient {
       closeTime: Number.isFinite(strike) ? new Date(strike) : closes.length ? new Date(Math.max(...closes)) : null,
       updatedAt: now,
       markets,
+      subtitle: e.sub_title || null,
     };
   }
 
@@ -478,6 +519,14 @@ export class VenueBClient implements VenueClient {
       iconUrl: null,
       imageUrl: null,
       updatedAt: now,
+      terms: {
+        outcomeLabel: m.yes_sub_title || m.subtitle || null,
+        strike: m.strike_type
+          ? { type: m.strike_type, floor: m.floor_strike ?? null, cap: m.cap_strike ?? null }
+          : null,
+        rulesSecondary: m.rules_secondary || null,
+        legs: m.mve_selected_legs?.length || 1,
+      },
     };
   }
 }

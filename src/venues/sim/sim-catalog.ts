@@ -1,5 +1,5 @@
 import type { MarketStatus, SourceType, Venue } from '../venue.models';
-import { hashString, hexFrom, Prng, toUnit } from './prng';
+import { hashString, Prng, toUnit } from './prng';
 import type { EventDraft, EventTemplate, MarketDraft, Wording } from './sim-catalog.types';
 import { slugify } from './sim-catalog.types';
 import { logit, type PriceProcess } from './sim-price';
@@ -11,6 +11,7 @@ import { POLITICS_TEMPLATES } from './sim-templates-politics.data';
 import { SCIENCE_TEMPLATES } from './sim-templates-science.data';
 import { SPORTS_TEMPLATES } from './sim-templates-sports.data';
 import { TECH_TEMPLATES } from './sim-templates-tech.data';
+import type { WorldKeys } from './sim-keys';
 import type { WorldCoreEvent, WorldCoreMarket } from './sim-world.types';
 
 const TEMPLATES: EventTemplate[] = [
@@ -40,7 +41,7 @@ export interface SimMarket {
   endDate: Date;
   /** Price increment: 0.001 on venue_a, 0.01 on venue_b. */
   tick: number;
-  /** Seed for this venue market's own data (book, trades, holders). */
+  /** Seed of this venue market's own streams (book, trades, holders), from the world's keys. */
   seed: number;
   process: PriceProcess;
   /** Unix seconds: first moment with prices and trades. */
@@ -134,22 +135,22 @@ interface Names {
 }
 
 /**
- * Builds the deterministic catalog for `seed`, laying dates out from `anchor`
+ * Builds the deterministic catalog of the world keyed by `keys`, laying dates out from `anchor`
  * and deciding statuses at `nowMs`.
  */
-export function buildCatalog(seed: number, anchor: Date, nowMs: number): SimCatalog {
+export function buildCatalog(keys: WorldKeys, anchor: Date, nowMs: number): SimCatalog {
   const drafts: EventDraft[] = [];
-  const keys = new Set<string>();
+  const seen = new Set<string>();
   for (const t of TEMPLATES) {
     // One generator per template so templates stay independent of each other's draws.
-    for (const d of t.build({ anchor, rng: new Prng(hashString(t.id, seed)) })) {
-      if (!keys.has(d.key)) {
-        keys.add(d.key);
+    for (const d of t.build({ anchor, rng: new Prng(keys.seed(t.id)) })) {
+      if (!seen.has(d.key)) {
+        seen.add(d.key);
         drafts.push(d);
       }
     }
   }
-  const rng = new Prng(hashString('catalog', seed));
+  const rng = new Prng(keys.seed('catalog'));
   const types = pickSourceTypes(drafts, rng);
   const names: Names = {
     aEventIds: new UniqueNames(),
@@ -168,7 +169,7 @@ export function buildCatalog(seed: number, anchor: Date, nowMs: number): SimCata
     const sourceType = types[i] ?? 'matched';
     const similar =
       sourceType === 'matched' && draft.similar !== undefined && rng.chance(0.45) ? draft.similar : undefined;
-    const coreId = `evt_${hexFrom(`${seed}|${draft.key}`, 12)}`;
+    const coreId = `evt_${keys.hex(draft.key, 12)}`;
     const decided = outcomes(draft, rng);
     const settled = rng.chance(0.7);
     const vol = 0.7 + rng.next() * 0.6;
@@ -185,12 +186,12 @@ export function buildCatalog(seed: number, anchor: Date, nowMs: number): SimCata
       const closeS = closeTime.getTime() / 1000;
       const past = closeTime.getTime() <= nowMs;
       const status: MarketStatus = past ? (settled ? 'resolved' : 'closed') : 'active';
-      const ev = venueEvent(venue, draft, similar, seed, names, closeTime);
+      const ev = venueEvent(venue, draft, similar, keys, names, closeTime);
       const listedAt = Math.floor(Math.min(closeS - draft.listedDays * 86_400, anchorS - 3 * 86_400) / 60) * 60;
       draft.markets.forEach((m, j) => {
         const wording = venue === 'venue_a' ? m.a : (similar?.markets[m.key] ?? m.b);
-        const id = marketId(venue, ev.venueEventId, draft, m, seed, names);
-        const h = hashString(`${venue}|${id}`, seed);
+        const id = marketId(venue, ev.venueEventId, draft, m, keys, names);
+        const h = keys.seed(`${venue}|${id}`);
         const market: SimMarket = {
           venue,
           venueMarketId: id,
@@ -207,7 +208,7 @@ export function buildCatalog(seed: number, anchor: Date, nowMs: number): SimCata
           tick: venue === 'venue_a' ? 0.001 : 0.01,
           seed: h,
           process: {
-            seed: hashString(`u|${draft.key}|${m.key}`, seed),
+            seed: keys.seed(`u|${draft.key}|${m.key}`),
             basisSeed: h,
             baseLogit: logit(m.prior),
             vol,
@@ -276,12 +277,12 @@ function venueEvent(
   venue: Venue,
   draft: EventDraft,
   similar: EventDraft['similar'],
-  seed: number,
+  keys: WorldKeys,
   names: Names,
   closeTime: Date,
 ): SimEvent {
   if (venue === 'venue_a') {
-    let n = 10_000 + (hashString(`a|${draft.key}`, seed) % 80_000);
+    let n = 10_000 + (keys.seed(`a|${draft.key}`) % 80_000);
     let id = String(n);
     // Numeric ids like the venue's own; probe forward on the rare collision.
     while (!names.aEventIds.tryTake(id)) id = String(++n);
@@ -312,9 +313,9 @@ function marketId(
   eventId: string,
   draft: EventDraft,
   m: MarketDraft,
-  seed: number,
+  keys: WorldKeys,
   names: Names,
 ): string {
-  if (venue === 'venue_a') return `0x${hexFrom(`${seed}|a|${draft.key}|${m.key}`, 64)}`;
+  if (venue === 'venue_a') return `0x${keys.hex(`a|${draft.key}|${m.key}`, 64)}`;
   return names.bMarkets.take(m.bTicker ? `${eventId}-${m.bTicker}` : eventId);
 }

@@ -1,6 +1,7 @@
 import type { PublicTrade } from '../venue.models';
-import { hashInts, hexFrom, toUnit, uuidFrom } from './prng';
+import { hashInts, toUnit } from './prng';
 import type { SimMarket } from './sim-catalog';
+import type { WorldKeys } from './sim-keys';
 import { takerTrade } from './sim-trades';
 
 /** Live trades kept per market so later `getPublicTrades` calls include them. */
@@ -31,7 +32,7 @@ export class LiveTradeLog {
  * Emits live public trades at a fixed total rate over the active markets of
  * both venues. Time is cut into slots of 1/rate seconds since the epoch and
  * slot k's trade (market, side, size, trader, id) is a pure function of the
- * world seed, the rate and k, so several processes running the same world
+ * world's keys, the rate and k, so several processes running the same world
  * emit identical trades with identical ids and a store can deduplicate them.
  * A trade's `filledAt` is its slot time; the generator wakes at each slot's
  * time, so delivery follows it by a timer's lag (a few ms). Prices come from the market's price process at that time;
@@ -44,14 +45,17 @@ export class LiveTradeGenerator {
   private timer: NodeJS.Timeout | null = null;
   private rate = 0;
   private lastSlot = 0;
+  private readonly seed: number;
 
   constructor(
-    private readonly seed: number,
+    private readonly keys: WorldKeys,
     private readonly markets: readonly SimMarket[],
     private readonly wallets: readonly string[],
     private readonly now: () => number,
     private readonly deliver: (trade: PublicTrade) => void,
-  ) {}
+  ) {
+    this.seed = keys.liveSeed();
+  }
 
   /** (Re)starts at `ratePerSecond` trades/s in total; 0 or less stops. */
   start(ratePerSecond: number): void {
@@ -117,10 +121,10 @@ export class LiveTradeGenerator {
       toUnit(hashInts(h, 4)),
     ];
     const core = takerTrade(m, t, u);
-    const key = `${this.seed}|live|${rateKey}|${k}`;
+    const key = `live|${rateKey}|${k}`;
     return {
       venue: m.venue,
-      venueTradeId: m.venue === 'venue_a' ? `0x${hexFrom(key, 64)}` : uuidFrom(key),
+      venueTradeId: m.venue === 'venue_a' ? `0x${this.keys.hex(key, 64)}` : this.keys.uuid(key),
       venueMarketId: m.venueMarketId,
       venueTraderId: m.venue === 'venue_a' ? (this.wallets[core.walletIdx] ?? null) : null,
       side: core.side,

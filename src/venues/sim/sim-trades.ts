@@ -1,6 +1,7 @@
 import type { OutcomeSide, PublicTrade, Side } from '../venue.models';
-import { hashInts, hexFrom, toUnit, uuidFrom } from './prng';
+import { hashInts, toUnit } from './prng';
 import type { SimMarket } from './sim-catalog';
+import type { WorldKeys } from './sim-keys';
 import { priceAt, roundToTick } from './sim-price';
 
 // Module-local aliases: global lookups are very slow inside vm contexts (jest),
@@ -31,9 +32,9 @@ export interface TradeCore {
   walletIdx: number;
 }
 
-/** `WALLET_POOL_SIZE` lowercase 0x addresses derived from the world seed. */
-export function walletPool(seed: number): string[] {
-  return Array.from({ length: WALLET_POOL_SIZE }, (_, i) => `0x${hexFrom(`${seed}|wallet|${i}`, 40)}`);
+/** `WALLET_POOL_SIZE` lowercase 0x addresses derived from the world's keys. */
+export function walletPool(keys: WorldKeys): string[] {
+  return Array.from({ length: WALLET_POOL_SIZE }, (_, i) => `0x${keys.hex(`wallet|${i}`, 40)}`);
 }
 
 /** A pool index skewed towards low indices, so a few wallets are very active (whales). */
@@ -131,14 +132,17 @@ export function recentTrades(m: SimMarket, nowSec: number, count: number): Trade
   return out;
 }
 
-/** Attaches the venue-shaped ids and the trader identity (venue_a only). */
-export function toPublicTrade(m: SimMarket, core: TradeCore, wallets: readonly string[]): PublicTrade {
-  const key = `${m.seed}|${m.venueMarketId}|${core.hour}|${core.i}`;
+/** Attaches the venue-shaped ids (from the world's keys) and the trader identity (venue_a only). */
+export function toPublicTrade(
+  m: SimMarket,
+  core: TradeCore,
+  world: { keys: WorldKeys; wallets: readonly string[] },
+): PublicTrade {
   return {
     venue: m.venue,
-    venueTradeId: m.venue === 'venue_a' ? `0x${hexFrom(key, 64)}` : uuidFrom(key),
+    venueTradeId: world.keys.tradeId(m, core.hour, core.i),
     venueMarketId: m.venueMarketId,
-    venueTraderId: m.venue === 'venue_a' ? (wallets[core.walletIdx] ?? null) : null,
+    venueTraderId: m.venue === 'venue_a' ? (world.wallets[core.walletIdx] ?? null) : null,
     side: core.side,
     outcome: core.outcome,
     price: core.price,

@@ -16,9 +16,9 @@ import {
   VenueMarketNotFoundError,
   VenueUnavailableError,
 } from '../venue-client';
-import { hexFrom, uuidFrom } from './prng';
 import { BOOK_BUCKET_S, bookLiquidity, yesBookAt } from './sim-book';
 import { type SimCatalog, type SimMarket, statusAt } from './sim-catalog';
+import type { WorldKeys } from './sim-keys';
 import { ohlcvCandles, pricePoints } from './sim-history';
 import { marketHolders } from './sim-holders';
 import type { LiveTradeLog } from './sim-live';
@@ -35,7 +35,7 @@ const ORDER_MEMORY = 10_000;
 
 /** What a simulated venue client shares with its world. */
 export interface SimVenueContext {
-  seed: number;
+  keys: WorldKeys;
   now(): number;
   isDown(venue: Venue): boolean;
   wallets: readonly string[];
@@ -49,7 +49,7 @@ type Quote = Pick<
 
 /**
  * One venue of the simulated world behind the {@link VenueClient} contract.
- * Reads are pure functions of (seed, market, clock); the only state is the
+ * Reads are pure functions of (the world's keys, market, clock); the only state is the
  * live-trade log, subscribers and remembered orders.
  */
 export class SimVenueClient implements VenueClient {
@@ -123,7 +123,7 @@ export class SimVenueClient implements VenueClient {
         i++;
       }
     }
-    return merged.slice(offset, want).map((t) => ('venueTradeId' in t ? t : toPublicTrade(m, t, this.ctx.wallets)));
+    return merged.slice(offset, want).map((t) => ('venueTradeId' in t ? t : toPublicTrade(m, t, this.ctx)));
   }
 
   async getHolders(venueMarketId: string, limit: number): Promise<HoldersResult> {
@@ -138,8 +138,8 @@ export class SimVenueClient implements VenueClient {
     const previous = this.orders.get(order.clientOrderId);
     // Venues deduplicate on the client order id: a retry returns the original outcome.
     if (previous) return cloneResult(previous);
-    const key = `${this.ctx.seed}|order|${this.venue}|${order.clientOrderId}`;
-    const venueOrderId = this.venue === 'venue_a' ? `0x${hexFrom(key, 64)}` : uuidFrom(key);
+    const key = `order|${this.venue}|${order.clientOrderId}`;
+    const venueOrderId = this.venue === 'venue_a' ? `0x${this.ctx.keys.hex(key, 64)}` : this.ctx.keys.uuid(key);
     const nowMs = this.ctx.now();
     const result: PlaceOrderResult =
       statusAt(m, nowMs / 1000) !== 'active'

@@ -1,5 +1,6 @@
 import type { SourceType, Venue } from '../venue.models';
 import type { VenueClient } from '../venue-client';
+import type { WorldKeys } from './sim-keys';
 
 /** One question inside a core event, with the venue market that lists it on each venue. */
 export interface WorldCoreMarket {
@@ -16,7 +17,7 @@ export interface WorldCoreMarket {
  * testing a cross-venue matcher; production matching must not rely on them.
  */
 export interface WorldCoreEvent {
-  /** `evt_` + 12 hex chars hashed from the seed and the canonical key. */
+  /** `evt_` + 12 hex chars of the world's keys for the canonical key. */
   id: string;
   /** Unique, url-friendly. */
   slug: string;
@@ -35,7 +36,8 @@ export interface WorldCoreEvent {
 
 /** A deterministic, in-process stand-in for both venues. */
 export interface SimulatedWorld {
-  readonly seed: number;
+  /** Names the world's keys without revealing a secret: equal for worlds built from the same keys. */
+  readonly fingerprint: string;
   readonly coreEvents: WorldCoreEvent[];
   readonly clients: Record<Venue, VenueClient>;
   /** Start the live trade generator: `ratePerSecond` trades/s in total across both venues (0 = off). */
@@ -47,7 +49,9 @@ export interface SimulatedWorld {
 
 /** Options for {@link SimulatedWorld} creation. */
 export interface SimulatedWorldOptions {
-  /** World seed; the same seed gives the same catalog, ids, books and series. */
+  /** The world's keys (a secret, see `SecretKeys`); the same keys give the same catalog, ids, books and series. */
+  keys?: WorldKeys;
+  /** Without `keys`: a demo world's number (`SIM_SEED`, see `SeedKeys`); the same number gives the same world. */
   seed?: number;
   /** Clock in ms since the epoch; defaults to `Date.now`. */
   now?: () => number;

@@ -89,14 +89,20 @@ describe('user and wallet-auth tokens', () => {
   it('refuses tokens without exp, of another issuer or audience, or of no declared kind for live', async () => {
     const good = { iss: ISS, aud: AUD };
     // Sanity: the forged shapes pass when complete.
-    expect((await me(bearer(await forge({ ...good, token_use: 'user' })))).status).toBe(200);
-    expect((await me(bearer(await forge({ ...good, token_use: 'user' }, { exp: false })))).status).toBe(401);
+    expect((await me(bearer(await forge({ ...good, token_use: 'access' })))).status).toBe(200);
+    expect((await me(bearer(await forge({ ...good, token_use: 'access' }, { exp: false })))).status).toBe(401);
     expect((await me(bearer(await forge({ iss: 'https://evil.example/', aud: AUD })))).status).toBe(401);
     expect((await me(bearer(await forge({ iss: ISS, aud: 'other-api' })))).status).toBe(401);
     expect((await me(bearer(await forge({ ...good, token_use: 'wallet' })))).status).toBe(401);
+    // A user token is an access token: an ID, refresh or other declared type is not.
+    for (const use of ['id', 'refresh', 'user', 'other']) {
+      expect([use, (await me(bearer(await forge({ ...good, token_use: use })))).status]).toEqual([use, 401]);
+    }
+    expect((await me(bearer(await forge(good)))).status).toBe(200);
 
     const before = exec.requests.length;
     expect((await liveOrder(bearer(await forge({ ...good, token_use: 'wallet' }, { exp: false })))).status).toBe(401);
+    // With one secret for both kinds, an untyped token is a user token only: never a wallet-auth one.
     expect((await liveOrder(bearer(await forge(good)))).status).toBe(401);
     expect((await liveOrder(bearer(await forge({ ...good, token_use: 'access' })))).status).toBe(401);
     expect(exec.requests.length).toBe(before);

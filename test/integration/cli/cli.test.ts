@@ -29,7 +29,7 @@ describe('token CLI', () => {
       await expect(walletVerifier.verify(user.stdout)).rejects.toMatchObject({ code: 'unauthorized' });
       // Each passes the checks a production verifier makes: it expires, names its kind, issuer and audience.
       for (const [token, use] of [
-        [user.stdout, 'user'],
+        [user.stdout, 'access'],
         [wallet.stdout, 'wallet'],
       ] as const) {
         const claims = JSON.parse(Buffer.from(token.trim().split('.')[1], 'base64url').toString('utf8')) as Record<

@@ -100,12 +100,20 @@ describe('venue_b live orders with the key settings', () => {
       ),
     ).toBe(true);
 
-    const { order, fills } = await orderRows(app, orderId);
+    const { order, fills, entries } = await orderRows(app, orderId);
     const venueOrderId = Object.keys(fake.data.venueB.orders).find(
       (id) => fake.data.venueB.orders[id].client_order_id === orderId,
     );
     expect(order).toMatchObject({ venue: 'venue_b', mode: 'live', state: 'filled', externalOrderId: venueOrderId });
     expect(fills.map((f) => [f.priceMicros, f.sizeMicros])).toEqual([[550_000n, 4_000_000n]]);
+    expect(fills[0].feeMicros).toBeGreaterThan(0n);
+    // The most the order could cost was held, then released against its cost and fee, in USD.
+    expect(entries.map((e) => [e.kind, e.currency])).toEqual([
+      ['order_hold', 'USD'],
+      ['order_release', 'USD'],
+      ['trade_buy', 'USD'],
+      ['trading_fee', 'USD'],
+    ]);
     expect((await app.services.get(LedgerService).balance('vera')).held).toBe(0n);
     expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });

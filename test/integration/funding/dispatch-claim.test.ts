@@ -40,7 +40,9 @@ describe('withdrawal dispatch claims each payout', () => {
     await fund(first, 'claimer', 100);
     const ids: string[] = [];
     for (const amount of [10, 20, 30]) {
-      const r = await first.as('claimer').post('/api/funding/withdraw', { amount, chain: 'polygon', destination: EVM });
+      const r = await first
+        .asWallet('claimer')
+        .post('/api/funding/withdraw', { amount, chain: 'polygon', destination: EVM });
       expect(r.status).toBe(201);
       ids.push((r.body as { id: string }).id);
     }
@@ -54,7 +56,7 @@ describe('withdrawal dispatch claims each payout', () => {
   it('a processor failure frees the claim: the next round retries it', async () => {
     calls.length = 0;
     const r = await first
-      .as('claimer')
+      .asWallet('claimer')
       .post('/api/funding/withdraw', { amount: 5, chain: 'polygon', destination: EVM });
     const id = (r.body as { id: string }).id;
     failing = true;

@@ -163,7 +163,8 @@ describe('withdrawals', () => {
   it('refuses more than the available balance (400) and leaves the balance unchanged', async () => {
     await fund(app, 'wd', 100, { key: 'wd:credit' });
     const before = await balance('wd');
-    const r = await app.as('wd').post('/api/funding/withdraw', {
+    // The wallet-auth token may name any address: the balance is what refuses.
+    const r = await app.asWallet('wd').post('/api/funding/withdraw', {
       amount: 100.000001,
       chain: 'polygon',
       destination: EVM,
@@ -193,7 +194,7 @@ describe('withdrawals', () => {
   it('201: queued with the amount held at once; idempotent on its key, also concurrently', async () => {
     const key = { 'idempotency-key': 'w-1' };
     const body = { amount: 30.123456, chain: 'polygon', destination: EVM.toLowerCase() };
-    const rs = await Promise.all([1, 2, 3].map(() => app.as('wd').post('/api/funding/withdraw', body, key)));
+    const rs = await Promise.all([1, 2, 3].map(() => app.asWallet('wd').post('/api/funding/withdraw', body, key)));
     expect(rs.map((r) => r.status)).toEqual([201, 201, 201]);
     const w = rs[0].body as Withdrawal;
     expect(rs.every((r) => (r.body as Withdrawal).id === w.id)).toBe(true);
@@ -205,7 +206,7 @@ describe('withdrawals', () => {
       payoutId: null,
     });
     expect(await balance('wd')).toEqual(expect.objectContaining({ available: 69.876544, held: 30.123456 }));
-    const mismatch = await app.as('wd').post('/api/funding/withdraw', { ...body, amount: 1 }, key);
+    const mismatch = await app.asWallet('wd').post('/api/funding/withdraw', { ...body, amount: 1 }, key);
     expect(mismatch.status).toBe(409);
     expect(await balance('wd')).toEqual(expect.objectContaining({ available: 69.876544, held: 30.123456 }));
   });
@@ -219,7 +220,9 @@ describe('withdrawals', () => {
     expect(await app.services.get(LedgerService).audit()).toEqual([]);
   });
 
-  it('end to end: onramp, signed webhook credit, withdraw', async () => {
+  it('end to end: onramp, signed webhook credit, withdraw to the provisioned wallet with the user token', async () => {
+    const setup = (await app.as('e2e').post('/auth/setup')).body as { wallets: { chain: string; address: string }[] };
+    const solana = setup.wallets.find((w) => w.chain === 'solana')!.address;
     const session = (await app.as('e2e').post('/api/funding/onramp', { amount: 40, currency: 'usd' })).body as Onramp;
     const ack = await deliver({
       id: 'evt_e2e',
@@ -235,7 +238,7 @@ describe('withdrawals', () => {
         await app.as('e2e').post('/api/funding/withdraw', {
           amount: 39.5,
           chain: 'solana',
-          destination: 'So11111111111111111111111111111111111111112',
+          destination: solana,
         })
       ).status,
     ).toBe(201);
@@ -305,10 +308,10 @@ describe('payment processor over HTTP', () => {
       }));
       await fund(remote, 'hq', 50, { key: 'hq', reference: 't' });
       const a = (
-        await remote.as('hq').post('/api/funding/withdraw', { amount: 20, chain: 'polygon', destination: EVM })
+        await remote.asWallet('hq').post('/api/funding/withdraw', { amount: 20, chain: 'polygon', destination: EVM })
       ).body as Withdrawal;
       const b = (
-        await remote.as('hq').post('/api/funding/withdraw', { amount: 10, chain: 'polygon', destination: EVM })
+        await remote.asWallet('hq').post('/api/funding/withdraw', { amount: 10, chain: 'polygon', destination: EVM })
       ).body as Withdrawal;
       upstream.handle(() => ({ status: 503 }));
       expect(await remote.services.get(WithdrawalsService).dispatch()).toBe(0); // stays queued, retried later

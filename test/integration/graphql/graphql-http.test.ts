@@ -36,6 +36,22 @@ describe('GraphQL errors', () => {
     expect(r.body.errors![0].message).toMatch(/^page: /);
   });
 
+  it('an operation name that picks no operation of the document is a 400, not a 500', async () => {
+    const post = (body: unknown) => http(`${app.url}/graphql`, { method: 'POST', json: body });
+    const empty = await post({ query: '{ __typename }', operationName: '' });
+    expect({ status: empty.status, body: empty.body }).toEqual({
+      status: 400,
+      body: { errors: [{ message: 'Unknown operation named "".', extensions: { code: 'bad_request' } }] },
+    });
+    expect((await post({ query: 'query A { __typename }', operationName: 'B' })).status).toBe(400);
+    const unnamed = await post({ query: 'query A { __typename } query B { __typename }' });
+    expect(unnamed.status).toBe(400);
+    expect(await post({ query: 'query A { __typename } query B { __typename }', operationName: 'B' })).toMatchObject({
+      status: 200,
+      body: { data: { __typename: 'Query' } },
+    });
+  });
+
   it('maps not found to not_found', async () => {
     const r = await gql(app, '{ event(ref: "nope") { id } }');
     expect(r.body.errors![0].extensions.code).toBe('not_found');

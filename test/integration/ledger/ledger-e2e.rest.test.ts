@@ -18,7 +18,9 @@ import type {
 import { paymentSignature } from '../../../src/modules/webhooks/payment-signature';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
+import type { FakeVenues } from '../../support/fake-venues';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
+import { startLiveVenueB } from '../execution/trading-helpers';
 import { postStream, type StreamResult } from '../../support/execution-stream';
 import { micros, usd } from '../../support/money';
 import { prng } from '../../support/prng';
@@ -37,8 +39,12 @@ const marketB = activeMatchedEvent(pinned.world).markets[0].venueMarketIds.venue
 type PayoutMode = 'pending' | 'paid' | 'failed' | 'down';
 let payoutMode: PayoutMode = 'pending';
 let upstream: FakeUpstream;
+/** A live venue_b (a local server): live orders on the simulated one trade in the paper account. */
+let venueB: FakeVenues;
 let app: TestApp;
 beforeAll(async () => {
+  const live = await startLiveVenueB([marketB]);
+  venueB = live.fake;
   let sessions = 0;
   upstream = await startFakeUpstream((req) => {
     if (req.path === '/v1/onramp/sessions')
@@ -58,6 +64,7 @@ beforeAll(async () => {
   });
   app = await startTestApp(
     {
+      ...live.env,
       PAYMENT_PROCESSOR_URL: upstream.url,
       PAYMENT_WEBHOOK_SECRET: SECRET,
       WITHDRAWAL_DISPATCH_MS: '0',
@@ -65,6 +72,7 @@ beforeAll(async () => {
       REWARDS_HOLD_SECONDS: '0',
       REWARDS_SETTLE_MS: '0',
       REWARDS_CLAIM_RATE_LIMIT: '10000',
+      WITHDRAW_RATE_LIMIT: '10000',
     },
     {},
     pinned,
@@ -73,6 +81,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
   await upstream.close();
+  await venueB.close();
 });
 
 let events = 0;
@@ -184,7 +193,10 @@ describe('the ledger under a random sequence of API operations', () => {
         const user = pick(USERS);
         const m = model.get(user)!;
         const amount = Math.max(1, Math.floor(usd(m.available) * (0.1 + rand() * 1.1) * 100) / 100);
-        const r = await app.as(user).post('/api/funding/withdraw', { amount, chain: 'polygon', destination: EVM });
+        // The wallet-auth token (step-up) withdraws to any address.
+        const r = await app
+          .asWallet(user)
+          .post('/api/funding/withdraw', { amount, chain: 'polygon', destination: EVM });
         if (micros(amount) > m.available) {
           expect([r.status, (r.body as { message: string }).message]).toEqual([
             400,
@@ -239,7 +251,7 @@ describe('the ledger under a random sequence of API operations', () => {
         const size = 1 + Math.floor(rand() * 30);
         const r = await postStream(
           `${app.url}/execute`,
-          // Live (venue_b trades inside the service): simulated orders trade in the paper account instead.
+          // Live, at a live venue_b: simulated orders (and live ones on a simulated venue) trade in paper.
           { marketId: marketB, side: 'buy', outcome: 'yes', size, mode: 'live' },
           await app.walletBearer(user),
         );

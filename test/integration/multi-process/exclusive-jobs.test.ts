@@ -89,9 +89,9 @@ describeShared('exclusive background jobs across processes (PostgreSQL + Redis)'
     await pg.end();
   });
 
-  /** A user of the deployment whose requests go to `s`. */
-  const as = (s: ServerProcess, sub: string): UserClient =>
-    userClient(s.url, async () => bearer(await signToken(loadConfig({ NODE_ENV: 'test' }).auth.user, sub)));
+  /** A user of the deployment whose requests go to `s`, with its user token (or its wallet-auth token). */
+  const as = (s: ServerProcess, sub: string, token: 'user' | 'wallet' = 'user'): UserClient =>
+    userClient(s.url, async () => bearer(await signToken(loadConfig({ NODE_ENV: 'test' }).auth[token], sub)));
 
   /** Credits `sub` through an onramp on one process and the processor's signed webhook on another. */
   async function fund(sub: string, amount: string) {
@@ -112,7 +112,11 @@ describeShared('exclusive background jobs across processes (PostgreSQL + Redis)'
 
   /** Requests a withdrawal on the API-only replica and waits for a worker to hand it to the processor. */
   async function withdrawAndWait(sub: string): Promise<string> {
-    const r = await as(api, sub).post('/api/funding/withdraw', { amount: 5, chain: 'polygon', destination: EVM });
+    const r = await as(api, sub, 'wallet').post('/api/funding/withdraw', {
+      amount: 5,
+      chain: 'polygon',
+      destination: EVM,
+    });
     expect(r.status).toBe(201);
     const id = (r.body as { id: string }).id;
     await eventually(

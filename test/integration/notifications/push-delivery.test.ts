@@ -12,6 +12,8 @@ import { fund } from '../../support/funding';
 import { eventually, sleep } from '../../support/wait';
 import { fillFactory } from '../webhooks/fill-fixtures';
 import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
+import type { FakeVenues } from '../../support/fake-venues';
+import { startLiveVenueB } from '../execution/trading-helpers';
 
 /**
  * Push delivery to a push provider on port 0, for every kind of domain event
@@ -21,8 +23,10 @@ import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.ser
  */
 let app: TestApp;
 let provider: FakeUpstream;
-/** An active venue_b market (the world runs on the wall clock, as the fees' and rewards' timestamps do). */
-let marketB: string;
+/** A live venue_b (a local server) where live orders pay fees in USD, which earn rewards. */
+let venueB: FakeVenues;
+/** Its market (the world runs on the wall clock, as the fees' and rewards' timestamps do). */
+const marketB = 'KXPUSH-TEST';
 const INDEXER_SECRET = 'push-indexer-secret';
 const ok = (): UpstreamReply => ({ status: 200, body: {} });
 
@@ -34,7 +38,10 @@ interface SentPush {
 
 beforeAll(async () => {
   provider = await startFakeUpstream(ok);
+  const live = await startLiveVenueB([marketB]);
+  venueB = live.fake;
   app = await startTestApp({
+    ...live.env,
     PUSH_PROVIDER_URL: `${provider.url}/v1`,
     PUSH_PROVIDER_KEY: 'push-key',
     INDEXER_SHARED_SECRET: INDEXER_SECRET,
@@ -42,16 +49,11 @@ beforeAll(async () => {
     REWARDS_SETTLE_MS: '0',
     WITHDRAWAL_DISPATCH_MS: '0',
   });
-  marketB = (
-    await app.services.db.prisma.market.findFirstOrThrow({
-      where: { venue: 'venue_b', status: 'active' },
-      orderBy: { id: 'asc' },
-    })
-  ).venueMarketId;
 });
 afterAll(async () => {
   await app.close();
   await provider.close();
+  await venueB.close();
 });
 
 const device = (sub: string) => `device-${sub}-0123456789abcdef`;
@@ -178,7 +180,7 @@ describe('push delivery of each kind of notification', () => {
     await register('withdrawer');
     await fund(app, 'withdrawer', 50);
     const w = await app
-      .as('withdrawer')
+      .asWallet('withdrawer')
       .post('/api/funding/withdraw', { amount: 20, chain: 'polygon', destination: '0x' + 'ab'.repeat(20) });
     expect(w.status).toBe(201);
     const id = (w.body as RequestWithdrawalMutation['requestWithdrawal']).id;

@@ -199,15 +199,24 @@ describe('the simulated venues in production', () => {
     expect(() => loadConfig(production)).toThrow(/ALLOW_SIMULATED_VENUES/);
   });
 
-  it('then run on a random secret seed, never the public one', () => {
-    const seeds = new Set(
-      [1, 2, 3].map(() => loadConfig({ ...production, ALLOW_SIMULATED_VENUES: 'true', SIM_SEED: '42' }).sim.seed),
+  it('then run on a random 256-bit secret, never the public seed', () => {
+    const secrets = [1, 2, 3].map(
+      () => loadConfig({ ...production, ALLOW_SIMULATED_VENUES: 'true', SIM_SEED: '42' }).sim.secret,
     );
-    expect(seeds.has(42)).toBe(false);
-    expect(seeds.size).toBeGreaterThan(1);
+    expect(secrets.every((s) => s?.length === 32)).toBe(true);
+    expect(new Set(secrets.map((s) => s?.toString('hex'))).size).toBe(3);
   });
 
   it('keep the configured seed outside production', () => {
-    expect(loadConfig({ SIM_SEED: '7' }).sim.seed).toBe(7);
+    expect(loadConfig({ SIM_SEED: '7' }).sim).toMatchObject({ seed: 7, secret: undefined, shareSecret: false });
+  });
+
+  it('use SIM_SECRET when set (nothing to share through the database), and refuse one not 256 bits of hex', () => {
+    const hex = 'ab'.repeat(32);
+    const prod = loadConfig({ ...production, ALLOW_SIMULATED_VENUES: 'true', SIM_SECRET: hex }).sim;
+    expect([prod.secret?.toString('hex'), prod.shareSecret]).toEqual([hex, false]);
+    expect(loadConfig({ ...production, ALLOW_SIMULATED_VENUES: 'true' }).sim.shareSecret).toBe(true);
+    expect(loadConfig({ SIM_SEED: '7', SIM_SECRET: hex }).sim.secret?.toString('hex')).toBe(hex);
+    expect(() => loadConfig({ SIM_SECRET: 'ab'.repeat(16) })).toThrow(/SIM_SECRET: must be 64 hex characters/);
   });
 });

@@ -3,19 +3,30 @@ import { http, startTestApp, type TestApp } from '../../support/app';
 import { postStream } from '../../support/execution-stream';
 import { fund } from '../../support/funding';
 import { micros } from '../../support/money';
+import type { FakeVenues } from '../../support/fake-venues';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
+import { startLiveVenueB } from '../execution/trading-helpers';
 import { type Reward, type RewardsPage } from './rewards-helpers';
 
 // Fees charged by real executions reach the rewards ledger through the fee
 // listener, in the trade's transaction: cashback to the payer, tier 1 to the referrer.
 let app: TestApp;
+/** A live venue_b (a local server): live orders on the simulated one trade in the paper account. */
+let venueB: FakeVenues;
 const pinned = pinnedWorld();
 const marketB = activeMatchedEvent(pinned.world).markets[0].venueMarketIds.venue_b!;
 beforeAll(async () => {
-  app = await startTestApp({ REWARDS_CASHBACK_BPS: '1000', REWARDS_REFERRAL_TIER1_BPS: '2000' }, {}, pinned);
+  const live = await startLiveVenueB([marketB]);
+  venueB = live.fake;
+  app = await startTestApp(
+    { ...live.env, REWARDS_CASHBACK_BPS: '1000', REWARDS_REFERRAL_TIER1_BPS: '2000' },
+    {},
+    pinned,
+  );
 });
 afterAll(async () => {
   await app.close();
+  await venueB.close();
 });
 
 it('a venue_b buy through /execute accrues cashback and the referrer share of each fee it charged', async () => {

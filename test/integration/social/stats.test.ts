@@ -1,9 +1,17 @@
-import type { LeaderboardMeQuery, LeaderboardQuery, UserStatsQuery } from '../../../schema/generated/operations';
+import {
+  UserStatsDocument,
+  type LeaderboardMeQuery,
+  type LeaderboardQuery,
+  type UserStatsQuery,
+} from '../../../schema/generated/operations';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp, type UserClient } from '../../support/app';
 import { statementsOf } from './statements';
 import { importVerified, polygonSignerStartingWith, wallets } from '../../support/wallets';
+import { postStream } from '../../support/execution-stream';
+import { gql } from '../../support/graphql';
+import { activeMatchedEvent } from '../../support/pinned-world';
 
 type Leaderboard = LeaderboardQuery['leaderboard'];
 type Me = LeaderboardMeQuery['leaderboardMe'];
@@ -59,7 +67,8 @@ beforeAll(async () => {
     ]);
   // W1 sells 10 of 80 held at 0.50 for 0.70: +2.00 realized, one win.
   await app.services.get(TradeIngestService).ingest([t(W1, 'sell', 10, 0.7)]);
-  // ann's orders placed here: a filled simulation order, a filled live venue_a order, an unfilled one.
+  // ann's orders placed here: a filled paper (simulation) order, a filled live venue_a order, a filled live
+  // venue_b order, an unfilled paper one.
   const order = (venue: 'venue_a' | 'venue_b', mode: 'simulation' | 'live', filled: bigint, notional: bigint) => ({
     userId: 'ann',
     venue,
@@ -78,6 +87,7 @@ beforeAll(async () => {
     data: [
       order('venue_b', 'simulation', 25_000_000n, 12_500_000n),
       order('venue_a', 'live', 16_000_000n, 8_000_000n),
+      order('venue_b', 'live', 20_000_000n, 10_000_000n),
       order('venue_a', 'simulation', 0n, 0n),
     ],
   });
@@ -179,7 +189,7 @@ describe('GET /api/leaderboard/me', () => {
 });
 
 describe('GET /api/stats and /api/stats/{userId}', () => {
-  it("combines the wallets' trader stats with the orders placed here (hand-computed)", async () => {
+  it("combines the wallets' trader stats with the live orders placed here, not paper ones (by hand)", async () => {
     const r = await http(`${app.url}/api/stats/ann`);
     expect(r.status).toBe(200);
     const s = r.body as Stats;
@@ -194,9 +204,10 @@ describe('GET /api/stats and /api/stats/{userId}', () => {
       totalPnl: 2,
     });
     expect(s.onChain.firstTradeAt).toEqual(expect.any(String));
-    expect(s.orders).toEqual({ filledOrders: 2, volume: 20.5 });
-    // The live venue_a order settles from a wallet (the on-chain figures count it once indexed).
-    expect(s.totalVolume).toBe(64.5);
+    // The two live orders (8 + 10); the paper order's 12.5 never counts.
+    expect(s.orders).toEqual({ filledOrders: 2, volume: 18 });
+    // The live venue_a order settles from a wallet (the on-chain figures count it once indexed): 52 + 10.
+    expect(s.totalVolume).toBe(62);
     expect(s.totalTrades).toBe(7);
   });
 
@@ -246,5 +257,80 @@ describe('GET /api/stats and /api/stats/{userId}', () => {
     const count = (id: string) => statementsOf(app, () => http(`${app.url}/api/stats/${id}`));
     expect(await count('ann')).toBe(2);
     expect(await count('nobody')).toBe(2);
+  });
+});
+
+describe('paper orders and unverified wallets are in no public figure', () => {
+  it('a user who only paper-traded, with an unverified import that traded on-chain, shows zeros', async () => {
+    const pat = app.as('paper-pat');
+    expect((await pat.post('/auth/setup')).status).toBe(200);
+    // An address pat imported but never verified, with public trades of its own.
+    const [U] = wallets('7');
+    expect((await pat.post('/api/wallets/import', { chain: 'polygon', address: U })).status).toBe(201);
+    await app.services.get(TradeIngestService).ingest([t(U, 'buy', 40), t(U, 'sell', 20, 0.8)]);
+    const board = async () => ((await http(`${app.url}/api/leaderboard?limit=200`)).body as Leaderboard).data;
+    const before = await board();
+    // Paper orders through the API (bearer, mode simulation) on both venues: they fill in the paper account.
+    const event = activeMatchedEvent(app.services.world, Date.now());
+    for (const venue of ['venue_a', 'venue_b'] as const) {
+      const marketId = event.markets.map((m) => m.venueMarketIds[venue]).find((id) => id !== undefined)!;
+      const r = await postStream(
+        `${app.url}/execute`,
+        { marketId, side: 'buy', outcome: 'yes', size: 10, mode: 'simulation' },
+        await app.bearer('paper-pat'),
+      );
+      expect(r.events.at(-1)?.event).toBe('completed');
+    }
+    const paper = await app.services.db.prisma.order.findMany({ where: { userId: 'paper-pat' } });
+    expect(paper.map((o) => [o.mode, o.filledSizeMicros > 0n])).toEqual([
+      ['simulation', true],
+      ['simulation', true],
+    ]);
+
+    const s = (await http(`${app.url}/api/stats/paper-pat`)).body as Stats;
+    // The provisioned wallet is pat's one verified wallet; it never traded.
+    expect(s).toMatchObject({ wallets: 1, rankedWallets: 0, followers: 0, totalVolume: 0, totalTrades: 0 });
+    expect(s.orders).toEqual({ filledOrders: 0, volume: 0 });
+    expect(s.onChain).toEqual({
+      totalVolume: 0,
+      totalTrades: 0,
+      winCount: 0,
+      lossCount: 0,
+      realizedPnl: 0,
+      unrealizedPnl: 0,
+      totalPnl: 0,
+      firstTradeAt: null,
+      lastTradeAt: null,
+    });
+    expect((await pat.get('/api/stats')).body).toEqual(s);
+    const g = await gql(app, UserStatsDocument, { userId: 'paper-pat' });
+    expect(g.body.data?.userStats).toMatchObject({ orders: { filledOrders: 0, volume: 0 }, totalVolume: 0 });
+    // No rank: neither the paper orders nor the unverified import make pat a trader.
+    const mine = (await me(pat)).body as Me;
+    expect(mine).toMatchObject({ rank: null, me: null });
+    expect(mine.traderIds).not.toContain(U);
+    // The public board is the venues' traders: the paper orders added no row and moved none.
+    expect(await board()).toEqual(before);
+  });
+
+  it('a live order counts where the paper one did not', async () => {
+    await app.services.db.prisma.order.create({
+      data: {
+        userId: 'paper-pat',
+        venue: 'venue_b',
+        marketId: 'venue_b:x',
+        venueMarketId: 'x',
+        outcome: 'yes',
+        side: 'buy',
+        orderType: 'market',
+        mode: 'live',
+        requestedSizeMicros: 10_000_000n,
+        filledSizeMicros: 10_000_000n,
+        notionalMicros: 4_000_000n,
+        state: 'filled',
+      },
+    });
+    const s = (await http(`${app.url}/api/stats/paper-pat`)).body as Stats;
+    expect(s).toMatchObject({ orders: { filledOrders: 1, volume: 4 }, totalVolume: 4, totalTrades: 1 });
   });
 });

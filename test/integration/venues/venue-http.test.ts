@@ -136,7 +136,8 @@ describe('the venues HTTP layer against misbehaving venues', () => {
   });
 
   it('stays under the venue rate limit through the shared limiter', async () => {
-    const { client } = venueB({ VENUE_B_RATE_LIMIT: '2' });
+    // No read cache: the three asks must each be a venue call.
+    const { client } = venueB({ VENUE_B_RATE_LIMIT: '2', VENUE_READ_CACHE_MS: '0' });
     try {
       const before = ctx.fake.requestsTo('kalshi').length;
       await Promise.all([0, 1, 2].map(() => client.getOrderBook(C25)));

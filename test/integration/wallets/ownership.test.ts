@@ -1,4 +1,5 @@
 import {
+  ImportWalletDocument,
   VerifyWalletDocument,
   WalletChallengeDocument,
   type LeaderboardMeQuery,
@@ -203,27 +204,74 @@ describe('wallet ownership: takeover', () => {
       signature: polygonSigner('tk-squat').sign(c.message),
     });
     expect(forged.status).toBe(400);
-    // An unverified import blocks nobody: the owner imports the same address, in any case.
-    const mine = (await owner.post('/api/wallets/import', { chain: 'polygon', address: signer.address.toLowerCase() }))
-      .body as Wallet;
+    // The owner claims the address (in any case) to prove it: an unverified link of its own.
+    const mine = (
+      await owner.post('/api/wallets/import', { chain: 'polygon', address: signer.address.toLowerCase(), claim: true })
+    ).body as Wallet;
     expect(mine).toMatchObject({ address: signer.address, verification: 'unverified' });
     expect((await verifyWallet(owner, mine.id, signer)).status).toBe(200);
     // Taken over: the squatter's unverified import is removed.
     expect((await walletsOf(squatter)).map((w) => w.address)).not.toContain(signer.address);
     expect((await squatter.post(`/api/wallets/${squatted.id}/verify`, { signature: '0x00' })).status).toBe(404);
-    // A verified address cannot be imported by anyone else.
-    for (const user of [squatter, late]) {
-      const r = await user.post('/api/wallets/import', { chain: 'polygon', address: signer.address });
+    // A verified address cannot be imported by anyone else, claimed or not.
+    for (const [user, claim] of [
+      [squatter, false],
+      [late, true],
+    ] as const) {
+      const r = await user.post('/api/wallets/import', { chain: 'polygon', address: signer.address, claim });
       expect(r.status).toBe(409);
       expect(r.body).toMatchObject({ error: 'conflict' });
+      expect(messageOf(r)).toMatch(/already linked to another account, which verified it/);
     }
   });
 
-  it('of two unverified imports, the first to verify wins; the other gets 409', async () => {
+  it('importing what another user linked: 409 naming no user; the owner claims, verifies, takes it over', async () => {
+    const [first, owner] = [app.as('cl-first-user'), app.as('cl-owner-user')];
+    const signer = polygonSigner('cl-address');
+    const linked = await importAs(first, signer);
+    const refused = await owner.post('/api/wallets/import', { chain: 'polygon', address: signer.address });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: 'conflict' });
+    expect(messageOf(refused)).toMatch(
+      /^polygon wallet 0x[0-9a-fA-F]{40} is already linked to another account; verify ownership to claim it/,
+    );
+    for (const name of ['cl-first-user', 'cl-owner-user', linked.id]) expect(messageOf(refused)).not.toContain(name);
+    expect(await walletsOf(owner)).toEqual([]);
+
+    const claimed = await owner.post('/api/wallets/import', { chain: 'polygon', address: signer.address, claim: true });
+    expect(claimed.status).toBe(201);
+    expect(claimed.body).toMatchObject({ address: signer.address, verification: 'unverified' });
+    // The caller's own link again stays 409, claim or not.
+    const again = await owner.post('/api/wallets/import', { chain: 'polygon', address: signer.address, claim: true });
+    expect(again.status).toBe(409);
+    expect(messageOf(again)).toMatch(/already linked to your account/);
+
+    expect((await verifyWallet(owner, (claimed.body as Wallet).id, signer)).status).toBe(200);
+    expect((await walletsOf(owner)).map((w) => [w.address, w.verification])).toEqual([[signer.address, 'verified']]);
+    // The first user's unverified link is gone.
+    expect(await walletsOf(first)).toEqual([]);
+  });
+
+  it('GraphQL importWallet: 409 without claim, a link of its own with claim: true', async () => {
+    const signer = solanaSigner('cl-gql-address');
+    await importAs(app.as('cl-gql-first'), signer);
+    const auth = await app.bearer('cl-gql-owner');
+    const vars = { chain: 'solana' as const, address: signer.address };
+    const refused = await gql(app, ImportWalletDocument, vars, auth);
+    expect(refused.body.errors![0]).toMatchObject({ extensions: { code: 'conflict' } });
+    expect(refused.body.errors![0].message).toMatch(/verify ownership to claim it/);
+    const claimed = await gql(app, ImportWalletDocument, { ...vars, claim: true }, auth);
+    expect(claimed.body.errors).toBeUndefined();
+    expect(claimed.body.data!.importWallet).toMatchObject({ address: signer.address, verification: 'unverified' });
+  });
+
+  it('of two unverified imports (the second claimed), the first to verify wins; the other gets 404', async () => {
     const [a, b] = [app.as('tk-a'), app.as('tk-b')];
     const signer = solanaSigner('tk-shared');
     const wa = await importAs(a, signer);
-    const wb = await importAs(b, signer);
+    const claimed = await b.post('/api/wallets/import', { chain: signer.chain, address: signer.address, claim: true });
+    expect(claimed.status).toBe(201);
+    const wb = claimed.body as Wallet;
     const cb = await challenge(b, wb.id);
     expect((await verifyWallet(a, wa.id, signer)).status).toBe(200);
     // b's wallet was removed by the takeover.
@@ -231,6 +279,24 @@ describe('wallet ownership: takeover', () => {
     expect(r.status).toBe(404);
     expect((await walletsOf(b)).length).toBe(0);
     expect((await walletsOf(a)).map((w) => [w.address, w.verification])).toEqual([[signer.address, 'verified']]);
+  });
+});
+
+// PGlite serves one transaction at a time: the race means something on PostgreSQL only.
+(process.env.DATABASE_URL ? describe : describe.skip)('two users importing one address at once', () => {
+  it('one gets 201, the other 409: the check and the insert run under the address lock', async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const signer = polygonSigner(`race-${i}`);
+        const body = { chain: 'polygon', address: signer.address };
+        const [x, y] = await Promise.all([
+          app.as(`race-x-${i}`).post('/api/wallets/import', body),
+          app.as(`race-y-${i}`).post('/api/wallets/import', body),
+        ]);
+        return [x.status, y.status].sort();
+      }),
+    );
+    expect(outcomes).toEqual(Array.from({ length: 6 }, () => [201, 409]));
   });
 });
 

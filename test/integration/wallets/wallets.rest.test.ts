@@ -91,6 +91,7 @@ describe('wallets', () => {
     [{ chain: 'solana', address: CHECKSUMMED }, 'address', ''],
     [{ chain: 'bitcoin', address: CHECKSUMMED }, 'chain', 'one of'],
     [{ chain: 'polygon' }, 'address', 'required'],
+    [{ chain: 'polygon', address: CHECKSUMMED, claim: 'yes' }, 'claim', 'true or false'],
   ])('400 on %j', async (body, field, words) => {
     const r = await app.as('wa').post('/api/wallets/import', body);
     expect(r.status).toBe(400);
@@ -98,18 +99,25 @@ describe('wallets', () => {
     expect((r.body as { message: string }).message).toMatch(new RegExp(`^${field}: .*${words}`));
   });
 
-  it('409 when the address is linked already by the caller (any case) or verified by another user', async () => {
+  it('409 when the address is linked by the caller (any case) or another user, verified or not', async () => {
     const again = await app.as('wa').post('/api/wallets/import', {
       chain: 'polygon',
       address: CHECKSUMMED.toUpperCase().replace('0X', '0x'),
     });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: 'conflict' });
-    // Another user's unverified import blocks nobody (the first to verify the address takes it over).
+    // Another user's unverified import: 409 naming no user, unless the caller claims the address to verify it.
     const other = await app.as('wb').post('/api/wallets/import', { chain: 'solana', address: SOLANA });
-    expect(other.status).toBe(201);
-    expect(other.body).toMatchObject({ verification: 'unverified' });
-    expect((await app.as('wb').delete(`/api/wallets/${(other.body as Wallet).id}`)).status).toBe(200);
+    expect(other.status).toBe(409);
+    expect(other.body).toMatchObject({ error: 'conflict' });
+    expect((other.body as { message: string }).message).toMatch(
+      /linked to another account; verify ownership to claim it/,
+    );
+    expect((other.body as { message: string }).message).not.toMatch(/\bw[ab]\b/);
+    const claimed = await app.as('wb').post('/api/wallets/import', { chain: 'solana', address: SOLANA, claim: true });
+    expect(claimed.status).toBe(201);
+    expect(claimed.body).toMatchObject({ verification: 'unverified' });
+    expect((await app.as('wb').delete(`/api/wallets/${(claimed.body as Wallet).id}`)).status).toBe(200);
     // Provisioned wallets are verified: nobody else may link their addresses.
     const provisioned = ((await app.as('wa').get('/api/wallets')).body as Wallet[]).find(
       (w) => w.kind === 'provisioned',

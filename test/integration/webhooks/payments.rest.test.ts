@@ -248,11 +248,11 @@ describe('events', () => {
   it('a payout event before its payout id is committed is unmatched, then applied on redelivery', async () => {
     const prisma = app.services.db.prisma;
     await fund(app, 'pw', 30, { key: 'pw:credit' });
-    const w = await app.services.get(WithdrawalsService).request('pw', {
-      amount: 30,
-      chain: 'polygon',
-      destination: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-    });
+    const destination = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+    // As a wallet-auth caller asks it (any address).
+    const w = await app.services
+      .get(WithdrawalsService)
+      .request('pw', { amount: 30, chain: 'polygon', destination }, { walletAuth: true });
     const event = { id: 'evt_payout_early', type: 'payout.paid', data: { id: 'po_early' } };
     expect((await deliver(event)).body).toMatchObject({ duplicate: false, outcome: 'unmatched' });
     expect(await app.services.get(LedgerService).balance('pw')).toMatchObject({ available: 0n, held: 30_000_000n });

@@ -4,6 +4,7 @@ import { SignJWT, exportJWK, exportSPKI, generateKeyPair } from 'jose';
 import { createJwtVerifier } from '../../../src/auth/jwt-verifier';
 import { safeEqual } from '../../../src/auth/constant-time';
 import { signToken } from '../../../src/auth/token-signer';
+import { loadConfig } from '../../../src/config';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 const ALL = ['HS256', 'ES256', 'RS256'];
@@ -47,7 +48,7 @@ describe('HS256 with a shared secret', () => {
   });
 
   it('requires exp: a token without one is refused, however valid otherwise', async () => {
-    const noExp = await new SignJWT({ token_use: 'user' })
+    const noExp = await new SignJWT({ token_use: 'access' })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('u')
       .setIssuedAt()
@@ -66,7 +67,7 @@ describe('HS256 with a shared secret', () => {
     const wallet = createJwtVerifier(walletCfg, 'wallet-auth');
     const userToken = await signToken(cfg, 'u');
     const walletToken = await signToken(walletCfg, 'u');
-    await expect(verifier.verify(userToken)).resolves.toMatchObject({ claims: { token_use: 'user' } });
+    await expect(verifier.verify(userToken)).resolves.toMatchObject({ claims: { token_use: 'access' } });
     await expect(wallet.verify(walletToken)).resolves.toMatchObject({ claims: { token_use: 'wallet' } });
     await expect(verifier.verify(walletToken)).rejects.toMatchObject({ code: 'unauthorized' });
     await expect(wallet.verify(userToken)).rejects.toMatchObject({ code: 'unauthorized' });
@@ -81,11 +82,76 @@ describe('HS256 with a shared secret', () => {
       await expect(verifier.verify(await idp(claims))).resolves.toMatchObject({ subject: 'u' });
       await expect(wallet.verify(await idp(claims))).rejects.toMatchObject({ code: 'unauthorized' });
     }
+    // Only access tokens are user tokens: an ID token, a refresh token or any other declared type is refused.
+    for (const use of ['id', 'refresh', 'user', 'other', null]) {
+      await expect(verifier.verify(await idp({ token_use: use }))).rejects.toMatchObject({ code: 'unauthorized' });
+    }
+  });
+
+  it('a wallet-auth verifier with keys of its own takes an untyped token, never another declared type', async () => {
+    const wallet = createJwtVerifier({ ...cfg, tokenUse: 'wallet', acceptUntyped: true }, 'wallet-auth');
+    const bare = (claims: Record<string, unknown>) =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('w')
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(new TextEncoder().encode(SECRET));
+    await expect(wallet.verify(await bare({}))).resolves.toMatchObject({ subject: 'w' });
+    await expect(wallet.verify(await bare({ token_use: 'wallet' }))).resolves.toMatchObject({ subject: 'w' });
+    for (const use of ['access', 'id', 'refresh', 'user', null]) {
+      await expect(wallet.verify(await bare({ token_use: use }))).rejects.toMatchObject({ code: 'unauthorized' });
+    }
   });
 
   it('refuses HS256 when the allowlist excludes it', async () => {
     const v = createJwtVerifier({ ...cfg, algorithms: ['ES256'] }, 'user');
     await expect(v.verify(await signToken(cfg, 'u'))).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+});
+
+describe('untyped wallet-auth tokens: only with key material of their own', () => {
+  const base = { NODE_ENV: 'test', AUTH_JWT_SECRET: SECRET, WALLET_AUTH_JWT_SECRET: `${SECRET}-wallet` };
+
+  it('distinct secrets: the wallet-auth verifier takes an untyped token signed with its key', async () => {
+    const config = loadConfig(base);
+    expect(config.auth.wallet.acceptUntyped).toBe(true);
+    const wallet = createJwtVerifier(config.auth.wallet, 'wallet-auth');
+    const untyped = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('w')
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(base.WALLET_AUTH_JWT_SECRET));
+    await expect(wallet.verify(untyped)).resolves.toMatchObject({ subject: 'w' });
+  });
+
+  it('a shared secret or a shared JWKS URL: an untyped token is a user token only', async () => {
+    const shared = loadConfig({ ...base, WALLET_AUTH_JWT_SECRET: SECRET });
+    expect(shared.auth.wallet.acceptUntyped).toBe(false);
+    const untyped = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('w')
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(SECRET));
+    await expect(createJwtVerifier(shared.auth.wallet, 'wallet-auth').verify(untyped)).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
+    await expect(createJwtVerifier(shared.auth.user, 'user').verify(untyped)).resolves.toMatchObject({
+      subject: 'w',
+    });
+    const jwks = 'https://id.example/.well-known/jwks.json';
+    const sameJwks = loadConfig({
+      NODE_ENV: 'test',
+      AUTH_JWKS_URL: jwks,
+      WALLET_AUTH_JWKS_URL: 'https://ID.example/.well-known/jwks.json',
+    });
+    expect(sameJwks.auth.wallet.acceptUntyped).toBe(false);
+    const ownJwks = loadConfig({
+      NODE_ENV: 'test',
+      AUTH_JWKS_URL: jwks,
+      WALLET_AUTH_JWKS_URL: 'https://wallet-id.example/jwks.json',
+    });
+    expect(ownJwks.auth.wallet.acceptUntyped).toBe(true);
   });
 });
 

@@ -139,6 +139,25 @@ describe('loadConfig in production: tokens and secrets', () => {
     );
   });
 
+  it('reads the push-token, search and venue-read limits with their defaults', () => {
+    const c = loadConfig({});
+    expect(c.push.tokensPerUser).toBe(20);
+    expect(c.limits).toMatchObject({ pushTokensPerMinute: 30, searchPerMinute: 60, venueReadsPerMinute: 600 });
+    expect(c.embeddings.queryCacheSize).toBe(1000);
+    const set = loadConfig({
+      PUSH_TOKENS_PER_USER: '5',
+      PUSH_TOKEN_RATE_LIMIT: '7',
+      SEARCH_RATE_LIMIT: '9',
+      SEARCH_EMBEDDING_CACHE_SIZE: '0',
+      VENUE_READ_RATE_LIMIT: '11',
+    });
+    expect(set.push.tokensPerUser).toBe(5);
+    expect(set.limits).toMatchObject({ pushTokensPerMinute: 7, searchPerMinute: 9, venueReadsPerMinute: 11 });
+    expect(set.embeddings.queryCacheSize).toBe(0);
+    expect(() => loadConfig({ PUSH_TOKENS_PER_USER: '0' })).toThrow(/PUSH_TOKENS_PER_USER/);
+    expect(() => loadConfig({ SEARCH_RATE_LIMIT: 'lots' })).toThrow(/SEARCH_RATE_LIMIT/);
+  });
+
   it('bounds the API keys per owner', () => {
     expect(loadConfig({}).marketData.keysPerOwner).toBe(10);
     expect(loadConfig({ API_KEYS_PER_OWNER: '3' }).marketData.keysPerOwner).toBe(3);

@@ -12,6 +12,8 @@ describe('error table', () => {
       forbidden: 403,
       not_found: 404,
       conflict: 409,
+      payload_too_large: 413,
+      unsupported_media_type: 415,
       rate_limited: 429,
       internal: 500,
       upstream_error: 502,

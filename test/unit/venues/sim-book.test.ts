@@ -1,5 +1,6 @@
 import { noBidsToYesAsks, VENUES } from '../../../src/venues';
 import { buildCatalog } from '../../../src/venues/sim/sim-catalog';
+import { SeedKeys } from '../../../src/venues/sim/sim-keys';
 import { monthStart } from '../../../src/venues/sim/sim-dates';
 import { nativeBinaryBookAt, yesBookAt } from '../../../src/venues/sim/sim-book';
 import { activeMarket, allMarkets, NOW, world } from './world-fixture';
@@ -63,7 +64,7 @@ describe('order books', () => {
   });
 
   it('builds venue_b natively from YES and NO bids', () => {
-    const catalog = buildCatalog(7, monthStart(NOW), NOW);
+    const catalog = buildCatalog(new SeedKeys(7), monthStart(NOW), NOW);
     const m = [...catalog.markets.venue_b.values()].find((x) => x.status === 'active')!;
     const native = nativeBinaryBookAt(m, NOW / 1000);
     for (let i = 1; i < native.noBids.length; i++)

@@ -16,7 +16,10 @@ export interface WalletTradingView {
   lastTradeAt: Date | null;
 }
 
-/** Orders the user placed through the service that filled (wholly or partly). */
+/**
+ * Live orders the user placed through the service that filled (wholly or partly). Paper
+ * (`simulation`) orders are the user's practice and never count in a public figure.
+ */
 export interface OrderTradingView {
   filledOrders: number;
   /** USD notional of their fills. */
@@ -39,7 +42,7 @@ export interface UserStatsView {
   onChain: WalletTradingView;
   orders: OrderTradingView;
   /**
-   * On-chain volume plus order volume, live venue_a orders excepted: those
+   * On-chain volume plus live order volume, live venue_a orders excepted: those
    * settle from the user's wallet and reach the on-chain figures once indexed.
    */
   totalVolume: number;
@@ -75,8 +78,9 @@ interface UserRow {
 const money = (text: string) => microsToNumber(exactMicros(text));
 
 /**
- * Public stats of a user: their wallets' trader stats combined with the orders
- * they placed here, and a few social counts. Two statements, aggregates only.
+ * Public stats of a user: their verified wallets' trader stats combined with the
+ * live orders they placed here, and a few social counts; paper orders and
+ * unverified imports never count. Two statements, aggregates only.
  * An unknown user has zeros (and `joinedAt` null), not a 404: user ids are
  * bearer-token subjects that may act before signing up.
  */
@@ -111,11 +115,10 @@ export class UserStatsService {
                (SELECT count(*)::int FROM "Comment" WHERE "authorId" = ${userId}) AS "comments",
                count(*)::int AS "filled",
                coalesce(sum(o."notionalMicros"), 0)::text AS "volume",
-               (count(*) FILTER (WHERE NOT (o."mode" = 'live' AND o."venue" = 'venue_a')))::int AS "offChainFilled",
-               coalesce(sum(o."notionalMicros") FILTER (WHERE NOT (o."mode" = 'live' AND o."venue" =
-        'venue_a')), 0)::text AS "offChainVolume"
+               (count(*) FILTER (WHERE o."venue" <> 'venue_a'))::int AS "offChainFilled",
+               coalesce(sum(o."notionalMicros") FILTER (WHERE o."venue" <> 'venue_a'), 0)::text AS "offChainVolume"
         FROM "Order" o
-        WHERE o."userId" = ${userId} AND o."filledSizeMicros" > 0`,
+        WHERE o."userId" = ${userId} AND o."mode" = 'live' AND o."filledSizeMicros" > 0`,
     ]);
     const onChainVolume = exactMicros(w.volume);
     // Order figures are integer micro-units already.

@@ -26,7 +26,8 @@ export class WalletTradingType implements WalletTradingView {
 }
 
 @ObjectType('OrderTrading', {
-  description: 'Orders the user placed through the service that filled, wholly or partly.',
+  description:
+    'Live orders the user placed through the service that filled, wholly or partly (paper orders never count).',
 })
 export class OrderTradingType implements OrderTradingView {
   @Field(() => Int)
@@ -36,7 +37,9 @@ export class OrderTradingType implements OrderTradingView {
 }
 
 @ObjectType('UserStats', {
-  description: "A user's public stats: their wallets' trading, their orders here, social counts.",
+  description:
+    "A user's public stats: their verified wallets' trading, their live orders here, social counts. Paper " +
+    '(simulation) orders and unverified wallets never count.',
 })
 export class UserStatsType implements UserStatsView {
   @Field()
@@ -58,7 +61,9 @@ export class UserStatsType implements UserStatsView {
   @Field(() => OrderTradingType)
   orders: OrderTradingView;
   @Field(() => Float, {
-    description: 'onChain volume plus order volume, live venue_a orders excepted (they reach onChain once indexed).',
+    description:
+      'onChain volume plus live order volume, venue_a orders excepted (they reach onChain once indexed); ' +
+      'paper orders never count.',
   })
   totalVolume: number;
   @Field(() => Int, { description: 'onChain trades plus filled orders, counted the same way.' })

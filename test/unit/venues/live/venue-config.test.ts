@@ -39,6 +39,21 @@ describe('venue settings', () => {
     expect(() => loadConfig({ VENUE_A_GAMMA_URL: 'ftp://x' })).toThrow(/VENUE_A_GAMMA_URL/);
   });
 
+  it('keeps a read budget and an order budget per venue, and the shared read window', () => {
+    const { venueA, venueB, readCacheMs } = loadConfig({}).venues;
+    expect(venueA).toMatchObject({ ratePer10s: 100, orderRatePer10s: 100 });
+    expect(venueB).toMatchObject({ ratePerSecond: 10, orderRatePerSecond: 10 });
+    expect(readCacheMs).toBe(1000);
+    const set = loadConfig({ VENUE_A_ORDER_RATE_LIMIT: '40', VENUE_B_ORDER_RATE_LIMIT: '3', VENUE_READ_CACHE_MS: '0' });
+    expect(set.venues).toMatchObject({
+      venueA: { orderRatePer10s: 40 },
+      venueB: { orderRatePerSecond: 3 },
+      readCacheMs: 0,
+    });
+    expect(() => loadConfig({ VENUE_B_ORDER_RATE_LIMIT: '0' })).toThrow(/VENUE_B_ORDER_RATE_LIMIT/);
+    expect(() => loadConfig({ VENUE_READ_CACHE_MS: '-1' })).toThrow(/VENUE_READ_CACHE_MS/);
+  });
+
   it('needs ALLOW_SIMULATED_VENUES in production only while a venue is simulated', () => {
     const prod = {
       NODE_ENV: 'production',
