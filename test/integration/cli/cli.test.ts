@@ -56,6 +56,9 @@ describe('token CLI', () => {
 
 // The embedded database admits one process: the CLI opens it when no server
 // runs, and asks the server that owns it otherwise.
+/** Two CLI runs and a server start, each a fresh process that compiles the sources: minutes on a busy 2-core host. */
+const SPAWNED_CLI_TIMEOUT_MS = 180_000;
+
 (process.env.DATABASE_URL ? describe.skip : describe)('seed CLI (embedded)', () => {
   let dir: string;
   beforeAll(() => {
@@ -63,23 +66,27 @@ describe('token CLI', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('seeds an empty data folder, idempotently, then goes through the running server', async () => {
-    const first = runCli('seed.cli.ts', [], { DATA_DIR: dir });
-    expect(first.stderr).toBe('');
-    const a = JSON.parse(first.stdout) as { via: string; events: number; markets: number };
-    expect(a.via).toBe('database');
-    expect(a.events).toBeGreaterThanOrEqual(60);
-    const second = JSON.parse(runCli('seed.cli.ts', [], { DATA_DIR: dir }).stdout) as typeof a;
-    expect(second).toEqual(a);
+  it(
+    'seeds an empty data folder, idempotently, then goes through the running server',
+    async () => {
+      const first = runCli('seed.cli.ts', [], { DATA_DIR: dir });
+      expect(first.stderr).toBe('');
+      const a = JSON.parse(first.stdout) as { via: string; events: number; markets: number };
+      expect(a.via).toBe('database');
+      expect(a.events).toBeGreaterThanOrEqual(60);
+      const second = JSON.parse(runCli('seed.cli.ts', [], { DATA_DIR: dir }).stdout) as typeof a;
+      expect(second).toEqual(a);
 
-    const server = await startServerProcess({ DATA_DIR: dir, SIM_TRADE_RATE: '0' }, await freePort());
-    try {
-      const viaServer = JSON.parse(runCli('seed.cli.ts', [], { DATA_DIR: dir }).stdout) as typeof a;
-      expect(viaServer).toEqual({ ...a, via: 'server' });
-      const page = (await (await fetch(`${server.url}/api/events?pageSize=1`)).json()) as ListEventsQuery['events'];
-      expect(page.total).toBe(a.events);
-    } finally {
-      expect(await server.stop()).toBe(0);
-    }
-  });
+      const server = await startServerProcess({ DATA_DIR: dir, SIM_TRADE_RATE: '0' }, await freePort());
+      try {
+        const viaServer = JSON.parse(runCli('seed.cli.ts', [], { DATA_DIR: dir }).stdout) as typeof a;
+        expect(viaServer).toEqual({ ...a, via: 'server' });
+        const page = (await (await fetch(`${server.url}/api/events?pageSize=1`)).json()) as ListEventsQuery['events'];
+        expect(page.total).toBe(a.events);
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+    },
+    SPAWNED_CLI_TIMEOUT_MS,
+  );
 });

@@ -44,6 +44,9 @@ describe('apikey CLI', () => {
 
 // The embedded database admits one process: the CLI opens it when no server
 // runs, and asks the server that owns it otherwise.
+/** Two CLI runs and a server start, each a fresh process that compiles the sources: minutes on a busy 2-core host. */
+const SPAWNED_CLI_TIMEOUT_MS = 180_000;
+
 (process.env.DATABASE_URL ? describe.skip : describe)('apikey CLI (embedded)', () => {
   let dir: string;
   beforeAll(() => {
@@ -51,37 +54,43 @@ describe('apikey CLI', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('creates a key in the database, then through the running server; both authenticate', async () => {
-    const first = printed(
-      apikey(['--owner', 'acme', '--name', 'bootstrap', '--scopes', 'read,write', '--plan', 'pro'], { DATA_DIR: dir }),
-    );
-    expect(first).toMatchObject({
-      via: 'database',
-      id: expect.stringMatching(/^key_/),
-      owner: 'acme',
-      scopes: ['read', 'write'],
-      plan: 'pro',
-    });
-    expect(first.key).toMatch(/^mk_live_[0-9A-Za-z]{33}$/);
-
-    const server = await startServerProcess({ DATA_DIR: dir, SIM_TRADE_RATE: '0' }, await freePort());
-    try {
-      const second = printed(apikey(['--owner', 'acme', '--name', 'second', '--scopes', 'read'], { DATA_DIR: dir }));
-      expect(second).toMatchObject({ via: 'server', owner: 'acme', scopes: ['read'], plan: 'free' });
-      const res = await fetch(`${server.url}/market-data/api/keys`, { headers: { 'x-api-key': first.key } });
-      expect(res.status).toBe(200);
-      const keys = (await res.json()) as MdApiKeysQuery['apiKeys'];
-      expect(keys.map((k) => k.id)).toEqual([first.id, second.id]);
-      expect(keys[1].key_preview).toBe(second.key_preview);
-      const bySecond = await fetch(`${server.url}/market-data/api/events/categories`, {
-        headers: bearer(second.key),
+  it(
+    'creates a key in the database, then through the running server; both authenticate',
+    async () => {
+      const first = printed(
+        apikey(['--owner', 'acme', '--name', 'bootstrap', '--scopes', 'read,write', '--plan', 'pro'], {
+          DATA_DIR: dir,
+        }),
+      );
+      expect(first).toMatchObject({
+        via: 'database',
+        id: expect.stringMatching(/^key_/),
+        owner: 'acme',
+        scopes: ['read', 'write'],
+        plan: 'pro',
       });
-      expect(bySecond.status).toBe(200);
-      expect(bySecond.headers.get('x-ratelimit-limit')).toBe('60');
-    } finally {
-      expect(await server.stop()).toBe(0);
-    }
-  });
+      expect(first.key).toMatch(/^mk_live_[0-9A-Za-z]{33}$/);
+
+      const server = await startServerProcess({ DATA_DIR: dir, SIM_TRADE_RATE: '0' }, await freePort());
+      try {
+        const second = printed(apikey(['--owner', 'acme', '--name', 'second', '--scopes', 'read'], { DATA_DIR: dir }));
+        expect(second).toMatchObject({ via: 'server', owner: 'acme', scopes: ['read'], plan: 'free' });
+        const res = await fetch(`${server.url}/market-data/api/keys`, { headers: { 'x-api-key': first.key } });
+        expect(res.status).toBe(200);
+        const keys = (await res.json()) as MdApiKeysQuery['apiKeys'];
+        expect(keys.map((k) => k.id)).toEqual([first.id, second.id]);
+        expect(keys[1].key_preview).toBe(second.key_preview);
+        const bySecond = await fetch(`${server.url}/market-data/api/events/categories`, {
+          headers: bearer(second.key),
+        });
+        expect(bySecond.status).toBe(200);
+        expect(bySecond.headers.get('x-ratelimit-limit')).toBe('60');
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+    },
+    SPAWNED_CLI_TIMEOUT_MS,
+  );
 });
 
 (process.env.DATABASE_URL ? describe : describe.skip)('apikey CLI (PostgreSQL)', () => {
