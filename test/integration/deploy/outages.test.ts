@@ -18,11 +18,12 @@ const shared = process.env.DATABASE_URL && process.env.REDIS_URL;
 const describeShared = shared ? describe : describe.skip;
 
 /**
- * No request may take longer than this during an outage: generous (the suite runs on a noisy
- * 2-core machine), and still orders of magnitude above what failing fast costs, yet well below what
- * waiting for the dependency did (seconds per request while Redis was down).
+ * No request may take longer than this during an outage. What the test tells apart is failing fast
+ * (milliseconds) from waiting on the dependency: a Redis command retried for 4.4 s before the
+ * breaker, a PostgreSQL connect waiting out DATABASE_CONNECT_TIMEOUT_MS (5 s). The bound sits below
+ * both and far above what a loaded 2-core host adds (a request took 1.04 s there at load 15).
  */
-const REQUEST_BOUND_MS = 1_000;
+const REQUEST_BOUND_MS = 3_000;
 
 interface Answer extends HttpResult {
   route: string;
