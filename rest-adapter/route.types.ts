@@ -69,10 +69,11 @@ export interface RouteDef<TData = unknown, TVars = Record<string, unknown>> {
   /** Answer conditional requests: weak ETag over the body, 304 on If-None-Match. */
   etag?: boolean;
   /**
-   * Memoize the serialized response per variables in each process (public,
-   * side-effect-free routes only), dropped when `invalidatedBy` is published.
+   * Share the answer per variables through the answer cache of each process (public or API-key
+   * queries only: their access is settled before the route runs), dropped when `invalidatedBy` is
+   * published and after `READ_CACHE_TTL_MS` at most. A public read is shared without it.
    */
-  cache?: { ttlMs: number; invalidatedBy: string };
+  cache?: { invalidatedBy: string };
   /** Deprecated route: a `Deprecation` header and a `Link` to the successor. */
   deprecated?: { since: Date; successor: string };
   /**

@@ -27,7 +27,7 @@ const discoverQuery = z.object({
 });
 
 /** Catalog reads change only when the catalog is synced, which announces itself. */
-const catalogCache = { ttlMs: 30_000, invalidatedBy: CATALOG_CHANGED_TOPIC };
+const catalogCache = { invalidatedBy: CATALOG_CHANGED_TOPIC };
 
 const discover = {
   surface: 'trading',

@@ -66,10 +66,11 @@ export const executionRoutes = [
       'failed or outcome_unknown; `id:` `<orderId>:<seq>`). `simulation` (default) fills against the current ' +
       "book: a bearer caller's paper account (paper balance and positions, never the USD balance), nothing " +
       'stored for an anonymous one; `live` needs the wallet-auth token, ' +
-      'venue_a goes to the execution service: when it does not report the outcome in time the stream ends ' +
-      'with `outcome_unknown`, the order stays `submitted` with its hold, and a reconciler settles or fails ' +
-      'it later. `orderType` market with a `limitPrice` is a 400. Idempotency-Key replays the first outcome; ' +
-      'a 502/503 before streaming leaves the key free.',
+      "venue_a goes to the execution service: when it does not report the outcome in time (or venue_b's " +
+      'answer to an order it may have taken is lost: a timeout or dropped connection after sending, a 5xx) ' +
+      'the stream ends with `outcome_unknown`, the order stays `submitted` with its hold, and a reconciler ' +
+      'settles or fails it later. `orderType` market with a `limitPrice` is a 400. Idempotency-Key replays ' +
+      'the first outcome; a 502/503 before streaming leaves the key free.',
     auth: 'optional-bearer',
     params: { body: executeBody },
     document: ExecuteDocument,

@@ -36,7 +36,7 @@ const surface = { surface: 'market-data', auth: 'api-key' } as const;
  * synced: their serialized answers are kept per process until then (the gate
  * has admitted the key, its scope and its quota before any cache is consulted).
  */
-const catalogCache = { ttlMs: 30_000, invalidatedBy: CATALOG_CHANGED_TOPIC };
+const catalogCache = { invalidatedBy: CATALOG_CHANGED_TOPIC };
 
 /** Statuses the gate and the scope check add to every route. */
 const ACCESS = [401, 403, 429] as const;

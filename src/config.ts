@@ -81,12 +81,14 @@ const envSchema = z.object({
   IDENTITY_PROVIDER_API_KEY: optionalString,
   UPSTREAM_TIMEOUT_MS: intInRange(100, 120_000, 10_000),
   WITHDRAWAL_DISPATCH_MS: intInRange(0, 3_600_000, 5_000),
+  WITHDRAWAL_CLAIM_MS: intInRange(1_000, 600_000, 15_000),
   WITHDRAW_RATE_LIMIT: intInRange(1, 1_000_000, 10),
   WITHDRAW_IMPORT_COOLDOWN_HOURS: intInRange(0, 720, 24),
   EXECUTION_SERVICE_URL: optionalUrl(['http:', 'https:']),
   EXECUTION_POLL_MS: intInRange(10, 60_000, 500),
   EXECUTION_WAIT_MS: intInRange(100, 55_000, 30_000),
   EXECUTION_RECONCILE_MS: intInRange(0, 3_600_000, 15_000),
+  EXECUTION_STALE_ORDER_MS: intInRange(1_000, 3_600_000, 30_000),
   VENUE_A_FEE_RATE: numberInRange(0, 1, 0),
   VENUE_A_FEE_EXPONENT: numberInRange(0, 4, 1),
   VENUE_B_TAKER_FEE: numberInRange(0, 1, 0.07),
@@ -146,6 +148,14 @@ const envSchema = z.object({
   REWARDS_HOLD_SECONDS: intInRange(0, 31_536_000, 86_400),
   REWARDS_SETTLE_MS: intInRange(0, 3_600_000, 60_000),
   ETAG_MAX_AGE_SECONDS: intInRange(0, 86400, 5),
+  READ_CACHE_TTL_MS: intInRange(1_000, 3_600_000, 30_000),
+  // Unset: the two settings it replaces, together (each 32 MiB by default), so a deployment keeps its bound.
+  ANSWER_CACHE_MAX_BYTES: optionalString.pipe(
+    z.preprocess(
+      (v) => (v === undefined ? undefined : Number(v)),
+      z.number().int('must be an integer from 1024 to 4294967296').min(1_024).max(4_294_967_296).optional(),
+    ),
+  ),
   REST_MEMO_MAX_BYTES: intInRange(1_024, 4_294_967_296, 33_554_432),
   PUBLIC_READ_CACHE_MAX_BYTES: intInRange(1_024, 4_294_967_296, 33_554_432),
   SHUTDOWN_GRACE_MS: intInRange(0, 120_000, 10_000),
@@ -199,11 +209,20 @@ const envSchema = z.object({
   VENUE_READ_RATE_LIMIT: intInRange(1, 1_000_000, 600),
   VENUE_BREAKER_FAILURES: intInRange(1, 1_000, 5),
   VENUE_BREAKER_RESET_MS: intInRange(10, 3_600_000, 30_000),
+  VENUE_STREAMS: z.enum(['on', 'off']).default('on'),
+  VENUE_A_WS_URL: optionalUrl(['ws:', 'wss:']),
+  VENUE_B_WS_URL: optionalUrl(['ws:', 'wss:']),
+  VENUE_STREAM_MARKETS: intInRange(0, 100_000, 500),
+  VENUE_WS_PING_MS: intInRange(100, 120_000, 10_000),
+  VENUE_WS_RECONNECT_MAX_MS: intInRange(100, 600_000, 30_000),
+  VENUE_STREAM_RESYNC_MS: intInRange(0, 600_000, 3_000),
 
   WORKERS: z.enum(['on', 'off']).default('on'),
   MIGRATE_ON_START: z.enum(['on', 'off']).default('on'),
   SEED_ON_START: z.enum(['on', 'off']).default('on'),
   LEASE_TTL_MS: intInRange(1_000, 600_000, 15_000),
+  PROCESS_HEARTBEAT_MS: intInRange(100, 60_000, 1_000),
+  PROCESS_LEASE_MS: intInRange(300, 600_000, 3_000),
   CORS_ORIGINS: optionalString,
   API_DOCS: z.enum(['true', 'false']).default('true'),
 });
@@ -274,20 +293,24 @@ export interface AppConfig {
   /**
    * Withdrawals: how often queued ones are sent to the processor (ms; 0 = never, tests dispatch by
    * hand); requests per user per minute; how long an imported wallet must have been verified before
-   * a user-token withdrawal may go to it (hours; 0 = at once; the wallet-auth token skips the wait).
+   * a user-token withdrawal may go to it (hours; 0 = at once; the wallet-auth token skips the wait);
+   * how long a dispatcher's claim on a withdrawal lasts unless renewed (ms; renewed every third of it
+   * while the processor call runs).
    */
-  withdrawals: { dispatchMs: number; perMinute: number; importCooldownHours: number };
+  withdrawals: { dispatchMs: number; perMinute: number; importCooldownHours: number; claimMs: number };
   executionServiceUrl?: string;
   /**
    * Cost preview, routing and execution: venue fee schedules, how long a routed quote holds, and
-   * how a live venue_a order is followed at the execution service (poll interval, longest wait).
+   * how a live venue_a order is followed at the execution service (poll interval, longest wait), how
+   * often the reconciler runs, and how long a live order no runner follows (its process is gone, or
+   * its venue_b answer was lost) stays open before the reconciler asks its venue (`staleOrderMs`).
    */
   trading: {
     fees: { venueA: { rate: number; exponent: number }; venueB: { takerCoefficient: number } };
     routeTtlSeconds: number;
     /** How often expired route intents are deleted (ms; 0 = never in the background). */
     routeIntentPurgeMs: number;
-    execution: { pollMs: number; waitMs: number; reconcileMs: number };
+    execution: { pollMs: number; waitMs: number; reconcileMs: number; staleOrderMs: number };
   };
   /**
    * `model` and `timeoutMs` apply to the remote provider (the local one has its own fixed model);
@@ -381,10 +404,11 @@ export interface AppConfig {
   };
   etagMaxAgeSeconds: number;
   /**
-   * Bytes of cached public answers kept per process, least recently used first out: the REST
-   * routes' memo (all cached routes together) and the GraphQL executor's public reads.
+   * Per-process read caches: how long an answer of the answer cache or an entry of a module's
+   * catalog memo lives at most when no invalidation reaches it (ms), and the bytes of answers the
+   * answer cache keeps at most (least recently used first out).
    */
-  readCaches: { restMemoMaxBytes: number; publicReadMaxBytes: number };
+  readCaches: { ttlMs: number; answerMaxBytes: number };
   shutdownGraceMs: number;
   /**
    * On SIGTERM: how long readiness answers 503 (draining) while requests are still served, before the
@@ -398,6 +422,12 @@ export interface AppConfig {
    * (a survivor takes a dead holder's jobs over after at most this; renewed every third of it).
    */
   roles: { workers: boolean; migrateOnStart: boolean; seedOnStart: boolean; leaseTtlMs: number };
+  /**
+   * This process's liveness among the processes sharing the database: how often it renews its lease
+   * (ms) and how far each renewal reaches (ms). Work a process claims (an in-flight Idempotency-Key, a
+   * withdrawal's dispatch, a live order) is taken over once its lease lapsed.
+   */
+  processes: { heartbeatMs: number; leaseMs: number };
   /**
    * Market-data surface: per-key plan limits on or off; how often API usage counts are written (ms); the most
    * active keys one owner may hold.
@@ -490,6 +520,22 @@ export interface VenuesConfig {
   readCacheMs: number;
   tradesPollMs: number;
   http: { timeoutMs: number; retries: number; breakerFailures: number; breakerResetMs: number };
+  /**
+   * The venues' push channels (docs/venues.md#what-is-streamed): whether they are used (`enabled`:
+   * the live venues' websockets and the simulated world's stream), their URLs, how many of each
+   * venue's listed markets are followed (`markets`, the most active first), the heartbeat and the
+   * longest reconnect wait (ms), and how long a market whose book the stream lost waits for the
+   * venue's own snapshot before a watched one is read over HTTP (`resyncMs`).
+   */
+  streams: {
+    enabled: boolean;
+    venueAUrl: string;
+    venueBUrl: string;
+    markets: number;
+    pingMs: number;
+    reconnectMaxMs: number;
+    resyncMs: number;
+  };
 }
 
 /** The venues' public API bases, used unless overridden. */
@@ -498,6 +544,10 @@ export const VENUE_DEFAULT_URLS = {
   clob: 'https://clob.polymarket.com',
   data: 'https://data-api.polymarket.com',
   kalshi: 'https://api.elections.kalshi.com/trade-api/v2',
+  /** venue_a's CLOB websocket, market channel. */
+  venueAWs: 'wss://ws-subscriptions-clob.polymarket.com/ws/market',
+  /** venue_b's trade API v2 websocket. */
+  venueBWs: 'wss://api.elections.kalshi.com/trade-api/ws/v2',
 } as const;
 
 /** VENUE_* settings: sources, URLs, and a venue_b key pair that must parse (at start, not at the first order). */
@@ -539,6 +589,15 @@ function venuesConfigOf(e: Env, problems: string[]): VenuesConfig {
       retries: e.VENUE_HTTP_RETRIES,
       breakerFailures: e.VENUE_BREAKER_FAILURES,
       breakerResetMs: e.VENUE_BREAKER_RESET_MS,
+    },
+    streams: {
+      enabled: e.VENUE_STREAMS === 'on',
+      venueAUrl: trim(e.VENUE_A_WS_URL ?? VENUE_DEFAULT_URLS.venueAWs),
+      venueBUrl: trim(e.VENUE_B_WS_URL ?? VENUE_DEFAULT_URLS.venueBWs),
+      markets: e.VENUE_STREAM_MARKETS,
+      pingMs: e.VENUE_WS_PING_MS,
+      reconnectMaxMs: e.VENUE_WS_RECONNECT_MAX_MS,
+      resyncMs: e.VENUE_STREAM_RESYNC_MS,
     },
   };
 }
@@ -742,6 +801,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
     problems.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
   }
+  // A lease must outlast a late beat, or a live process would look gone and lose what it claimed.
+  if (e.PROCESS_LEASE_MS < 2 * e.PROCESS_HEARTBEAT_MS) {
+    problems.push('PROCESS_LEASE_MS: must be at least twice PROCESS_HEARTBEAT_MS');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -792,6 +855,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       dispatchMs: e.WITHDRAWAL_DISPATCH_MS,
       perMinute: e.WITHDRAW_RATE_LIMIT,
       importCooldownHours: e.WITHDRAW_IMPORT_COOLDOWN_HOURS,
+      claimMs: e.WITHDRAWAL_CLAIM_MS,
     },
     executionServiceUrl: e.EXECUTION_SERVICE_URL,
     trading: {
@@ -801,7 +865,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       },
       routeTtlSeconds: e.ROUTE_QUOTE_TTL_SECONDS,
       routeIntentPurgeMs: e.ROUTE_INTENT_PURGE_MS,
-      execution: { pollMs: e.EXECUTION_POLL_MS, waitMs: e.EXECUTION_WAIT_MS, reconcileMs: e.EXECUTION_RECONCILE_MS },
+      execution: {
+        pollMs: e.EXECUTION_POLL_MS,
+        waitMs: e.EXECUTION_WAIT_MS,
+        reconcileMs: e.EXECUTION_RECONCILE_MS,
+        staleOrderMs: e.EXECUTION_STALE_ORDER_MS,
+      },
     },
     embeddings: {
       provider: e.EMBEDDINGS_PROVIDER,
@@ -861,7 +930,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       settleMs: e.REWARDS_SETTLE_MS,
     },
     etagMaxAgeSeconds: e.ETAG_MAX_AGE_SECONDS,
-    readCaches: { restMemoMaxBytes: e.REST_MEMO_MAX_BYTES, publicReadMaxBytes: e.PUBLIC_READ_CACHE_MAX_BYTES },
+    readCaches: {
+      ttlMs: e.READ_CACHE_TTL_MS,
+      answerMaxBytes: e.ANSWER_CACHE_MAX_BYTES ?? e.REST_MEMO_MAX_BYTES + e.PUBLIC_READ_CACHE_MAX_BYTES,
+    },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     roles: {
@@ -870,6 +942,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       seedOnStart: e.SEED_ON_START === 'on',
       leaseTtlMs: e.LEASE_TTL_MS,
     },
+    processes: { heartbeatMs: e.PROCESS_HEARTBEAT_MS, leaseMs: e.PROCESS_LEASE_MS },
     marketData: {
       rateLimit: e.API_KEY_RATE_LIMIT === 'on',
       usageFlushMs: e.USAGE_FLUSH_MS,

@@ -1,4 +1,4 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
@@ -7,23 +7,21 @@ import { createJwtVerifier } from './auth/jwt-verifier';
 import type { AuthVerifiers } from './auth/request-auth';
 import type { GraphQLContext } from './context';
 import { createApolloMiddleware } from './graphql/apollo';
-import { GraphqlExecutor } from './graphql/executor';
-import { PublicReads } from './graphql/public-reads';
 import { graphiqlRouter } from './graphql/graphiql';
-import { GraphqlLimits } from './graphql/limits';
+import type { AnswerEntry } from './graphql/pipeline/answer-cache';
+import { OperationPipeline } from './graphql/pipeline/operation-pipeline';
 import { getResolvedFields, getSchema } from './graphql/schema';
 import { createGraphqlSseHandler, type SseReservations } from './graphql/sse-handler';
 import type { SseOperations } from './graphql/sse-operations';
 import { apiDocsRouter } from './http/api-docs';
 import { corsMiddleware } from './http/cors';
 import { recordRequest } from './http/request-record';
-import { RepeatAnswers } from './http/repeat-answers';
+import { FastPath } from './http/fast-path';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
 import { sendError } from './http/send-error';
 import { toAppError } from './errors/normalize-error';
 import { StreamSlots, type StreamHooks } from './http/stream-limits';
 import { bodyGate, graphqlInputGate } from './http/body-gate';
-import { memoBudget, ReadMemo } from './infra';
 import { buildOpenApi } from '../rest-adapter/openapi';
 import { createRestRouter, type RestRouterDeps } from '../rest-adapter/express-router';
 import { authenticateRoute } from '../rest-adapter/route-auth';
@@ -49,20 +47,15 @@ export interface RunningApp {
   slots: StreamSlots;
   /** Outstanding graphql-sse reservations. */
   reservations: SseReservations;
-  /** Repeated public reads answered before Express (src/http/repeat-answers.ts). */
-  repeats: RepeatAnswers;
+  /** Answers written from the answer cache before Express (src/http/fast-path.ts). */
+  fastPath: FastPath;
   /** Live graphql-sse operations per stream (single-connection mode). */
   sseOperations: SseOperations;
-  /** What the caches of public answers hold: the REST routes' memo, the executor's public reads, the repeats. */
-  readCaches: Record<'rest' | 'publicReads' | 'repeats', () => { bytes: number; entries: number }>;
+  /** What the answer cache holds (src/graphql/pipeline/answer-cache.ts). */
+  answerCache: () => { bytes: number; entries: number };
   /** Graceful stop: refuse new requests, end streams, drain, then close. */
   stop(): Promise<void>;
 }
-
-/** How long a cached public read lives at most when no invalidation reaches it (the modules' memos' bound). */
-const PUBLIC_READ_TTL_MS = 30_000;
-/** Public-read answers kept at most per process (a 100-event page is about 150 KB of JSON). */
-const PUBLIC_READ_MAX_ANSWERS = 200;
 
 /** The route a request is counted and logged under (its template, or the GraphQL path). */
 function routeOf(req: Request, res: Response): string {
@@ -78,35 +71,26 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     wallet: createJwtVerifier(config.auth.wallet, 'wallet-auth'),
   };
   const deps: ContextDeps = { services, verifiers, tokens: config.tokens };
-  // One definition of the GraphQL limits for /graphql, /graphql/stream and the REST adapter.
-  const limits = new GraphqlLimits(schema, config.graphql);
-  // Queries and mutations of /graphql and the REST routes run compiled, and public reads are answered
-  // from one cache that the topics they declare invalidate (executor.ts, public-reads.ts).
-  const publicReads = new PublicReads(schema, await getResolvedFields());
-  const executor = new GraphqlExecutor(schema, {
-    reads: publicReads,
-    ttlMs: PUBLIC_READ_TTL_MS,
-    maxEntries: PUBLIC_READ_MAX_ANSWERS,
-    maxBytes: config.readCaches.publicReadMaxBytes,
-    now: services.now,
+  // Every operation of /graphql, /graphql/stream and the REST routes runs through one pipeline: the
+  // limits and cost, one answer cache, compiled execution (src/graphql/pipeline/operation-pipeline.ts).
+  const pipeline = new OperationPipeline<GraphQLContext>({
+    schema,
+    limits: config.graphql,
+    resolvedFields: await getResolvedFields(),
+    answers: { ttlMs: config.readCaches.ttlMs, maxBytes: config.readCaches.answerMaxBytes, now: services.now },
   });
-  for (const topic of publicReads.topics()) {
-    await services.infra.pubsub.subscribe(topic, () => executor.invalidate());
-  }
+  // The answer cache is cleared by the topics its answers depend on: the public reads' and the cached routes'.
+  const cacheTopics = new Set([
+    ...pipeline.publicReadTopics(),
+    ...ROUTES.flatMap((r) => (r.cache ? [r.cache.invalidatedBy] : [])),
+  ]);
+  for (const topic of cacheTopics) await services.infra.pubsub.subscribe(topic, () => pipeline.answers.invalidate());
   const context = (req: Request) =>
     contextFromHttp(deps, req, String(req.res?.locals.requestId ?? requestIdFrom(req.headers)));
   const streams = new Set<Response>();
-  // Repeats of public cached REST answers are written before Express (src/http/repeat-answers.ts).
-  // Its entries point into the two caches below: bounded by their bounds together.
-  const { restMemoMaxBytes, publicReadMaxBytes } = config.readCaches;
-  const repeats = new RepeatAnswers(metrics, logger, config.http.body, restMemoMaxBytes + publicReadMaxBytes);
-  // One byte budget for the memos of all cached REST routes (least recently read first out).
-  const restMemo = memoBudget(restMemoMaxBytes);
-  const readCaches = {
-    rest: () => ({ bytes: restMemo.bytes, entries: restMemo.size }),
-    publicReads: () => executor.cachedAnswers,
-    repeats: () => repeats.keptAnswers,
-  };
+  // Answers in the answer cache are written again before Express (src/http/fast-path.ts).
+  const fastPath = new FastPath(pipeline.answers, metrics, logger, config.http.body);
+  const answerCache = () => pipeline.answers.held;
 
   const app = express();
   app.disable('x-powered-by');
@@ -168,11 +152,10 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     res.on('close', () => streams.delete(res));
   };
   const sse = createGraphqlSseHandler({
-    schema,
+    pipeline,
     logger,
     context,
     track,
-    limits,
     streams: streamHooks,
     reservations: {
       perAddress: config.streams.reservationsPerAddress,
@@ -190,24 +173,7 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
   if (config.graphql.graphiql) {
     app.use('/graphql', graphiqlRouter({ endpoint: '/graphql', subscriptionsEndpoint: '/graphql/stream' }));
   }
-  const graphqlContexts = new WeakMap<IncomingMessage, GraphQLContext>();
-  const apollo = await createApolloMiddleware({
-    executor,
-    logger,
-    context: async (req) => {
-      const ctx = context(req);
-      graphqlContexts.set(req, ctx);
-      return ctx;
-    },
-    limits,
-  });
-  // A /graphql answer that was a cached public read, sent in full, is repeated before Express.
-  const keepGraphql = (req: IncomingMessage, res: ServerResponse, key: string) => {
-    const ctx = graphqlContexts.get(req);
-    const answer = ctx && apollo.publicAnswerOf(ctx);
-    if (answer === undefined) return;
-    repeats.keep(key, res, routeOf(req as Request, res as Response), Buffer.from(answer.body), answer.isCurrent);
-  };
+  const apollo = await createApolloMiddleware({ pipeline, logger, context: async (req) => context(req) });
   app.use('/graphql', (req, res, next) => {
     res.locals.route = '/graphql';
     apollo.middleware(req, res, next);
@@ -245,20 +211,16 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
     logger,
     context,
     authenticate: (auth, ctx) => authenticateRoute(auth, ctx.auth),
-    memo: (ttlMs, weigh) => new ReadMemo(ttlMs, { budget: restMemo, weigh }),
+    operations: {
+      answer: (op, view, cached) => pipeline.executeView(op, view, cached),
+      openStream: (op) => pipeline.openStream(op),
+      executeEvent: (op) => pipeline.executeEvent(op),
+    },
     etagMaxAgeSeconds: config.etagMaxAgeSeconds,
     heartbeatMs: opts.heartbeatMs,
-    subscribe: (topic: string, listener: () => void) => services.infra.pubsub.subscribe(topic, listener),
-    checkLimits: (document, variables) => {
-      limits.check(document, variables);
-    },
-    execute: (args) => executor.execute(args),
-    executeEvent: (args) => executor.executeEvent(args),
     streams: streamHooks,
-    keepAnswer: (req, res, route, body, isCurrent) => {
-      const key = RepeatAnswers.keyOf(req);
-      if (key !== undefined) repeats.keep(key, res, route, body, isCurrent);
-    },
+    answerWritten: (req, res, route, cached) =>
+      fastPath.rememberRestAnswer(req, res, route.path, cached as AnswerEntry, route.id),
   };
   const trading = createRestRouter(ROUTES, 'trading', restDeps);
   app.use((req, res, next) => {
@@ -290,13 +252,12 @@ export async function createApp(services: AppServices, opts: AppOptions = {}) {
   };
   return {
     app,
-    repeats,
-    keepGraphql,
+    fastPath,
     streams,
     slots,
     reservations: sse.reservations,
     sseOperations: sse.operations,
-    readCaches,
+    answerCache,
     stopGraphql,
   };
 }
@@ -307,8 +268,10 @@ export async function startServer(
   listen: { port: number; host: string },
   opts: AppOptions = {},
 ): Promise<RunningApp> {
-  const { app, repeats, keepGraphql, streams, slots, reservations, sseOperations, readCaches, stopGraphql } =
-    await createApp(services, opts);
+  const { app, fastPath, streams, slots, reservations, sseOperations, answerCache, stopGraphql } = await createApp(
+    services,
+    opts,
+  );
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = services.config.http;
   // requestTimeout bounds receiving a request (headers and body), not the answer: an open stream
   // is unaffected. The timeouts are checked every connectionsCheckingInterval.
@@ -319,7 +282,7 @@ export async function startServer(
       connectionsCheckingInterval: Math.min(30_000, Math.ceil(headersTimeoutMs / 2)),
     },
     (req, res) => {
-      repeats.handle(req, res, () => void app(req, res), keepGraphql);
+      fastPath.handle(req, res, () => void app(req, res));
     },
   );
   server.keepAliveTimeout = keepAliveTimeoutMs;
@@ -350,9 +313,9 @@ export async function startServer(
     url: `http://${host}:${addr.port}`,
     slots,
     reservations,
-    repeats,
+    fastPath,
     sseOperations,
-    readCaches,
+    answerCache,
     stop,
   };
 }

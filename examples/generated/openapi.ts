@@ -641,7 +641,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Runs an order and streams its progress (`event:` accepted, quote, submitted, fill…, then completed, failed or outcome_unknown; `id:` `<orderId>:<seq>`). `simulation` (default) fills against the current book: a bearer caller's paper account (paper balance and positions, never the USD balance), nothing stored for an anonymous one; `live` needs the wallet-auth token, venue_a goes to the execution service: when it does not report the outcome in time the stream ends with `outcome_unknown`, the order stays `submitted` with its hold, and a reconciler settles or fails it later. `orderType` market with a `limitPrice` is a 400. Idempotency-Key replays the first outcome; a 502/503 before streaming leaves the key free. */
+        /** Runs an order and streams its progress (`event:` accepted, quote, submitted, fill…, then completed, failed or outcome_unknown; `id:` `<orderId>:<seq>`). `simulation` (default) fills against the current book: a bearer caller's paper account (paper balance and positions, never the USD balance), nothing stored for an anonymous one; `live` needs the wallet-auth token, venue_a goes to the execution service: when it does not report the outcome in time (or venue_b's answer to an order it may have taken is lost: a timeout or dropped connection after sending, a 5xx) the stream ends with `outcome_unknown`, the order stays `submitted` with its hold, and a reconciler settles or fails it later. `orderType` market with a `limitPrice` is a 400. Idempotency-Key replays the first outcome; a 502/503 before streaming leaves the key free. */
         post: operations["execute"];
         delete?: never;
         options?: never;
@@ -3977,6 +3977,25 @@ export interface operations {
                         openStreams: number;
                         simTradeRate: number;
                         memoryRssMb: number;
+                        /** @description Each venue's stream: up, or down with polling standing in. */
+                        venueStreams: {
+                            /** @enum {string} */
+                            venue: "venue_a" | "venue_b";
+                            /** @description `live` (the venue's websocket) or `sim` (the simulated world's stream). */
+                            source: string;
+                            /** @description `up`, `connecting`, `down` (polling stands in), `off` (no stream: `VENUE_STREAMS=off`) or `unknown` (no process has said lately). */
+                            state: string;
+                            /** @description When the state began (ISO 8601). */
+                            since?: string | null;
+                            /** @description What went wrong last, while not up. */
+                            reason?: string | null;
+                            /** @description Where live trades come from: `stream`, `polling` or `stream and polling`. */
+                            trades: string;
+                            /** @description Where books come from: `stream` (followed markets) or `on request`. */
+                            books: string;
+                            /** @description Markets the stream follows. */
+                            markets: number;
+                        }[];
                     };
                 };
             };

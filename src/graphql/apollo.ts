@@ -10,52 +10,36 @@ import type { RequestHandler } from 'express';
 import { GraphQLError } from 'graphql';
 import type { GraphQLContext } from '../context';
 import type { Logger } from '../http/logger';
-import type { GraphqlExecutor } from './executor';
 import { createFormatError } from './format-error';
-import type { GraphqlLimits } from './limits';
+import type { OperationPipeline } from './pipeline/operation-pipeline';
 import { unavailableRetryAfter } from './unavailable';
 
 /**
- * Apollo Server on Express. Its own landing page loads from a CDN, so it is
- * disabled; the offline GraphiQL router answers browsers instead. CSRF
- * prevention stays on: simple GETs need a preflight header or a JSON type.
+ * Apollo Server on Express, the `/graphql` transport of the operation pipeline
+ * (pipeline/operation-pipeline.ts). Apollo parses and validates with the pipeline's options,
+ * and hands it the rest: the limits and cost (a plugin, once the operation and its variables are
+ * known), the answer cache and compiled execution (Apollo's gateway interface, its one hook for
+ * another executor: a deliberate use of an interface meant for federation, see
+ * docs/architecture.md), and the body (`stringifyResult`). Its own landing page loads from a CDN,
+ * so it is disabled; the offline GraphiQL router answers browsers instead. CSRF prevention stays
+ * on: simple GETs need a preflight header or a JSON type.
  */
 export async function createApolloMiddleware(opts: {
-  executor: GraphqlExecutor;
+  pipeline: OperationPipeline<GraphQLContext>;
   logger: Logger;
   context: (req: Parameters<RequestHandler>[0]) => Promise<GraphQLContext>;
-  limits: GraphqlLimits;
-}): Promise<{
-  middleware: RequestHandler;
-  stop: () => Promise<void>;
-  /**
-   * The body sent for the cached public read a request's context was answered with (if it was),
-   * and whether the executor still holds that answer.
-   */
-  publicAnswerOf: (context: GraphQLContext) => { body: string; isCurrent: () => boolean } | undefined;
-}> {
-  // Keyed by the request's loaders: Apollo hands plugins a shallow copy of the context, which shares them.
-  const publicAnswers = new WeakMap<GraphQLContext['loaders'], object>();
+}): Promise<{ middleware: RequestHandler; stop: () => Promise<void> }> {
+  const { pipeline } = opts;
   const server = new ApolloServer<GraphQLContext>({
-    // Apollo parses, validates, runs the plugins and answers; the shared executor executes (executor.ts).
-    gateway: compiledExecution(opts.executor),
-    introspection: opts.limits.settings.introspection,
-    // The limits (limits.ts): tokens at parsing, depth, aliases and directives at validation (a 400),
-    // and the cost once the operation and its variables are known, still before execution.
-    parseOptions: opts.limits.parseOptions,
-    validationRules: [...opts.limits.limitRules],
+    gateway: pipelineExecution(pipeline),
+    introspection: pipeline.introspection,
+    parseOptions: pipeline.parseOptions,
+    validationRules: [...pipeline.validationRules],
     csrfPrevention: true,
     // The process owns shutdown (main.ts): Apollo must not race it on SIGTERM.
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
-    // A cached public read's data is serialized once and shared (executor.ts); the rest as Apollo would.
-    stringifyResult: (value) => {
-      const shared =
-        value.errors === undefined && value.extensions === undefined
-          ? opts.executor.serializedData(value.data)
-          : undefined;
-      return shared === undefined ? `${JSON.stringify(value)}\n` : sharedBody(shared);
-    },
+    stringifyResult: (value) => pipeline.serialize(value),
     formatError: createFormatError((err) => opts.logger.error({ err }, 'graphql resolver failed')),
     // Cache-control hints would hook every field resolution for nothing: HTTP
     // caching is the REST adapter's (ETags). No Apollo Studio reporting either.
@@ -68,22 +52,16 @@ export async function createApolloMiddleware(opts: {
         async requestDidStart() {
           return {
             async didResolveOperation({ document, request, operationName, contextValue }) {
-              const cost = opts.limits.checkCost(document, request.variables, operationName ?? undefined);
-              contextValue.apiKey.charge(cost);
+              const cost = pipeline.admit({ document, variables: request.variables, operationName });
+              pipeline.charge(contextValue, cost);
             },
-            async willSendResponse({ response, contextValue }) {
+            async willSendResponse({ response }) {
               // Nothing but `unavailable` errors (the database unreachable): 503 with Retry-After.
               const retryAfter =
                 response.body.kind === 'single' ? unavailableRetryAfter(response.body.singleResult) : undefined;
               if (retryAfter !== undefined) {
                 response.http.status = 503;
                 response.http.headers.set('retry-after', String(retryAfter));
-              }
-              // Sent as `{"data":<shared JSON>}` by stringifyResult above: the server may repeat it.
-              if (response.body.kind !== 'single' || response.http.status !== undefined) return;
-              const { data, errors, extensions } = response.body.singleResult;
-              if (errors === undefined && extensions === undefined && opts.executor.holdsData(data)) {
-                publicAnswers.set(contextValue.loaders, data as object);
               }
             },
           };
@@ -93,19 +71,7 @@ export async function createApolloMiddleware(opts: {
   });
   await server.start();
   const middleware = expressMiddleware(server, { context: ({ req }) => opts.context(req) });
-  const publicAnswerOf = (context: GraphQLContext) => {
-    const data = publicAnswers.get(context.loaders);
-    const shared = data && opts.executor.serializedData(data);
-    return shared === undefined
-      ? undefined
-      : { body: sharedBody(shared), isCurrent: () => opts.executor.holdsData(data) };
-  };
-  return { middleware, stop: () => server.stop(), publicAnswerOf };
-}
-
-/** The body of an answer whose data is a cached public read's shared JSON (as stringifyResult writes it). */
-function sharedBody(sharedData: string): string {
-  return `{"data":${sharedData}}\n`;
+  return { middleware, stop: () => server.stop() };
 }
 
 type Gateway = ApolloServerOptionsWithGateway<GraphQLContext>['gateway'];
@@ -120,10 +86,10 @@ function unresolvedOperation(name: string | null | undefined): GraphQLError {
 }
 
 /**
- * Apollo's hook for another executor is its gateway interface: a gateway that
- * serves one static schema and executes through the compiled executor.
+ * Apollo's hook for another executor is its gateway interface: a gateway that serves one static
+ * schema and executes through the pipeline (its answer cache, then compiled execution).
  */
-function compiledExecution(executor: GraphqlExecutor): Gateway {
+function pipelineExecution(pipeline: OperationPipeline<GraphQLContext>): Gateway {
   let announce: Parameters<Gateway['onSchemaLoadOrUpdate']>[0] | undefined;
   return {
     onSchemaLoadOrUpdate(callback) {
@@ -133,7 +99,7 @@ function compiledExecution(executor: GraphqlExecutor): Gateway {
       };
     },
     async load() {
-      announce?.({ apiSchema: executor.schema, coreSupergraphSdl: '' });
+      announce?.({ apiSchema: pipeline.schema, coreSupergraphSdl: '' });
       return {
         executor: async (rc) =>
           // Apollo resolved no operation (an operation name the document does not have, or none of
@@ -141,11 +107,13 @@ function compiledExecution(executor: GraphqlExecutor): Gateway {
           // document's only operation under a name it does not have.
           rc.operation === undefined
             ? { errors: [unresolvedOperation(rc.request.operationName)] }
-            : executor.execute({
+            : pipeline.execute({
                 document: rc.document,
-                variableValues: rc.request.variables,
-                contextValue: rc.context,
-                operationName: rc.operationName,
+                // Keyed as the request names it (the pre-Express fast path reads the same key from the body).
+                source: rc.source,
+                operationName: rc.request.operationName,
+                variables: rc.request.variables,
+                context: () => rc.context as GraphQLContext,
               }),
       };
     },

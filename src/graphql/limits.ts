@@ -21,10 +21,11 @@ import { getComplexity, type ComplexityEstimatorArgs } from 'graphql-query-compl
 import { boundedJsonText } from '../http/json-bounds';
 
 /**
- * The GraphQL limits, defined once and applied by every surface that executes
- * an operation: Apollo at /graphql, graphql-sse at /graphql/stream and the REST
- * adapter. Each is checked before execution and answered with a 400 whose
- * message starts with the limit's name (`maxDepth: ...`):
+ * The GraphQL limits, defined once and applied by the operation pipeline
+ * (pipeline/operation-pipeline.ts) to every operation, whatever its transport:
+ * Apollo at /graphql, graphql-sse at /graphql/stream and the REST adapter. Each
+ * is checked before execution and answered with a 400 whose message starts
+ * with the limit's name (`maxDepth: ...`):
  *
  * - `maxTokens`: graphql-js's own parser bound (`parse(source, { maxTokens })`);
  * - `maxDepth`, `maxAliases`, `maxDirectives`: graphql-armor validation rules;
@@ -60,6 +61,7 @@ export const PAGE_SIZE_ARGS = ['pageSize', 'limit', 'first'] as const;
  */
 export const VENUE_FIELDS: ReadonlySet<string> = new Set([
   'Market.orderBook',
+  'Query.orderBooks',
   'Market.trades',
   'Market.holders',
   'Market.holderSummary',
@@ -181,16 +183,9 @@ export class GraphqlLimits {
     const known = this.checked.get(document);
     if (known !== undefined) return known ?? undefined;
     const error = validate(this.schema, document, this.limitRules)[0];
-    // The REST adapter's fixed documents are checked once each.
+    // A document is checked once (the REST routes' fixed documents, Apollo's parsed ones).
     this.checked.set(document, error ?? null);
     return error;
-  }
-
-  /** The document and cost checks of an operation the server itself holds (the REST routes): throws the 400. */
-  check(document: DocumentNode, variables?: Record<string, unknown>): number {
-    const error = this.checkDocument(document);
-    if (error) throw error;
-    return this.checkCost(document, variables);
   }
 
   /** graphql-js's rules and the limit rules: every error (limit errors are {@link limitError}s). */

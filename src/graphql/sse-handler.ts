@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { GraphQLError, subscribe, type GraphQLSchema } from 'graphql';
+import { GraphQLError } from 'graphql';
 import { createHandler, type Request as SseRequest, type Response as SseResponse } from 'graphql-sse';
 import type { GraphQLContext } from '../context';
 import { AppError } from '../errors/app-error';
@@ -10,8 +10,8 @@ import type { Logger } from '../http/logger';
 import { sendError } from '../http/send-error';
 import { BackpressureWriter } from '../http/sse';
 import { clientAddressOf, STREAM_RETRY_AFTER_SECONDS, type StreamHooks } from '../http/stream-limits';
+import type { OperationPipeline } from './pipeline/operation-pipeline';
 import { SseOperations, type SseOperationClaim } from './sse-operations';
-import { endAfterUnavailable } from './unavailable';
 
 /** graphql-sse's header and query parameter of a reservation token (its protocol). */
 const TOKEN_HEADER = 'x-graphql-event-stream-token';
@@ -120,22 +120,22 @@ function tooMany(message: string): SseResponse {
     },
   ];
 }
-import type { GraphqlLimits } from './limits';
-
 /**
- * graphql-sse at /graphql/stream (subscriptions over server-sent events), with
- * the same context factory and error masking as /graphql. Reservations are
+ * graphql-sse at /graphql/stream (subscriptions over server-sent events), the stream transport
+ * of the operation pipeline (pipeline/operation-pipeline.ts), with the same context factory and
+ * error masking as /graphql. graphql-sse's hooks hand the pipeline its phases: `onSubscribe`
+ * parses and admits (limits and cost), `validate` validates, `execute` runs a query or mutation
+ * (answer cache, compiled execution) and `subscribe` a subscription. Reservations are
  * issued with `crypto.randomUUID`, capped and expired ({@link SseReservations});
  * event-stream requests take a stream slot; the operations of one stream are
  * capped and those beyond its first take slots too ({@link SseOperations});
  * writes honour backpressure and a client that falls too far behind is dropped.
  */
 export function createGraphqlSseHandler(opts: {
-  schema: GraphQLSchema;
+  pipeline: OperationPipeline<GraphQLContext>;
   logger: Logger;
   context: (req: Request) => GraphQLContext;
   track: (res: Response) => void;
-  limits: GraphqlLimits;
   streams: StreamHooks;
   reservations: ReservationLimits;
   /** Live operations one stream (single-connection mode) carries at most. */
@@ -150,7 +150,7 @@ export function createGraphqlSseHandler(opts: {
   operations: SseOperations;
   close(): void;
 } {
-  const { limits } = opts;
+  const { pipeline } = opts;
   const operations = new SseOperations(
     opts.operationsPerStream,
     (address) => opts.streams.acquire(address, 'open streams and stream operations'),
@@ -160,7 +160,7 @@ export function createGraphqlSseHandler(opts: {
   const claims = new WeakMap<Request, SseOperationClaim>();
   const claimOf = (req: SseRequest<Request | undefined, SseRequestContext>) => req.raw && claims.get(req.raw);
   const handler = createHandler<Request | undefined, SseRequestContext, GraphQLContext>({
-    schema: opts.schema,
+    schema: pipeline.schema,
     authenticate: (req) => {
       if ('expire' in req.context) return req.context.expire;
       if (req.method === 'PUT') {
@@ -189,14 +189,18 @@ export function createGraphqlSseHandler(opts: {
       return token;
     },
     context: (req) => opts.context(req.raw!),
-    // The limits of /graphql (limits.ts), before anything runs: over one is a 400 in every transport
-    // mode. Other validation errors are graphql-sse's to answer, under the same rules as /graphql.
-    validate: (_schema, document) => limits.validate(document),
+    // Validation as on /graphql: graphql-js's rules and the limits (a 400 in every transport mode).
+    validate: (_schema, document) => pipeline.validate(document),
+    // A query or mutation runs as on /graphql (answer cache, compiled execution).
+    execute: (args) =>
+      pipeline.execute({
+        document: args.document,
+        operationName: args.operationName,
+        variables: args.variableValues,
+        context: () => args.contextValue,
+      }),
     // An event that is an `unavailable` error (the database unreachable) is sent, then the operation ends.
-    subscribe: async (args) => {
-      const result = await subscribe(args);
-      return Symbol.asyncIterator in result ? endAfterUnavailable(result) : result;
-    },
+    subscribe: (args) => pipeline.subscribe(args),
     // An operation whose stream ended while it was set up would run with no stream: stop it.
     onOperation: async (_ctx, req, _args, result) => {
       if (!claimOf(req)?.released) return;
@@ -208,28 +212,21 @@ export function createGraphqlSseHandler(opts: {
       if (claim) operations.release(claim);
     },
     onSubscribe: (req, params) => {
-      const refused = (err: GraphQLError) => refusal(classifyGraphQLError(err).message);
+      // Parsed and admitted (limits and cost) before anything runs: over a limit is a 400.
       let document;
-      try {
-        document = limits.parse(params.query);
-      } catch (err) {
-        if (err instanceof GraphQLError) return refused(err);
-        throw err;
-      }
-      const overLimit = limits.checkDocument(document);
-      if (overLimit) return refused(overLimit);
-      const variables = params.variables ?? undefined;
       let cost: number;
+      const variables = params.variables ?? undefined;
       try {
-        cost = limits.checkCost(document, variables, params.operationName ?? undefined);
+        document = pipeline.parse(params.query);
+        cost = pipeline.admit({ document, variables, operationName: params.operationName });
       } catch (err) {
-        if (err instanceof GraphQLError) return refused(err);
+        if (err instanceof GraphQLError) return refusal(classifyGraphQLError(err).message);
         throw err;
       }
       const contextValue = opts.context(req.raw!);
-      contextValue.apiKey.charge(cost);
+      pipeline.charge(contextValue, cost);
       return {
-        schema: opts.schema,
+        schema: pipeline.schema,
         document,
         variableValues: variables,
         operationName: params.operationName ?? undefined,

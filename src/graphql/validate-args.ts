@@ -53,7 +53,7 @@ function refuseUnstorable(argValue: unknown, args: Record<string, unknown> | und
 
 /**
  * The storable-text check of {@link validateArgs} for arguments type-graphql hands on unvalidated:
- * a subscription's, which reach its subscribe function as graphql-js coerced them (schema.ts
+ * a subscription's, which reach its subscribe function as graphql-js coerced them (finalize-schema.ts
  * checks them there).
  */
 export function refuseUnstorableArgs(args: Record<string, unknown>): void {

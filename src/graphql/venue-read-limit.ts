@@ -14,8 +14,8 @@ export const VENUE_READS_POLICY = 'venueReads';
  * limit the field fails with `rate_limited` (a GraphQL error with that code; REST: 429 with
  * Retry-After) before the venue is asked; the operation's other fields still answer.
  *
- * The resolvers are wrapped in the built schema (not a type-graphql middleware, which would put
- * every plain field back on a resolver call).
+ * The resolvers are wrapped in the built schema by `finalizeSchema` (finalize-schema.ts), not by a
+ * type-graphql middleware, which would put every plain field back on a resolver call.
  */
 export function limitVenueFields(schema: GraphQLSchema): void {
   for (const coordinate of VENUE_FIELDS) {

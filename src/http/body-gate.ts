@@ -161,7 +161,7 @@ export function bodyGate(limits: BodyLimits): RequestHandler {
     const target = req as WithBody;
     // Apollo's Express binding requires the property, as body parsers leave it.
     if (!('body' in target)) target.body = undefined;
-    // Read already (a small GraphQL POST answered before Express: src/http/repeat-answers.ts), or none.
+    // Read already (a small GraphQL POST read by the pre-Express fast path: src/http/fast-path.ts), or none.
     if (req.readableEnded || !hasBody(req)) return next();
     if (Number(req.headers['content-length']) > limits.limitBytes) {
       return refuseTooLarge(req, res, limits.limitBytes);

@@ -31,7 +31,10 @@ export interface InfraOptions {
   redisUrl?: string;
   /** Prefix for every Redis key and channel, so tests and deployments can share one Redis. */
   keyPrefix?: string;
-  /** Called for each delivered pub/sub message with the time between publish and delivery (for a lag metric). */
+  /**
+   * Called for each delivered pub/sub message with the time between publish and delivery (for a lag
+   * metric), naming the topic's family (`market-updates` for `market-updates#venue_a#<id>`).
+   */
   onDeliveryLag?: (topic: string, lagMs: number) => void;
   /**
    * Receives Redis connection errors while connecting at start, and other

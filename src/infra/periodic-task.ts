@@ -21,6 +21,11 @@ export class PeriodicTask {
     this.timer.unref();
   }
 
+  /** Runs the job once now, after the run in progress (a failure is reported like a scheduled run's). */
+  runNow(): void {
+    this.running = this.running.then(this.job).catch(this.onError);
+  }
+
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;

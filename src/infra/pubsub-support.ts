@@ -27,10 +27,19 @@ export function listenerEntry<T>(listener: (payload: T) => void): ListenerEntry 
   return { listener: listener as (payload: unknown) => void };
 }
 
+/**
+ * The name a topic is measured under: a family of topics (`market-updates#venue_a#<id>`, one per
+ * market) counts as its family, so the lag metric's labels stay few.
+ */
+export function topicFamily(topic: string): string {
+  const cut = topic.indexOf('#');
+  return cut < 0 ? topic : topic.slice(0, cut);
+}
+
 /** Feeds the lag metric; a throwing metric callback must not stop delivery. */
 function reportLag(options: PubSubOptions, topic: string, lagMs: number): void {
   try {
-    options.onDeliveryLag?.(topic, lagMs);
+    options.onDeliveryLag?.(topicFamily(topic), lagMs);
   } catch (error) {
     options.onError(asError(error), 'pubsub:listener');
   }

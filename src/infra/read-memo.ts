@@ -42,7 +42,7 @@ interface MemoEntry {
 export class ReadMemo {
   private entries = new Map<string, MemoEntry>();
   private generation = 0;
-  /** What each kept read resolved to (for {@link holds}). */
+  /** What each kept read resolved to (for {@link peek}). */
   private readonly settled = new WeakMap<Promise<unknown>, unknown>();
   private readonly maxEntries: number;
   private readonly budget?: MemoBudget;
@@ -89,12 +89,26 @@ export class ReadMemo {
   }
 
   /**
-   * Whether `key` still holds the read that produced `value` (not expired, not
-   * invalidated, not evicted): a synchronous check for one who kept `value`.
+   * The value `key` holds when its read has resolved and is still kept (not expired, not
+   * invalidated, not evicted), made the most recently used; otherwise undefined. Synchronous:
+   * for a caller that must know at once (an answer written before Express).
    */
-  holds(key: string, value: unknown): boolean {
+  peek<T>(key: string): T | undefined {
     const hit = this.entries.get(key);
-    return hit !== undefined && hit.expires > this.now() && this.settled.get(hit.value) === value;
+    if (hit === undefined || hit.expires <= this.now() || !this.settled.has(hit.value)) return undefined;
+    this.budget?.get(hit);
+    return this.settled.get(hit.value) as T;
+  }
+
+  /**
+   * Weighs again what `key` holds, once resolved (its value grew: an answer serialized once more).
+   * An entry now heavier than the whole budget is dropped.
+   */
+  reweigh(key: string): void {
+    const hit = this.entries.get(key);
+    if (!this.budget || hit === undefined || !this.settled.has(hit.value)) return;
+    const bytes = utf8Bytes(key) + this.weigh!(this.settled.get(hit.value));
+    if (!this.budget.set(hit, () => this.forget(hit), bytes)) this.forget(hit);
   }
 
   invalidate(): void {

@@ -1,6 +1,7 @@
 import type { ClientRateLimits } from '../auth/rate-limits';
 import type { AppConfig } from '../config';
 import type { Database } from '../db';
+import type { ProcessOwner } from '../db/process-owner';
 import type { Logger } from '../http/logger';
 import type { Metrics } from '../http/metrics';
 import type { Infra, Leases, ReadMemo } from '../infra';
@@ -60,4 +61,9 @@ export interface Platform {
   readonly readiness: Readiness;
   /** The leases of the exclusive background tasks (one holder across the processes of a deployment). */
   readonly leases: Leases;
+  /**
+   * This process among those sharing the database (registered, kept alive by its heartbeat): what it
+   * claims names `owner.id`, and is taken over by another process once this one is gone.
+   */
+  readonly owner: ProcessOwner;
 }

@@ -14,6 +14,7 @@ import { ingestionModule } from './ingestion/ingestion.module';
 import { ledgerModule } from './ledger/ledger.module';
 import { linkProofModule } from './linkproof/linkproof.module';
 import { marketDataModule } from './market-data/market-data.module';
+import { marketStreamsModule } from './market-streams/market-streams.module';
 import { marketsModule } from './markets/markets.module';
 import { notificationsModule } from './notifications/notifications.module';
 import { paperModule } from './paper/paper.module';
@@ -46,6 +47,7 @@ export const MODULES: readonly ModuleDefinition[] = [
   accountsModule,
   fundingModule,
   eventsModule,
+  marketStreamsModule,
   marketsModule,
   chartsModule,
   searchModule,

@@ -4,6 +4,8 @@
  */
 export * from './venue.models';
 export * from './venue-client';
+export * from './venue-stream';
+export { SimVenueStream } from './sim/sim-stream';
 export { createSimulatedWorld, DEFAULT_WORLD_SEED } from './sim/sim-world';
 export { SecretKeys, SeedKeys, SIM_SECRET_BYTES, worldKeysOf, type WorldKeys } from './sim/sim-keys';
 export type { SimulatedWorld, SimulatedWorldOptions, WorldCoreEvent, WorldCoreMarket } from './sim/sim-world.types';
@@ -15,7 +17,13 @@ export {
   createVenueClients,
   createVenueAClient,
   createVenueBClient,
+  createVenueStream,
+  isLiveVenueClient,
+  venueATradeId,
   VenueAClient,
+  VenueAStream,
+  VenueBStream,
+  VenueSocket,
   VenueBClient,
   type LiveVenueClient,
   type LiveVenueDeps,

@@ -31,9 +31,14 @@ export interface OrderFill {
   filledAt: Date;
 }
 
+/**
+ * The venue's answer to an order: `filled` / `partially_filled` with its fills; `cancelled`: the venue
+ * took the order and cancelled it without a fill (immediate-or-cancel, nothing fillable within the
+ * limit); `rejected`: the venue (or the client, before sending) refused it.
+ */
 export interface PlaceOrderResult {
   venueOrderId: string;
-  status: 'filled' | 'partially_filled' | 'rejected';
+  status: 'filled' | 'partially_filled' | 'cancelled' | 'rejected';
   fills: OrderFill[];
   reason?: string;
 }
@@ -74,6 +79,21 @@ export class VenueUnavailableError extends Error {
   ) {
     super(message);
     this.name = 'VenueUnavailableError';
+  }
+}
+
+/**
+ * A call that acts at the venue (placing an order) failed after it may have reached the venue: the
+ * request was written and then timed out or lost its connection, the venue answered 5xx, or its 2xx
+ * answer could not be read. The venue may have acted on it, so the caller must neither take it as
+ * not done (an order keeps its hold) nor send it again: it asks the venue later what became of it.
+ * A failure before the request was written (connection refused, DNS, the circuit breaker or the rate
+ * limit refusing) or a refusal the venue answered (4xx) is a plain {@link VenueUnavailableError}.
+ */
+export class VenueOutcomeUnknownError extends VenueUnavailableError {
+  constructor(venue: Venue, message: string) {
+    super(venue, message);
+    this.name = 'VenueOutcomeUnknownError';
   }
 }
 

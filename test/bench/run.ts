@@ -38,7 +38,7 @@ import { formatTable, withRatios, writeReport, type BenchReport, type ScenarioRe
 import { formatIndexerTable, runIndexerBench, type IndexerReport } from './indexer';
 import { BASELINE, BASELINE_BODY_PATH, resolveScenario, SCENARIOS, type Scenario } from './scenarios';
 import { REPO_ROOT, startAppServer, type AppServer } from './server-process';
-import { formatStartupTable, runStartupBench, type StartupReport } from './startup';
+import { formatStartupTable, runStartupBench, WORLD_BUILD_BUDGET_MS, type StartupReport } from './startup';
 import { formatStreamsReport, runStreamsBench, type StreamsReport } from './streams';
 import { formatExecuteReport, runExecuteBench, type ExecuteReport } from './execute';
 
@@ -281,6 +281,11 @@ async function startupPart(
       signal,
     });
     process.stdout.write(`${formatStartupTable(report)}\n\n`);
+    if (report.worldBuildMs > WORLD_BUILD_BUDGET_MS) {
+      const took = Math.round(report.worldBuildMs);
+      log(`FAILED: the simulated world took ${took} ms to build (at most ${WORLD_BUILD_BUDGET_MS})`);
+      return { ok: false, report };
+    }
     return { ok: true, report };
   } catch (err) {
     log(`FAILED: ${STARTUP_NAME}: ${err instanceof Error ? err.message : String(err)}`);

@@ -41,13 +41,16 @@ export interface TestApp {
 
 /**
  * Settings that turn the periodic background work off (withdrawal dispatch, order reconciler, route
- * intent purge, reward settlement): for tests that count SQL statements, where a timer's query would count.
+ * intent purge, reward settlement; the process heartbeat beats once a minute): for tests that count SQL
+ * statements, where a timer's query would count.
  */
 export const NO_BACKGROUND_TIMERS: Readonly<Record<string, string>> = {
   WITHDRAWAL_DISPATCH_MS: '0',
   EXECUTION_RECONCILE_MS: '0',
   ROUTE_INTENT_PURGE_MS: '0',
   REWARDS_SETTLE_MS: '0',
+  PROCESS_HEARTBEAT_MS: '60000',
+  PROCESS_LEASE_MS: '600000',
 };
 
 /**
@@ -58,12 +61,13 @@ export const NO_BACKGROUND_TIMERS: Readonly<Record<string, string>> = {
  * `PinnedWorld` passes as it is: `startTestApp({}, {}, pinnedWorld())`), and `venues` hands in venue
  * clients of the test's own (live, closed by the test);
  * `shareWith` makes a second instance of another app (its database and Redis
- * prefix, as two processes of one deployment): close it before that app.
+ * prefix, as two processes of one deployment): close it before that app. `logger`: the services'
+ * logger (default: silent), for tests that read what was logged.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
   opts: AppOptions = {},
-  overrides: Pick<ServiceOverrides, 'world' | 'now' | 'venues'> & { shareWith?: TestApp } = {},
+  overrides: Pick<ServiceOverrides, 'world' | 'now' | 'venues' | 'logger'> & { shareWith?: TestApp } = {},
 ): Promise<TestApp> {
   const { shareWith, ...serviceOverrides } = overrides;
   const config = loadConfig({
@@ -81,7 +85,7 @@ export async function startTestApp(
   const services = await createServices(config, {
     ...serviceOverrides,
     db,
-    logger: createLogger('silent'),
+    logger: serviceOverrides.logger ?? createLogger('silent'),
     redisKeyPrefix,
   });
   await startBackground(services);

@@ -9,7 +9,8 @@ import path from 'node:path';
  * venue_a as Polymarket (Gamma `/events`, CLOB `/book` and `/prices-history`,
  * Data API `/trades` and `/holders`) and venue_b as Kalshi's trade API v2
  * (`/events`, `/markets/{ticker}/orderbook`, candlesticks, `/markets/trades`,
- * `POST /portfolio/orders`). One HTTP server on 127.0.0.1, port 0; each API
+ * `POST /portfolio/orders`, and the member's `GET /portfolio/orders` and
+ * `GET /portfolio/fills`). One HTTP server on 127.0.0.1, port 0; each API
  * lives under its own path prefix so the clients' base URLs differ.
  *
  * Knobs: faults (status with Retry-After, hang, malformed JSON, a wrong
@@ -130,6 +131,8 @@ export interface FakeVenueData {
     trades: KalshiTradeFixture[];
     /** Orders accepted by `POST /portfolio/orders`, by order id. */
     orders: Record<string, Record<string, unknown>>;
+    /** The member's fills (`GET /portfolio/fills`), newest first: one per order that filled. */
+    fills: Record<string, unknown>[];
   };
 }
 
@@ -147,6 +150,7 @@ export function loadVenueFixtures(): FakeVenueData {
       orderbooks: fixture('venue-b-orderbooks.json'),
       trades: fixture('venue-b-trades.json'),
       orders: {},
+      fills: [],
     },
   };
 }
@@ -182,7 +186,12 @@ export type FakeFault =
   /** Answer as usual, `ms` after the request arrived (a slow venue). */
   | { kind: 'delay'; ms: number }
   /** Answer as usual once `until` settles (a venue that answers when the test says). */
-  | { kind: 'hold'; until: Promise<unknown> };
+  | { kind: 'hold'; until: Promise<unknown> }
+  /**
+   * Act on the request as usual (an order is taken), then lose the answer: `reset` destroys the
+   * socket, `hang` never answers, a number answers that status in place of the real answer.
+   */
+  | { kind: 'lost'; then: 'reset' | 'hang' | number };
 
 export interface FaultMatch {
   api?: FakeApi;
@@ -212,7 +221,7 @@ export interface FakeVenues {
   readonly dataUrl: string;
   /** venue_b's trade API v2 base (ends in `/trade-api/v2`). */
   readonly kalshiUrl: string;
-  /** Settings pointing the service at this server (`VENUE_SOURCE=live` and the four URLs). */
+  /** Settings pointing the service at this server (`VENUE_SOURCE=live`, the four URLs, no websockets). */
   readonly env: Record<string, string>;
   readonly data: FakeVenueData;
   readonly requests: FakeVenueRequest[];
@@ -286,7 +295,8 @@ function gammaMarkets(data: FakeVenueData): GammaMarketFixture[] {
   return data.venueA.events.flatMap((e) => e.markets);
 }
 
-function marketByToken(data: FakeVenueData, token: string): { m: GammaMarketFixture; index: number } | null {
+/** The venue_a market of an outcome token, and the token's index (0: YES). */
+export function marketByToken(data: FakeVenueData, token: string): { m: GammaMarketFixture; index: number } | null {
   for (const m of gammaMarkets(data)) {
     const index = parseArray(m.clobTokenIds).indexOf(token);
     if (index >= 0) return { m, index };
@@ -315,7 +325,8 @@ function handleGamma(data: FakeVenueData, p: string, q: URLSearchParams): Reply 
   return notFound(`no route ${p}`);
 }
 
-function syntheticClobBook(m: GammaMarketFixture, token: string, index: number): ClobBookFixture {
+/** The book the fake serves for a token without a fixture book: three levels around the market's quotes. */
+export function syntheticClobBook(m: GammaMarketFixture, token: string, index: number): ClobBookFixture {
   const tick = m.orderPriceMinTickSize ?? 0.01;
   const dp = Math.max(0, Math.round(-Math.log10(tick)));
   // The YES token's best bid and ask; the NO token's book is its mirror.
@@ -395,7 +406,8 @@ function kalshiMarkets(data: FakeVenueData): KalshiMarketFixture[] {
   return data.venueB.events.flatMap((e) => e.markets);
 }
 
-function syntheticKalshiBook(m: KalshiMarketFixture): KalshiOrderbookFixture {
+/** The book the fake serves for a ticker without a fixture book, built from the market's bid and ask. */
+export function syntheticKalshiBook(m: KalshiMarketFixture): KalshiOrderbookFixture {
   const yesBid = m.yes_bid;
   const noBid = 100 - m.yes_ask;
   const side = (best: number): number[][] =>
@@ -507,7 +519,61 @@ function handleKalshiOrder(data: FakeVenueData, body: unknown): Reply {
     last_update_time: new Date().toISOString(),
   };
   data.venueB.orders[orderId] = order;
+  if (crosses) {
+    const fillId = uuid(`fill:${orderId}`);
+    data.venueB.fills.unshift({
+      fill_id: fillId,
+      trade_id: fillId,
+      order_id: orderId,
+      client_order_id: clientOrderId,
+      ticker: m.ticker,
+      market_ticker: m.ticker,
+      side: b.side,
+      action: b.action,
+      count,
+      count_fp: count.toFixed(2),
+      yes_price: yesPrice,
+      no_price: 100 - yesPrice,
+      yes_price_fixed: (yesPrice / 100).toFixed(4),
+      no_price_fixed: ((100 - yesPrice) / 100).toFixed(4),
+      is_taker: true,
+      created_time: order.created_time,
+      ts: Math.floor(Date.parse(order.created_time) / 1000),
+    });
+  }
   return { status: 201, body: { order } };
+}
+
+/** `GET /portfolio/orders`: the member's orders, newest first, filtered by ticker, time and status, cursor-paged. */
+function handleKalshiOrderList(data: FakeVenueData, q: URLSearchParams): Reply {
+  const limit = intParam(q, 'limit', 100);
+  if (limit < 1 || limit > 200) {
+    return { status: 400, body: { code: 'invalid_parameters', message: 'limit must be 1 to 200' } };
+  }
+  const ticker = q.get('ticker');
+  const status = q.get('status');
+  const minTs = intParam(q, 'min_ts', 0);
+  const maxTs = intParam(q, 'max_ts', Number.MAX_SAFE_INTEGER);
+  const rows = Object.values(data.venueB.orders)
+    .filter((o) => {
+      const ts = Date.parse(String(o.created_time)) / 1000;
+      return (!ticker || o.ticker === ticker) && (!status || o.status === status) && ts >= minTs && ts <= maxTs;
+    })
+    .sort((a, b) => Date.parse(String(b.created_time)) - Date.parse(String(a.created_time)));
+  const { page, cursor } = cursorPage(rows, q, 200);
+  return ok({ orders: page, cursor });
+}
+
+/** `GET /portfolio/fills`: the member's fills, newest first, filtered by ticker, order and time, cursor-paged. */
+function handleKalshiFills(data: FakeVenueData, q: URLSearchParams): Reply {
+  const ticker = q.get('ticker');
+  const orderId = q.get('order_id');
+  const minTs = intParam(q, 'min_ts', 0);
+  const rows = data.venueB.fills.filter(
+    (f) => (!ticker || f.ticker === ticker) && (!orderId || f.order_id === orderId) && Number(f.ts) >= minTs,
+  );
+  const { page, cursor } = cursorPage(rows, q, 200);
+  return ok({ fills: page, cursor });
 }
 
 function verifySignature(publicKeyPem: string, req: FakeVenueRequest): boolean {
@@ -545,6 +611,12 @@ function handleKalshi(data: FakeVenueData, req: FakeVenueRequest, publicKeyPem: 
     }
     const order = data.venueB.orders[decodeURIComponent(p.slice('/portfolio/orders/'.length))];
     return order ? ok({ order }) : notFound('order not found');
+  }
+  if (req.method === 'GET' && (p === '/portfolio/orders' || p === '/portfolio/fills')) {
+    if (publicKeyPem && !verifySignature(publicKeyPem, req)) {
+      return { status: 401, body: { error: { code: 'authentication_error', message: 'invalid signature' } } };
+    }
+    return p === '/portfolio/orders' ? handleKalshiOrderList(data, q) : handleKalshiFills(data, q);
   }
   if (p === '/events') {
     const status = q.get('status');
@@ -673,6 +745,15 @@ export async function startFakeVenues(options: { data?: FakeVenueData } = {}): P
           return;
         }
         if (f.kind === 'hang') return;
+        if (f.kind === 'lost') {
+          reply();
+          if (f.then === 'reset') req.socket.destroy();
+          else if (f.then !== 'hang') {
+            res.writeHead(f.then, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: `fault ${f.then}` }));
+          }
+          return;
+        }
         if (f.kind === 'reset') {
           req.socket.destroy();
           return;
@@ -696,21 +777,24 @@ export async function startFakeVenues(options: { data?: FakeVenueData } = {}): P
       answer();
 
       function answer(): void {
-        let reply: Reply;
+        const out = reply();
+        res.writeHead(out.status, { 'content-type': 'application/json', ...out.headers });
+        res.end(JSON.stringify(out.body));
+      }
+
+      /** The venue's answer to the request, acting on it (an order is taken). */
+      function reply(): Reply {
         try {
-          reply =
-            api === 'gamma'
-              ? handleGamma(data, r.path, r.query)
-              : api === 'clob'
-                ? handleClob(data, r.path, r.query)
-                : api === 'data'
-                  ? handleData(data, r.path, r.query)
-                  : handleKalshi(data, r, publicKeyPem);
+          return api === 'gamma'
+            ? handleGamma(data, r.path, r.query)
+            : api === 'clob'
+              ? handleClob(data, r.path, r.query)
+              : api === 'data'
+                ? handleData(data, r.path, r.query)
+                : handleKalshi(data, r, publicKeyPem);
         } catch (err) {
-          reply = { status: 500, body: { error: String(err) } };
+          return { status: 500, body: { error: String(err) } };
         }
-        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-        res.end(JSON.stringify(reply.body));
       }
     });
   });
@@ -776,6 +860,8 @@ export async function startFakeVenues(options: { data?: FakeVenueData } = {}): P
     kalshiUrl,
     env: {
       VENUE_SOURCE: 'live',
+      // This fake serves HTTP only: the websockets are test/support/fake-venue-streams.ts's (its env turns them on).
+      VENUE_STREAMS: 'off',
       VENUE_A_GAMMA_URL: gammaUrl,
       VENUE_A_CLOB_URL: clobUrl,
       VENUE_A_DATA_URL: dataUrl,

@@ -32,3 +32,23 @@ export async function eventually<T>(
     await sleep(20);
   }
 }
+
+/**
+ * Runs `act` until `done` holds, giving each run up to `everyMs` to take effect; fails with
+ * `message` after `timeoutMs`. For a live-only stream whose subscription is up at a moment the
+ * test cannot see: send until something arrives.
+ */
+export async function repeatUntil(
+  act: () => Promise<unknown>,
+  done: () => boolean,
+  message: string,
+  { timeoutMs = 20_000, everyMs = 250 }: { timeoutMs?: number; everyMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${message}`);
+    await act();
+    const settle = Date.now() + everyMs;
+    while (!done() && Date.now() < settle) await sleep(5);
+  }
+}

@@ -12,6 +12,7 @@ export const adminModule = defineModule({
         new CachePolicyService({
           store: infra.kind,
           etagMaxAgeSeconds: config.etagMaxAgeSeconds,
+          answerTtlMs: config.readCaches.ttlMs,
           http: get(HTTP_CACHE_ROUTES),
           memos: () => memos().map(({ name, memo, invalidatedBy }) => ({ name, memo, invalidatedBy })),
         }),

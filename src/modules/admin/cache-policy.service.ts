@@ -10,7 +10,7 @@ export interface PolicyRoute {
   method: string;
   path: string;
   etag?: boolean;
-  cache?: { ttlMs: number; invalidatedBy: string };
+  cache?: { invalidatedBy: string };
 }
 
 /** A per-process memo in use: its name, the object itself (its `ttlMs`), and the topic that clears it. */
@@ -36,6 +36,8 @@ export interface CachePolicySources {
   /** Where the shared cache lives (`redis` or in-process `memory`). */
   store: 'redis' | 'memory';
   etagMaxAgeSeconds: number;
+  /** How long a cached answer lives at most (`READ_CACHE_TTL_MS`): the answer cache's, every cached route's. */
+  answerTtlMs: number;
   http: HttpCacheRoutes;
   /** The per-process memos in use (read when asked: modules make them as they are built). */
   memos(): readonly PolicyMemo[];
@@ -81,7 +83,7 @@ export class CachePolicyService {
               {
                 routeId: r.id,
                 ...routeRef(r),
-                ttlSeconds: seconds(r.cache.ttlMs),
+                ttlSeconds: seconds(this.s.answerTtlMs),
                 scope: 'process',
                 invalidatedBy: r.cache.invalidatedBy,
               },

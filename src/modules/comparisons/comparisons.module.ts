@@ -1,6 +1,5 @@
 import { SignedCursor } from '../../http/signed-cursor';
 import { defineModule, provide } from '../../kernel';
-import { CATALOG_CHANGED_TOPIC } from '../events/events.models';
 import { comparisonsLoaders } from './comparisons.loaders';
 import { ComparisonsResolver } from './comparisons.resolver';
 import { ComparisonsService } from './comparisons.service';
@@ -11,12 +10,7 @@ export const comparisonsModule = defineModule({
   services: [
     provide(
       ComparisonsService,
-      ({ db, config, memo }) =>
-        new ComparisonsService(
-          db.prisma,
-          new SignedCursor(config.cursorSecret),
-          memo('comparisons', CATALOG_CHANGED_TOPIC),
-        ),
+      ({ db, config }) => new ComparisonsService(db.prisma, new SignedCursor(config.cursorSecret)),
     ),
   ],
   loaders: [comparisonsLoaders],

@@ -1,7 +1,6 @@
 import type { Prisma, PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { SignedCursor } from '../../http/signed-cursor';
-import type { ReadMemo } from '../../infra';
 import type { Venue, VenueEvent } from '../../venues/venue.models';
 import { keysetPageById, mapPage, type CursorPage } from '../market-data/cursor-page';
 import { toMarketSummary, type MarketSummaryView } from '../market-data/market-data.models';
@@ -51,69 +50,61 @@ export function comparisonUpserts(
   });
 }
 
-/** Comparisons: cursor pages by id, one by id, and the markets of each side. Memoized until the catalog changes. */
+/**
+ * Comparisons: cursor pages by id, one by id, and the markets of each side. Only resolvers read them:
+ * their answers are shared through the operation pipeline's answer cache (the market-data routes are
+ * cached until the catalog changes), so nothing is memoized here.
+ */
 export class ComparisonsService {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly cursors: SignedCursor,
-    private readonly memo: ReadMemo,
   ) {}
 
-  invalidate(): void {
-    this.memo.invalidate();
-  }
-
-  list(q: ComparisonListQuery): Promise<CursorPage<ComparisonView>> {
-    const key = JSON.stringify(['list', q.bucket, q.confidence, q.relationshipType, q.cursor, q.limit]);
-    return this.memo.get(key, async () => {
-      const where: Prisma.ComparisonWhereInput = {
-        ...(q.bucket !== undefined && { bucket: q.bucket }),
-        ...(q.confidence !== undefined && { confidence: q.confidence }),
-        ...(q.relationshipType !== undefined && { relationshipType: q.relationshipType }),
-      };
-      const page = await keysetPageById(
-        this.cursors,
-        this.prisma,
-        { model: this.prisma.comparison, where },
-        {
-          list: 'comparisons',
-          filters: {
-            bucket: q.bucket ?? null,
-            confidence: q.confidence ?? null,
-            relationshipType: q.relationshipType ?? null,
-          },
-          cursor: q.cursor,
-          limit: q.limit,
+  async list(q: ComparisonListQuery): Promise<CursorPage<ComparisonView>> {
+    const where: Prisma.ComparisonWhereInput = {
+      ...(q.bucket !== undefined && { bucket: q.bucket }),
+      ...(q.confidence !== undefined && { confidence: q.confidence }),
+      ...(q.relationshipType !== undefined && { relationshipType: q.relationshipType }),
+    };
+    const page = await keysetPageById(
+      this.cursors,
+      this.prisma,
+      { model: this.prisma.comparison, where },
+      {
+        list: 'comparisons',
+        filters: {
+          bucket: q.bucket ?? null,
+          confidence: q.confidence ?? null,
+          relationshipType: q.relationshipType ?? null,
         },
-      );
-      return mapPage(page, toComparisonView);
-    });
+        cursor: q.cursor,
+        limit: q.limit,
+      },
+    );
+    return mapPage(page, toComparisonView);
   }
 
-  get(id: number): Promise<ComparisonView> {
-    return this.memo.get(`get:${id}`, async () => {
-      const row = await this.prisma.comparison.findUnique({ where: { id } });
-      if (!row) throw AppError.notFound(`comparison ${id}`);
-      return toComparisonView(row);
-    });
+  async get(id: number): Promise<ComparisonView> {
+    const row = await this.prisma.comparison.findUnique({ where: { id } });
+    if (!row) throw AppError.notFound(`comparison ${id}`);
+    return toComparisonView(row);
   }
 
   /** Market summaries of many venue events (`venue:venueEventId` keys) in one query; the loader's batch. */
-  marketsByVenueEvent(keys: readonly string[]): Promise<MarketSummaryView[][]> {
-    return this.memo.get(`markets:${keys.join(',')}`, async () => {
-      const wanted = keys.map((k) => {
-        const [venue, ...rest] = k.split(':');
-        return { venue: venue as Venue, venueEventId: rest.join(':') };
-      });
-      const rows = await this.prisma.market.findMany({ where: { OR: wanted }, orderBy: { id: 'asc' } });
-      const byKey = new Map<string, MarketSummaryView[]>();
-      for (const row of rows) {
-        const k = venueEventKey(row.venue, row.venueEventId);
-        const list = byKey.get(k) ?? [];
-        list.push(toMarketSummary(row));
-        byKey.set(k, list);
-      }
-      return keys.map((k) => byKey.get(k) ?? []);
+  async marketsByVenueEvent(keys: readonly string[]): Promise<MarketSummaryView[][]> {
+    const wanted = keys.map((k) => {
+      const [venue, ...rest] = k.split(':');
+      return { venue: venue as Venue, venueEventId: rest.join(':') };
     });
+    const rows = await this.prisma.market.findMany({ where: { OR: wanted }, orderBy: { id: 'asc' } });
+    const byKey = new Map<string, MarketSummaryView[]>();
+    for (const row of rows) {
+      const k = venueEventKey(row.venue, row.venueEventId);
+      const list = byKey.get(k) ?? [];
+      list.push(toMarketSummary(row));
+      byKey.set(k, list);
+    }
+    return keys.map((k) => byKey.get(k) ?? []);
   }
 }

@@ -25,8 +25,9 @@ export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 
 /**
  * The stream's event names, in the order they come. The last is one of
- * `completed`, `failed` or `outcome_unknown`: a live venue_a order whose outcome
- * the execution service has not reported in time (or could not be asked for)
+ * `completed`, `failed` or `outcome_unknown`: a live order whose outcome is not
+ * known (venue_a: the execution service has not reported it in time, or could
+ * not be asked; venue_b: the venue may have taken it but its answer was lost)
  * stays `submitted` with its hold, and the reconciler settles or fails it later.
  */
 export const EXECUTION_EVENTS = [
@@ -56,11 +57,11 @@ export type FailureCode = (typeof FAILURE_CODES)[number];
 /** Where an order came from. */
 export type OrderSource = 'execute' | 'position_sell' | 'copytrade';
 
-/** Reconciling live venue_a orders whose outcome is not known. */
+/** Reconciling live orders whose outcome is not known. */
 export const RECONCILE_LIMITS = {
   /** Orders asked for per run. */
   batch: 50,
-  /** An open live venue_a order untouched this long has no runner left (its process stopped): reconciled too. */
+  /** An open live order untouched this long has no runner left, whatever its process: reconciled too. */
   orphanAfterMs: 10 * 60_000,
 } as const;
 

@@ -23,7 +23,7 @@ export const executionModule = defineModule({
       ({ config, venues, infra, logger }) =>
         new VenueBOrders(config, venues, { rateLimiter: infra.rateLimiter, logger }),
     ),
-    provide(ExecutionService, ({ db, config, venues, venueSources, now, logger, get }) => {
+    provide(ExecutionService, ({ db, config, venues, venueSources, now, logger, get, owner }) => {
       const { trading } = config;
       return new ExecutionService({
         prisma: db.prisma,
@@ -31,7 +31,7 @@ export const executionModule = defineModule({
         events: get(EventsService),
         books: get(MarketBooks),
         venues,
-        recorder: new TradeRecorder(db.prisma, get(LedgerService), get(FeeListeners), get(PaperAccounts)),
+        recorder: new TradeRecorder(db.prisma, get(LedgerService), get(FeeListeners), get(PaperAccounts), owner),
         idempotency: get(IdempotencyService),
         client: config.executionServiceUrl
           ? new ExecutionServiceClient(config.executionServiceUrl, config.upstreams.timeoutMs)
@@ -44,6 +44,7 @@ export const executionModule = defineModule({
         fees: trading.fees,
         pollMs: trading.execution.pollMs,
         waitMs: trading.execution.waitMs,
+        staleOrderMs: trading.execution.staleOrderMs,
         notify: get(NOTIFY),
         now,
         logger,

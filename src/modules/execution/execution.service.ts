@@ -67,6 +67,8 @@ export interface ExecutionServiceDeps extends RunnerDeps, Catalog {
   idempotency: IdempotencyService;
   /** The simulated venues: live orders on them never settle in USD (see `modeOnVenue`). */
   simulated?: SimulatedVenues;
+  /** How long a live order no runner follows (handed over, or its process gone) stays open unasked (ms). */
+  staleOrderMs: number;
   logger?: Logger;
 }
 
@@ -78,14 +80,17 @@ export interface ExecutionServiceDeps extends RunnerDeps, Catalog {
  * live order on a simulated venue in production 409)
  * happens in {@link run} before it returns (a 502/503 there leaves the
  * Idempotency-Key free); the rest runs detached from any reader and reports
- * through the stream's events. A live venue_a order whose outcome the
- * execution service has not reported in time ends its stream with
- * `outcome_unknown`, still `submitted` with its hold; {@link reconcile} (run
- * every so often by {@link startReconciler}) ends it once the service says.
+ * through the stream's events. A live order whose outcome is not known (venue_a:
+ * the execution service has not reported it in time; venue_b: the venue's
+ * answer to it was lost) ends its stream with `outcome_unknown`, still
+ * `submitted` with its hold; {@link reconcile} (run every so often by
+ * {@link startReconciler}) ends it once the venue says, and ends the live
+ * orders of both venues whose process died before it recorded the venue's
+ * answer (see {@link OrderReconciler}).
  */
 export class ExecutionService {
   private readonly inflight = new Set<Promise<unknown>>();
-  /** Live venue_a orders whose runner is following them in this process (the reconciler leaves them alone). */
+  /** Live orders whose runner is following them in this process (the reconciler leaves them alone). */
   private readonly running = new Set<string>();
   private readonly reconciler: OrderReconciler;
   private readonly reconcileSchedule: PeriodicTask;
@@ -94,6 +99,8 @@ export class ExecutionService {
     this.reconciler = new OrderReconciler({
       recorder: deps.recorder,
       client: deps.client,
+      venueB: deps.venueBOrders,
+      staleMs: deps.staleOrderMs,
       fees: deps.fees,
       notify: deps.notify,
       now: deps.now,
@@ -107,17 +114,21 @@ export class ExecutionService {
   }
 
   /**
-   * Asks the execution service for the live venue_a orders whose outcome is
-   * not known (see {@link OrderReconciler}) and ends those it reports final,
-   * each exactly once. Returns how many it ended.
+   * Asks the venues about the live orders whose outcome is not known (see
+   * {@link OrderReconciler}) and ends those they report final, each exactly
+   * once. Returns how many it ended.
    */
   reconcile(): Promise<number> {
     return this.reconciler.run([...this.running]);
   }
 
-  /** Runs {@link reconcile} every `everyMs` (0: never) until {@link stop}. */
+  /**
+   * Runs {@link reconcile} now (what a stopped process left goes at once), then every `everyMs` (0: never,
+   * not even now) until {@link stop}.
+   */
   startReconciler(everyMs: number): void {
     this.reconcileSchedule.start(everyMs);
+    if (everyMs > 0) this.reconcileSchedule.runNow();
   }
 
   /** Stops the reconciler, waiting for its run (another process may take it over). */
@@ -234,7 +245,10 @@ export class ExecutionService {
     });
   }
 
-  /** The stored outcome of a key, if its first request finished (same body); null when nothing is stored. */
+  /**
+   * The stored outcome of a key, if its first request finished (same body), or the outcome of the
+   * order it placed when its process died before storing one; null when there is neither.
+   */
   private async storedOutcome(call: {
     userId: string;
     operation: string;
@@ -243,8 +257,12 @@ export class ExecutionService {
   }): Promise<StoredOutcome | null> {
     const notStored = new Error('not stored');
     try {
-      // Claims nothing for good: with no stored answer the work fails at once and the key is freed.
-      return await this.deps.idempotency.run<StoredOutcome>(call, () => Promise.reject(notStored));
+      // Claims nothing for good: with neither an answer nor an order the work fails at once and the key is freed.
+      return await this.deps.idempotency.run<StoredOutcome>(call, async () => {
+        const prior = await this.deps.recorder.byIdempotencyKey(call.userId, call.key);
+        if (!prior) throw notStored;
+        return { events: eventsFromOrder(prior, new Date(this.deps.now())) };
+      });
     } catch (err) {
       if (err === notStored) return null;
       throw err;
@@ -267,11 +285,21 @@ export class ExecutionService {
     const done = new OrderRun(plan, this.deps, log, live).execute();
     this.track(done);
     if (live && plan.draft.venue === 'venue_a') this.follow(plan, live, done);
+    else if (live) this.followWhile(plan.draft.id, done);
     return {
       orderId: plan.draft.id,
       replayed: false,
       events: () => log.reader(),
-      outcome: done.then((events) => events[events.length - 1]),
+      // An unexpected error still ends the log with a `failed` or `outcome_unknown` event: that is the outcome
+      // (a rejection nobody awaits would take the process down).
+      outcome: done.then(
+        (events) => events[events.length - 1],
+        (err: unknown) => {
+          const last = log.snapshot().at(-1);
+          if (last === undefined) throw err;
+          return last;
+        },
+      ),
       done,
     };
   }
@@ -330,6 +358,12 @@ export class ExecutionService {
     const last = events[events.length - 1];
     const log = EventLog.of(events);
     return { orderId: last.orderId, replayed: true, events: () => log.reader(), outcome: Promise.resolve(last) };
+  }
+
+  /** While its runner follows a live order the reconciler leaves it alone. */
+  private followWhile(id: string, done: Promise<unknown>): void {
+    this.running.add(id);
+    void done.finally(() => this.running.delete(id)).catch(() => undefined);
   }
 
   /** While its runner follows a venue_a order the reconciler leaves it alone; handed over, it gets what it needs. */

@@ -1,6 +1,11 @@
 import { AppError } from '../../errors/app-error';
 import type { OrderBook, Venue } from '../../venues/venue.models';
-import type { VenueClient } from '../../venues/venue-client';
+import {
+  VenueMarketNotFoundError,
+  VenueOutcomeUnknownError,
+  VenueUnavailableError,
+  type VenueClient,
+} from '../../venues/venue-client';
 import { microsToNumber, toMicros } from '../../money';
 import type { NewNotification } from '../notifications';
 import { allInOf, feeOf, priceBook, toQuote, type BookQuote, type FeeSchedule } from '../routing/order-book.math';
@@ -61,8 +66,8 @@ export interface RunnerDeps {
   venues: Readonly<Record<Venue, VenueClient>>;
   recorder: TradeRecorder;
   client: ExecutionServiceClient | null;
-  /** Who places live venue_b orders (default: the venue_b client). */
-  venueBOrders?: Pick<VenueBOrders, 'placeOrder' | 'ready'>;
+  /** Who places live venue_b orders (default: the venue_b client), and asks the venue about them later. */
+  venueBOrders?: Pick<VenueBOrders, 'placeOrder' | 'ready' | 'findOrder'>;
   fees: FeeSchedule;
   pollMs: number;
   waitMs: number;
@@ -81,11 +86,14 @@ function failureOf(err: AppError): FailureCode {
  * `accepted`, `quote`, `submitted`, `fill`…, then `completed` (filled,
  * partially filled or cancelled), `failed` (rejected or failed), or
  * `outcome_unknown` (live venue_a: the execution service did not report the
- * outcome within the wait; the order stays submitted with its hold and the
+ * outcome within the wait; live venue_b: the venue may have the order but its
+ * answer was lost; the order stays submitted with its hold and the
  * reconciler ends it). Fills are announced once they are durable.
  */
 export class OrderRun {
   private seq = 0;
+  /** A live venue_b order was sent to the venue (it may be there whatever happens next). */
+  private sentToVenueB = false;
 
   constructor(
     private readonly plan: OrderPlan,
@@ -140,6 +148,7 @@ export class OrderRun {
     const order = await this.deps.recorder.submitted(d.id, null);
     this.emit('submitted', { order: toOrderView(order) });
     let result;
+    this.sentToVenueB = true;
     try {
       result = await (this.deps.venueBOrders ?? this.deps.venues.venue_b).placeOrder({
         venueMarketId: d.venueMarketId,
@@ -151,8 +160,15 @@ export class OrderRun {
         clientOrderId: d.id,
       });
     } catch (err) {
-      const e = fromVenueError(err);
-      return this.endWithout('failed', e.message, failureOf(e));
+      // The venue may have taken it (its answer was lost): the reconciler asks the venue, nothing is sent again.
+      if (err instanceof VenueOutcomeUnknownError)
+        return this.awaitOutcome(null, `venue_b's answer to the order was lost (${err.message})`);
+      // Refused before the venue had it (not sent, or answered 4xx): ended now, its hold released.
+      if (err instanceof VenueUnavailableError || err instanceof VenueMarketNotFoundError) {
+        const e = fromVenueError(err);
+        return this.endWithout('failed', e.message, failureOf(e));
+      }
+      throw err; // unexpected: handed to the reconciler (see onUnexpected)
     }
     const fills = result.fills.map((f) => this.fill(toMicros(f.price), toMicros(f.size), f.filledAt));
     if (result.status === 'rejected')
@@ -162,9 +178,15 @@ export class OrderRun {
         'venue_rejected',
         result.venueOrderId,
       );
+    // Taken and cancelled unfilled: `cancelled`, as the reconciler records the same answer.
     if (fills.length === 0)
-      return this.endWithout('cancelled', 'nothing filled at the venue', undefined, result.venueOrderId);
-    return this.settle(result.status, fills, result.venueOrderId);
+      return this.endWithout(
+        'cancelled',
+        result.reason ?? 'venue_b cancelled the order without a fill',
+        undefined,
+        result.venueOrderId,
+      );
+    return this.settle(result.status === 'filled' ? 'filled' : 'partially_filled', fills, result.venueOrderId);
   }
 
   /**
@@ -202,7 +224,11 @@ export class OrderRun {
     return this.settle(v.state, v.fills, o.id);
   }
 
-  /** Ends the stream with `outcome_unknown`: the order stays submitted, its hold kept, for the reconciler. */
+  /**
+   * Ends the stream with `outcome_unknown`: the order stays submitted, its hold kept, handed to the
+   * reconciler. `problem` says why (venue_b: the whole reason; venue_a: why the service could not
+   * report it, or null when it did not in time).
+   */
   private async awaitOutcome(
     externalOrderId: string | null,
     problem: string | null,
@@ -210,10 +236,13 @@ export class OrderRun {
   ): Promise<void> {
     const d = this.plan.draft;
     const why =
-      problem === null
-        ? 'the execution service did not report the outcome in time'
-        : `the execution service could not report the outcome (${problem})`;
-    const reason = `outcome unknown: ${why}; the order stays submitted with its hold until the service reports it`;
+      d.venue === 'venue_b'
+        ? (problem ?? 'venue_b did not report the outcome')
+        : problem === null
+          ? 'the execution service did not report the outcome in time'
+          : `the execution service could not report the outcome (${problem})`;
+    const who = d.venue === 'venue_b' ? 'venue_b' : 'the service';
+    const reason = `outcome unknown: ${why}; the order stays submitted with its hold until ${who} reports it`;
     const order = await this.deps.recorder.awaitOutcome(d.id, externalOrderId, reason);
     if (!order) {
       // Ended already (e.g. by the reconciler of another process): nothing is open any more.
@@ -231,16 +260,21 @@ export class OrderRun {
   }
 
   /**
-   * After an unexpected error: a venue_a live order that may have reached the
-   * execution service is handed to the reconciler (failing it would release a
-   * hold the service may still fill against); another live order still open
-   * is ended (its hold released); a settled one is left as it is.
+   * After an unexpected error: a live order that may have reached the venue
+   * (venue_a: the execution service; venue_b: once sent) is handed to the
+   * reconciler (failing it would release a hold the venue may have filled
+   * against); another live order still open is ended (its hold released); a
+   * settled one is left as it is.
    */
   private async onUnexpected(): Promise<void> {
-    if (this.live && this.plan.draft.venue === 'venue_a' && this.plan.request.mode === 'live') {
+    const d = this.plan.draft;
+    const mayBeAtVenue = d.venue === 'venue_a' || this.sentToVenueB;
+    if (this.live && mayBeAtVenue && this.plan.request.mode === 'live') {
       const handed = await this.awaitOutcome(
         this.live.first?.id ?? null,
-        'execution failed unexpectedly',
+        d.venue === 'venue_b'
+          ? 'the order was sent to venue_b, then execution failed unexpectedly'
+          : 'execution failed unexpectedly',
         'internal',
       ).then(
         () => true,

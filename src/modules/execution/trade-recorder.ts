@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma, type Fill, type Order, type Position, type PrismaClient } from '../../db/generated/client';
+import { ownerAlive } from '../../db/process-owner';
+import type { Venue } from '../../venues/venue.models';
 import {
   currencyOfMode,
   InsufficientFundsError,
@@ -69,6 +71,9 @@ function fillRows(orderId: string, fills: readonly RecordedFill[]): Prisma.Sql {
   );
 }
 
+/** An order's owner column, for {@link ownerAlive}. */
+const ORDER_OWNER = Prisma.raw('o."ownerId"');
+
 const FILL_COLUMNS = Prisma.raw(`"id", "orderId", "seq", "priceMicros", "sizeMicros", "feeMicros", "filledAt"`);
 
 /**
@@ -88,12 +93,14 @@ async function insertFills(tx: Prisma.TransactionClient, orderId: string, fills:
 async function writeNewOrder(
   tx: Prisma.TransactionClient,
   move: PositionMove,
-  order: Omit<Order, 'createdAt' | 'updatedAt' | 'externalOrderId'> & { externalOrderId?: string },
+  order: Omit<Order, 'createdAt' | 'updatedAt' | 'externalOrderId' | 'ownerId'> & { externalOrderId?: string },
   fills: readonly RecordedFill[],
 ): Promise<{ position: Position; order: Order }> {
+  // Written filled: no runner follows it, so it names no owner process.
   const o: Order = {
     ...order,
     externalOrderId: order.externalOrderId ?? null,
+    ownerId: null,
     createdAt: move.updatedAt,
     updatedAt: move.updatedAt,
   };
@@ -138,6 +145,8 @@ export class TradeRecorder {
     private readonly ledger: LedgerService,
     private readonly feeListeners: Iterable<FeeListener>,
     private readonly paper?: PaperAccounts,
+    /** This process: a live order names it while its runner follows it (see {@link unresolved}). */
+    private readonly owner?: { readonly id: string },
   ) {}
 
   /**
@@ -153,7 +162,7 @@ export class TradeRecorder {
     return this.prisma.$transaction(async (tx) => {
       if (d.side === 'buy') await markPending(tx, d);
       else await reserveForSell(tx, d);
-      const order = await tx.order.create({ data: { ...this.row(d), state: 'pending' } });
+      const order = await tx.order.create({ data: { ...this.row(d), state: 'pending', ownerId: this.owner?.id } });
       if (hold > 0n) {
         await this.ledger.post(tx, {
           userId: d.userId,
@@ -193,35 +202,57 @@ export class TradeRecorder {
 
   /**
    * A live order whose outcome is not known (the execution service did not
-   * report it in time, or could not be asked): it stays `submitted` with its
-   * hold, `failureReason` says why, and the reconciler ends it later. Null
-   * when the order already ended.
+   * report it in time or could not be asked; venue_b's answer to it was lost):
+   * it stays `submitted` with its hold, `failureReason` says why, and it is
+   * handed to the reconciler, which ends it later: its owner is cleared (no
+   * runner follows it any more, whatever its process: see {@link unresolved}).
+   * Null when the order already ended.
    */
   async awaitOutcome(orderId: string, externalOrderId: string | null, reason: string): Promise<Order | null> {
     const n = await this.prisma.order.updateMany({
       where: { id: orderId, state: { in: ['pending', 'submitted'] } },
-      data: { state: 'submitted', failureReason: reason, ...(externalOrderId !== null && { externalOrderId }) },
+      data: {
+        state: 'submitted',
+        failureReason: reason,
+        ownerId: null,
+        ...(externalOrderId !== null && { externalOrderId }),
+      },
     });
     return n.count === 1 ? this.prisma.order.findUniqueOrThrow({ where: { id: orderId } }) : null;
   }
 
   /**
-   * Live venue_a orders whose outcome is not known: handed to the reconciler
-   * (`submitted` with a reason), or open and untouched since `orphanBefore`
-   * (their process stopped), oldest first; never those in `running`.
+   * Live orders on `venues` whose outcome the reconciler must find out, oldest first, never those
+   * in `running` (this process's runners follow them): venue_a orders handed to the reconciler
+   * (`submitted` with a reason), open orders untouched since `staleBefore` that no runner follows
+   * (handed to the reconciler by {@link awaitOutcome}, which clears the owner, or placed by a
+   * process that is gone: its owner's lease lapsed), and open orders untouched since
+   * `orphanBefore` whatever their process (a runner that lost them). A venue_b order handed over
+   * waits `staleBefore` like one whose process died: a request the venue got late is in its books
+   * by then, so "not there" means never placed.
    */
-  unresolved(opts: { limit: number; orphanBefore: Date; running: readonly string[] }): Promise<Order[]> {
-    return this.prisma.order.findMany({
-      where: {
-        venue: 'venue_a',
-        mode: 'live',
-        state: { in: ['pending', 'submitted'] },
-        ...(opts.running.length > 0 && { id: { notIn: [...opts.running] } }),
-        OR: [{ state: 'submitted', failureReason: { not: null } }, { updatedAt: { lt: opts.orphanBefore } }],
-      },
-      orderBy: [{ updatedAt: 'asc' }, { id: 'asc' }],
-      take: opts.limit,
-    });
+  async unresolved(opts: {
+    limit: number;
+    venues: readonly Venue[];
+    staleBefore: Date;
+    orphanBefore: Date;
+    running: readonly string[];
+  }): Promise<Order[]> {
+    if (opts.venues.length === 0) return [];
+    const rows = await this.prisma.$queryRaw<{ id: string }[]>`
+      SELECT o."id" FROM "Order" o
+      WHERE o."state" IN ('pending', 'submitted') AND o."mode" = 'live'
+        AND o."venue"::text = ANY(${[...opts.venues]}::text[])
+        AND NOT (o."id" = ANY(${[...opts.running]}::text[]))
+        AND ((o."venue" = 'venue_a' AND o."state" = 'submitted' AND o."failureReason" IS NOT NULL)
+          OR o."updatedAt" < ${opts.orphanBefore}
+          OR (o."updatedAt" < ${opts.staleBefore} AND (o."ownerId" IS NULL OR NOT ${ownerAlive(ORDER_OWNER)})))
+      ORDER BY o."updatedAt" ASC, o."id" ASC
+      LIMIT ${opts.limit}`;
+    if (rows.length === 0) return [];
+    const orders = await this.prisma.order.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
+    const byId = new Map(orders.map((o) => [o.id, o]));
+    return rows.flatMap((r) => byId.get(r.id) ?? []);
   }
 
   /**

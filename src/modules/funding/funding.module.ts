@@ -16,7 +16,7 @@ export const fundingModule = defineModule({
       FundingService,
       ({ db, get }) => new FundingService(db.prisma, get(PAYMENTS_CLIENT), get(IdempotencyService)),
     ),
-    provide(WithdrawalsService, ({ db, get, logger, config }) => {
+    provide(WithdrawalsService, ({ db, get, logger, config, owner }) => {
       const notify = get(NOTIFY);
       return new WithdrawalsService(
         db.prisma,
@@ -26,6 +26,7 @@ export const fundingModule = defineModule({
         { importCooldownMs: config.withdrawals.importCooldownHours * 3_600_000 },
         logger,
         (userId, w) => void notify([withdrawalNotification(userId, w)]),
+        { claimMs: config.withdrawals.claimMs, owner },
       );
     }),
   ],

@@ -1,5 +1,6 @@
 import { PeriodicTask } from '../../infra';
-import type { Prisma, PrismaClient } from '../../db/generated/client';
+import { Prisma, type PrismaClient } from '../../db/generated/client';
+import { ownerAlive } from '../../db/process-owner';
 import { readOffsetPage } from '../../db/offset-page';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../http/logger';
@@ -45,6 +46,24 @@ export type PayoutRef = { withdrawalId: string } | { payoutId: string };
 /** What {@link WithdrawalsService.finish} did: moved it, found it ended already, or found no such withdrawal (yet). */
 export type FinishResult = 'moved' | 'ended' | 'unknown';
 
+/** How the dispatcher claims each withdrawal before it calls the processor. */
+export interface DispatchOptions {
+  /**
+   * How long a claim lasts unless renewed (ms): renewed every third of it while the processor call
+   * runs, so only a dispatcher that stopped renewing (a stuck process) loses it when it lapses.
+   */
+  claimMs: number;
+  /** This process: its claims name it, and a claim whose process is gone is taken over at once. */
+  owner?: { readonly id: string };
+}
+
+/** The claim's owner column, for {@link ownerAlive}. */
+const CLAIM_OWNER = Prisma.raw('"Withdrawal"."dispatchOwnerId"');
+
+/** Free for a dispatcher at `now`: never claimed, its claim lapsed, or its claiming process is gone. */
+const claimable = (now: Date) => Prisma.sql`("dispatchClaimedUntil" IS NULL OR "dispatchClaimedUntil" < ${now}
+  OR ("dispatchOwnerId" IS NOT NULL AND NOT ${ownerAlive(CLAIM_OWNER)}))`;
+
 /**
  * Withdrawals of ledger funds to an on-chain address, as USDC payouts of the
  * payment processor.
@@ -57,17 +76,6 @@ export type FinishResult = 'moved' | 'ended' | 'unknown';
  * the processor answers one); the processor's `payout.paid` / `payout.failed`
  * webhook events drive processing → completed / failed.
  */
-/**
- * How long a dispatcher's claim on a withdrawal lasts: past the processor call's own timeout, so
- * a live dispatcher finishes first; a dead one's withdrawal goes to another dispatcher after it.
- */
-const DISPATCH_CLAIM_MS = 5 * 60_000;
-
-/** Not claimed by a dispatcher at `now` (never, or the claim lapsed). */
-const unclaimed = (now: Date) => ({
-  OR: [{ dispatchClaimedUntil: null }, { dispatchClaimedUntil: { lt: now } }],
-});
-
 export class WithdrawalsService {
   private readonly schedule = new PeriodicTask(
     () => this.dispatch(),
@@ -83,6 +91,7 @@ export class WithdrawalsService {
     private readonly logger?: Logger,
     /** Told of every state change the dispatcher or a processor event made, after it committed. */
     private readonly onChange?: (userId: string, w: WithdrawalView) => void,
+    private readonly dispatching: DispatchOptions = { claimMs: 15_000 },
   ) {}
 
   /**
@@ -164,18 +173,20 @@ export class WithdrawalsService {
    * Hands queued withdrawals to the processor (oldest first); returns how many
    * moved. A processor failure leaves the withdrawal queued for the next round;
    * the payout's idempotency key (the withdrawal id) keeps retries and
-   * concurrent dispatchers to one payout.
+   * concurrent dispatchers to one payout. A withdrawal claimed by a dispatcher
+   * whose process is gone (it died mid-call) is claimed again here at once; the
+   * processor answers the repeated call with the payout it already made.
    */
   async dispatch(limit = 20): Promise<number> {
-    const queued = await this.prisma.withdrawal.findMany({
-      where: { status: 'queued', ...unclaimed(new Date()) },
-      orderBy: { createdAt: 'asc' },
-      take: limit,
-    });
+    const queued = await this.prisma.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "Withdrawal" WHERE "status" = 'queued' AND ${claimable(new Date())}
+      ORDER BY "createdAt" ASC, "id" ASC LIMIT ${limit}`;
     let moved = 0;
-    for (const w of queued) {
+    for (const { id } of queued) {
       // Claim it first: of several dispatchers (processes) that read it queued, one calls the processor.
-      if (!(await this.claim(w.id))) continue;
+      if (!(await this.claim(id))) continue;
+      const w = await this.prisma.withdrawal.findUniqueOrThrow({ where: { id } });
+      const renewal = this.keepClaim(id);
       let payout: Awaited<ReturnType<PaymentsClient['createPayout']>>;
       try {
         payout = await this.payments.createPayout({
@@ -188,15 +199,17 @@ export class WithdrawalsService {
       } catch (err) {
         this.logger?.warn({ err, withdrawalId: w.id }, 'payout dispatch failed; will retry');
         await this.prisma.withdrawal.updateMany({
-          where: { id: w.id, status: 'queued' },
-          data: { dispatchClaimedUntil: null },
+          where: { id: w.id, status: 'queued', dispatchOwnerId: this.ownerId },
+          data: { dispatchClaimedUntil: null, dispatchOwnerId: null },
         });
         continue;
+      } finally {
+        clearInterval(renewal);
       }
       const changed = await this.prisma.$transaction(async (tx) => {
         const n = await tx.withdrawal.updateMany({
           where: { id: w.id, status: 'queued' },
-          data: { status: 'processing', payoutId: payout.id, dispatchClaimedUntil: null },
+          data: { status: 'processing', payoutId: payout.id, dispatchClaimedUntil: null, dispatchOwnerId: null },
         });
         if (n.count === 0) return false;
         if (payout.status === 'paid') await this.finish(tx, { withdrawalId: w.id }, 'completed');
@@ -212,17 +225,42 @@ export class WithdrawalsService {
     return moved;
   }
 
+  private get ownerId(): string | null {
+    return this.dispatching.owner?.id ?? null;
+  }
+
   /**
-   * Takes a queued withdrawal for this dispatcher for {@link DISPATCH_CLAIM_MS} (a conditional
-   * update: one of several concurrent claims wins); false when another dispatcher holds it.
+   * Takes a queued withdrawal for this dispatcher for {@link DispatchOptions.claimMs} (a conditional
+   * update: one of several concurrent claims wins); false when a live dispatcher holds it.
    */
   private async claim(id: string): Promise<boolean> {
     const now = new Date();
-    const n = await this.prisma.withdrawal.updateMany({
-      where: { id, status: 'queued', ...unclaimed(now) },
-      data: { dispatchClaimedUntil: new Date(now.getTime() + DISPATCH_CLAIM_MS) },
-    });
-    return n.count === 1;
+    const until = new Date(now.getTime() + this.dispatching.claimMs);
+    const n = await this.prisma.$executeRaw`
+      UPDATE "Withdrawal" SET "dispatchClaimedUntil" = ${until}, "dispatchOwnerId" = ${this.ownerId}
+      WHERE "id" = ${id} AND "status" = 'queued' AND ${claimable(now)}`;
+    return n === 1;
+  }
+
+  /**
+   * Renews this dispatcher's claim on `id` every third of {@link DispatchOptions.claimMs} while its
+   * processor call runs (the caller clears the returned timer); a failed renewal is logged.
+   */
+  private keepClaim(id: string): NodeJS.Timeout {
+    const { claimMs } = this.dispatching;
+    const timer = setInterval(
+      () => {
+        this.prisma.withdrawal
+          .updateMany({
+            where: { id, status: 'queued', dispatchOwnerId: this.ownerId },
+            data: { dispatchClaimedUntil: new Date(Date.now() + claimMs) },
+          })
+          .catch((err: unknown) => this.logger?.warn({ err, withdrawalId: id }, 'renewing a dispatch claim failed'));
+      },
+      Math.ceil(claimMs / 3),
+    );
+    timer.unref();
+    return timer;
   }
 
   /** Reports a withdrawal's current state to the change listener (call after the change committed). */
@@ -276,9 +314,13 @@ export class WithdrawalsService {
     return 'moved';
   }
 
-  /** Runs {@link dispatch} every `everyMs` (0: never) until {@link stop}. */
+  /**
+   * Runs {@link dispatch} now (what a dispatcher that stopped left queued goes at once) and then every
+   * `everyMs` (0: never, not even now) until {@link stop}.
+   */
   start(everyMs: number): void {
     this.schedule.start(everyMs);
+    if (everyMs > 0) this.schedule.runNow();
   }
 
   async stop(): Promise<void> {

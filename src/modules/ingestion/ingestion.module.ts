@@ -3,6 +3,7 @@ import { createEmbedder } from '../search/embedder.factory';
 import { CATALOG_CHANGED_TOPIC } from '../events/events.models';
 import { NotificationsService } from '../notifications/notifications.service';
 import { SearchService } from '../search/search.service';
+import { MarketKeeper } from '../market-streams/market-keeper';
 import { FollowsService } from '../social/follows/follows.service';
 import { TraderStatsService } from '../social/traders/trader-stats.service';
 import { TRADES_TOPIC } from '../trades/trades.models';
@@ -88,6 +89,14 @@ export const ingestionModule = defineModule({
       name: 'trade ingestion',
       start: ({ get, venues }) => get(TradeIngestService).start(Object.values(venues)),
       stop: ({ get }) => get(TradeIngestService).stop(),
+    },
+    {
+      // One process holds the venues' websockets (N processes open one set) and keeps the followed books;
+      // the venue trades they carry are stored here, then published once (docs/venues.md#what-is-streamed).
+      name: 'venue streams',
+      exclusive: true,
+      start: ({ get }) => get(MarketKeeper).start((t) => get(TradeIngestService).enqueue(t)),
+      stop: ({ get }) => get(MarketKeeper).stop(),
     },
     {
       name: 'simulated live trades',

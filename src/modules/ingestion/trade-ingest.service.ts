@@ -64,6 +64,23 @@ function tradeColumns(t: Omit<PublicTrade, 'price' | 'size'>): Omit<PublicTrade,
   };
 }
 
+/** A trades-table row read back as text decimals. */
+type TradeRowText = Omit<PublicTrade, 'price' | 'size'> & { price: string; size: string };
+
+/** Each trade of a batch once by (venue, venueTradeId), with the trader whichever copy named. */
+function onceEach(batch: readonly PublicTrade[]): PublicTrade[] {
+  const byKey = new Map<string, PublicTrade>();
+  for (const t of batch) {
+    const key = `${t.venue}:${t.venueTradeId}`;
+    const seen = byKey.get(key);
+    if (!seen) byKey.set(key, t);
+    else if (seen.venueTraderId === null && t.venueTraderId !== null) {
+      byKey.set(key, { ...seen, venueTraderId: t.venueTraderId });
+    }
+  }
+  return byKey.size === batch.length ? [...batch] : [...byKey.values()];
+}
+
 /** A venue's public trade as a row of the trades table (exact decimals). */
 export function toTradeRow(t: PublicTrade) {
   return { ...tradeColumns(t), price: t.price.toFixed(6), size: t.size.toFixed(6) };
@@ -125,10 +142,13 @@ export class TradeIngestService {
       .then(async () => {
         const stored = await this.store(batch);
         await this.announce(batch, stored, ['publish']);
-        if (stored.length === 0) return;
+        // Trades stored before without their trader (a stream's print) and named now count for stats and followers.
+        const identified = await this.identify(batch, stored);
+        const derived = [...stored, ...identified];
+        if (derived.length === 0) return;
         // announce() reports its failures (onStepError) and never rejects.
         this.deriving = this.deriving.then(async () => {
-          await this.announce([], stored, ['stats', 'notify']);
+          await this.announce([], derived, ['stats', 'notify']);
         });
       })
       .then(
@@ -143,9 +163,13 @@ export class TradeIngestService {
     return (await this.announce(trades, await this.store(trades))).events;
   }
 
-  /** Stores a batch (skipping trades stored before); returns the trades it inserted. */
-  private async store(trades: readonly PublicTrade[]): Promise<PublicTrade[]> {
-    if (trades.length === 0) return [];
+  /**
+   * Stores a batch (skipping trades stored before); returns the trades it inserted, each once (a
+   * trade two feeds delivered in one batch is one, with the trader whichever of them named).
+   */
+  private async store(batch: readonly PublicTrade[]): Promise<PublicTrade[]> {
+    if (batch.length === 0) return [];
+    const trades = onceEach(batch);
     const data = inTradeKeyOrder(trades).map(toTradeRow);
     const inserted = await withWriteRetry(() =>
       this.prisma.trade.createManyAndReturn({
@@ -205,6 +229,40 @@ export class TradeIngestService {
       this.opts.onStepError?.(step, err);
       return false;
     }
+  }
+
+  /**
+   * Names the trader of trades stored earlier without one (venue_a's websocket prints name no
+   * wallet; its polled tape does): one conditional update, rows locked in key order (two processes
+   * polling one tape wait on each other instead of deadlocking), and only a row still without a
+   * trader is changed, so each trade is identified once across processes. Returns those trades as
+   * stored (their figures are the first feed's).
+   */
+  private async identify(batch: readonly PublicTrade[], stored: readonly PublicTrade[]): Promise<PublicTrade[]> {
+    const inserted = new Set(stored.map((t) => `${t.venue}:${t.venueTradeId}`));
+    const named = inTradeKeyOrder(
+      onceEach(batch).filter((t) => t.venueTraderId !== null && !inserted.has(`${t.venue}:${t.venueTradeId}`)),
+    );
+    if (named.length === 0) return [];
+    const rows = await withWriteRetry(
+      () => this.prisma.$queryRaw<TradeRowText[]>`
+        WITH k AS (
+          SELECT * FROM unnest(${named.map((t) => t.venue)}::text[], ${named.map((t) => t.venueTradeId)}::text[],
+                               ${named.map((t) => t.venueTraderId)}::text[]) AS k(venue, id, trader)
+        ), todo AS (
+          SELECT tr."id", k.trader FROM "Trade" tr
+          JOIN k ON tr."venue" = k.venue::"Venue" AND tr."venueTradeId" = k.id
+          WHERE tr."venueTraderId" IS NULL
+          ORDER BY tr."venue", tr."venueTradeId"
+          FOR UPDATE OF tr
+        )
+        UPDATE "Trade" u SET "venueTraderId" = todo.trader FROM todo
+        WHERE u."id" = todo."id" AND u."venueTraderId" IS NULL
+        RETURNING u."venue"::text AS "venue", u."venueTradeId", u."venueMarketId", u."venueTraderId",
+          u."side"::text AS "side", u."outcome"::text AS "outcome", u."price"::text AS "price",
+          u."size"::text AS "size", u."filledAt"`,
+    );
+    return rows.map((r) => ({ ...r, price: Number(r.price), size: Number(r.size) }));
   }
 
   async stop(): Promise<void> {

@@ -2,7 +2,6 @@ import { SignedCursor } from '../../http/signed-cursor';
 import { defineModule, provide } from '../../kernel';
 import { ApiKeyGate } from '../api-keys/api-key.gate';
 import { ApiKeysService } from '../api-keys/api-keys.service';
-import { CATALOG_CHANGED_TOPIC } from '../events/events.models';
 import { UsageRecorder } from '../usage/usage.recorder';
 import { MarketDataResolver } from './market-data.resolver';
 import { MarketDataService } from './market-data.service';
@@ -23,12 +22,7 @@ export const marketDataModule = defineModule({
     ),
     provide(
       MarketDataService,
-      ({ db, config, memo }) =>
-        new MarketDataService(
-          db.prisma,
-          new SignedCursor(config.cursorSecret),
-          memo('marketData', CATALOG_CHANGED_TOPIC),
-        ),
+      ({ db, config }) => new MarketDataService(db.prisma, new SignedCursor(config.cursorSecret)),
     ),
   ],
 });

@@ -1,5 +1,5 @@
-import { Max, MaxLength, Min, MinLength } from 'class-validator';
-import { ArgsType, Field, Int } from 'type-graphql';
+import { ArrayMaxSize, ArrayMinSize, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { VenueEnum } from '../../graphql/enums';
 import { OffsetPagingArgs } from '../../graphql/paging';
 import { MARKETS_LIMITS as L } from './markets.limits';
@@ -41,4 +41,25 @@ export class HoldersArgs {
   @Min(L.holders.min, between(L.holders.min, L.holders.max))
   @Max(L.holders.max, between(L.holders.min, L.holders.max))
   limit: number;
+}
+
+@InputType('MarketRefInput')
+export class MarketRefInput {
+  @Field(() => VenueEnum)
+  venue: Venue;
+
+  @Field()
+  @MaxLength(L.marketId.max)
+  marketId: string;
+}
+
+@ArgsType()
+export class OrderBooksArgs extends OrderBookArgs {
+  @Field(() => [MarketRefInput], {
+    description: `The markets, 1..${L.orderBooks.max}; a book per market, in this order.`,
+  })
+  @ArrayMinSize(1, { message: 'must list at least one market' })
+  @ArrayMaxSize(L.orderBooks.max, { message: `must list at most ${L.orderBooks.max} markets` })
+  @ValidateNested({ each: true })
+  markets: MarketRefInput[];
 }

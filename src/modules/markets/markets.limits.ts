@@ -7,6 +7,8 @@ export const MARKETS_LIMITS = {
   /** Deepest public-trade offset served (venues stop scanning beyond it). */
   tradesOffset: { min: 0, max: 10_000, default: 0 },
   bookDepth: { min: 1, max: 50, default: 10 },
+  /** Books one `orderBooks` query asks for at most (each is a venue read when no stream holds it). */
+  orderBooks: { max: 50 },
   /** Largest holders shown in the detail screen's summary. */
   summaryTopHolders: 5,
 } as const;

@@ -13,6 +13,10 @@ export interface OrderBookView {
   /** Midpoint of the best levels; null when a side is empty. */
   mid: number | null;
   timestamp: Date;
+  /** `stream`: the book a venue stream keeps (no venue call); `venue`: read from the venue (shared for a second). */
+  source: 'stream' | 'venue';
+  /** The market's sequence number of the book (its last market update included); null when read from the venue. */
+  seq: number | null;
 }
 
 /** A public trade as the screens show it (the streamed trade's shape, with a Date). */

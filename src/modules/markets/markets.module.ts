@@ -1,6 +1,7 @@
 import { VENUE_READS_POLICY } from '../../graphql/venue-read-limit';
 import { defineModule, provide } from '../../kernel';
 import { CATALOG_CHANGED_TOPIC } from '../events/events.models';
+import { MarketBookStore } from '../market-streams/book-store';
 import { marketsLoaders } from './markets.loaders';
 import { MarketScreensResolver, TradeMarketResolver } from './markets.resolver';
 import { MarketsService } from './markets.service';
@@ -12,8 +13,11 @@ export const marketsModule = defineModule({
   services: [
     provide(
       MarketsService,
-      ({ db, venues, memo, logger }) =>
-        new MarketsService(db.prisma, venues, memo('markets', CATALOG_CHANGED_TOPIC), new ShownTrades(db.sql, logger)),
+      ({ db, venues, venueSources, memo, logger, get }) =>
+        new MarketsService(db.prisma, venues, memo('markets', CATALOG_CHANGED_TOPIC), new ShownTrades(db.sql, logger), {
+          store: get(MarketBookStore),
+          sources: venueSources,
+        }),
     ),
   ],
   loaders: [marketsLoaders],

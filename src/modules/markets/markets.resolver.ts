@@ -8,7 +8,10 @@ import { PublicRead } from '../../graphql/public-reads';
 import { CATALOG_CHANGED_TOPIC, type EventView, type MarketView } from '../events/events.models';
 import { EventType, MarketType } from '../events/events.types';
 import { TradeType } from '../trades/trades.types';
-import { HoldersArgs, MarketRefArgs, MarketTradesArgs, OrderBookArgs } from './markets.inputs';
+import { rateLimitSubject } from '../../auth/rate-limit-subject';
+import { VENUE_READS_POLICY } from '../../graphql/venue-read-limit';
+import { HoldersArgs, MarketRefArgs, MarketTradesArgs, OrderBookArgs, OrderBooksArgs } from './markets.inputs';
+import { MARKETS_LIMITS } from './markets.limits';
 import type { CounterpartView, HolderSummaryView, HoldersView, OrderBookView, TradePageView } from './markets.models';
 import {
   HolderSummaryType,
@@ -34,6 +37,26 @@ export class MarketScreensResolver {
     const market = await ctx.loaders.get(marketsLoaders).marketById.load(`${venue}:${marketId}`);
     if (!market) throw AppError.notFound(`market ${venue}:${marketId}`);
     return market;
+  }
+
+  @Query(() => [OrderBookType], {
+    nullable: 'items',
+    description:
+      `The current YES books of up to ${MARKETS_LIMITS.orderBooks.max} markets, in the order asked: each the book ` +
+      "a venue stream keeps when one follows the market, else the venue's (shared by every caller for " +
+      '`VENUE_READ_CACHE_MS`). A market that fails is null, with its error (`path` [orderBooks, index]).',
+  })
+  orderBooks(
+    @Args() { markets, depth }: OrderBooksArgs,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<(OrderBookView | AppError)[]> {
+    // Each venue read beyond the first (which the field itself counts) counts against the caller's venue-read limit.
+    const admit = async () => {
+      const { venueSources, rateLimits } = ctx.services;
+      if (venueSources.venue_a !== 'live' && venueSources.venue_b !== 'live') return;
+      await rateLimits.consume(VENUE_READS_POLICY, await rateLimitSubject(ctx));
+    };
+    return ctx.services.get(MarketsService).orderBooks(markets, depth, admit);
   }
 
   @FieldResolver(() => EventType, { description: 'The core event.' })

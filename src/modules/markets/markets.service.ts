@@ -1,4 +1,5 @@
 import type { PrismaClient } from '../../db/generated/client';
+import type { AppError } from '../../errors/app-error';
 import type { ReadMemo } from '../../infra';
 import { round6 } from '../../money/money';
 import type { PublicTrade, Venue } from '../../venues/venue.models';
@@ -15,8 +16,16 @@ import type {
   OrderBookView,
   TradePageView,
 } from './markets.models';
-import { venueCall } from './venue-errors';
+import { fromVenueError, venueCall } from './venue-errors';
 import type { ShownTrades } from './shown-trades';
+import type { MarketBookStore } from '../market-streams/book-store';
+import type { BookSnapshot } from '../market-streams/market-streams.models';
+
+/** A market a book is asked for. */
+export interface BookRef {
+  venue: Venue;
+  marketId: string;
+}
 
 /**
  * The market screens: markets and their events from the database catalog
@@ -32,6 +41,8 @@ export class MarketsService {
     private readonly memo: ReadMemo,
     /** Records the trades a page lists, so each can be commented on; unset: nothing is recorded. */
     private readonly shown?: ShownTrades,
+    /** The books the venue streams keep; unset: every book is a venue read. */
+    private readonly books?: { store: MarketBookStore; sources: Readonly<Record<Venue, 'sim' | 'live'>> },
   ) {}
 
   /** Drops memoized catalog reads (on a catalog change). */
@@ -57,20 +68,42 @@ export class MarketsService {
     });
   }
 
-  async orderBook(m: MarketView, depth: number): Promise<OrderBookView> {
-    const book = await venueCall(() => this.venues[m.venue].getOrderBook(m.marketId, depth));
-    const bid = book.bids[0]?.price;
-    const ask = book.asks[0]?.price;
-    const both = bid !== undefined && ask !== undefined;
-    return {
-      venue: m.venue,
-      marketId: m.marketId,
-      bids: book.bids,
-      asks: book.asks,
-      spread: both ? round6(ask - bid) : null,
-      mid: both ? round6((ask + bid) / 2) : null,
-      timestamp: book.timestamp,
-    };
+  orderBook(m: MarketView, depth: number): Promise<OrderBookView> {
+    return this.bookOf(m, depth);
+  }
+
+  /**
+   * Books of many markets, in the order asked, each from the book a venue stream keeps when one
+   * does (no venue call), else read from the venue through its shared read cache (one call per
+   * market per cache period, however many ask). A market that fails is its error in its place.
+   * `beforeVenueRead` runs before each venue read after the first (a per-client budget).
+   */
+  async orderBooks(
+    refs: readonly BookRef[],
+    depth: number,
+    beforeVenueRead?: () => Promise<void>,
+  ): Promise<(OrderBookView | AppError)[]> {
+    let reads = 0;
+    return Promise.all(
+      refs.map((ref) =>
+        this.bookOf(ref, depth, async () => {
+          if (reads++ > 0) await beforeVenueRead?.();
+        }).catch((err: unknown) => fromVenueError(err)),
+      ),
+    );
+  }
+
+  /** The YES book: the stream's when a stream keeps it live with its levels (a live venue), else the venue's. */
+  private async bookOf(ref: BookRef, depth: number, beforeRead?: () => Promise<void>): Promise<OrderBookView> {
+    // The simulated books cost no call: they are read as they are (a pure function of the clock).
+    if (this.books && this.books.sources[ref.venue] === 'live') {
+      const snap = await this.books.store.snapshot(ref.venue, ref.marketId, depth, true);
+      // A book the stream keeps live is the book as of now.
+      if (snap) return bookView(ref, snap.bids, snap.asks, new Date(), snap);
+    }
+    await beforeRead?.();
+    const book = await venueCall(() => this.venues[ref.venue].getOrderBook(ref.marketId, depth));
+    return bookView(ref, book.bids, book.asks, book.timestamp, null);
   }
 
   /**
@@ -133,6 +166,29 @@ export class MarketsService {
       priceDifference: mine === null || theirs === null ? null : round6(mine - theirs),
     };
   }
+}
+
+function bookView(
+  ref: BookRef,
+  bids: OrderBookView['bids'],
+  asks: OrderBookView['asks'],
+  timestamp: Date,
+  snap: BookSnapshot | null,
+): OrderBookView {
+  const bid = bids[0]?.price;
+  const ask = asks[0]?.price;
+  const both = bid !== undefined && ask !== undefined;
+  return {
+    venue: ref.venue,
+    marketId: ref.marketId,
+    bids,
+    asks,
+    spread: both ? round6(ask - bid) : null,
+    mid: both ? round6((ask + bid) / 2) : null,
+    timestamp,
+    source: snap ? 'stream' : 'venue',
+    seq: snap?.seq ?? null,
+  };
 }
 
 function toTradeView(t: PublicTrade, eventId: string): MarketTradeView {

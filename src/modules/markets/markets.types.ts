@@ -39,6 +39,16 @@ export class OrderBookType implements OrderBookView {
   mid: number | null;
   @Field()
   timestamp: Date;
+  @Field(() => String, {
+    description: '`stream`: the book a venue stream keeps (no venue call); `venue`: read from the venue.',
+  })
+  source: OrderBookView['source'];
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "The market's sequence number of the book (its last market update included); null when read from the venue.",
+  })
+  seq: number | null;
 }
 
 @ObjectType('MarketTradePage', {

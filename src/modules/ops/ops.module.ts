@@ -1,5 +1,6 @@
 import { defineModule, provide } from '../../kernel';
 import { VERSION } from '../../version';
+import { VenueStreamStatus } from '../market-streams/stream-status';
 import { OpsResolver } from './ops.resolver';
 import { OpsService } from './ops.service';
 
@@ -9,7 +10,7 @@ export const opsModule = defineModule({
   services: [
     provide(
       OpsService,
-      ({ db, infra, metrics, config, now, shuttingDown }) =>
+      ({ db, infra, metrics, config, now, shuttingDown, get }) =>
         new OpsService(
           db.prisma,
           {
@@ -20,6 +21,7 @@ export const opsModule = defineModule({
             openStreams: () => metrics.openStreams(),
             simTradeRate: config.sim.tradeRate,
             shuttingDown,
+            venueStreams: () => get(VenueStreamStatus).view(),
           },
           now,
         ),

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../db/generated/client';
 import { VENUES, type Venue } from '../../venues/venue.models';
+import type { VenueStreamView } from '../market-streams/market-streams.models';
 
 /** What the process knows about itself without asking the database. */
 export interface RuntimeSnapshot {
@@ -10,6 +11,8 @@ export interface RuntimeSnapshot {
   openStreams: () => number;
   simTradeRate: number;
   shuttingDown: () => boolean;
+  /** Where each venue's live data comes from now (its stream, or polling). */
+  venueStreams: () => VenueStreamView[];
 }
 
 export interface HealthView {
@@ -22,6 +25,7 @@ export interface HealthView {
   openStreams: number;
   simTradeRate: number;
   memoryRssMb: number;
+  venueStreams: VenueStreamView[];
 }
 
 export type FreshnessStatus = 'ok' | 'stale' | 'idle';
@@ -65,6 +69,7 @@ export class OpsService {
       openStreams: this.runtime.openStreams(),
       simTradeRate: this.runtime.simTradeRate,
       memoryRssMb: Math.round(process.memoryUsage.rss() / 1048576),
+      venueStreams: this.runtime.venueStreams(),
     };
   }
 

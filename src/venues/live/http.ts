@@ -5,12 +5,12 @@ import {
   handleWhen,
   type CircuitBreakerPolicy,
 } from 'cockatiel';
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import type { ZodType } from 'zod';
 import type { Logger } from '../../http/logger';
 import type { RateLimiter } from '../../infra';
 import type { Venue } from '../venue.models';
-import { VenueMarketNotFoundError, VenueUnavailableError } from '../venue-client';
+import { VenueMarketNotFoundError, VenueOutcomeUnknownError, VenueUnavailableError } from '../venue-client';
 
 /**
  * The one HTTP layer under the live venue clients. Each instance is one venue API
@@ -20,7 +20,9 @@ import { VenueMarketNotFoundError, VenueUnavailableError } from '../venue-client
  * backoff and full jitter for GETs on 5xx and network errors, 429 honouring
  * Retry-After, a circuit breaker (cockatiel) that fails fast once the API keeps
  * failing, and zod validation of every payload. Every failure leaves as
- * {@link VenueUnavailableError}, except a 404 ({@link VenueNotFoundError}).
+ * {@link VenueUnavailableError}, except a 404 ({@link VenueNotFoundError}) and, for a call that
+ * acts at the venue (any method but GET), a failure after which the venue may have acted on it
+ * ({@link VenueOutcomeUnknownError}: see {@link maybeSent}).
  */
 
 export interface VenueHttpOptions {
@@ -81,15 +83,77 @@ export async function aboutMarket<T>(venue: Venue, venueMarketId: string, call: 
   }
 }
 
-/** A failure worth retrying and counting against the breaker (5xx, 429, network, timeout). */
+/**
+ * A failure worth retrying and counting against the breaker (5xx, 429, network, timeout); `sent`:
+ * the venue may have received the request and acted on it.
+ */
 class TransientVenueError extends Error {
   constructor(
     message: string,
     readonly retryAfterMs: number | null = null,
+    readonly sent = false,
   ) {
     super(message);
     this.name = 'TransientVenueError';
   }
+}
+
+/**
+ * Connection-phase error codes (undici passes the connector's Node error on, or its own
+ * `ConnectTimeoutError`): the socket never connected, so no request was written.
+ */
+const NEVER_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function codeOf(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Whether a request that failed without an answer may have reached the venue. Error codes alone
+ * cannot tell: a reset (`ECONNRESET`, undici's `UND_ERR_SOCKET` "other side closed") happens on a
+ * connection that failed while connecting as well as on one that took the request, and a timeout
+ * (our `AbortSignal`) gives the same `TimeoutError` whether the request was still waiting for a
+ * connection or already written. So it is decided by `written` (see {@link noticeWrite}: undici
+ * handed the request to a connected socket, which writes it in the same tick): not written, never
+ * sent (refused, DNS, connect timeout, aborted while queued); written, maybe sent, unless the
+ * code is a connection-phase one ({@link NEVER_SENT_CODES}, which cannot follow a write).
+ */
+export function maybeSent(err: unknown, written: boolean): boolean {
+  if (!written) return false;
+  const code = codeOf(err);
+  return code === undefined || !NEVER_SENT_CODES.has(code);
+}
+
+/**
+ * An undici interceptor calling `onWrite` when the request is handed to a connected socket to be
+ * written (the handler's `onRequestStart`, once the request was not aborted there). Hand-written:
+ * `request()` has no option for "written"; an interceptor (`Dispatcher.compose`) wrapping the
+ * handler is where undici shows that moment.
+ */
+function noticeWrite(onWrite: () => void): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) =>
+    dispatch(opts, {
+      onRequestStart(controller, context) {
+        handler.onRequestStart?.(controller, context);
+        // Aborted while it waited for a socket (our timeout): undici aborts it here, before writing.
+        if (!controller.aborted) onWrite();
+      },
+      onRequestUpgrade: (controller, statusCode, headers, socket) =>
+        handler.onRequestUpgrade?.(controller, statusCode, headers, socket),
+      onResponseStart: (controller, statusCode, headers, statusMessage) =>
+        handler.onResponseStart?.(controller, statusCode, headers, statusMessage),
+      onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+      onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+      onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+    });
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -113,6 +177,11 @@ function queryString(q: VenueRequest['query']): string {
   }
   const s = params.toString();
   return s ? `?${s}` : '';
+}
+
+/** Whether a request acts at the venue (anything but a read): its failures may have had an effect. */
+function acts(req: VenueRequest): boolean {
+  return (req.method ?? 'GET') !== 'GET';
 }
 
 export class VenueHttp {
@@ -157,12 +226,15 @@ export class VenueHttp {
     await this.agent.close();
   }
 
+  /** A 2xx whose payload is unreadable: for a call that acts, the venue took it ({@link VenueOutcomeUnknownError}). */
   private malformed(req: VenueRequest, why: string): never {
     this.o.logger.warn(
       { venue: this.o.venue, api: this.o.api, path: req.path },
       `${this.o.venue} ${this.o.api} ${req.path} returned a malformed payload: ${why}`,
     );
-    throw new VenueUnavailableError(this.o.venue, `${this.o.venue} returned a malformed payload for ${req.path}`);
+    const message = `${this.o.venue} returned a malformed payload for ${req.path}`;
+    if (acts(req)) throw new VenueOutcomeUnknownError(this.o.venue, message);
+    throw new VenueUnavailableError(this.o.venue, message);
   }
 
   /** Runs the request through the breaker; returns the body of a 2xx answer. */
@@ -174,7 +246,9 @@ export class VenueHttp {
         throw new VenueUnavailableError(this.o.venue, `${this.o.venue} ${this.o.api} is failing; circuit open`);
       }
       if (err instanceof TransientVenueError) {
-        throw new VenueUnavailableError(this.o.venue, `${this.o.venue} ${this.o.api}: ${err.message}`);
+        const message = `${this.o.venue} ${this.o.api}: ${err.message}`;
+        if (err.sent && acts(req)) throw new VenueOutcomeUnknownError(this.o.venue, message);
+        throw new VenueUnavailableError(this.o.venue, message);
       }
       throw err;
     }
@@ -230,32 +304,42 @@ export class VenueHttp {
       body = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
-    let status: number;
-    let text: string;
-    let retryAfter: string | string[] | undefined;
     const signal = AbortSignal.timeout(this.o.timeoutMs);
+    let written = false;
+    let res: Dispatcher.ResponseData;
     try {
-      const res = await request(url, {
+      res = await request(url, {
         method,
         headers,
         body,
-        dispatcher: this.agent,
+        dispatcher: this.agent.compose(noticeWrite(() => (written = true))),
         signal,
       });
-      status = res.statusCode;
-      retryAfter = res.headers['retry-after'];
+    } catch (err) {
+      const why = signal.aborted
+        ? `no answer within ${this.o.timeoutMs} ms`
+        : `network error: ${(err as Error).message}${codeOf(err) ? ` (${codeOf(err)})` : ''}`;
+      const sent = maybeSent(err, written);
+      throw new TransientVenueError(sent ? why : `${why}, before the request was sent`, null, sent);
+    }
+    const status = res.statusCode;
+    const retryAfter = res.headers['retry-after'];
+    let text: string;
+    try {
       text = await res.body.text();
     } catch (err) {
-      const timedOut = signal.aborted;
-      throw new TransientVenueError(
-        timedOut ? `no answer within ${this.o.timeoutMs} ms` : `network error: ${(err as Error).message}`,
-      );
+      // The venue answered (a 2xx: it took the request), but its body was lost.
+      const why = signal.aborted ? `no whole answer within ${this.o.timeoutMs} ms` : (err as Error).message;
+      if (status >= 200 && status < 300)
+        throw new TransientVenueError(`answered ${status}, body lost: ${why}`, null, true);
+      text = '';
     }
     if (status >= 200 && status < 300) return text;
     if (status === 429) {
       throw new TransientVenueError('rate limited (429)', retryAfterMs(retryAfter) ?? this.o.backoffMs ?? 200);
     }
-    if (status >= 500) throw new TransientVenueError(`answered ${status}`);
+    // A 5xx may come after the venue acted (a gateway timing out on it, a crash after the write).
+    if (status >= 500) throw new TransientVenueError(`answered ${status}`, null, true);
     if (status === 404) throw new VenueNotFoundError(this.o.venue, req.path);
     this.o.logger.warn(
       { venue: this.o.venue, api: this.o.api, path: req.path, status },

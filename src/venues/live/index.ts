@@ -1,31 +1,64 @@
 import type { VenuesConfig } from '../../config';
 import type { Logger } from '../../http/logger';
 import type { RateLimiter } from '../../infra';
-import type { Venue } from '../venue.models';
+import type { PublicTrade, Venue } from '../venue.models';
 import type { VenueClient } from '../venue-client';
+import type { VenueStream } from '../venue-stream';
 import { VenueHttp } from './http';
 import { VenueReadCache } from './read-cache';
 import { VenueAClient } from './venue-a.client';
+import { VenueAStream } from './venue-a.stream';
 import { VenueBClient } from './venue-b.client';
 import { venueBCredentials } from './venue-b-signing';
+import { VenueBStream } from './venue-b.stream';
 
 /**
  * The live venue clients: HTTP clients of the venues' public APIs behind the
  * same {@link VenueClient} contract as the simulated world.
  */
-export { VenueAClient } from './venue-a.client';
+export { VenueAClient, venueATradeId } from './venue-a.client';
 export { VenueBClient } from './venue-b.client';
+export { VenueAStream, ASSETS_PER_CONNECTION } from './venue-a.stream';
+export { VenueBStream } from './venue-b.stream';
+export { VenueSocket } from './venue-socket';
 export { VenueHttp, VenueNotFoundError, retryAfterMs, venueLimiterKey } from './http';
 export { VenueReadCache } from './read-cache';
 export { TradePoller } from './trade-poller';
 export { venueBAuthHeaders, venueBSignature, venueBCredentials } from './venue-b-signing';
+export type { VenueOrderQuery, VenueOrderReport } from './venue-b-order-lookup';
 
 /** A live client: the contract plus `close()` (stops its trade polling and its connection pools). */
 export type LiveVenueClient = VenueClient & {
   close(): Promise<void>;
   /** One poll of the live trade feed now, whatever the timer (tests and manual refresh). */
   pollTradesOnce(): Promise<void>;
+  /** The newest public trades back to `since` (ms), newest first: a stream's catch-up. */
+  fetchRecentTrades(since: number): Promise<PublicTrade[]>;
+  /** While `paused()` holds, the trade feed is not polled (the venue's stream carries the trades). */
+  gateTradePolling(paused: () => boolean): void;
 };
+
+/** Whether a venue client is a live one (it polls, and can be paused while a stream carries its trades). */
+export function isLiveVenueClient(c: VenueClient): c is LiveVenueClient {
+  return c instanceof VenueAClient || c instanceof VenueBClient;
+}
+
+/**
+ * A live venue's push channel (`VENUE_A_WS_URL`, `VENUE_B_WS_URL`): venue_a's CLOB market channel,
+ * or venue_b's trade API websocket, signed with the key pair when it is set (books need it).
+ */
+export function createVenueStream(venue: Venue, config: VenuesConfig, random?: () => number): VenueStream {
+  const { pingMs, reconnectMaxMs: maxBackoffMs } = config.streams;
+  if (venue === 'venue_a') return new VenueAStream({ url: config.streams.venueAUrl, pingMs, maxBackoffMs, random });
+  const { apiKeyId, privateKeyPem } = config.venueB;
+  return new VenueBStream({
+    url: config.streams.venueBUrl,
+    pingMs,
+    maxBackoffMs,
+    random,
+    credentials: apiKeyId && privateKeyPem ? venueBCredentials(apiKeyId, privateKeyPem) : undefined,
+  });
+}
 
 export interface LiveVenueDeps {
   /** The shared limiter (infra's: Redis when Redis is set) that keeps every process under the venues' limits. */

@@ -30,8 +30,18 @@ export class TradePoller {
   private timer: NodeJS.Timeout | null = null;
   private primed = false;
   private running: Promise<void> | null = null;
+  private paused: () => boolean = () => false;
 
   constructor(private readonly o: TradePollerOptions) {}
+
+  /**
+   * While `paused()` holds, the timer's polls are skipped once the tape was learnt (a stream carries
+   * the trades); what was learnt is kept, so the first poll after the pause hands on the trades made
+   * meanwhile (the ingestion stores each trade once, whichever feed saw it first).
+   */
+  gate(paused: () => boolean): void {
+    this.paused = paused;
+  }
 
   subscribe(listener: TradeListener): () => void {
     this.listeners.add(listener);
@@ -59,7 +69,8 @@ export class TradePoller {
 
   private schedule(delayMs: number): void {
     this.timer = setTimeout(() => {
-      void this.pollOnce().finally(() => {
+      // Paused, it still learns the tape once, so a later resume hands on what came since.
+      void (this.paused() && this.primed ? Promise.resolve() : this.pollOnce()).finally(() => {
         if (this.listeners.size > 0 && this.timer) this.schedule(this.o.intervalMs);
       });
     }, delayMs);

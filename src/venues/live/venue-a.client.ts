@@ -177,7 +177,7 @@ export class VenueAClient implements VenueClient {
       venue: this.venue,
       intervalMs: o.tradesPollMs,
       logger: o.logger,
-      fetchRecent: (isSeen) => this.recentTrades(isSeen),
+      fetchRecent: (isSeen) => this.recentTrades((t) => isSeen(t.venueTradeId)),
     });
   }
 
@@ -310,6 +310,16 @@ export class VenueAClient implements VenueClient {
     return this.poller.pollOnce();
   }
 
+  /** The venue's newest public trades back to `since` (ms; three pages at most), newest first: a stream's catch-up. */
+  fetchRecentTrades(since: number): Promise<PublicTrade[]> {
+    return this.recentTrades((t) => t.filledAt.getTime() < since);
+  }
+
+  /** While `paused()` holds, the trade feed's polls are skipped (a stream carries the trades). */
+  gateTradePolling(paused: () => boolean): void {
+    this.poller.gate(paused);
+  }
+
   /** Stops the trade polling and closes the connection pools. */
   async close(): Promise<void> {
     this.poller.stop();
@@ -321,7 +331,7 @@ export class VenueAClient implements VenueClient {
     ]);
   }
 
-  private async recentTrades(isSeen: (id: string) => boolean): Promise<PublicTrade[]> {
+  private async recentTrades(reached: (t: PublicTrade) => boolean): Promise<PublicTrade[]> {
     const limit = this.o.tradesPageSize ?? 100;
     const out: PublicTrade[] = [];
     // Pages back while a whole page is new (more trades than a page since the last poll), three at most.
@@ -332,7 +342,7 @@ export class VenueAClient implements VenueClient {
       );
       const trades = rows.map((t) => this.toTrade(t, this.refs.get(t.conditionId) ?? null));
       out.push(...trades);
-      if (rows.length < limit || trades.some((t) => isSeen(t.venueTradeId))) break;
+      if (rows.length < limit || trades.some(reached)) break;
     }
     return out;
   }
@@ -341,8 +351,7 @@ export class VenueAClient implements VenueClient {
     const outcome = ref ? (t.asset === ref.no ? 'no' : 'yes') : t.outcomeIndex === 1 ? 'no' : 'yes';
     return {
       venue: this.venue,
-      // The Data API has no trade id: one taker's fill is its transaction, wallet, side and outcome token.
-      venueTradeId: `${t.transactionHash}:${t.proxyWallet.toLowerCase()}:${t.side}:${t.asset}`,
+      venueTradeId: venueATradeId(t.transactionHash, t.asset, t.side),
       venueMarketId: t.conditionId,
       venueTraderId: t.proxyWallet.toLowerCase(),
       side: t.side === 'BUY' ? 'buy' : 'sell',
@@ -429,6 +438,15 @@ export class VenueAClient implements VenueClient {
       terms: { outcomeLabel: m.groupItemTitle || null, resolutionSource: m.resolutionSource || null },
     };
   }
+}
+
+/**
+ * A venue_a trade's id. The Data API has none, and the websocket's print names no wallet: a taker's
+ * match is settled in its own transaction, so its transaction, the token traded and the taker's
+ * side name it, alike on the polled tape and on the market channel (so a trade seen on both is one).
+ */
+export function venueATradeId(transactionHash: string, token: string, side: string): string {
+  return `${transactionHash.toLowerCase()}:${token}:${side.toUpperCase()}`;
 }
 
 function dateOr<T extends Date | null>(s: string | null | undefined, fallback: T): Date | T {

@@ -22,12 +22,14 @@ import {
   type VenueBudget,
   type VenueClient,
   type VenueReadOptions,
+  VenueOutcomeUnknownError,
   VenueUnavailableError,
 } from '../venue-client';
 import { aboutMarket, type VenueHttp } from './http';
 import type { VenueReadCache } from './read-cache';
 import { TradePoller } from './trade-poller';
 import { bookSide, categoryOf, centsToPrice, contracts, decimalPrice } from './units';
+import { findVenueBOrder, type VenueOrderQuery, type VenueOrderReport } from './venue-b-order-lookup';
 import { venueBAuthHeaders, type VenueBCredentials } from './venue-b-signing';
 
 /**
@@ -206,7 +208,7 @@ export class VenueBClient implements VenueClient {
       venue: this.venue,
       intervalMs: o.tradesPollMs,
       logger: o.logger,
-      fetchRecent: (isSeen) => this.recentTrades(isSeen),
+      fetchRecent: (isSeen) => this.recentTrades((t) => isSeen(t.venueTradeId)),
     });
   }
 
@@ -391,6 +393,11 @@ export class VenueBClient implements VenueClient {
       ),
     );
     const o = res.order;
+    // Immediate-or-cancel: the answer is final (`executed` or `canceled`). Any other status means the
+    // venue may still fill it: what it filled is asked later (by its client order id), never assumed.
+    if (o.status !== 'executed' && o.status !== 'canceled') {
+      throw new VenueOutcomeUnknownError(this.venue, `venue_b answered the order ${o.status}, not final yet`);
+    }
     const filled = o.fill_count_fp ? contracts(o.fill_count_fp) : (o.fill_count ?? 0);
     const costDollars =
       (o.taker_fill_cost_dollars ? Number(o.taker_fill_cost_dollars) : (o.taker_fill_cost ?? 0) / 100) +
@@ -400,14 +407,29 @@ export class VenueBClient implements VenueClient {
         ? [{ price: decimalPrice(costDollars / filled, DP) ?? 0, size: filled, filledAt: new Date(this.now()) }]
         : [];
     if (filled <= 0) {
+      // The venue took the order and cancelled it unfilled: the same end the reconciler records from it.
       return {
         venueOrderId: o.order_id,
-        status: 'rejected',
+        status: 'cancelled',
         fills,
-        reason: `venue_b order ${o.status} without a fill`,
+        reason: `venue_b ${o.status} the order without a fill`,
       };
     }
     return { venueOrderId: o.order_id, status: filled >= order.size ? 'filled' : 'partially_filled', fills };
+  }
+
+  /**
+   * The order placed with `q.clientOrderId` and what it filled, or null when it never reached the
+   * venue (see {@link findVenueBOrder}); on the order budget, signed.
+   */
+  findOrder(q: VenueOrderQuery): Promise<VenueOrderReport | null> {
+    const creds = this.o.credentials;
+    if (!creds) {
+      return Promise.reject(
+        new VenueUnavailableError(this.venue, 'venue_b orders need VENUE_B_API_KEY_ID and VENUE_B_PRIVATE_KEY'),
+      );
+    }
+    return findVenueBOrder(this.http('order'), creds, () => this.now(), q);
   }
 
   onTrade(listener: TradeListener): () => void {
@@ -417,6 +439,16 @@ export class VenueBClient implements VenueClient {
   /** One poll of the feed now (tests). */
   pollTradesOnce(): Promise<void> {
     return this.poller.pollOnce();
+  }
+
+  /** The venue's newest public trades back to `since` (ms; three pages at most), newest first: a stream's catch-up. */
+  fetchRecentTrades(since: number): Promise<PublicTrade[]> {
+    return this.recentTrades((t) => t.filledAt.getTime() < since);
+  }
+
+  /** While `paused()` holds, the trade feed's polls are skipped (a stream carries the trades). */
+  gateTradePolling(paused: () => boolean): void {
+    this.poller.gate(paused);
   }
 
   /** Stops the trade polling and closes the connection pools. */
@@ -429,7 +461,7 @@ export class VenueBClient implements VenueClient {
     return this.o.now ? this.o.now() : Date.now();
   }
 
-  private async recentTrades(isSeen: (id: string) => boolean): Promise<PublicTrade[]> {
+  private async recentTrades(reached: (t: PublicTrade) => boolean): Promise<PublicTrade[]> {
     const limit = this.o.tradesPageSize ?? 100;
     const out: PublicTrade[] = [];
     let cursor: string | undefined;
@@ -439,7 +471,7 @@ export class VenueBClient implements VenueClient {
       const trades = res.trades.map((t) => this.toTrade(t));
       out.push(...trades);
       cursor = res.cursor || undefined;
-      if (!cursor || trades.length < limit || trades.some((t) => isSeen(t.venueTradeId))) break;
+      if (!cursor || trades.length < limit || trades.some(reached)) break;
     }
     return out;
   }

@@ -52,11 +52,13 @@ describe('GET /api/admin/storage/cache-policy', () => {
     const cached = ROUTES.filter((r) => r.cache);
     expect(cached.length).toBeGreaterThan(0);
     expect(p.responseCaches.map((c) => [c.routeId, c.ttlSeconds * 1000, c.invalidatedBy])).toEqual(
-      cached.map((r) => [r.id, r.cache!.ttlMs, r.cache!.invalidatedBy]),
+      cached.map((r) => [r.id, app.config.readCaches.ttlMs, r.cache!.invalidatedBy]),
     );
-    expect(p.memos.map((m) => m.name)).toEqual(['events', 'markets', 'marketData', 'comparisons']);
-    for (const m of p.memos)
-      expect(m).toMatchObject({ invalidatedBy: CATALOG_CHANGED_TOPIC, ttlSeconds: expect.any(Number) });
+    // One TTL for every cached answer (READ_CACHE_TTL_MS), 30 s unless set.
+    expect(p.responseCaches.every((c) => c.ttlSeconds === 30)).toBe(true);
+    // The catalog memos of services that callers outside GraphQL read too (routing, execution, copytrade).
+    expect(p.memos.map((m) => m.name)).toEqual(['events', 'markets']);
+    for (const m of p.memos) expect(m).toMatchObject({ invalidatedBy: CATALOG_CHANGED_TOPIC, ttlSeconds: 30 });
     expect(p.apiKeyLookup).toEqual({
       ttlSeconds: LOOKUP_TTL_MS / 1000,
       maxEntries: LOOKUP_MAX_ENTRIES,

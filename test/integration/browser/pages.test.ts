@@ -119,7 +119,9 @@ describeInBrowser('browser pages in Chromium', () => {
     // The result editor renders only the visible lines: read its whole text through CodeMirror.
     // (Polled with evaluate: waitForFunction would evaluate a string in the page, which its CSP forbids.)
     let resultText = '';
+    const deadline = Date.now() + 20_000;
     while (!resultText.includes('"total"')) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for GraphiQL's result (shows: ${resultText})`);
       await page.waitForTimeout(100);
       resultText = await page.evaluate<string>(
         `document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror?.getValue() ?? ''`,

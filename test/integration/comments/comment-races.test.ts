@@ -3,6 +3,7 @@ import { toAppError } from '../../../src/errors/normalize-error';
 import type { CreateEventCommentMutation } from '../../../schema/generated/operations';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { gql } from '../../support/graphql';
+import { itOnPostgres } from '../../support/modes';
 import { sleep } from '../../support/wait';
 
 /**
@@ -12,7 +13,6 @@ import { sleep } from '../../support/wait';
  */
 let app: TestApp;
 let slug: string;
-const onPostgres = Boolean(process.env.DATABASE_URL);
 
 beforeAll(async () => {
   app = await startTestApp({ WITHDRAWAL_DISPATCH_MS: '0' });
@@ -113,7 +113,7 @@ describe('foreign-key violations (P2003) are translated in one place', () => {
  * waits on the key's lock; the deletion commits and the insert fails with
  * P2003. PGlite runs one transaction at a time, so this runs on PostgreSQL.
  */
-(onPostgres ? it : it.skip)('a like racing the comment’s deletion is a 404, not a 500', async () => {
+itOnPostgres('a like racing the comment’s deletion is a 404, not a 500', async () => {
   const prisma = app.services.db.prisma;
   const c = await comment('race-author', 'racing');
   const headers = await app.bearer('race-fan');

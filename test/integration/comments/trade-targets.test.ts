@@ -80,7 +80,7 @@ describe("a live venue_a market's trades page", () => {
     // A trade the venue holds but the service never listed is no target either.
     fake.addTrade('venue_a', { venueMarketId: FED_25, side: 'sell', outcome: 'no', price: 0.4, size: 1 });
     const t = fake.data.venueA.trades[0];
-    const unlisted = `venue_a:${t.transactionHash}:${t.proxyWallet.toLowerCase()}:${t.side}:${t.asset}`;
+    const unlisted = `venue_a:${t.transactionHash.toLowerCase()}:${t.asset}:${t.side}`;
     expect((await comments(app, unlisted)).status).toBe(404);
     // Once a page lists it, it is a target.
     const next = await http(`${app.url}/api/markets/venue_a/${FED_25}/trades?limit=1`);

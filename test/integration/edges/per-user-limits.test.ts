@@ -75,8 +75,10 @@ it('payment intents: PAYMENT_INTENT_RATE_LIMIT a minute per user; a key replay s
   for (let i = 0; i < 3; i += 1) {
     expect((await p.post('/api/funding/intent', { amount: 5, currency: 'usd' }, key)).body).toEqual(first.body);
   }
+  // The replays spent no place in the limit (a second new intent still fits) and made no intent of their own.
   expect((await p.post('/api/funding/intent', { amount: 6, currency: 'usd' })).status).toBe(200);
   expectLimited(await p.post('/api/funding/intent', { amount: 7, currency: 'usd' }));
+  expect(await app.services.db.prisma.fundingTransaction.count({ where: { userId: 'p-limited' } })).toBe(2);
 });
 
 it('route intents: ROUTE_RATE_LIMIT stored intents a minute per client', async () => {
@@ -88,12 +90,21 @@ it('route intents: ROUTE_RATE_LIMIT stored intents a minute per client', async (
 });
 
 it('an unauthenticated request spends nothing: 401 before the limit', async () => {
-  const r = await http(`${app.url}/api/events/${slug}/comments`, {
-    method: 'POST',
-    json: { body: 'anon' },
-    headers: bearer('not-a-token'),
-  });
-  expect(r.status).toBe(401);
+  const consumed = jest.spyOn(app.services.rateLimits, 'consume');
+  try {
+    for (let i = 0; i < 3; i += 1) {
+      const r = await http(`${app.url}/api/events/${slug}/comments`, {
+        method: 'POST',
+        json: { body: 'anon' },
+        headers: bearer('not-a-token'),
+      });
+      expect(r.status).toBe(401);
+    }
+    // More refused requests than COMMENT_RATE_LIMIT, none of which reached a limit's counter.
+    expect(consumed).not.toHaveBeenCalled();
+  } finally {
+    consumed.mockRestore();
+  }
 });
 
 it('stored simulations: SIMULATION_RATE_LIMIT a minute per user; anonymous ones store nothing', async () => {
@@ -102,9 +113,19 @@ it('stored simulations: SIMULATION_RATE_LIMIT a minute per user; anonymous ones 
   const execute = async (headers: Record<string, string>) =>
     http(`${app.url}/execute`, { method: 'POST', headers: { accept: 'text/event-stream', ...headers }, json: order });
   const user = await app.bearer('sim-limited');
+  const prisma = app.services.db.prisma;
   expect((await execute(user)).status).toBe(200);
   expect((await execute(user)).status).toBe(200);
   expectLimited(await execute(user));
+  expect(await prisma.order.count({ where: { userId: 'sim-limited' } })).toBe(2);
   expect((await execute(await app.bearer('sim-other'))).status).toBe(200);
-  for (let i = 0; i < 3; i++) expect((await execute({})).status).toBe(200);
+  // Anonymous simulations, beyond the limit too: answered, and nothing is written.
+  const rows = () => Promise.all([prisma.order.count(), prisma.fill.count(), prisma.ledgerEntry.count()]);
+  const before = await rows();
+  for (let i = 0; i < 3; i++) {
+    const r = await execute({});
+    expect(r.status).toBe(200);
+    expect(r.text).toMatch(/^event: completed$/m);
+  }
+  expect(await rows()).toEqual(before);
 });

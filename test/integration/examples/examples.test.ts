@@ -7,7 +7,8 @@ import { followStream, followTrades, type Follower, type TradeMessage } from '..
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { waitFor } from '../../support/wait';
+import { publicTrade } from '../../support/trades';
+import { repeatUntil, waitFor } from '../../support/wait';
 
 /** The examples of `examples/`, each against a real server (and run as a script where it prints). */
 const ROOT = path.resolve(__dirname, '../../..');
@@ -77,20 +78,8 @@ describe('EventSource consumer with resume (eventsource)', () => {
   const followers: Follower[] = [];
   afterAll(() => followers.forEach((f) => f.close()));
 
-  function trade(marketId: string): PublicTrade {
-    seq += 1;
-    return {
-      venue: 'venue_b',
-      venueTradeId: `example-${seq}`,
-      venueMarketId: marketId,
-      venueTraderId: null,
-      side: 'buy',
-      outcome: 'yes',
-      price: 0.5,
-      size: 2,
-      filledAt: new Date(),
-    };
-  }
+  const trade = (marketId: string): PublicTrade =>
+    publicTrade({ venue: 'venue_b', venueTradeId: `example-${(seq += 1)}`, venueMarketId: marketId, size: 2 });
 
   it('follows /stream/trades, and a resumed consumer goes on without a duplicate', async () => {
     const market = await app.services.db.prisma.market.findFirstOrThrow({ where: { venue: 'venue_b' } });
@@ -99,10 +88,12 @@ describe('EventSource consumer with resume (eventsource)', () => {
     const first = followTrades(app.url, { venue: 'venue_b', onMessage: (t) => got.push(t) });
     followers.push(first);
     // The stream is live-only: send trades until the subscription is up and one arrives.
-    while (got.length === 0) {
-      await ingest(trade(market.venueMarketId));
-      await waitFor(() => got.length > 0, 'a first trade', 1_000).catch(() => undefined);
-    }
+    await repeatUntil(
+      () => ingest(trade(market.venueMarketId)),
+      () => got.length > 0,
+      'a first trade through the consumer',
+      { everyMs: 1_000 },
+    );
     const t = trade(market.venueMarketId);
     await ingest(t);
     await waitFor(() => got.some((m) => m.id === `venue_b:${t.venueTradeId}`), 'the trade');
@@ -118,12 +109,16 @@ describe('EventSource consumer with resume (eventsource)', () => {
     });
     followers.push(second);
     const sent: string[] = [];
-    while (resumed.length === 0) {
-      const next = trade(market.venueMarketId);
-      sent.push(`venue_b:${next.venueTradeId}`);
-      await ingest(next);
-      await waitFor(() => resumed.length > 0, 'a trade after the resume', 1_000).catch(() => undefined);
-    }
+    await repeatUntil(
+      async () => {
+        const next = trade(market.venueMarketId);
+        sent.push(`venue_b:${next.venueTradeId}`);
+        await ingest(next);
+      },
+      () => resumed.length > 0,
+      'a trade through the resumed consumer',
+      { everyMs: 1_000 },
+    );
     // Only trades sent after the resume, each once; nothing the first consumer handled.
     expect(resumed.every((m) => sent.includes(m.id))).toBe(true);
     expect(new Set(resumed.map((m) => m.id)).size).toBe(resumed.length);
@@ -148,10 +143,15 @@ describe('EventSource consumer with resume (eventsource)', () => {
     const first = followStream<{ title: string }>(url, { event: 'feed_item', onMessage: (m) => got.push(m.title) });
     followers.push(first);
     await waitFor(() => app.services.metrics.openStreams() > 0, 'the stream open');
-    for (let n = 0; got.length === 0; n += 1) {
-      await ingestFeed(`seen ${n}`);
-      await waitFor(() => got.length > 0, 'a first item', 1_000).catch(() => undefined);
-    }
+    let n = 0;
+    await repeatUntil(
+      () => ingestFeed(`seen ${(n += 1)}`),
+      () => got.length > 0,
+      'a first feed item',
+      {
+        everyMs: 1_000,
+      },
+    );
     first.close();
     const seen = got.length;
 

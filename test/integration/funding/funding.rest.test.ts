@@ -10,10 +10,11 @@ import type {
 import { NotificationsService } from '../../../src/modules/notifications/notifications.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
-import { signPaymentPayload } from '../../../src/modules/webhooks';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
 import { fund } from '../../support/funding';
+import { allAtOnce, itEmbedded, itOnPostgres, oneAfterAnother } from '../../support/modes';
+import { postPaymentEvent } from '../../support/payments';
 
 type Onramp = CreateOnrampSessionMutation['createOnrampSession'];
 type Fundings = FundingHistoryQuery['fundingHistory'];
@@ -32,14 +33,7 @@ afterAll(async () => {
   await app.close();
 });
 
-async function deliver(event: unknown, base = app) {
-  const body = JSON.stringify(event);
-  return http(`${base.url}/webhooks/payments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'payment-signature': signPaymentPayload(SECRET, body) },
-    body,
-  });
-}
+const deliver = (event: unknown, base = app) => postPaymentEvent(base.url, event, { secret: SECRET });
 
 async function balance(sub: string) {
   return (await app.as(sub).get('/api/wallets/balance')).body as Balance;
@@ -191,10 +185,11 @@ describe('withdrawals', () => {
     expect(await balance('wd')).toEqual(before);
   });
 
-  it('201: queued with the amount held at once; idempotent on its key, also concurrently', async () => {
+  /** Three sends of one withdrawal under one Idempotency-Key, by `send`: one withdrawal, one hold. */
+  async function oneWithdrawalOfThree(send: typeof allAtOnce) {
     const key = { 'idempotency-key': 'w-1' };
     const body = { amount: 30.123456, chain: 'polygon', destination: EVM.toLowerCase() };
-    const rs = await Promise.all([1, 2, 3].map(() => app.asWallet('wd').post('/api/funding/withdraw', body, key)));
+    const rs = await send(3, () => app.asWallet('wd').post('/api/funding/withdraw', body, key));
     expect(rs.map((r) => r.status)).toEqual([201, 201, 201]);
     const w = rs[0].body as Withdrawal;
     expect(rs.every((r) => (r.body as Withdrawal).id === w.id)).toBe(true);
@@ -209,7 +204,15 @@ describe('withdrawals', () => {
     const mismatch = await app.asWallet('wd').post('/api/funding/withdraw', { ...body, amount: 1 }, key);
     expect(mismatch.status).toBe(409);
     expect(await balance('wd')).toEqual(expect.objectContaining({ available: 69.876544, held: 30.123456 }));
-  });
+  }
+
+  // The request runs in one transaction: PGlite runs them one at a time, so the race is PostgreSQL's.
+  itOnPostgres('201: queued with the amount held at once; idempotent on its key, also concurrently', () =>
+    oneWithdrawalOfThree(allAtOnce),
+  );
+  itEmbedded('201: queued with the amount held at once; idempotent on its key', () =>
+    oneWithdrawalOfThree(oneAfterAnother),
+  );
 
   it('the simulated processor pays at once: queued → completed, hold settled', async () => {
     expect(await app.services.get(WithdrawalsService).dispatch()).toBeGreaterThanOrEqual(1);

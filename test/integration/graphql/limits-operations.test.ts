@@ -86,11 +86,12 @@ function largestPages(route: AnyRouteDef): Record<string, unknown> {
       input[name] = largest ?? 'sample';
     }
   }
+  // A mapping that refused these values would leave the route's largest page unchecked: it fails here, named.
   let vars: Record<string, unknown>;
   try {
     vars = (route.variables ? route.variables(input) : input) as Record<string, unknown>;
-  } catch {
-    vars = {};
+  } catch (err) {
+    throw new Error(`${route.id}: its variables mapping refused ${JSON.stringify(input)}: ${String(err)}`);
   }
   return Object.fromEntries(
     Object.entries(vars).filter(([k, v]) => (PAGE_SIZE_ARGS as readonly string[]).includes(k) && typeof v === 'number'),

@@ -10,9 +10,9 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { createClient } from 'graphql-sse';
-import { signPaymentPayload } from '../../../src/modules/webhooks';
 import { TRADES_TOPIC, type TradeEvent } from '../../../src/modules/trades';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { postPaymentEvent } from '../../support/payments';
 import { waitFor } from '../../support/wait';
 
 const SECRET = 'whsec_body_gate_test';
@@ -446,14 +446,7 @@ describe('what the documents describe still works', () => {
 
   it('the signed payment webhook', async () => {
     const body = JSON.stringify({ id: 'evt_body_gate', type: 'something.else', data: {} }, null, 2);
-    const r = await http(`${app.url}/webhooks/payments`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'payment-signature': signPaymentPayload(SECRET, body),
-      },
-      body,
-    });
+    const r = await postPaymentEvent(app.url, body, { secret: SECRET, contentType: 'application/json; charset=utf-8' });
     expect({ status: r.status, body: r.body }).toEqual({
       status: 200,
       body: { received: true, eventId: 'evt_body_gate', duplicate: false, outcome: 'ignored' },

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { loadConfig, ConfigError } from '../../../src/config';
 import { http, startTestApp, type HeaderMap, type TestApp } from '../../support/app';
 import { openSse } from '../../support/sse';
+import { waitFor } from '../../support/wait';
 
 // `behind`: one proxy hop trusted, a metrics token, short server timeouts. `direct`: the defaults.
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789abcdef';
@@ -129,7 +130,7 @@ describe('server timeouts', () => {
     // The stream opened before that client has been open longer than the request timeout, and
     // still delivers (a heartbeat comes after the cut).
     const seen = stream.comments.length;
-    while (stream.comments.length === seen) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => stream.comments.length > seen, 'a heartbeat after the cut', 10_000);
     expect(stream.comments.at(-1)).toBe('heartbeat');
     stream.close();
   });

@@ -30,7 +30,7 @@ describe('repeated public reads are answered before Express, exactly as Express 
   afterAll(async () => {
     await app.close();
   });
-  const served = () => app.running.repeats.served;
+  const served = () => app.running.fastPath.written;
   const postGraphql = (body: string, headers: Record<string, string> = {}) =>
     ask(`${app.url}/graphql`, { method: 'POST', headers: { ...JSON_TYPE, ...headers }, body });
 
@@ -138,5 +138,26 @@ describe('repeated public reads are answered before Express, exactly as Express 
       expect({ body, status: here.status, text: here.text }).toEqual({ body, status: there.status, text: there.text });
       expect(here.headers).toEqual(there.headers);
     }
+  });
+
+  it('finds a GraphQL answer by the operation its body names, and leaves other bodies to Express', async () => {
+    const first = await postGraphql(QUERY);
+    expect(first.status).toBe(200);
+    const before = served();
+    // The same query and variables in another layout: the same entry of the answer cache.
+    const spaced = await postGraphql(`{ "query" : ${JSON.stringify(JSON.parse(QUERY).query)} , "variables": null }`);
+    expect(spaced.text).toBe(first.text);
+    expect(served()).toBe(before + 1);
+    // A body naming more than the operation (a persisted query's extensions) is Apollo's to read.
+    const extended = JSON.stringify({ ...JSON.parse(QUERY), extensions: {} });
+    expect((await postGraphql(extended)).text).toBe(first.text);
+    expect((await postGraphql(extended)).text).toBe(first.text);
+    expect(served()).toBe(before + 1);
+    // No operation name and an empty one are different requests: the empty one names no operation.
+    const unnamed = await postGraphql(JSON.stringify({ query: '{ __typename }' }));
+    expect(unnamed.status).toBe(200);
+    await postGraphql(JSON.stringify({ query: '{ __typename }' }));
+    const empty = await postGraphql(JSON.stringify({ query: '{ __typename }', operationName: '' }));
+    expect(empty.status).toBe(400);
   });
 });

@@ -1,5 +1,5 @@
 import type { Infra } from '../../../src/infra';
-import { sleep } from '../../support/wait';
+import { sleep, waitFor } from '../../support/wait';
 import { deferred, KINDS, makeInfra } from './infra-test-helpers';
 
 describe.each(KINDS)('cache (%s)', (kind) => {
@@ -35,9 +35,10 @@ describe.each(KINDS)('cache (%s)', (kind) => {
   });
 
   it('expires entries after their TTL', async () => {
-    await infra.cache.set('short', 'v', 100);
+    // A second to read it back in (a busy machine may take a while); the TTL passing is the point.
+    await infra.cache.set('short', 'v', 1_000);
     await expect(infra.cache.get('short')).resolves.toBe('v');
-    await sleep(400);
+    await sleep(1_300);
     await expect(infra.cache.get('short')).resolves.toBeUndefined();
   });
 
@@ -66,8 +67,8 @@ describe.each(KINDS)('cache (%s)', (kind) => {
     const gate = deferred<string>();
     const load = jest.fn(() => gate.promise);
     const calls = Array.from({ length: 10 }, () => infra.cache.wrap('sf', 10_000, load));
-    // Let every caller reach the cache read before the load finishes.
-    await sleep(50);
+    // Every caller is in before the load finishes: the first read the cache and is loading.
+    await waitFor(() => load.mock.calls.length > 0, 'the first caller loads');
     gate.resolve('loaded');
     const results = await Promise.all(calls);
     expect(load).toHaveBeenCalledTimes(1);
@@ -80,7 +81,7 @@ describe.each(KINDS)('cache (%s)', (kind) => {
     const gate = deferred<string>();
     const failing = jest.fn(() => gate.promise);
     const calls = Array.from({ length: 5 }, () => infra.cache.wrap('fail', 10_000, failing));
-    await sleep(50);
+    await waitFor(() => failing.mock.calls.length > 0, 'the first caller loads');
     gate.reject(new Error('upstream down'));
     const settled = await Promise.allSettled(calls);
     expect(failing).toHaveBeenCalledTimes(1);

@@ -7,7 +7,7 @@ import {
   RedisLeaseBackend,
   type LeaseBackend,
 } from '../../../src/infra';
-import { sleep, waitFor } from '../../support/wait';
+import { waitFor } from '../../support/wait';
 import { randomPrefix, REDIS_URL } from './infra-test-helpers';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? '';
@@ -28,6 +28,20 @@ function countingJob() {
     },
   };
   return job;
+}
+
+/** Counts `backend`'s finished `acquire` calls (each take or renewal of a lease is one). */
+function attemptsOf(backend: LeaseBackend): { count: number } {
+  const tries = { count: 0 };
+  const acquire = backend.acquire.bind(backend);
+  backend.acquire = async (name) => {
+    try {
+      return await acquire(name);
+    } finally {
+      tries.count += 1;
+    }
+  };
+  return tries;
 }
 
 const errors: unknown[] = [];
@@ -102,11 +116,13 @@ describeShared('%s leases across two processes', (_kind, makeBackends) => {
     const [backendA, backendB] = (await makeBackends()) as [LeaseBackend, LeaseBackend];
     const [first, second] = [leasesOver(backendA), leasesOver(backendB)];
     const [jobA, jobB] = [countingJob(), countingJob()];
+    const [triesA, triesB] = [attemptsOf(backendA), attemptsOf(backendB)];
     await first.hold('dispatch', jobA);
     await second.hold('dispatch', jobB);
     expect([jobA.running, jobB.running]).toEqual([true, false]);
-    // Several renewals later, still one holder.
-    await sleep(350);
+    // Three renewals later, in each process, still one holder.
+    const [a0, b0] = [triesA.count, triesB.count];
+    await waitFor(() => triesA.count >= a0 + 3 && triesB.count >= b0 + 3, 'three renewals in each process', 10_000);
     expect([jobA.starts, jobB.starts]).toEqual([1, 0]);
     await first.close();
     expect(jobA).toMatchObject({ running: false, stops: 1 });

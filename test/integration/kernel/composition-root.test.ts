@@ -4,6 +4,7 @@ import { ServiceToken, defineModule, onTopic, provide, type ModuleDefinition } f
 import { CATALOG_CHANGED_TOPIC } from '../../../src/modules/events/events.models';
 import { closeServices, createServices, startBackground } from '../../../src/services';
 import { openTestDatabase } from '../../support/db';
+import { waitFor } from '../../support/wait';
 
 /** The REST route table caches catalog reads: any module list must publish the catalog topic. */
 const catalogPublisher = defineModule({ name: 'catalog', topics: { publishes: [CATALOG_CHANGED_TOPIC] } });
@@ -107,7 +108,7 @@ describe('the composition root', () => {
       expect(entry).toMatchObject({ name: 'listener', invalidatedBy: CATALOG_CHANGED_TOPIC });
       await entry.memo.get('k', async () => 1);
       await services.infra.pubsub.publish(CATALOG_CHANGED_TOPIC, { at: 7 });
-      await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => seen.length > 0, 'the listener hears the message');
       expect(seen).toEqual([{ at: 7 }]);
       expect(await entry.memo.get('k', async () => 2)).toBe(2); // the memo was cleared
     } finally {

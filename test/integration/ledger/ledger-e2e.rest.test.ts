@@ -15,14 +15,14 @@ import type {
   SetupAccountMutation,
   WalletBalanceQuery,
 } from '../../../schema/generated/operations';
-import { paymentSignature } from '../../../src/modules/webhooks/payment-signature';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
 import type { FakeVenues } from '../../support/fake-venues';
 import { activeMatchedEvent, pinnedWorld } from '../../support/pinned-world';
 import { startLiveVenueB } from '../execution/trading-helpers';
 import { postStream, type StreamResult } from '../../support/execution-stream';
 import { micros, usd } from '../../support/money';
+import { postPaymentEvent } from '../../support/payments';
 import { prng } from '../../support/prng';
 import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
@@ -87,16 +87,7 @@ afterAll(async () => {
 let events = 0;
 /** Delivers a processor event signed at the services' clock (the pinned one). */
 async function deliver(type: string, data: Record<string, unknown>, id = `evt_e2e_${(events += 1)}`) {
-  const body = JSON.stringify({ id, type, data });
-  const t = Math.floor(pinned.now() / 1000);
-  const r = await http(`${app.url}/webhooks/payments`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'payment-signature': `t=${t},v1=${paymentSignature(SECRET, t, body)}`,
-    },
-    body,
-  });
+  const r = await postPaymentEvent(app.url, { id, type, data }, { secret: SECRET, atMs: pinned.now() });
   expect(r.status).toBe(200);
   return { id, body: r.body as ReceivePaymentEventMutation['receivePaymentEvent'] };
 }

@@ -1,6 +1,7 @@
 import type { Database } from '../../../src/db';
 import { InsufficientFundsError, LedgerService, type LedgerMovement } from '../../../src/modules/ledger';
 import { openTestDatabase } from '../../support/db';
+import { allAtOnce, itOnPostgres, oneAfterAnother } from '../../support/modes';
 import { prng } from '../../support/prng';
 
 let db: Database;
@@ -40,12 +41,20 @@ describe('LedgerService', () => {
     expect(await ledger.audit()).toEqual([]);
   });
 
-  it('applies a movement once per idempotency key, also when posted concurrently', async () => {
-    const m = { ...move('u2', 5_000_000n, 0n), idempotencyKey: 'once' };
-    const results = await Promise.all([1, 2, 3].map(() => ledger.postAll([m])));
+  /** One movement posted three times by `send`, under one idempotency key: applied once. */
+  async function postedThrice(userId: string, send: typeof allAtOnce) {
+    const m = { ...move(userId, 5_000_000n, 0n), idempotencyKey: `once:${userId}` };
+    const results = await send(3, () => ledger.postAll([m]));
     expect(results.flat().filter(Boolean)).toHaveLength(1);
-    expect(await ledger.balance('u2')).toMatchObject({ available: 5_000_000n });
-  });
+    expect(await ledger.balance(userId)).toMatchObject({ available: 5_000_000n });
+  }
+
+  it('applies a movement once per idempotency key', () => postedThrice('u2', oneAfterAnother));
+
+  // postAll is one transaction: PGlite runs them one at a time, so races are PostgreSQL's.
+  itOnPostgres('applies a movement once per idempotency key when posted concurrently', () =>
+    postedThrice('u2c', allAtOnce),
+  );
 
   it('rolls the whole transaction back when one movement fails', async () => {
     await expect(ledger.postAll([move('u3', 7n, 0n), move('u3', -8n, 0n, 'fee')])).rejects.toBeInstanceOf(
@@ -55,14 +64,23 @@ describe('LedgerService', () => {
     expect(await db.prisma.ledgerEntry.count({ where: { userId: 'u3' } })).toBe(0);
   });
 
-  it('concurrent debits never overdraw', async () => {
-    await ledger.postAll([move('u4', 10n, 0n)]);
-    const tries = await Promise.allSettled(
-      Array.from({ length: 6 }, () => ledger.postAll([move('u4', -3n, 3n, 'withdrawal_hold')])),
+  /** Six holds of 3 on a balance of 10, sent by `send`: three fit, three are refused. */
+  async function sixHoldsOfThree(userId: string, send: typeof allAtOnce) {
+    await ledger.postAll([move(userId, 10n, 0n)]);
+    const tries = await send(6, () =>
+      ledger.postAll([move(userId, -3n, 3n, 'withdrawal_hold')]).then(
+        () => 'applied',
+        (err: unknown) => err,
+      ),
     );
-    expect(tries.filter((t) => t.status === 'fulfilled')).toHaveLength(3);
-    expect(await ledger.balance('u4')).toMatchObject({ available: 1n, held: 9n });
-  });
+    expect(tries.filter((t) => t === 'applied')).toHaveLength(3);
+    expect(tries.filter((t) => t instanceof InsufficientFundsError)).toHaveLength(3);
+    expect(await ledger.balance(userId)).toMatchObject({ available: 1n, held: 9n });
+  }
+
+  it('debits never overdraw', () => sixHoldsOfThree('u4', oneAfterAnother));
+
+  itOnPostgres('concurrent debits never overdraw', () => sixHoldsOfThree('u4c', allAtOnce));
 
   it('keeps every balance equal to the sum of its entries over a randomized sequence', async () => {
     const rand = prng(20261122);

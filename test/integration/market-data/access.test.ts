@@ -281,14 +281,22 @@ describe('GraphQL with an API key', () => {
   });
 
   it('takes the key from X-API-Key when the bearer carries a user token', async () => {
-    const { key } = await issueKey(app);
-    const r = await gql(
-      app,
-      '{ eventCategories { category } }',
-      {},
-      { ...(await app.bearer('user-1')), 'x-api-key': key },
-    );
-    expect(r.body.data).toBeTruthy();
+    // A field that needs the key: the user token alone does not answer it.
+    const KEYED = '{ eventCategories { category } apiRateLimit { plan limit remaining } }';
+    const user = await app.bearer('user-1');
+    const alone = await gql(app, KEYED, {}, user);
+    expect(alone.body.errors?.[0].extensions.code).toBe('unauthorized');
+    const { key, owner } = await issueKey(app, { plan: 'pro' });
+    const r = await gql(app, KEYED, {}, { ...user, 'x-api-key': key });
+    expect(r.body.errors).toBeUndefined();
+    expect((r.body as { data: { apiRateLimit: unknown } }).data.apiRateLimit).toEqual({
+      plan: 'pro',
+      limit: PLAN_LIMITS.pro,
+      remaining: PLAN_LIMITS.pro - 1,
+    });
+    expect(rateHeaders(r.headers).remaining).toBe(PLAN_LIMITS.pro - 1);
+    await app.services.get(UsageRecorder).flush();
+    expect((await app.services.get(UsageService).report(owner, 1)).byEndpoint).toEqual({ '/graphql': 1 });
   });
 
   it('issues keys for any owner with the admin token only', async () => {

@@ -18,6 +18,7 @@ const EXCLUSIVE = [
   'execution:order reconciler',
   'funding:withdrawal dispatch',
   'ingestion:simulated live trades',
+  'ingestion:venue streams',
   'rewards:reward settlement',
   'routing:route intent purge',
 ];

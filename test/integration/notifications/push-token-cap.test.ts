@@ -2,6 +2,7 @@ import { NotificationsService } from '../../../src/modules/notifications';
 import { startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
 import { gql } from '../../support/graphql';
+import { describeOnPostgres } from '../../support/modes';
 
 /**
  * Device tokens per user are bounded (`PUSH_TOKENS_PER_USER`, 20): registering one more drops the
@@ -95,9 +96,7 @@ describe('push tokens per user (defaults)', () => {
 });
 
 // PGlite runs one transaction at a time: concurrent registrations only race on PostgreSQL.
-const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
-
-onPostgres('push tokens per user under concurrent registrations (PostgreSQL)', () => {
+describeOnPostgres('push tokens per user under concurrent registrations (PostgreSQL)', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp({ PUSH_TOKENS_PER_USER: '5', PUSH_TOKEN_RATE_LIMIT: '1000' });

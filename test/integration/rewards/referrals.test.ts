@@ -1,5 +1,6 @@
 import type { ReferralCodeMutation, ReferralStatusQuery } from '../../../schema/generated/operations';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { itOnPostgres } from '../../support/modes';
 import { chargeFee, refer } from './rewards-helpers';
 
 type ReferralCode = ReferralCodeMutation['referralCode'];
@@ -27,6 +28,7 @@ describe('referral codes', () => {
     ).toBe(401);
   });
 
+  // No one transaction makes the code (a conditional update after a read): the requests interleave embedded too.
   it('POST /referral/code gets or creates one short code; concurrent first requests agree', async () => {
     const rs = await Promise.all([1, 2, 3, 4, 5].map(() => app.as('rc-a').post('/api/rewards/referral/code')));
     expect(rs.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
@@ -111,11 +113,16 @@ describe('POST /api/rewards/referral/apply', () => {
     expect((await status('lp-a')).referredBy).toBeNull();
   });
 
-  it('concurrent applications that would close a loop between them: one wins, the other is a 409', async () => {
-    const [codeX, codeY] = [await codeOf('cl-x'), await codeOf('cl-y')];
-    const [rx, ry] = await Promise.all([apply('cl-x', codeY), apply('cl-y', codeX)]);
-    expect([rx.status, ry.status].sort()).toEqual([200, 409]);
-  });
+  // Applications run under one lock in one transaction: PGlite runs them one at a time, so the race is PostgreSQL's
+  // (the loop refused one after another is the test above).
+  itOnPostgres(
+    'concurrent applications that would close a loop between them: one wins, the other is a 409',
+    async () => {
+      const [codeX, codeY] = [await codeOf('cl-x'), await codeOf('cl-y')];
+      const [rx, ry] = await Promise.all([apply('cl-x', codeY), apply('cl-y', codeX)]);
+      expect([rx.status, ry.status].sort()).toEqual([200, 409]);
+    },
+  );
 
   it('409 once the first fee was charged (the ledger is the source of truth)', async () => {
     const code = await codeOf('ff-parent');

@@ -10,6 +10,7 @@ import { RewardsService } from '../../../src/modules/rewards/rewards.service';
 import { RewardsAccrual } from '../../../src/modules/rewards/rewards-accrual.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { allAtOnce, itEmbedded, itOnPostgres, oneAfterAnother } from '../../support/modes';
 import { chargeFee, refer, rowsOf, type RewardsPage } from './rewards-helpers';
 
 type Claim = ClaimRewardsMutation['claimRewards'];
@@ -262,10 +263,11 @@ describe('release, claims and notifications', () => {
     }
   });
 
-  it('concurrent claims pay out exactly once: one 200, the rest 400, one ledger credit', async () => {
+  /** Six claims of rw-a's available rewards, sent by `send`: one pays them out, the others find nothing. */
+  async function sixClaimsPayOnce(send: typeof allAtOnce) {
     const walletId = await walletOf('rw-a');
     const before = await app.services.get(LedgerService).balance('rw-a');
-    const rs = await Promise.all([1, 2, 3, 4, 5, 6].map(() => app.as('rw-a').post('/api/rewards/claim', { walletId })));
+    const rs = await send(6, () => app.as('rw-a').post('/api/rewards/claim', { walletId }));
     expect(rs.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     const claim = rs.find((r) => r.status === 200)!.body as Claim;
     expect(claim).toMatchObject({
@@ -293,7 +295,15 @@ describe('release, claims and notifications', () => {
     const notes = (await app.as('rw-a').get('/api/notifications')).body as Notifications;
     expect(notes.data.filter((n) => n.title === 'Rewards claimed').map((n) => n.data.claimId)).toEqual([claim.id]);
     expect(await app.services.get(LedgerService).audit()).toEqual([]);
-  });
+  }
+
+  // The claim is one transaction: PGlite runs them one at a time, so the race is PostgreSQL's.
+  itOnPostgres('concurrent claims pay out exactly once: one 200, the rest 400, one ledger credit', () =>
+    sixClaimsPayOnce(allAtOnce),
+  );
+  itEmbedded('repeated claims pay out once: one 200, the rest 400, one ledger credit', () =>
+    sixClaimsPayOnce(oneAfterAnother),
+  );
 
   it('points are a score: a claim pays the USD rewards and leaves points available', async () => {
     const walletId = await walletOf('rw-c');
@@ -307,12 +317,13 @@ describe('release, claims and notifications', () => {
     expect(await summary('rw-c')).toMatchObject({ points: 123.4567, claimableUsd: 0 });
   });
 
-  it('Idempotency-Key: concurrent retries of one claim get the one answer; the ledger is credited once', async () => {
+  /** Three sends of one claim under one Idempotency-Key, by `send`: one claim, one answer. */
+  async function retriesOfOneClaim(send: typeof allAtOnce) {
     await chargeFee(app, 'rw-key', 7_000_000n);
     endHolds();
     const walletId = await walletOf('rw-key');
     const key = { 'idempotency-key': 'claim-1' };
-    const rs = await Promise.all([1, 2, 3].map(() => app.as('rw-key').post('/api/rewards/claim', { walletId }, key)));
+    const rs = await send(3, () => app.as('rw-key').post('/api/rewards/claim', { walletId }, key));
     expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(new Set(rs.map((r) => (r.body as Claim).id)).size).toBe(1);
     expect((rs[0].body as Claim).amount).toBe(0.7);
@@ -325,7 +336,14 @@ describe('release, claims and notifications', () => {
     expect(again.body).toEqual(rs[0].body);
     const other = await app.as('rw-key').post('/api/rewards/claim', { walletId: 'other' }, key);
     expect(other.status).toBe(409);
-  });
+  }
+
+  itOnPostgres('Idempotency-Key: concurrent retries of one claim get the one answer; the ledger is credited once', () =>
+    retriesOfOneClaim(allAtOnce),
+  );
+  itEmbedded('Idempotency-Key: retries of one claim get the one answer; the ledger is credited once', () =>
+    retriesOfOneClaim(oneAfterAnother),
+  );
 
   it('the fees in the balance ledger are untouched by rewards (separate movements)', async () => {
     const fees = await app.services.db.prisma.ledgerEntry.count({ where: { kind: TRADING_FEE_KIND } });

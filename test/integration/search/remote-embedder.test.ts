@@ -134,7 +134,8 @@ describe('remote provider down while the catalog is indexed', () => {
   it('answers 502 meanwhile, then retries the index once the API is back', async () => {
     api.mode = 'error';
     const p = pinnedWorld();
-    const app = await startTestApp(remoteEnv({ EMBEDDINGS_API_KEY: 'k' }), {}, p);
+    // The catalog is indexed again through the API once it is back: a timeout a busy machine does not miss.
+    const app = await startTestApp(remoteEnv({ EMBEDDINGS_API_KEY: 'k', EMBEDDINGS_TIMEOUT_MS: '3000' }), {}, p);
     try {
       expect(await app.services.db.prisma.eventEmbedding.count()).toBe(0);
       expect((await http(`${app.url}/api/events/search?q=bitcoin`)).status).toBe(502);

@@ -2,6 +2,7 @@ import type { CreateEventCommentMutation, SocialOverviewQuery } from '../../../s
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { publicTrade } from '../../support/trades';
 import { wallets } from '../../support/wallets';
 
 let app: TestApp;
@@ -18,17 +19,15 @@ beforeAll(async () => {
   });
   [m1, m2] = markets.map((m) => m.venueMarketId) as [string, string];
   let n = 0;
-  const t = (trader: string, market: string, side: 'buy' | 'sell', size: number): PublicTrade => ({
-    venue: 'venue_a',
-    venueTradeId: `disc-${(n += 1)}`,
-    venueMarketId: market,
-    venueTraderId: trader,
-    side,
-    outcome: 'yes',
-    price: 0.5,
-    size,
-    filledAt: new Date(Date.now() - 60_000 + n),
-  });
+  const t = (trader: string, market: string, side: 'buy' | 'sell', size: number): PublicTrade =>
+    publicTrade({
+      venueTradeId: `disc-${(n += 1)}`,
+      venueMarketId: market,
+      venueTraderId: trader,
+      side,
+      size,
+      filledAt: new Date(Date.now() - 60_000 + n),
+    });
   await app.services
     .get(TradeIngestService)
     .ingest([t(W1, m1, 'buy', 5), t(W2, m1, 'buy', 9), t(W2, m2, 'buy', 3), t(W2, m2, 'sell', 3), t(W3, m1, 'buy', 1)]);

@@ -2,6 +2,7 @@ import type { LeaderboardQuery, TraderQuery, TraderTradesQuery } from '../../../
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { publicTrade } from '../../support/trades';
 import { wallet, wallets } from '../../support/wallets';
 
 type TraderTrades = TraderTradesQuery['traderTrades'];
@@ -14,8 +15,7 @@ let marketId: string;
 let seq = 0;
 const t = (trader: string, side: 'buy' | 'sell', outcome: 'yes' | 'no', size: number, price: number): PublicTrade => {
   seq += 1;
-  return {
-    venue: 'venue_a',
+  return publicTrade({
     venueTradeId: `lb-${seq}`,
     venueMarketId: marketId,
     venueTraderId: trader,
@@ -24,7 +24,7 @@ const t = (trader: string, side: 'buy' | 'sell', outcome: 'yes' | 'no', size: nu
     price,
     size,
     filledAt: new Date(Date.UTC(2026, 10, 1, 0, 0, seq)),
-  };
+  });
 };
 
 beforeAll(async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreateEventCommentMutation, SocialOverviewQuery } from '../../../schema/generated/operations';
 import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { publicTrade } from '../../support/trades';
 import { statementsOf } from './statements';
 import { EventsService } from '../../../src/modules/events/events.service';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
@@ -25,17 +26,14 @@ beforeAll(async () => {
     orderBy: { id: 'asc' },
   });
   // Few: three traders, one thread with a reply.
-  const t = (i: number): PublicTrade => ({
-    venue: 'venue_a',
-    venueTradeId: `ov-${i}`,
-    venueMarketId: market.venueMarketId,
-    venueTraderId: '0x' + String(i).repeat(40).slice(0, 40),
-    side: 'buy',
-    outcome: 'yes',
-    price: 0.5,
-    size: i,
-    filledAt: new Date(Date.now() - 60_000 + i),
-  });
+  const t = (i: number): PublicTrade =>
+    publicTrade({
+      venueTradeId: `ov-${i}`,
+      venueMarketId: market.venueMarketId,
+      venueTraderId: '0x' + String(i).repeat(40).slice(0, 40),
+      size: i,
+      filledAt: new Date(Date.now() - 60_000 + i),
+    });
   await app.services.get(TradeIngestService).ingest([t(1), t(2), t(3)]);
   const slug = app.services.world.coreEvents[0].slug;
   const user = app.as('ov-user');

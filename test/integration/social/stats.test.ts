@@ -7,6 +7,7 @@ import {
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp, type UserClient } from '../../support/app';
+import { publicTrade } from '../../support/trades';
 import { statementsOf } from './statements';
 import { importVerified, polygonSignerStartingWith, wallets } from '../../support/wallets';
 import { postStream } from '../../support/execution-stream';
@@ -31,17 +32,15 @@ let marketId: string;
 let seq = 0;
 const t = (trader: string, side: 'buy' | 'sell', size: number, price = 0.5): PublicTrade => {
   seq += 1;
-  return {
-    venue: 'venue_a',
+  return publicTrade({
     venueTradeId: `st-${seq}`,
     venueMarketId: marketId,
     venueTraderId: trader,
     side,
-    outcome: 'yes',
     price,
     size,
     filledAt: new Date(Date.UTC(2026, 10, 2, 0, 0, seq)),
-  };
+  });
 };
 
 beforeAll(async () => {

@@ -2,23 +2,31 @@ import net from 'node:net';
 import { createClient } from 'graphql-sse';
 import { TRADES_TOPIC, type TradeEvent } from '../../../src/modules/trades';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { shiftedWallClock, type ShiftedWallClock } from '../../support/clock';
+import { pubsubDelivered } from '../../support/pubsub';
 import { closerOf } from '../../support/sse';
-import { waitFor } from '../../support/wait';
+import { repeatUntil, waitFor } from '../../support/wait';
 
 // Behind a trusted local proxy: X-Forwarded-For names the client, so one test process can be many
-// clients. Small caps and a small buffer bound; short-lived reservations.
+// clients. Small caps and a small buffer bound. Reservations live a minute of a wall clock the test
+// moves forward (read by the reservations as `Date.now`): they lapse when the test says, not when a
+// busy machine happens to be slow.
+const RESERVATION_TTL_S = 60;
 let app: TestApp;
+let clock: ShiftedWallClock;
 beforeAll(async () => {
+  clock = shiftedWallClock();
   app = await startTestApp({
     TRUST_PROXY: 'loopback',
     STREAMS_TOTAL: '120',
     STREAM_MAX_BUFFER_BYTES: '4096',
     SSE_RESERVATIONS_PER_ADDRESS: '3',
-    SSE_RESERVATION_TTL_SECONDS: '1',
+    SSE_RESERVATION_TTL_SECONDS: String(RESERVATION_TTL_S),
   });
 });
 afterAll(async () => {
   await app.close();
+  clock.restore();
 });
 
 interface OpenStream {
@@ -169,7 +177,7 @@ describe('backpressure: a client that stops reading', () => {
     await waitFor(() => app.running.slots.count('127.0.0.1') === 2, 'both streams admitted', 20_000);
 
     // Large trades until the operating system's buffers are full and both writers give up. Each
-    // round is published only after the previous one was delivered to the streams.
+    // round is published only after the previous one was delivered to the streams' subscriptions.
     const padding = 'm'.repeat(16_384);
     let round = 0;
     const dropped = async () =>
@@ -191,7 +199,7 @@ describe('backpressure: a client that stops reading', () => {
         filledAt: new Date().toISOString(),
       }));
       await app.services.infra.pubsub.publishMany(TRADES_TOPIC, batch);
-      await new Promise((r) => setTimeout(r, 20));
+      await pubsubDelivered(app.services.infra.pubsub);
     }
     // Their connections are gone and their slots given back.
     rest.resume();
@@ -223,9 +231,15 @@ describe('graphql-sse reservations', () => {
     // Another address has its own allowance.
     expect((await http(`${app.url}/graphql/stream`, { method: 'PUT' })).status).toBe(201);
 
-    // Unused, they expire (the TTL is 1 s here): the address may reserve again, and an expired
-    // token no longer opens a stream.
-    await waitFor(() => app.running.reservations.count('192.0.2.44') === 0, 'reservations expired', 20_000);
+    // Unused, they expire once their lifetime has passed: the sweep drops them (it runs on a timer,
+    // and before each reservation), the address may reserve again, and an expired token no longer
+    // opens a stream.
+    clock.advance((RESERVATION_TTL_S * 1000) / 2);
+    app.running.reservations.sweep();
+    expect(app.running.reservations.count('192.0.2.44')).toBe(3);
+    clock.advance((RESERVATION_TTL_S * 1000) / 2 + 1);
+    app.running.reservations.sweep();
+    expect(app.running.reservations.count('192.0.2.44')).toBe(0);
     expect((await reserve()).status).toBe(201);
     const stale = await http(`${app.url}/graphql/stream`, {
       headers: { ...client, accept: 'text/event-stream', 'x-graphql-event-stream-token': tokens[0] },
@@ -259,23 +273,27 @@ describe('graphql-sse reservations', () => {
       // Published until the subscription is in place and delivers.
       let delivered: unknown;
       void received.then((v) => (delivered = v));
-      for (let i = 0; delivered === undefined && i < 200; i += 1) {
-        await app.services.infra.pubsub.publishMany(TRADES_TOPIC, [
-          {
-            id: `single:${i}`,
-            venue: 'venue_b',
-            marketId: 'm',
-            eventId: null,
-            traderId: null,
-            side: 'buy',
-            outcome: 'yes',
-            price: 0.5,
-            size: 1,
-            filledAt: new Date().toISOString(),
-          } satisfies TradeEvent,
-        ]);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      let i = 0;
+      await repeatUntil(
+        () =>
+          app.services.infra.pubsub.publishMany(TRADES_TOPIC, [
+            {
+              id: `single:${(i += 1)}`,
+              venue: 'venue_b',
+              marketId: 'm',
+              eventId: null,
+              traderId: null,
+              side: 'buy',
+              outcome: 'yes',
+              price: 0.5,
+              size: 1,
+              filledAt: new Date().toISOString(),
+            } satisfies TradeEvent,
+          ]),
+        () => delivered !== undefined,
+        'a trade through the single connection',
+        { everyMs: 50 },
+      );
       expect(String(await received)).toMatch(/^single:/);
     } finally {
       client.dispose();

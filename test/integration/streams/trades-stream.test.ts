@@ -1,7 +1,11 @@
 import { createClient } from 'graphql-sse';
+import { TRADES_TOPIC } from '../../../src/modules/trades';
 import type { PublicTrade } from '../../../src/venues/venue.models';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { openSse } from '../../support/sse';
+import { subscribed } from '../../support/pubsub';
+import { openSse, type SseReader } from '../../support/sse';
+import { publicTrade } from '../../support/trades';
+import { repeatUntil, waitFor } from '../../support/wait';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 
 let app: TestApp;
@@ -12,20 +16,24 @@ afterAll(async () => {
   await app.close();
 });
 
-let seq = 0;
-function trade(venue: 'venue_a' | 'venue_b', marketId: string): PublicTrade {
-  seq += 1;
-  return {
+const trade = (venue: 'venue_a' | 'venue_b', marketId: string): PublicTrade =>
+  publicTrade({
     venue,
-    venueTradeId: `test-${Date.now()}-${seq}`,
     venueMarketId: marketId,
     venueTraderId: venue === 'venue_a' ? '0x1111111111111111111111111111111111111111' : null,
-    side: 'buy',
-    outcome: 'yes',
     price: 0.42,
     size: 10,
-    filledAt: new Date(),
-  };
+  });
+
+/**
+ * Opens a REST trade stream and resolves once it is subscribed: the stream's listener is added
+ * before its response head is written, and {@link subscribed} waits for Redis to confirm the channel.
+ */
+async function openTradeStream(url: string): Promise<SseReader> {
+  const sse = await openSse(url);
+  expect(sse.status).toBe(200);
+  await subscribed(app.services.infra.pubsub, TRADES_TOPIC);
+  return sse;
 }
 
 async function someMarket(venue: 'venue_a' | 'venue_b') {
@@ -36,10 +44,8 @@ async function someMarket(venue: 'venue_a' | 'venue_b') {
 describe('GET /stream/trades (REST SSE)', () => {
   it('streams ingested trades as `event: trade` with ids, and heartbeats', async () => {
     const market = await someMarket('venue_a');
-    const sse = await openSse(`${app.url}/stream/trades`);
-    expect(sse.status).toBe(200);
+    const sse = await openTradeStream(`${app.url}/stream/trades`);
     expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    await new Promise((r) => setTimeout(r, 100));
     const t = trade('venue_a', market.venueMarketId);
     await app.services.get(TradeIngestService).ingest([t]);
     const [msg] = await sse.take(1);
@@ -55,16 +61,14 @@ describe('GET /stream/trades (REST SSE)', () => {
       size: 10,
       filledAt: t.filledAt.toISOString(),
     });
-    await new Promise((r) => setTimeout(r, 700));
-    expect(sse.comments).toContain('heartbeat');
+    await waitFor(() => sse.comments.includes('heartbeat'), 'a heartbeat (every 300 ms here)');
     sse.close();
   });
 
   it('filters by venue and market; a duplicate delivery is not streamed twice', async () => {
     const a = await someMarket('venue_a');
     const b = await someMarket('venue_b');
-    const sse = await openSse(`${app.url}/stream/trades?venue=venue_b`);
-    await new Promise((r) => setTimeout(r, 100));
+    const sse = await openTradeStream(`${app.url}/stream/trades?venue=venue_b`);
     const tb = trade('venue_b', b.venueMarketId);
     await app.services.get(TradeIngestService).ingest([trade('venue_a', a.venueMarketId), tb]);
     await app.services.get(TradeIngestService).ingest([tb]);
@@ -83,13 +87,10 @@ describe('GET /stream/trades (REST SSE)', () => {
   });
 
   it('releases the subscription when the client disconnects', async () => {
-    const sse = await openSse(`${app.url}/stream/trades`);
-    await new Promise((r) => setTimeout(r, 100));
+    const sse = await openTradeStream(`${app.url}/stream/trades`);
     expect(app.services.metrics.openStreams()).toBeGreaterThan(0);
     sse.close();
-    const deadline = Date.now() + 5000;
-    while (app.services.metrics.openStreams() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(app.services.metrics.openStreams()).toBe(0);
+    await waitFor(() => app.services.metrics.openStreams() === 0, 'the stream released');
   });
 });
 
@@ -98,6 +99,7 @@ describe('trades subscription over graphql-sse', () => {
     const market = await someMarket('venue_a');
     const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0 });
     const received: unknown[] = [];
+    let failed: unknown;
     const done = new Promise<void>((resolve, reject) => {
       const unsubscribe = client.subscribe<{ trades: { id: string; venue: string; marketId: string } }>(
         { query: `subscription { trades(marketId: "${market.venueMarketId}") { id venue marketId price filledAt } }` },
@@ -112,11 +114,22 @@ describe('trades subscription over graphql-sse', () => {
         },
       );
     });
-    await new Promise((r) => setTimeout(r, 300));
-    const t = trade('venue_a', market.venueMarketId);
-    await app.services.get(TradeIngestService).ingest([t]);
+    done.catch((err: unknown) => (failed = err ?? new Error('the subscription failed')));
+    // When the subscription is in place is not visible from here: trades are sent until one arrives.
+    const sent: PublicTrade[] = [];
+    await repeatUntil(
+      async () => {
+        const next = trade('venue_a', market.venueMarketId);
+        sent.push(next);
+        await app.services.get(TradeIngestService).ingest([next]);
+      },
+      () => received.length > 0 || failed !== undefined,
+      'a trade over graphql-sse',
+    );
     await done;
     client.dispose();
+    const t = sent.find((x) => `venue_a:${x.venueTradeId}` === (received[0] as { id: string }).id)!;
+    expect(t).toBeDefined();
     expect(received).toEqual([
       {
         id: `venue_a:${t.venueTradeId}`,

@@ -192,7 +192,7 @@ describe('venue_b live client (trade API v2 shapes)', () => {
       );
       expect(ok).toBe(true);
 
-      // A NO limit buy below the NO ask is cancelled at once (immediate or cancel): rejected, no fill.
+      // A NO limit buy below the NO ask is cancelled at once (immediate or cancel): cancelled, no fill.
       const rest = await client.placeOrder({
         venueMarketId: C25,
         side: 'buy',
@@ -202,7 +202,11 @@ describe('venue_b live client (trade API v2 shapes)', () => {
         limitPrice: 0.3,
         clientOrderId: 'order-2',
       });
-      expect(rest).toMatchObject({ status: 'rejected', fills: [] });
+      expect(rest).toMatchObject({
+        status: 'cancelled',
+        fills: [],
+        reason: 'venue_b canceled the order without a fill',
+      });
       expect(fake.requestsTo('kalshi', '/portfolio/orders').at(-1)?.body).toMatchObject({
         no_price: 30,
         type: 'limit',

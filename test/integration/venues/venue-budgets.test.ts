@@ -200,7 +200,9 @@ describe('live orders have a venue budget of their own', () => {
 describe('venue_a: a live order reads its book on the CLOB order budget', () => {
   it('reads the book on the order budget while the read budget is spent', async () => {
     const limiter = new MemoryRateLimiter({ now: () => 1_000_000 });
-    const env = liveEnv({ VENUE_A_RATE_LIMIT: '3', VENUE_HTTP_TIMEOUT_MS: '300' });
+    // A spent budget waits its window (10 s on this frozen clock): longer than one request may take (the timeout),
+    // so the read fails at once; the timeout itself is wide, for the reads that succeed.
+    const env = liveEnv({ VENUE_A_RATE_LIMIT: '3', VENUE_HTTP_TIMEOUT_MS: '3000' });
     const client = createVenueAClient(loadConfig(env).venues, { rateLimiter: limiter, logger: createLogger('silent') });
     try {
       const [event] = await client.listEvents();

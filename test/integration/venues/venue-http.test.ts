@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createVenueAClient, createVenueBClient, VenueUnavailableError } from '../../../src/venues';
-import { eventually } from '../../support/wait';
+import { shiftedWallClock } from '../../support/clock';
 import { capturingLogger, venuesConfig, withFakeVenues } from './live-clients.support';
 
 const C25 = 'KXFEDDECISION-26DEC-C25';
@@ -52,7 +52,8 @@ describe('the venues HTTP layer against misbehaving venues', () => {
     } finally {
       await client.close();
     }
-    const patient = venueB({ VENUE_HTTP_TIMEOUT_MS: '300', VENUE_HTTP_RETRIES: '1' });
+    // The retry must answer within the timeout too: a wide one, which the hanging attempt waits out.
+    const patient = venueB({ VENUE_HTTP_TIMEOUT_MS: '2000', VENUE_HTTP_RETRIES: '1' });
     try {
       ctx.fake.fault({ api: 'kalshi', path: `/markets/${C25}/orderbook` }, { kind: 'hang' });
       const book = await patient.client.getOrderBook(C25);
@@ -107,10 +108,17 @@ describe('the venues HTTP layer against misbehaving venues', () => {
 
   it('opens the breaker after repeated failures, failing fast, and closes it once the venue recovers', async () => {
     const log = capturingLogger();
+    const RESET_MS = 60_000;
     const client = createVenueAClient(
-      venuesConfig(ctx.fake, { VENUE_HTTP_RETRIES: '0', VENUE_BREAKER_FAILURES: '2', VENUE_BREAKER_RESET_MS: '200' }),
+      venuesConfig(ctx.fake, {
+        VENUE_HTTP_RETRIES: '0',
+        VENUE_BREAKER_FAILURES: '2',
+        VENUE_BREAKER_RESET_MS: String(RESET_MS),
+      }),
       { rateLimiter: ctx.infra.rateLimiter, logger: log.logger },
     );
+    // The breaker reads the wall clock: it is moved past the reset delay when the test says.
+    const clock = shiftedWallClock();
     try {
       await client.listEvents(); // learns the markets' tokens
       ctx.fake.fault({ api: 'clob', path: '/book' }, { kind: 'status', status: 500 }, 2);
@@ -121,16 +129,18 @@ describe('the venues HTTP layer against misbehaving venues', () => {
       expect(ctx.fake.requestsTo('clob', '/book')).toHaveLength(calls);
       // Other APIs of the venue have breakers of their own.
       expect((await client.getPublicTrades(FED_25, { limit: 1, offset: 0 })).length).toBe(1);
-      // After the reset delay one probe goes through; it succeeds and the breaker closes.
-      const book = await eventually(
-        () => client.getOrderBook(FED_25).catch(() => undefined),
-        'the breaker lets a probe through',
-      );
+      // Within the reset delay it still fails fast; after it one probe goes through, succeeds, and the breaker closes.
+      clock.advance(RESET_MS / 2);
+      await expect(client.getOrderBook(FED_25)).rejects.toThrow(/circuit open/);
+      expect(ctx.fake.requestsTo('clob', '/book')).toHaveLength(calls);
+      clock.advance(RESET_MS / 2 + 1);
+      const book = await client.getOrderBook(FED_25);
       expect(book.bids[0].price).toBe(0.61);
-      expect(ctx.fake.requestsTo('clob', '/book').length).toBeGreaterThan(calls);
+      expect(ctx.fake.requestsTo('clob', '/book')).toHaveLength(calls + 1);
       expect(log.lines.filter((l) => /venue_a clob keeps failing/.test(l))).toHaveLength(1);
       expect(log.lines.some((l) => /venue_a clob answers again/.test(l))).toBe(true);
     } finally {
+      clock.restore();
       await client.close();
     }
   });

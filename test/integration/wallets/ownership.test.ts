@@ -10,6 +10,7 @@ import {
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import { http, startTestApp, type TestApp, type UserClient } from '../../support/app';
 import { gql } from '../../support/graphql';
+import { describeOnPostgres } from '../../support/modes';
 import { importVerified, polygonSigner, solanaSigner, verifyWallet, type TestSigner } from '../../support/wallets';
 
 type Wallet = WalletsQuery['wallets'][number];
@@ -283,7 +284,7 @@ describe('wallet ownership: takeover', () => {
 });
 
 // PGlite serves one transaction at a time: the race means something on PostgreSQL only.
-(process.env.DATABASE_URL ? describe : describe.skip)('two users importing one address at once', () => {
+describeOnPostgres('two users importing one address at once', () => {
   it('one gets 201, the other 409: the check and the insert run under the address lock', async () => {
     const outcomes = await Promise.all(
       Array.from({ length: 6 }, async (_, i) => {

@@ -6,6 +6,7 @@ import { insertTrades } from '../../../src/modules/webhooks/fill-store';
 import { IndexerWebhookService } from '../../../src/modules/webhooks/indexer.service';
 import { checkFill, fillToTrade } from '../../../src/modules/webhooks/order-filled';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { pubsubDelivered } from '../../support/pubsub';
 import { sleep } from '../../support/wait';
 import { fillFactory, hex } from './fill-fixtures';
 
@@ -61,13 +62,24 @@ async function effects(maker: string) {
 }
 
 /**
- * Waits until `maker`'s effects are `expected` (publication through Redis arrives
- * asynchronously), then a moment longer to see that nothing more comes.
+ * Checks `maker`'s effects once the work is settled: the notifications and stats are written by the
+ * announcement the caller awaited, and every publication it made has reached this process's
+ * listener once a later marker has (pub/sub delivers in publish order). Nothing can arrive after.
  */
 async function expectEffects(maker: string, expected: Awaited<ReturnType<typeof effects>>): Promise<void> {
-  for (let i = 0; i < 200 && JSON.stringify(await effects(maker)) !== JSON.stringify(expected); i += 1) await sleep(25);
-  await sleep(100);
+  await pubsubDelivered(app.services.infra.pubsub);
   expect(await effects(maker)).toEqual(expected);
+}
+
+/** Waits until `maker`'s effects are `expected`, for work the test does not await (the sweep on its schedule). */
+async function effectsReach(maker: string, expected: Awaited<ReturnType<typeof effects>>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  let seen = await effects(maker);
+  while (JSON.stringify(seen) !== JSON.stringify(expected) && Date.now() < deadline) {
+    await sleep(20);
+    seen = await effects(maker);
+  }
+  expect(seen).toEqual(expected);
 }
 
 const settle = () => app.services.get(IndexerWebhookService).drain();
@@ -111,10 +123,11 @@ describe('announcing indexed trades is durable', () => {
     await send(other.batch);
     await settle();
     await expectEffects(other.maker, { published: 0, notified: 3, counted: 3 });
-    // This time the schedule runs the sweep.
+    // This time the schedule runs the sweep; once stopped, nothing more runs.
     app.services.get(IndexerWebhookService).start(25);
-    await expectEffects(other.maker, { published: 3, notified: 3, counted: 3 });
+    await effectsReach(other.maker, { published: 3, notified: 3, counted: 3 });
     await app.services.get(IndexerWebhookService).stop();
+    await expectEffects(other.maker, { published: 3, notified: 3, counted: 3 });
     expect(await pending()).toBe(0);
   });
 

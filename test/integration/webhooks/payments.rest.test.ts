@@ -5,9 +5,11 @@ import type {
   CreatePaymentIntentMutation,
   ReceivePaymentEventMutation,
 } from '../../../schema/generated/operations';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/app';
 import { fund } from '../../support/funding';
 import { gql } from '../../support/graphql';
+import { allAtOnce, itOnPostgres, oneAfterAnother } from '../../support/modes';
+import { postPaymentEvent } from '../../support/payments';
 import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.service';
 import { LedgerService } from '../../../src/modules/ledger/ledger.service';
 
@@ -23,16 +25,12 @@ afterAll(async () => {
 
 const now = () => Math.floor(Date.now() / 1000);
 
-function post(body: string, signature?: string) {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (signature !== undefined) headers['payment-signature'] = signature;
-  return http(`${app.url}/webhooks/payments`, { method: 'POST', headers, body });
-}
+/** Posts `body` byte for byte with the `Payment-Signature` given (none when left out). */
+const post = (body: string, signature?: string) =>
+  postPaymentEvent(app.url, body, { secret: SECRET, signature: signature ?? null });
 
-const deliver = (event: unknown) => {
-  const body = JSON.stringify(event);
-  return post(body, signPaymentPayload(SECRET, body));
-};
+/** Posts `event` (an object as JSON, a string as it is) signed with the secret. */
+const deliver = (event: unknown) => postPaymentEvent(app.url, event, { secret: SECRET });
 
 async function onramp(sub: string, amount = 100) {
   const r = await app.as(sub).post('/api/funding/onramp', { amount, currency: 'usd' });
@@ -45,7 +43,7 @@ describe('Payment-Signature', () => {
   const body = JSON.stringify({ id: 'evt_sig', type: 'something.else', data: {} });
 
   it('accepts a valid signature (200)', async () => {
-    const r = await post(body, signPaymentPayload(SECRET, body));
+    const r = await deliver(body);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ received: true, eventId: 'evt_sig', duplicate: false, outcome: 'ignored' });
   });
@@ -95,18 +93,18 @@ describe('Payment-Signature', () => {
 
   it('400 when a correctly signed body is not an event', async () => {
     for (const bad of ['{"type":"x"}', '{"id":"e","type":7}', '[1,2]']) {
-      const r = await post(bad, signPaymentPayload(SECRET, bad));
+      const r = await deliver(bad);
       expect(r.status).toBe(400);
     }
     const noAmount = JSON.stringify({ id: 'evt_na', type: 'onramp.completed', data: { id: 'os_x' } });
-    const r = await post(noAmount, signPaymentPayload(SECRET, noAmount));
+    const r = await deliver(noAmount);
     expect(r.status).toBe(400);
     expect((r.body as { message: string }).message).toMatch(/^data\.amountReceived: /);
   });
 
   it('verifies the exact bytes sent (whitespace and key order included)', async () => {
     const pretty = '{\n  "type": "x.y",\n  "id": "evt_pretty",\n  "data": {}\n}';
-    expect((await post(pretty, signPaymentPayload(SECRET, pretty))).status).toBe(200);
+    expect((await deliver(pretty)).status).toBe(200);
     expect((await post(pretty, signPaymentPayload(SECRET, JSON.stringify(JSON.parse(pretty))))).status).toBe(400);
   });
 });
@@ -134,16 +132,24 @@ describe('events', () => {
     expect(f).toMatchObject({ status: 'succeeded', creditedMicros: 99_250_000n });
   });
 
-  it('concurrent deliveries, and a second success event for the same deposit, credit once', async () => {
-    const s = await onramp('pb');
-    const event = { id: 'evt_conc', type: 'onramp.completed', data: { id: s.processorId, amountReceived: 50 } };
-    const rs = await Promise.all([1, 2, 3].map(() => deliver(event)));
+  /** One success event delivered three times by `send`, then another success event for the same deposit. */
+  async function creditedOnce(sub: string, send: typeof allAtOnce) {
+    const s = await onramp(sub);
+    const event = { id: `evt_conc_${sub}`, type: 'onramp.completed', data: { id: s.processorId, amountReceived: 50 } };
+    const rs = await send(3, () => deliver(event));
     expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(rs.filter((r) => !(r.body as ReceivePaymentEventMutation['receivePaymentEvent']).duplicate)).toHaveLength(1);
-    await deliver({ ...event, id: 'evt_conc_other' });
-    expect(await available('pb')).toBe(50_000_000n);
-    expect(await app.services.db.prisma.ledgerEntry.count({ where: { userId: 'pb' } })).toBe(1);
-  });
+    await deliver({ ...event, id: `evt_conc_other_${sub}` });
+    expect(await available(sub)).toBe(50_000_000n);
+    expect(await app.services.db.prisma.ledgerEntry.count({ where: { userId: sub } })).toBe(1);
+  }
+
+  it('a second success event for the same deposit credits nothing more', () => creditedOnce('pb', oneAfterAnother));
+
+  // A delivery is one transaction: PGlite runs them one at a time, so the race is PostgreSQL's.
+  itOnPostgres('concurrent deliveries, and a second success event for the same deposit, credit once', () =>
+    creditedOnce('pb-c', allAtOnce),
+  );
 
   it('legacy payment intents credit on payment_intent.succeeded', async () => {
     const r = await app.as('pc').post('/api/funding/intent', { amount: 20, currency: 'usd' });
@@ -196,53 +202,61 @@ describe('events', () => {
     });
   });
 
-  it(
-    'unmatched is not final: a success that overtook its deposit is credited on redelivery, exactly ' + 'once',
-    async () => {
-      const prisma = app.services.db.prisma;
-      const event = {
-        id: 'evt_early',
-        type: 'onramp.completed',
-        data: { id: 'os_late', amountReceived: '40', currency: 'usd' },
-      };
-      expect((await deliver(event)).body).toEqual({
-        received: true,
-        eventId: 'evt_early',
-        duplicate: false,
-        outcome: 'unmatched',
-      });
-      // Still nothing to match: nothing done again.
-      expect((await deliver(event)).body).toEqual({
-        received: true,
-        eventId: 'evt_early',
-        duplicate: true,
-        outcome: 'unmatched',
-      });
-      // The deposit's record commits after the processor's event.
-      await prisma.fundingTransaction.create({
-        data: { userId: 'pl', kind: 'onramp', processorId: 'os_late', amountMicros: 40_000_000n, currency: 'usd' },
-      });
-      const rs = await Promise.all([1, 2, 3].map(() => deliver(event)));
-      expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
-      expect(rs.map((r) => r.body).filter((b) => !(b as { duplicate: boolean }).duplicate)).toEqual([
-        { received: true, eventId: 'evt_early', duplicate: false, outcome: 'applied' },
-      ]);
-      expect((await deliver(event)).body).toEqual({
-        received: true,
-        eventId: 'evt_early',
-        duplicate: true,
-        outcome: 'applied',
-      });
-      expect(await available('pl')).toBe(40_000_000n);
-      expect(await prisma.ledgerEntry.count({ where: { userId: 'pl' } })).toBe(1);
-      expect(await prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId: 'os_late' } })).toMatchObject({
-        status: 'succeeded',
-        creditedMicros: 40_000_000n,
-      });
-      expect(await prisma.paymentEvent.findUniqueOrThrow({ where: { id: 'evt_early' } })).toMatchObject({
-        outcome: 'applied',
-      });
-    },
+  /** A success event before its deposit's record; redelivered three times by `send` once the record is there. */
+  async function unmatchedThenApplied(sub: string, send: typeof allAtOnce) {
+    const prisma = app.services.db.prisma;
+    const eventId = `evt_early_${sub}`;
+    const processorId = `os_late_${sub}`;
+    const event = {
+      id: eventId,
+      type: 'onramp.completed',
+      data: { id: processorId, amountReceived: '40', currency: 'usd' },
+    };
+    expect((await deliver(event)).body).toEqual({
+      received: true,
+      eventId,
+      duplicate: false,
+      outcome: 'unmatched',
+    });
+    // Still nothing to match: nothing done again.
+    expect((await deliver(event)).body).toEqual({
+      received: true,
+      eventId,
+      duplicate: true,
+      outcome: 'unmatched',
+    });
+    // The deposit's record commits after the processor's event.
+    await prisma.fundingTransaction.create({
+      data: { userId: sub, kind: 'onramp', processorId, amountMicros: 40_000_000n, currency: 'usd' },
+    });
+    const rs = await send(3, () => deliver(event));
+    expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(rs.map((r) => r.body).filter((b) => !(b as { duplicate: boolean }).duplicate)).toEqual([
+      { received: true, eventId, duplicate: false, outcome: 'applied' },
+    ]);
+    expect((await deliver(event)).body).toEqual({
+      received: true,
+      eventId,
+      duplicate: true,
+      outcome: 'applied',
+    });
+    expect(await available(sub)).toBe(40_000_000n);
+    expect(await prisma.ledgerEntry.count({ where: { userId: sub } })).toBe(1);
+    expect(await prisma.fundingTransaction.findUniqueOrThrow({ where: { processorId } })).toMatchObject({
+      status: 'succeeded',
+      creditedMicros: 40_000_000n,
+    });
+    expect(await prisma.paymentEvent.findUniqueOrThrow({ where: { id: eventId } })).toMatchObject({
+      outcome: 'applied',
+    });
+  }
+
+  it('unmatched is not final: a success that overtook its deposit is credited on redelivery, once', () =>
+    unmatchedThenApplied('pl', oneAfterAnother));
+
+  itOnPostgres(
+    'unmatched is not final: concurrent redeliveries of a success that overtook its deposit credit exactly once',
+    () => unmatchedThenApplied('pl-c', allAtOnce),
   );
 
   it('a payout event before its payout id is committed is unmatched, then applied on redelivery', async () => {

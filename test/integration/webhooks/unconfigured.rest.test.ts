@@ -1,5 +1,5 @@
-import { signPaymentPayload } from '../../../src/modules/webhooks';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { postPaymentEvent } from '../../support/payments';
 
 // Webhook secrets unset: both webhooks answer 500 (and do nothing).
 let app: TestApp;
@@ -11,12 +11,7 @@ afterAll(async () => {
 });
 
 it('POST /webhooks/payments → 500 when PAYMENT_WEBHOOK_SECRET is unset', async () => {
-  const body = JSON.stringify({ id: 'evt_1', type: 'x', data: {} });
-  const r = await http(`${app.url}/webhooks/payments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'payment-signature': signPaymentPayload('anything', body) },
-    body,
-  });
+  const r = await postPaymentEvent(app.url, { id: 'evt_1', type: 'x', data: {} }, { secret: 'anything' });
   expect(r.status).toBe(500);
   expect(r.body).toEqual({ error: 'internal', message: 'webhook secret not configured' });
   expect(await app.services.db.prisma.paymentEvent.count()).toBe(0);

@@ -39,6 +39,29 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MIGRATE_ON_START: 'false' })).toThrow(/MIGRATE_ON_START/);
   });
 
+  it('reads how crashed work is taken over: the heartbeat, the stale order age, the withdrawal claim', () => {
+    const c = loadConfig({});
+    expect(c.processes).toEqual({ heartbeatMs: 1_000, leaseMs: 3_000 });
+    expect(c.trading.execution.staleOrderMs).toBe(30_000);
+    expect(c.withdrawals.claimMs).toBe(15_000);
+    const set = loadConfig({
+      PROCESS_HEARTBEAT_MS: '200',
+      PROCESS_LEASE_MS: '600',
+      EXECUTION_STALE_ORDER_MS: '5000',
+      WITHDRAWAL_CLAIM_MS: '2000',
+    });
+    expect([set.processes, set.trading.execution.staleOrderMs, set.withdrawals.claimMs]).toEqual([
+      { heartbeatMs: 200, leaseMs: 600 },
+      5_000,
+      2_000,
+    ]);
+    // A lease shorter than two beats would let a live process look gone.
+    expect(() => loadConfig({ PROCESS_HEARTBEAT_MS: '1000', PROCESS_LEASE_MS: '1500' })).toThrow(
+      /PROCESS_LEASE_MS: must be at least twice PROCESS_HEARTBEAT_MS/,
+    );
+    expect(() => loadConfig({ EXECUTION_STALE_ORDER_MS: '10' })).toThrow(/EXECUTION_STALE_ORDER_MS/);
+  });
+
   it('refuses development defaults in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_JWT_SECRET: required when NODE_ENV=production/);
   });

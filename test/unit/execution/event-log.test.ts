@@ -68,6 +68,7 @@ describe('eventsFromOrder (an order found by its Idempotency-Key)', () => {
     positionId: 'p1',
     externalOrderId: null,
     idempotencyKey: 'k',
+    ownerId: null,
     createdAt: at,
     updatedAt: at,
     fills: [

@@ -37,9 +37,9 @@ describe('ReadMemo bounded by a byte budget', () => {
     const a = new ReadMemo(60_000, { budget, weigh });
     const b = new ReadMemo(60_000, { budget, weigh });
     const first = await a.get('k', () => Promise.resolve(answer(60_000)));
-    expect(a.holds('k', first)).toBe(true);
+    expect(a.peek('k')).toBe(first);
     await b.get('k', () => Promise.resolve(answer(60_000)));
-    expect(a.holds('k', first)).toBe(false); // evicted by b's entry
+    expect(a.peek('k')).toBeUndefined(); // evicted by b's entry
     expect(a.size).toBe(0);
     expect(b.size).toBe(1);
     expect(budget.bytes).toBe(60_001);
@@ -54,7 +54,7 @@ describe('ReadMemo bounded by a byte budget', () => {
     await memo.get('small', () => Promise.resolve(answer(10_000)));
     const big = await memo.get('big', () => Promise.resolve(answer(80_000)));
     expect(big.body.length).toBe(80_000);
-    expect(memo.holds('big', big)).toBe(false);
+    expect(memo.peek('big')).toBeUndefined();
     expect(memo.size).toBe(1);
     expect(budget.bytes).toBe(10_005);
     let loads = 0;
@@ -81,6 +81,31 @@ describe('ReadMemo bounded by a byte budget', () => {
     resolve(answer(1_000));
     await Promise.all([one, two]);
     expect(budget.bytes).toBe(1_000 + 'pending'.length);
+  });
+
+  it('peek sees only a resolved read still kept; reweigh counts what a kept value grew by', async () => {
+    const budget = memoBudget(10_000);
+    let t = 0;
+    const memo = new ReadMemo(1_000, { budget, weigh, now: () => t });
+    let resolve!: (v: { body: Buffer }) => void;
+    const pending = memo.get('grows', () => new Promise<{ body: Buffer }>((r) => (resolve = r)));
+    expect(memo.peek('grows')).toBeUndefined();
+    resolve(answer(1_000));
+    const value = await pending;
+    expect(memo.peek('grows')).toBe(value);
+    expect(budget.bytes).toBe(1_000 + 'grows'.length);
+    value.body = Buffer.alloc(4_000);
+    memo.reweigh('grows');
+    expect(budget.bytes).toBe(4_000 + 'grows'.length);
+    // Grown past the whole budget: dropped.
+    value.body = Buffer.alloc(20_000);
+    memo.reweigh('grows');
+    expect(memo.peek('grows')).toBeUndefined();
+    expect(budget.bytes).toBe(0);
+    // Expired: not seen.
+    await memo.get('old', () => Promise.resolve(answer(10)));
+    t = 1_000;
+    expect(memo.peek('old')).toBeUndefined();
   });
 
   it('without a budget it stays bounded by entries alone, as before', async () => {

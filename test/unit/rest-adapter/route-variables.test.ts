@@ -8,7 +8,7 @@ import {
   SellPositionDocument,
   type CopytradeMutationVariables,
 } from '../../../schema/generated/operations';
-import { assertRouteValid } from '../../../rest-adapter/express-router';
+import { assertRouteValid } from '../../../rest-adapter/route-check';
 import { ROUTES } from '../../../rest-adapter/routes';
 import { route, type AnyRouteDef } from '../../../rest-adapter/route.types';
 

@@ -1,6 +1,7 @@
 import type { Database } from '../../../src/db/database';
 import { UserLease } from '../../../src/modules/social/copytrade/user-lease';
 import { openTestDatabase } from '../../support/db';
+import { sleep, waitFor } from '../../support/wait';
 
 /** The per-user lease copytrading runs under, over a real database (PGlite, or PostgreSQL with DATABASE_URL). */
 let db: Database;
@@ -10,8 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.close();
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs `n` jobs for `userId` through the given leases (round robin) and reports the most that overlapped. */
 async function overlap(leases: UserLease[], userId: string, n: number, ms = 15): Promise<number> {
@@ -42,11 +41,11 @@ describe('UserLease', () => {
 
   it("does not hold one user's work up for another's", async () => {
     const lease = new UserLease(db.prisma, 'test.lease');
-    let release!: () => void;
+    let release: (() => void) | undefined;
     const held = lease.run('slow', () => new Promise<void>((r) => (release = r)));
-    await sleep(20);
+    await waitFor(() => release !== undefined, 'the slow work runs under its lease');
     await expect(lease.run('fast', async () => 'done')).resolves.toBe('done');
-    release();
+    release!();
     await held;
   });
 
@@ -79,18 +78,18 @@ describe('UserLease', () => {
   it('answers 409 when the lease stays taken longer than the wait', async () => {
     const a = new UserLease(db.prisma, 'test.lease');
     const b = new UserLease(db.prisma, 'test.lease', { waitMs: 100 });
-    let release!: () => void;
+    let release: (() => void) | undefined;
     const held = a.run('u6', () => new Promise<void>((r) => (release = r)));
-    await sleep(20);
+    await waitFor(() => release !== undefined, 'the first work runs under its lease');
     await expect(b.run('u6', async () => 'late')).rejects.toMatchObject({ code: 'conflict' });
     // In one process too: the in-memory queue honours the wait.
     const c = new UserLease(db.prisma, 'test.lease', { waitMs: 100 });
-    let releaseC!: () => void;
+    let releaseC: (() => void) | undefined;
     const heldC = c.run('u7', () => new Promise<void>((r) => (releaseC = r)));
-    await sleep(20);
+    await waitFor(() => releaseC !== undefined, 'the first work runs under its lease');
     await expect(c.run('u7', async () => 'late')).rejects.toMatchObject({ code: 'conflict' });
-    release();
-    releaseC();
+    release!();
+    releaseC!();
     await Promise.all([held, heldC]);
   });
 });

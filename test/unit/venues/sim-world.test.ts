@@ -9,10 +9,9 @@ import {
 import { activeMarket, NOW, world } from './world-fixture';
 
 describe('simulated world', () => {
-  it('uses a default seed and builds quickly', () => {
-    const started = performance.now();
+  // How long a build takes is measured by the benchmark (`npm run bench`, its start-up part), not timed here.
+  it('uses a default seed', () => {
     const w = createSimulatedWorld({ now: () => NOW });
-    expect(performance.now() - started).toBeLessThan(1_000);
     const byDefaultSeed = createSimulatedWorld({ seed: DEFAULT_WORLD_SEED, now: () => NOW });
     expect(w.fingerprint).toBe(byDefaultSeed.fingerprint);
     expect(w.coreEvents).toEqual(byDefaultSeed.coreEvents);

@@ -2,6 +2,7 @@ import { defineModule, provide } from '../../../kernel';
 import { toMicros } from '../../../money/money';
 import { EventsService } from '../../events/events.service';
 import { ExecutionService } from '../../execution/execution.service';
+import { IdempotencyService } from '../../idempotency/idempotency.service';
 import { MarketsService } from '../../markets/markets.service';
 import { MarketBooks } from '../../routing/market-books';
 import { CopytradeResolver } from './copytrade.resolver';
@@ -19,6 +20,7 @@ export const copytradeModule = defineModule({
         markets: get(MarketsService),
         events: get(EventsService),
         books: get(MarketBooks),
+        idempotency: get(IdempotencyService),
         caps: {
           maxTradeMicros: toMicros(caps.maxTradeUsd),
           maxDailyMicros: toMicros(caps.maxDailyUsd),

@@ -44,6 +44,8 @@ export interface CopytradeDeps {
   now?: () => number;
   /** Serializes one user's copies (default: a lease row in the database, shared by every process). */
   lease?: UserLease;
+  /** The Idempotency-Key store (the platform's: keys name this process); default: one of its own. */
+  idempotency?: IdempotencyService;
 }
 
 /** The Idempotency-Key operation of a copy (its stored answer), and the name of the per-user lease. */
@@ -65,7 +67,7 @@ export class CopytradeService {
   private readonly lease: UserLease;
 
   constructor(private readonly deps: CopytradeDeps) {
-    this.idempotency = new IdempotencyService(deps.prisma, deps.now);
+    this.idempotency = deps.idempotency ?? new IdempotencyService(deps.prisma, deps.now);
     this.lease = deps.lease ?? new UserLease(deps.prisma, LEASE_OPERATION);
   }
 

@@ -1,8 +1,7 @@
 import { MaxLength, MinLength, Min, Max, ArrayMinSize, ArrayMaxSize, ValidateNested } from 'class-validator';
-import { ArgsType, Field, Int, InputType } from 'type-graphql';
-import { VenueEnum } from '../../../graphql/enums';
+import { ArgsType, Field, Int } from 'type-graphql';
+import { MarketRefInput } from '../../markets/markets.inputs';
 import { HOME_LIMITS, USER_STATS_LIMITS, FRIENDS_TRADED_MAX_MARKETS } from './home.limits';
-import { type Venue } from '../../../venues/venue.models';
 
 @ArgsType()
 export class HomeArgs {
@@ -25,16 +24,6 @@ export class OverviewArgs {
   @Min(1)
   @Max(50)
   size: number;
-}
-
-@InputType('MarketRefInput')
-export class MarketRefInput {
-  @Field(() => VenueEnum)
-  venue: Venue;
-
-  @Field()
-  @MaxLength(200)
-  marketId: string;
 }
 
 @ArgsType()
