@@ -1,5 +1,7 @@
+import { Agent, request, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error';
+import { maybeSent, noticeWrite } from '../../upstreams/maybe-sent';
 import type { OutcomeSide, Side } from '../../venues/venue.models';
 
 /** An order as sent to the venue_a execution service. */
@@ -31,10 +33,10 @@ const order = z.object({
 export type ExecutionServiceOrder = z.infer<typeof order>;
 
 /**
- * A call whose effect at the service is unknown: it may have taken the order
- * (the call timed out or the connection broke after it was sent, or a 2xx
- * answer could not be read). Asking again with the same `Idempotency-Key`
- * (a submit) or the order id (a read) finds out. A 502 like any upstream failure.
+ * A submit whose effect at the service is unknown: it may have taken the order (the call timed out
+ * or the connection broke after the request was written, the service answered 5xx, or a 2xx answer
+ * could not be read). Submitting again with the same `Idempotency-Key`, or asking by the order's
+ * id, finds out. A 502 like any upstream failure.
  */
 export class ExecutionServiceUncertainError extends AppError {
   constructor(message: string) {
@@ -46,26 +48,6 @@ export class ExecutionServiceUncertainError extends AppError {
 /** Whether a failed call may still have reached the service (see {@link ExecutionServiceUncertainError}). */
 export function outcomeUnknown(err: unknown): err is ExecutionServiceUncertainError {
   return err instanceof ExecutionServiceUncertainError;
-}
-
-/** Connection errors raised before anything was sent: the service never saw the call. */
-const NEVER_SENT = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-// Duck-typed, not `instanceof`: fetch's errors (a DOMException on timeout) may come from another realm.
-function isTimeout(err: unknown): boolean {
-  return (err as { name?: unknown } | null)?.name === 'TimeoutError';
-}
-
-function causeCode(err: unknown): string | undefined {
-  const code = (err as { cause?: { code?: unknown } } | null)?.cause?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 /** Statuses after which the service will not fill the order any more. */
@@ -83,11 +65,18 @@ export function isFinal(status: ExecutionServiceOrder['status']): boolean {
  * the bearer: the service trades for that wallet (the reconciler may ask
  * without one when the caller's token is gone). Any failure (network,
  * timeout, non-2xx, an answer of the wrong shape) is a 502 that never echoes
- * the upstream's body; one whose effect is unknown (timeout, a connection
- * lost after sending, an unreadable 2xx) is an {@link ExecutionServiceUncertainError}.
+ * the upstream's body. A submit is told apart as the venue clients tell theirs
+ * (see `upstreams/maybe-sent.ts`): never sent (connection refused, DNS, a
+ * timeout before it was written) or refused by the service (a non-2xx below
+ * 500) is a plain 502, the service does not have the order; maybe sent (a
+ * timeout or a broken connection after it was written, a 5xx, which a gateway
+ * or a crash may give after the service took it, or an unreadable 2xx) is an
+ * {@link ExecutionServiceUncertainError}.
  */
 export class ExecutionServiceClient {
   private readonly base: string;
+  /** Keep-alive pool of this service (idle connections do not hold the process open). */
+  private readonly agent = new Agent();
 
   constructor(
     url: string,
@@ -111,38 +100,46 @@ export class ExecutionServiceClient {
     body?: unknown,
     key?: string,
   ): Promise<ExecutionServiceOrder> {
+    // A submit acts at the service; a read has no effect there, so its failures are plain 502s.
+    const acts = method === 'POST';
+    const failed = (message: string, maybeTaken: boolean): AppError =>
+      acts && maybeTaken ? new ExecutionServiceUncertainError(message) : AppError.upstream(message);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (token) headers.authorization = `Bearer ${token}`;
     if (key) headers['idempotency-key'] = key;
-    let res: Response;
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    let written = false;
+    let res: Dispatcher.ResponseData;
     try {
-      res = await fetch(`${this.base}${path}`, {
+      res = await request(`${this.base}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        dispatcher: this.agent.compose(noticeWrite(() => (written = true))),
+        signal,
       });
     } catch (err) {
-      if (isTimeout(err)) throw new ExecutionServiceUncertainError('execution service timed out');
-      const code = causeCode(err);
-      if (code !== undefined && NEVER_SENT.has(code)) throw AppError.upstream('execution service is unreachable');
-      throw new ExecutionServiceUncertainError('execution service connection failed');
+      const sent = maybeSent(err, written);
+      throw failed(
+        `execution service ${signal.aborted ? 'timed out' : sent ? 'connection failed' : 'is unreachable'}`,
+        sent,
+      );
     }
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw AppError.upstream(`execution service answered ${res.status}`);
+    const status = res.statusCode;
+    if (status < 200 || status >= 300) {
+      await res.body.dump().catch(() => undefined);
+      throw failed(`execution service answered ${status}`, status >= 500);
     }
     // A 2xx: the service took the call, whatever the body turns out to be.
     let json: unknown;
     try {
-      json = await res.json();
-    } catch (err) {
-      if (isTimeout(err)) throw new ExecutionServiceUncertainError('execution service timed out');
-      throw new ExecutionServiceUncertainError('execution service sent a malformed answer');
+      json = await res.body.json();
+    } catch {
+      throw failed(signal.aborted ? 'execution service timed out' : 'execution service sent a malformed answer', true);
     }
     const parsed = order.safeParse(json);
-    if (!parsed.success) throw new ExecutionServiceUncertainError('execution service sent an unexpected answer');
+    if (!parsed.success) throw failed('execution service sent an unexpected answer', true);
     return parsed.data;
   }
 }

@@ -10,6 +10,7 @@ import type { ZodType } from 'zod';
 import type { Logger } from '../../http/logger';
 import type { RateLimiter } from '../../infra';
 import type { Venue } from '../venue.models';
+import { codeOf, maybeSent, noticeWrite } from '../../upstreams/maybe-sent';
 import { VenueMarketNotFoundError, VenueOutcomeUnknownError, VenueUnavailableError } from '../venue-client';
 
 /**
@@ -96,64 +97,6 @@ class TransientVenueError extends Error {
     super(message);
     this.name = 'TransientVenueError';
   }
-}
-
-/**
- * Connection-phase error codes (undici passes the connector's Node error on, or its own
- * `ConnectTimeoutError`): the socket never connected, so no request was written.
- */
-const NEVER_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-function codeOf(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/**
- * Whether a request that failed without an answer may have reached the venue. Error codes alone
- * cannot tell: a reset (`ECONNRESET`, undici's `UND_ERR_SOCKET` "other side closed") happens on a
- * connection that failed while connecting as well as on one that took the request, and a timeout
- * (our `AbortSignal`) gives the same `TimeoutError` whether the request was still waiting for a
- * connection or already written. So it is decided by `written` (see {@link noticeWrite}: undici
- * handed the request to a connected socket, which writes it in the same tick): not written, never
- * sent (refused, DNS, connect timeout, aborted while queued); written, maybe sent, unless the
- * code is a connection-phase one ({@link NEVER_SENT_CODES}, which cannot follow a write).
- */
-export function maybeSent(err: unknown, written: boolean): boolean {
-  if (!written) return false;
-  const code = codeOf(err);
-  return code === undefined || !NEVER_SENT_CODES.has(code);
-}
-
-/**
- * An undici interceptor calling `onWrite` when the request is handed to a connected socket to be
- * written (the handler's `onRequestStart`, once the request was not aborted there). Hand-written:
- * `request()` has no option for "written"; an interceptor (`Dispatcher.compose`) wrapping the
- * handler is where undici shows that moment.
- */
-function noticeWrite(onWrite: () => void): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (opts, handler) =>
-    dispatch(opts, {
-      onRequestStart(controller, context) {
-        handler.onRequestStart?.(controller, context);
-        // Aborted while it waited for a socket (our timeout): undici aborts it here, before writing.
-        if (!controller.aborted) onWrite();
-      },
-      onRequestUpgrade: (controller, statusCode, headers, socket) =>
-        handler.onRequestUpgrade?.(controller, statusCode, headers, socket),
-      onResponseStart: (controller, statusCode, headers, statusMessage) =>
-        handler.onResponseStart?.(controller, statusCode, headers, statusMessage),
-      onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
-      onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
-      onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
-    });
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -123,15 +123,15 @@ describe('venue_a live: the execution service', () => {
     });
   });
 
-  it('502 before streaming when the service fails at submit; the order is failed and the hold released', async () => {
+  it('502 before streaming when the service refuses the submit (4xx); the order failed, hold released', async () => {
     await fund(app, 'carol', 20);
-    serve(() => ({ status: 503, body: { error: 'down' } }));
+    serve(() => ({ status: 422, body: { error: 'refused' } }));
     const r = await live('carol', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 });
     expect(r.status).toBe(502);
     expect(r.contentType).toMatch(/^application\/json/);
-    expect(r.body).toMatchObject({ error: 'upstream_error', message: 'execution service answered 503' });
+    expect(r.body).toMatchObject({ error: 'upstream_error', message: 'execution service answered 422' });
     const order = await app.services.db.prisma.order.findFirstOrThrow({ where: { userId: 'carol' } });
-    expect(order).toMatchObject({ state: 'failed', failureReason: 'execution service answered 503' });
+    expect(order).toMatchObject({ state: 'failed', failureReason: 'execution service answered 422' });
     expect(await app.services.get(LedgerService).balance('carol')).toMatchObject({ available: micros(20), held: 0n });
   });
 
@@ -234,7 +234,8 @@ describe('venue_a live: the execution service', () => {
 
 describe('venue_a live: Idempotency-Key after a 502', () => {
   it(
-    'a 502 at submit leaves the key free: the retry with the same key really trades, later retries replay ' + 'it',
+    'a 502 at submit (refused) leaves the key free: the retry with the same key really trades, later retries ' +
+      'replay it',
     async () => {
       await fund(app, 'kim', 20);
       let posts = 0;
@@ -242,7 +243,7 @@ describe('venue_a live: Idempotency-Key after a 502', () => {
         if (!isOrderCall(r)) return { status: 404 };
         posts += 1;
         return posts === 1
-          ? { status: 500 }
+          ? { status: 409 }
           : { body: { id: 'ex-k', status: 'filled', fills: [{ price: 0.5, size: 2 }] } };
       });
       const body = { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 };

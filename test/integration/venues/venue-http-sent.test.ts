@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import net from 'node:net';
 import { createVenueBClient, VenueOutcomeUnknownError, VenueUnavailableError } from '../../../src/venues';
 import { venueLimiterKey } from '../../../src/venues/live';
-import { maybeSent } from '../../../src/venues/live/http';
+import { maybeSent } from '../../../src/upstreams/maybe-sent';
 import { capturingLogger, testInfra, venuesConfig, withFakeVenues } from './live-clients.support';
 
 /**
