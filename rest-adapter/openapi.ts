@@ -94,6 +94,7 @@ export function buildOpenApi(routes: readonly AnyRouteDef[], schema: GraphQLSche
       summary: route.summary,
       tags: route.tags ?? [route.surface],
       ...(route.deprecated && { deprecated: true }),
+      ...(route.beyondDocuments && { 'x-beyond-interface-documents': true }),
       parameters: parametersOf(route),
       ...(route.params?.body && {
         requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.params.body) } } },

@@ -82,6 +82,11 @@ export interface RouteDef<TData = unknown, TVars = Record<string, unknown>> {
    * documents the names).
    */
   stream?: { event: string; idField: string; eventField?: string };
+  /**
+   * A route the interface documents do not have (an addition of this service): the OpenAPI
+   * operation says so with `x-beyond-interface-documents: true`.
+   */
+  beyondDocuments?: boolean;
   tags?: readonly string[];
 }
 

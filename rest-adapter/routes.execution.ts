@@ -19,8 +19,8 @@ const orderType = optionalField(enumField(ORDER_TYPES));
 const mode = optionalField(enumField(EXECUTION_MODES));
 
 /**
- * The `/execute` body's shape; `checkExecuteRequest` (execution) is its rule, run by the operation before
- * any stream opens.
+ * The `/execute` body's shape; `checkExecuteRequest` (execution) is its rule, run by the execution service
+ * before any stream opens.
  */
 const executeBody = z.object({
   marketId: stringField({ minLength: 1, maxLength: L.text.max }),

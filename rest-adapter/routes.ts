@@ -1,5 +1,6 @@
 import type { AnyRouteDef } from './route.types';
 import { accountRoutes } from './routes.accounts';
+import { accountStreamRoutes } from './routes.account-streams';
 import { commentRoutes } from './routes.comments';
 import { chartRoutes } from './routes.charts';
 import { eventRoutes } from './routes.events';
@@ -12,6 +13,7 @@ import { adminRoutes } from './routes.admin';
 import { fundingRoutes } from './routes.funding';
 import { marketRoutes } from './routes.markets';
 import { marketDataRoutes } from './routes.market-data';
+import { marketStreamRoutes } from './routes.market-streams';
 import { notificationRoutes } from './routes.notifications';
 import { opsRoutes } from './routes.ops';
 import { portfolioRoutes } from './routes.portfolio';
@@ -33,6 +35,7 @@ export const ROUTES: readonly AnyRouteDef[] = [
   ...searchRoutes,
   ...marketRoutes,
   ...opsRoutes,
+  ...accountStreamRoutes,
   ...feedRoutes,
   ...routingRoutes,
   ...executionRoutes,
@@ -49,4 +52,5 @@ export const ROUTES: readonly AnyRouteDef[] = [
   ...notificationRoutes,
   ...portfolioRoutes,
   ...marketDataRoutes,
+  ...marketStreamRoutes,
 ];

@@ -11,7 +11,6 @@
 const { createHash } = require('node:crypto');
 const { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } = require('node:fs');
 const path = require('node:path');
-const swc = require('@swc/core');
 
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
@@ -65,6 +64,8 @@ function isFresh(stamp) {
 }
 
 async function build(files, stamp) {
+  // Loaded only to build: `npm start` on a fresh build checks the stamp and starts at once.
+  const swc = require('@swc/core');
   rmSync(DIST, { recursive: true, force: true });
   const options = swcOptions();
   await Promise.all(

@@ -4,7 +4,9 @@ import { generate } from '@graphql-codegen/cli';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildOpenApi } from '../rest-adapter/openapi';
 import type { AnyRouteDef } from '../rest-adapter/route.types';
+import { SETTINGS } from '../src/config';
 import { getSchema, printSdl } from '../src/graphql/schema';
+import { renderConfigurationDoc, renderEnvExample } from '../src/settings';
 import { API_VERSION } from '../src/version';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -29,8 +31,23 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
   )) as { filename: string; content: string }[];
   for (const o of outputs) files.set(path.relative(ROOT, o.filename), o.content);
   for (const [file, content] of await renderGraphqlClientExample(sdl)) files.set(file, content);
+  for (const [file, content] of renderSettingsFiles()) files.set(file, content);
   return files;
 }
+
+/**
+ * `.env.example` and the variable tables of docs/configuration.md, from the settings slices
+ * (the doc's prose is kept as it is on disk).
+ */
+export function renderSettingsFiles(): Map<string, string> {
+  const doc = readFileSync(path.join(ROOT, CONFIGURATION_DOC), 'utf8');
+  return new Map([
+    ['.env.example', renderEnvExample(SETTINGS)],
+    [CONFIGURATION_DOC, renderConfigurationDoc(SETTINGS, doc)],
+  ]);
+}
+
+const CONFIGURATION_DOC = 'docs/configuration.md';
 
 /**
  * The typed GraphQL client of `examples/`: GraphQL Code Generator's client preset over the

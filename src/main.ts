@@ -1,12 +1,32 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig, type AppConfig } from './config';
-import { createLogger } from './http/logger';
-import { startWaitingServer } from './http/waiting-server';
+import { createLogger, type Logger } from './http/logger';
+import { httpServerOptions } from './http/server-options';
+import { startWaitingServer, type WaitingServer } from './http/waiting-server';
+import { APP_LOAD_STEPS, loadInSteps } from './load-in-steps';
 import { readRuntimeFile, removeRuntimeFile, writeRuntimeFile } from './runtime-file';
-import { startServer } from './server';
-import { closeServices, createServices, embeddedTemplate, startBackground } from './services';
 import { VERSION } from './version';
+
+/** A module load step longer than this is logged at debug. */
+const STEP_LOG_MS = 20;
+
+type Services = typeof import('./services');
+type Server = typeof import('./server');
+type PrepareDatabase = typeof import('./prepare-database');
+
+/** What `/health/ready` names until the app takes the port over. */
+const STARTING = 'starting: loading the app, opening the database, start-up work';
+
+/** Logs each start-up phase's duration at debug, and the total since the process began. */
+function phaseClock(logger: Logger): (phase: string) => void {
+  let last = performance.now();
+  return (phase) => {
+    const now = performance.now();
+    logger.debug({ phase, ms: Math.round(now - last), sinceProcessStartMs: Math.round(now) }, 'start-up phase');
+    last = now;
+  };
+}
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -29,6 +49,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config.logLevel);
+  const phase = phaseClock(logger);
+  phase('node and settings');
   if (config.devDefaults.length > 0) {
     logger.warn(
       { variables: config.devDefaults },
@@ -37,19 +59,61 @@ async function main(): Promise<void> {
     );
   }
   const listen = { port: config.port, host: config.host };
+  // Only liveness needs nothing: the port answers `/health` 200 (and `/health/ready` 503, anything
+  // else 503 with Retry-After) from here on, while the app loads, the database opens and start-up
+  // work runs; the app takes the same socket over when it is built.
+  const waiting = await startWaitingServer(listen, STARTING, VERSION, httpServerOptions(config));
+  phase('listening (liveness only)');
+  try {
+    await startApp(config, logger, phase, waiting);
+  } catch (err) {
+    await waiting.close();
+    throw err;
+  }
+}
+
+async function startApp(
+  config: AppConfig,
+  logger: Logger,
+  phase: (name: string) => void,
+  waiting: WaitingServer,
+): Promise<void> {
+  // Loaded after listening, in steps (liveness answers between them): the module graph (GraphQL,
+  // Prisma, the modules) is the largest part of a start.
+  await loadInSteps(APP_LOAD_STEPS, require, (id, ms) => {
+    if (ms > STEP_LOG_MS) logger.debug({ module: id, ms: Math.round(ms) }, 'start-up: loaded');
+  });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { closeServices, createServices, embeddedTemplate, startBackground } = require('./services') as Services;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startServer } = require('./server') as Server;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { needsPreparing, prepareInChild } = require('./prepare-database') as PrepareDatabase;
+  phase('modules loaded');
+  // A database to migrate and seed is prepared in a child process, whose memory goes back when it exits.
+  const template = embeddedTemplate(config);
+  if (await needsPreparing(config, template)) {
+    await prepareInChild(logger);
+    phase('database migrated and seeded in a child process');
+  }
   const services = await createServices(config, {
     logger,
-    // MIGRATE_ON_START=off on an unmigrated database: answer liveness and readiness (503, with the reason)
-    // on the service's port until another process has migrated it.
-    whileSchemaMissing: (reason) => startWaitingServer(listen, reason, VERSION),
+    // MIGRATE_ON_START=off on an unmigrated database: liveness and readiness (503, with the reason)
+    // are answered on the service's port until another process has migrated it.
+    whileSchemaMissing: async (reason) => {
+      waiting.setReason(reason);
+      return async () => waiting.setReason(STARTING);
+    },
   });
   if (!config.roles.workers) logger.info('WORKERS=off: an API-only process, running no exclusive background job');
   await startBackground(services);
-  const running = await startServer(services, listen);
+  phase('background tasks started');
+  const running = await startServer(services, { port: config.port, host: config.host }, { adopt: waiting });
+  phase('app serving (schema, routers)');
   const embedded = config.databaseUrl === undefined;
   if (embedded) writeRuntimeFile(config.dataDir, { pid: process.pid, url: running.url });
   // The first start of the day with these settings leaves its ready database for the next new DATA_DIR.
-  const template = embeddedTemplate(config);
+  // (A database prepared in a child process was saved there.)
   if (template && services.db.createdEmpty && services.db.archiveTo && !existsSync(template)) {
     services.db.archiveTo(template).then(
       () => logger.info({ template }, 'saved the ready embedded database for new data folders'),

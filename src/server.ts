@@ -19,6 +19,7 @@ import { recordRequest } from './http/request-record';
 import { FastPath } from './http/fast-path';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
 import { sendError } from './http/send-error';
+import { httpServerOptions } from './http/server-options';
 import { toAppError } from './errors/normalize-error';
 import { StreamSlots, type StreamHooks } from './http/stream-limits';
 import { bodyGate, graphqlInputGate } from './http/body-gate';
@@ -37,6 +38,11 @@ export interface AppOptions {
   heartbeatMs?: number;
   /** Verifiers override (tests use JWKS/public keys). */
   verifiers?: AuthVerifiers;
+  /**
+   * A server already listening on the port (the entry point's waiting server): the app takes its
+   * requests over instead of listening itself (created with the same httpServerOptions).
+   */
+  adopt?: { server: http.Server; handOver(handler: http.RequestListener): void };
 }
 
 export interface RunningApp {
@@ -272,24 +278,18 @@ export async function startServer(
     services,
     opts,
   );
-  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = services.config.http;
-  // requestTimeout bounds receiving a request (headers and body), not the answer: an open stream
-  // is unaffected. The timeouts are checked every connectionsCheckingInterval.
-  const server = http.createServer(
-    {
-      headersTimeout: headersTimeoutMs,
-      requestTimeout: requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(30_000, Math.ceil(headersTimeoutMs / 2)),
-    },
-    (req, res) => {
-      fastPath.handle(req, res, () => void app(req, res));
-    },
-  );
-  server.keepAliveTimeout = keepAliveTimeoutMs;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listen.port, listen.host, () => resolve());
-  });
+  const handler: http.RequestListener = (req, res) => {
+    fastPath.handle(req, res, () => void app(req, res));
+  };
+  const server = opts.adopt?.server ?? http.createServer(httpServerOptions(services.config), handler);
+  server.keepAliveTimeout = services.config.http.keepAliveTimeoutMs;
+  if (opts.adopt) opts.adopt.handOver(handler);
+  else {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(listen.port, listen.host, () => resolve());
+    });
+  }
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   let stopping: Promise<void> | undefined;

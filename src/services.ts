@@ -28,9 +28,23 @@ export { embeddedTemplate, type ServiceOverrides } from './open-platform';
  */
 export async function createServices(config: AppConfig, overrides: ServiceOverrides = {}): Promise<AppServices> {
   const modules = overrides.modules ?? MODULES;
+  const started = performance.now();
   const platform = await openPlatform(config, overrides, modules);
+  const opened = performance.now();
+  platform.logger.debug(
+    {
+      phase: 'platform: database (migrations check), infra, leases, simulated world',
+      ms: Math.round(opened - started),
+    },
+    'start-up phase',
+  );
   try {
-    return await buildModules(platform, modules);
+    const services = await buildModules(platform, modules);
+    platform.logger.debug(
+      { phase: 'modules built, topics subscribed', ms: Math.round(performance.now() - opened) },
+      'start-up phase',
+    );
+    return services;
   } catch (err) {
     // Nothing runs yet: close what was opened (a database handed in stays its owner's).
     await platform.owner.stop();
@@ -120,7 +134,12 @@ export async function startBackground(services: AppServices): Promise<void> {
         });
         continue;
       }
+      const started = performance.now();
       await task.start?.(services);
+      logger.debug(
+        { phase: `task ${m.name}: ${task.name}`, ms: Math.round(performance.now() - started) },
+        'start-up phase',
+      );
       if (task.ready) {
         const done = readiness.begin(task.name);
         task

@@ -6,8 +6,29 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
-import type { JwtVerifierConfig, TokenUse } from '../config';
 import { AppError } from '../errors/app-error';
+
+/** Which bearer token a verifier takes: the user's, or the wallet-auth token of live trading. */
+export type TokenUse = 'user' | 'wallet';
+
+/** One verifier's keys and claims (AUTH_* and WALLET_AUTH_* settings: src/auth/auth.settings.ts). */
+export interface JwtVerifierConfig {
+  /** The token type (the `token_use` claim): each verifier refuses the other type's tokens. */
+  tokenUse: TokenUse;
+  /**
+   * Wallet-auth only: whether a token without `token_use` is a wallet-auth token. True only when
+   * the wallet-auth key material shares nothing with the user tokens' (no common secret or JWKS
+   * URL), so the key that verifies such a token says which kind it is. User tokens may always
+   * omit the claim.
+   */
+  acceptUntyped?: boolean;
+  secret?: string;
+  jwksUrl?: string;
+  publicKey?: string;
+  issuer?: string;
+  audience?: string;
+  algorithms: string[];
+}
 
 /**
  * The claim that tells the two bearer token types apart.

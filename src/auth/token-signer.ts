@@ -1,6 +1,5 @@
 import { SignJWT } from 'jose';
-import type { JwtVerifierConfig } from '../config';
-import { TOKEN_USE_CLAIM, TOKEN_USE_VALUE } from './jwt-verifier';
+import { TOKEN_USE_CLAIM, TOKEN_USE_VALUE, type JwtVerifierConfig } from './jwt-verifier';
 
 /**
  * Signs an HS256 token for a subject with the configured secret (the `token` CLI, tests): it

@@ -25,6 +25,7 @@ import {
 } from './postgres.adapter';
 import { PROJECT_PRISMA_PATHS, type PrismaPaths } from './project-paths';
 import { withQueryCounting, type QueryCounter, type StatementObserver } from './query-counting.adapter';
+import { withCommitHooks } from './commit-hooks';
 import { rawSqlOn, type RawSql } from './raw-sql';
 
 /** How to open the database. */
@@ -210,6 +211,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       // longer than Prisma's 2 s / 5 s defaults before giving up.
       transactionOptions: { maxWait: 15_000, timeout: 30_000 },
     });
+    // Interactive transactions run the hooks added with `afterCommit` once they commit (commit-hooks.ts).
+    withCommitHooks(prisma);
     await prisma.$connect();
     raw = await counted.connect();
     return createDatabase(backend, prisma, raw, counter);

@@ -1,5 +1,6 @@
 import type { RatePolicy } from '../auth/rate-limits';
 import type { AppConfig } from '../config';
+import type { SettingsSlice } from '../settings';
 import type { ServiceLocator, Token } from './container';
 import type { LoaderSet } from './loaders';
 import type { Platform } from './platform';
@@ -67,6 +68,11 @@ export type ResolverClass = abstract new () => object;
  */
 export interface ModuleDefinition {
   readonly name: string;
+  /**
+   * The environment variables it reads (its `<name>.settings.ts`): src/config.ts composes every
+   * module's slice, and docs/configuration.md and `.env.example` are generated from them.
+   */
+  readonly settings?: Pick<SettingsSlice, 'name' | 'title' | 'variables'>;
   /** Its GraphQL resolvers (the schema is built from every module's). */
   readonly resolvers?: readonly ResolverClass[];
   /** Its services, built in this order from the platform and earlier modules' services. */

@@ -1,4 +1,5 @@
 import { ModuleDefinition } from '../kernel';
+import { accountStreamsModule } from './account-streams/account-streams.module';
 import { accountsModule } from './accounts/accounts.module';
 import { adminModule } from './admin/admin.module';
 import { apiKeysModule } from './api-keys/api-keys.module';
@@ -55,6 +56,7 @@ export const MODULES: readonly ModuleDefinition[] = [
   routingModule,
   portfolioModule,
   executionModule,
+  accountStreamsModule,
   rewardsModule,
   linkProofModule,
   feedModule,

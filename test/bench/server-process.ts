@@ -27,6 +27,8 @@ export interface AppServerOptions {
   extraEnv?: Record<string, string>;
   /** Embedded mode: this data folder (kept at stop) instead of a fresh temporary one. */
   dataDir?: string;
+  /** Also wait for `/health/ready` 200 (and measure it). */
+  waitReady?: boolean;
 }
 
 /** A started application server. */
@@ -36,8 +38,12 @@ export interface AppServer {
   description: string;
   /** `embedded` (fresh temporary DATA_DIR) or `DATABASE_URL`. */
   database: 'embedded' | 'DATABASE_URL';
-  /** From spawning the process to its first `/health` 200, in ms. */
+  /** From spawning the process to its first `/health` 200 (liveness, answered before the app is built), in ms. */
   startupMs: number;
+  /** From spawning the process to the app's own `/health` 200 (not `status: starting`), in ms. */
+  appMs: number;
+  /** From spawning the process to `/health/ready` 200, in ms (with {@link AppServerOptions.waitReady}). */
+  readyMs?: number;
   /** The last lines the child wrote (stdout and stderr). */
   output(): string;
   /** SIGTERM, wait for exit (SIGKILL after a grace period), remove the temp dir. Idempotent. */
@@ -201,10 +207,19 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   };
 
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server: AppServer = { baseUrl, description, database, startupMs: 0, output: () => tail.text(), stop };
+  const server: AppServer = { baseUrl, description, database, startupMs: 0, appMs: 0, output: () => tail.text(), stop };
   try {
-    await waitForHealth(baseUrl, opts.startupTimeoutMs, () => exit, opts.signal);
+    const wait = (path: string, accept: (status: number, body: unknown) => boolean) =>
+      waitFor(baseUrl, path, accept, opts.startupTimeoutMs, () => exit, opts.signal);
+    await wait('/health', (status) => status === 200);
     server.startupMs = performance.now() - spawnedAt;
+    // Until the app is built, the port answers liveness only (`status: starting`): load waits for the app.
+    await wait('/health', (status, body) => status === 200 && (body as { status?: string }).status !== 'starting');
+    server.appMs = performance.now() - spawnedAt;
+    if (opts.waitReady) {
+      await wait('/health/ready', (status) => status === 200);
+      server.readyMs = performance.now() - spawnedAt;
+    }
   } catch (err) {
     await stop();
     const output = tail.text();
@@ -213,8 +228,10 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   return server;
 }
 
-async function waitForHealth(
+async function waitFor(
   baseUrl: string,
+  path: string,
+  accept: (status: number, body: unknown) => boolean,
   timeoutMs: number,
   exitOf: () => { code: number | null; signal: NodeJS.Signals | null } | undefined,
   signal?: AbortSignal,
@@ -226,14 +243,20 @@ async function waitForHealth(
     const exit = exitOf();
     if (exit) throw new Error(`the server exited before it was healthy (code ${exit.code}, signal ${exit.signal})`);
     try {
-      const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2_000) });
-      await res.arrayBuffer();
-      if (res.status === 200) return;
-      last = `GET /health answered ${res.status}`;
+      const res = await fetch(`${baseUrl}${path}`, { signal: AbortSignal.timeout(2_000) });
+      const text = await res.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+      if (accept(res.status, body)) return;
+      last = `GET ${path} answered ${res.status}`;
     } catch (err) {
       last = (err as Error).message;
     }
-    await sleep(20);
+    await sleep(10);
   }
   throw new Error(`the server was not healthy after ${Math.round(timeoutMs / 1000)} s (${last})`);
 }

@@ -25,6 +25,7 @@ import http from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { formatMarketStreamsReport, runMarketStreamsBench } from './market-streams';
 import { startAppServer, type AppServer } from './server-process';
 
 export interface StreamsSettings {
@@ -251,9 +252,19 @@ if (require.main === module) {
     seconds: envNumber('BENCH_STREAM_SECONDS', 10),
     startupTimeoutMs: envNumber('BENCH_STARTUP_TIMEOUT', 120) * 1000,
   };
-  runStreamsBench(settings, process.env).then(
+  // BENCH_STREAM_PARTS: `trades`, `markets` (test/bench/market-streams.ts), or both (default).
+  const parts = (process.env.BENCH_STREAM_PARTS ?? 'trades,markets').split(',').map((p) => p.trim());
+  const run = async () => {
+    const trades = parts.includes('trades') ? await runStreamsBench(settings, process.env) : undefined;
+    if (trades) process.stdout.write(`${formatStreamsReport(trades)}\n`);
+    const markets = parts.includes('markets')
+      ? await runMarketStreamsBench({ ...settings, rate: envNumber('BENCH_MARKET_RATE', 20) }, process.env)
+      : undefined;
+    if (markets) process.stdout.write(`${formatMarketStreamsReport(markets)}\n`);
+    return { ...trades, ...(markets && { markets }) };
+  };
+  run().then(
     (report) => {
-      process.stdout.write(`${formatStreamsReport(report)}\n`);
       const dir = path.join(__dirname, 'results');
       mkdirSync(dir, { recursive: true });
       writeFileSync(path.join(dir, 'streams.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -18,11 +18,19 @@ const ENTRY_ARGS: Record<ServerEntry, string[]> = {
   build: ['dist/main.js'],
 };
 
+/**
+ * What {@link startServerProcess} waits for: `app`, the app's own `/health` 200 (the process listens
+ * before the app is built, answering `/health` with `status: starting` meanwhile); `alive`, any
+ * `/health` 200 (a process waiting for something else, such as another process's migrations).
+ */
+export type ServerWait = 'app' | 'alive';
+
 /** Starts `src/main.ts` (or `dist/main.js`) as a real process on the given port and waits for /health. */
 export async function startServerProcess(
   env: Record<string, string>,
   port: number,
   entry: ServerEntry = 'source',
+  wait: ServerWait = 'app',
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, ENTRY_ARGS[entry], {
     cwd: ROOT,
@@ -45,7 +53,8 @@ export async function startServerProcess(
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);
     try {
       const r = await fetch(`${url}/health`);
-      if (r.status === 200) break;
+      const body = (await r.json().catch(() => ({}))) as { status?: string };
+      if (r.status === 200 && (wait === 'alive' || body.status !== 'starting')) break;
     } catch {
       // not listening yet
     }

@@ -2,9 +2,11 @@ import { defineModule, provide } from '../../kernel';
 import { WalletsService } from '../wallets/wallets.service';
 import { AccountsResolver } from './accounts.resolver';
 import { AccountsService } from './accounts.service';
+import { accountsSettings } from './accounts.settings';
 
 export const accountsModule = defineModule({
   name: 'accounts',
+  settings: accountsSettings,
   resolvers: [AccountsResolver],
   services: [provide(AccountsService, ({ db, get }) => new AccountsService(db.prisma, get(WalletsService)))],
   // Keyed by user id (these operations require a bearer token).

@@ -18,13 +18,12 @@ import {
   fullText,
   isCombo,
   marketStrikes,
-  mentionsName,
   sameStrikes,
   timeOfDay,
-  titleNames,
   titleTexts,
   type MatchSide,
 } from './resolution-terms';
+import { mentionsName, titleNames } from './match-names';
 
 export type { MatchSide };
 export type { Confidence, RelationshipType };

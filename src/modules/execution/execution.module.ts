@@ -11,11 +11,13 @@ import { MarketBooks } from '../routing/market-books';
 import { ExecutionServiceClient } from './execution-service.client';
 import { ExecutionResolver } from './execution.resolver';
 import { ExecutionService } from './execution.service';
+import { executionSettings } from './execution.settings';
 import { TradeRecorder } from './trade-recorder';
 import { VenueBOrders } from './venue-b-orders';
 
 export const executionModule = defineModule({
   name: 'execution',
+  settings: executionSettings,
   resolvers: [ExecutionResolver],
   services: [
     provide(
@@ -23,7 +25,13 @@ export const executionModule = defineModule({
       ({ config, venues, infra, logger }) =>
         new VenueBOrders(config, venues, { rateLimiter: infra.rateLimiter, logger }),
     ),
-    provide(ExecutionService, ({ db, config, venues, venueSources, now, logger, get, owner }) => {
+    // A service of its own: the account streams watch the orders it writes (`TradeRecorder.watch`).
+    provide(
+      TradeRecorder,
+      ({ db, get, owner }) =>
+        new TradeRecorder(db.prisma, get(LedgerService), get(FeeListeners), get(PaperAccounts), owner),
+    ),
+    provide(ExecutionService, ({ db, config, venues, venueSources, rateLimits, now, logger, get }) => {
       const { trading } = config;
       return new ExecutionService({
         prisma: db.prisma,
@@ -31,7 +39,7 @@ export const executionModule = defineModule({
         events: get(EventsService),
         books: get(MarketBooks),
         venues,
-        recorder: new TradeRecorder(db.prisma, get(LedgerService), get(FeeListeners), get(PaperAccounts), owner),
+        recorder: get(TradeRecorder),
         idempotency: get(IdempotencyService),
         client: config.executionServiceUrl
           ? new ExecutionServiceClient(config.executionServiceUrl, config.upstreams.timeoutMs)
@@ -45,6 +53,7 @@ export const executionModule = defineModule({
         pollMs: trading.execution.pollMs,
         waitMs: trading.execution.waitMs,
         staleOrderMs: trading.execution.staleOrderMs,
+        rateLimits,
         notify: get(NOTIFY),
         now,
         logger,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ClientRateLimits } from '../../auth/rate-limits';
 import type { PrismaClient } from '../../db/generated/client';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../http/logger';
@@ -7,18 +8,19 @@ import { IdempotencyService } from '../idempotency/idempotency.service';
 import { InsufficientFundsError } from '../ledger';
 import { toMicros, MICROS_PER_UNIT as MICRO } from '../../money';
 import { CENT, feeOf } from '../routing/order-book.math';
-import { checkExecuteRequest, checkSellRequest, sizeMicrosFor } from './execute-request';
+import { checkExecuteRequest, checkSellRequest, sizeMicrosFor, type CheckedRequest } from './execute-request';
+import { principalOf, type ExecutionCaller } from './execution-caller';
+import { IdempotentRuns, type ExecutionStream, type LaunchedStream } from './idempotent-runs';
 import { PositionHeldError } from './position-rows';
 import { checkHolding, heldRefusal, positionSellRequest } from './position-sells';
 import { checkLivePositionSell, modeOnVenue, type SimulatedVenues } from './simulated-venues';
-import {
-  eventsFromOrder,
-  reviveEvent,
-  type ExecuteRequest,
-  type ExecutionEvent,
-  type ExecutionPrincipal,
-  type RunOptions,
-  type SellRequest,
+import type {
+  ExecuteRequest,
+  ExecutionEvent,
+  ExecutionPrincipal,
+  OrderDraft,
+  RunOptions,
+  SellRequest,
 } from './execution.models';
 import { EventLog } from './event-log';
 import { outcomeUnknown } from './execution-service.client';
@@ -26,41 +28,12 @@ import { lookUpMarket, type Catalog } from './market-lookup';
 import { OrderReconciler } from './order-reconciler';
 import { OrderRun, type LiveStart, type OrderPlan, type RunnerDeps } from './order-runner';
 import { submitRequestOf } from './service-outcome';
-import type { OrderDraft } from './execution.models';
 import { usdText } from '../../money/money';
 
-/** A running (or replayed) execution. */
-export interface ExecutionStream {
-  orderId: string;
-  /** True when an Idempotency-Key replays the first outcome: nothing ran again. */
-  replayed: boolean;
-  /** Every event from the first; stopping a reader never stops the execution. */
-  events(): AsyncIterableIterator<ExecutionEvent>;
-  /** The last event (`completed`, `failed` or `outcome_unknown`), once the execution ended. */
-  outcome: Promise<ExecutionEvent>;
-}
+export type { ExecutionStream } from './idempotent-runs';
 
-/** `s`, whose readers and outcome finish only after `later()` settles (whether it succeeds or not). */
-function endingAfter(s: ExecutionStream, later: () => Promise<unknown>): ExecutionStream {
-  const settled = () =>
-    later().then(
-      () => undefined,
-      () => undefined,
-    );
-  return {
-    ...s,
-    events: async function* () {
-      yield* s.events();
-      await settled();
-    },
-    outcome: s.outcome.then(async (last) => (await settled(), last)),
-  };
-}
-
-/** What an Idempotency-Key keeps of an execution: its whole event sequence. */
-interface StoredOutcome {
-  events: ExecutionEvent[];
-}
+/** The rate-limit policy of the simulated orders a caller stores (in the paper account), per user. */
+const STORED_SIMULATION_POLICY = 'storedSimulation';
 
 export interface ExecutionServiceDeps extends RunnerDeps, Catalog {
   prisma: PrismaClient;
@@ -69,17 +42,21 @@ export interface ExecutionServiceDeps extends RunnerDeps, Catalog {
   simulated?: SimulatedVenues;
   /** How long a live order no runner follows (handed over, or its process gone) stays open unasked (ms). */
   staleOrderMs: number;
+  /** Per-user limits: the module's `storedSimulation` policy counts each simulated order a caller stores. */
+  rateLimits: Pick<ClientRateLimits, 'consume'>;
   logger?: Logger;
 }
 
 /**
- * Runs orders (`/execute`, position sells, and for other modules such as
- * copytrading) and streams their progress. Everything that can refuse an
- * order with a status (bad input 400, credentials 401, execution service not
- * configured 503 or failing at submit 502, a reused Idempotency-Key 409, a
- * live order on a simulated venue in production 409)
- * happens in {@link run} before it returns (a 502/503 there leaves the
- * Idempotency-Key free); the rest runs detached from any reader and reports
+ * Runs orders (`/execute` and position sells through {@link execute} and
+ * {@link sell}; other modules such as copytrading through {@link run}) and
+ * streams their progress. Everything that can refuse an order with a status
+ * (bad input 400, credentials 401, too many stored simulations 429, execution
+ * service not configured 503 or failing at submit 502, a reused
+ * Idempotency-Key 409, a live order on a simulated venue in production 409)
+ * happens before the stream is returned, in that order of checks: the body
+ * first, then the credentials (a 502/503 leaves the Idempotency-Key free);
+ * the rest runs detached from any reader and reports
  * through the stream's events. A live order whose outcome is not known (venue_a:
  * the execution service has not reported it in time; venue_b: the venue's
  * answer to it was lost) ends its stream with `outcome_unknown`, still
@@ -94,8 +71,10 @@ export class ExecutionService {
   private readonly running = new Set<string>();
   private readonly reconciler: OrderReconciler;
   private readonly reconcileSchedule: PeriodicTask;
+  private readonly keyed: IdempotentRuns;
 
   constructor(private readonly deps: ExecutionServiceDeps) {
+    this.keyed = new IdempotentRuns(deps);
     this.reconciler = new OrderReconciler({
       recorder: deps.recorder,
       client: deps.client,
@@ -143,6 +122,20 @@ export class ExecutionService {
   }
 
   /**
+   * An `/execute` request from `caller`: the body is checked (a 400 before
+   * credentials are looked at), then live mode needs the wallet-auth token
+   * and a simulation takes the user bearer when one is sent (anonymous: nothing
+   * stored); a stored simulation counts against the caller's limit. Then {@link run}.
+   */
+  async execute(raw: ExecuteRequest, caller: ExecutionCaller, opts: RunOptions = {}): Promise<ExecutionStream> {
+    const checked = checkExecuteRequest(raw);
+    const principal = await principalOf(caller, checked.mode === 'live' ? 'live' : 'optional');
+    if (principal && checked.mode !== 'live')
+      await this.deps.rateLimits.consume(STORED_SIMULATION_POLICY, principal.userId);
+    return this.start(checked, principal, opts);
+  }
+
+  /**
    * Runs an order for `principal` (null: an anonymous simulation, nothing
    * stored). Live mode needs `principal.live` (a verified wallet-auth token,
    * or trusted server code); on a simulated venue it is a 409 in production
@@ -153,7 +146,15 @@ export class ExecutionService {
     principal: ExecutionPrincipal | null,
     opts: RunOptions = {},
   ): Promise<ExecutionStream> {
-    const checked = checkExecuteRequest(raw);
+    return this.start(checkExecuteRequest(raw), principal, opts);
+  }
+
+  /** {@link run} past the body's check. */
+  private async start(
+    checked: CheckedRequest,
+    principal: ExecutionPrincipal | null,
+    opts: RunOptions,
+  ): Promise<ExecutionStream> {
     if (checked.mode === 'live' && !principal?.live)
       throw AppError.unauthorized('live mode needs the wallet-auth token');
     const market = await lookUpMarket(this.deps, checked);
@@ -197,22 +198,28 @@ export class ExecutionService {
     };
     if (key === undefined) return this.launch(plan);
     const input = opts.idempotencyInput ?? { request: req, source: draft.source, positionId: draft.positionId };
-    return this.startOnce(plan, { userId: draft.userId, operation: `execution.${draft.source}`, key, input });
+    const call = { userId: draft.userId, operation: `execution.${draft.source}`, key, input };
+    return this.keyed.once(call, () => this.launch(plan));
   }
 
   /**
-   * Sells from one of the caller's positions (default: all of it that open
-   * sells do not hold, at its exact size) through {@link run}. Unknown or
-   * someone else's position: 404; more than is free: 400.
+   * Sells from one of `caller`'s positions (default: all of it that open
+   * sells do not hold, at its exact size) through {@link run}. The body is
+   * checked first (a 400 before credentials are looked at); then live mode
+   * needs the wallet-auth token, simulation the user bearer, and no mode
+   * (the position's own) either; a sell in simulation counts against the
+   * caller's limit. Unknown or someone else's position: 404; more than is free: 400.
    */
   async sell(
     positionId: string,
     raw: SellRequest,
-    principal: ExecutionPrincipal,
+    caller: ExecutionCaller,
     opts: RunOptions = {},
   ): Promise<ExecutionStream> {
     const body = checkSellRequest(raw);
-    if (body.mode === 'live' && !principal.live) throw AppError.unauthorized('live mode needs the wallet-auth token');
+    const need = body.mode === undefined ? 'either' : body.mode === 'live' ? 'live' : 'user';
+    const principal = (await principalOf(caller, need))!;
+    if (!principal.live) await this.deps.rateLimits.consume(STORED_SIMULATION_POLICY, principal.userId);
     const key = IdempotencyService.check(opts.idempotencyKey);
     // What a retry must repeat: the position and the body (the size may be "all of it").
     const idempotencyInput = { positionId, sell: body };
@@ -221,16 +228,16 @@ export class ExecutionService {
       sell = await positionSellRequest(this.deps.prisma, positionId, body, principal.userId);
     } catch (err) {
       // A retry after the sell went through finds the position smaller or closed: it replays.
-      const stored =
+      const replay =
         key !== undefined && err instanceof AppError && err.code === 'bad_request'
-          ? await this.storedOutcome({
+          ? await this.keyed.replayOf({
               userId: principal.userId,
               operation: 'execution.position_sell',
               key,
               input: idempotencyInput,
             })
           : null;
-      if (stored) return this.replayCurrent(stored);
+      if (replay) return replay;
       throw err;
     }
     if (sell.request.mode === 'live' && !principal.live)
@@ -245,37 +252,13 @@ export class ExecutionService {
     });
   }
 
-  /**
-   * The stored outcome of a key, if its first request finished (same body), or the outcome of the
-   * order it placed when its process died before storing one; null when there is neither.
-   */
-  private async storedOutcome(call: {
-    userId: string;
-    operation: string;
-    key: string;
-    input: unknown;
-  }): Promise<StoredOutcome | null> {
-    const notStored = new Error('not stored');
-    try {
-      // Claims nothing for good: with neither an answer nor an order the work fails at once and the key is freed.
-      return await this.deps.idempotency.run<StoredOutcome>(call, async () => {
-        const prior = await this.deps.recorder.byIdempotencyKey(call.userId, call.key);
-        if (!prior) throw notStored;
-        return { events: eventsFromOrder(prior, new Date(this.deps.now())) };
-      });
-    } catch (err) {
-      if (err === notStored) return null;
-      throw err;
-    }
-  }
-
   /** Waits for every execution in flight (shutdown: before the database closes). */
   async drain(): Promise<void> {
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
   /** Pre-stream work (live: the order row, the hold, venue_a's submit), then the rest detached. */
-  private async launch(plan: OrderPlan): Promise<ExecutionStream & { done: Promise<ExecutionEvent[]> }> {
+  private async launch(plan: OrderPlan): Promise<LaunchedStream> {
     // Inside the key's claim (when there is one): a retry after the sell replays instead of failing here.
     if (!plan.anonymous && plan.draft.side === 'sell' && plan.draft.requestedSizeMicros > 0n)
       await checkHolding(this.deps.prisma, plan.draft);
@@ -302,62 +285,6 @@ export class ExecutionService {
       ),
       done,
     };
-  }
-
-  /**
-   * With an Idempotency-Key: the first request claims the key before its
-   * stream opens and stores its event sequence when it ends; a retry replays
-   * that sequence (a different body, or a first request still running, is a
-   * 409). A failure before the stream opens, or an unexpected one, frees the key.
-   */
-  private async startOnce(
-    plan: OrderPlan,
-    call: { userId: string; operation: string; key: string; input: unknown },
-  ): Promise<ExecutionStream> {
-    let ready!: (s: ExecutionStream) => void;
-    const started = new Promise<ExecutionStream>((resolve) => (ready = resolve));
-    const stored = this.deps.idempotency.run<StoredOutcome>(call, async () => {
-      // The key was claimed but no answer stored (the first request's process stopped): its order answers.
-      const prior = await this.deps.recorder.byIdempotencyKey(call.userId, call.key);
-      if (prior) {
-        const recovered = { events: eventsFromOrder(prior, new Date(this.deps.now())) };
-        ready(this.replay(recovered));
-        return recovered;
-      }
-      const s = await this.launch(plan);
-      // The stream ends only once its answer is stored, so a retry sent after it always replays.
-      ready(endingAfter(s, () => stored));
-      return { events: await s.done };
-    });
-    // Its failures reach the caller through the race (before streaming) or the stream and `track` (after).
-    stored.catch(() => undefined);
-    return Promise.race([started, stored.then((o) => this.replayCurrent(o))]);
-  }
-
-  /**
-   * A stored outcome that ended `outcome_unknown` is replayed with what became
-   * of the order since (its fills and `completed`, or `failed`), appended with
-   * the sequence going on, so the first run's ids stay as they were.
-   */
-  private async replayCurrent(o: StoredOutcome): Promise<ExecutionStream> {
-    const last = o.events[o.events.length - 1];
-    if (last?.event !== 'outcome_unknown') return this.replay(o);
-    const row = await this.deps.prisma.order.findUnique({
-      where: { id: last.orderId },
-      include: { fills: { orderBy: { seq: 'asc' } } },
-    });
-    if (!row || row.state === 'pending' || row.state === 'submitted') return this.replay(o);
-    const later = eventsFromOrder(row, new Date(this.deps.now()))
-      .slice(1)
-      .map((e, i) => ({ ...e, seq: last.seq + 1 + i, id: `${row.id}:${last.seq + 1 + i}` }));
-    return this.replay({ events: [...o.events, ...later] });
-  }
-
-  private replay(o: StoredOutcome): ExecutionStream {
-    const events = o.events.map(reviveEvent);
-    const last = events[events.length - 1];
-    const log = EventLog.of(events);
-    return { orderId: last.orderId, replayed: true, events: () => log.reader(), outcome: Promise.resolve(last) };
   }
 
   /** While its runner follows a live order the reconciler leaves it alone. */

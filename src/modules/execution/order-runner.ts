@@ -1,22 +1,13 @@
 import { AppError } from '../../errors/app-error';
-import type { OrderBook, Venue } from '../../venues/venue.models';
-import {
-  VenueMarketNotFoundError,
-  VenueOutcomeUnknownError,
-  VenueUnavailableError,
-  type VenueClient,
-} from '../../venues/venue-client';
+import type { OrderBook } from '../../venues/venue.models';
+import { VenueMarketNotFoundError, VenueOutcomeUnknownError, VenueUnavailableError } from '../../venues/venue-client';
 import { microsToNumber, toMicros } from '../../money';
-import type { NewNotification } from '../notifications';
-import { allInOf, feeOf, priceBook, toQuote, type BookQuote, type FeeSchedule } from '../routing/order-book.math';
-import type { MarketBooks } from '../routing/market-books';
+import { feeOf, priceBook, toQuote, type BookQuote } from '../routing/order-book.math';
 import { fromVenueError } from '../markets/venue-errors';
-import type { CheckedRequest } from './execute-request';
 import type { OrderState } from '../portfolio/portfolio.limits';
 import type { ExecutionEventKind, FailureCode } from './execution.limits';
 import {
   executionEvent,
-  fillTotals,
   toFillView,
   toOrderView,
   toPositionSummary,
@@ -24,56 +15,13 @@ import {
   type ExecutionEventParts,
   type OrderView,
 } from './execution.models';
-import {
-  isFinal,
-  type ExecutionServiceClient,
-  type ExecutionServiceOrder,
-  type ExecutionServiceOrderRequest,
-} from './execution-service.client';
+import { isFinal } from './execution-service.client';
 import { fillNotification, verdictOf } from './service-outcome';
 import type { EventLog } from './event-log';
-import type { Order } from '../../db/generated/client';
-import type { OrderDraft, RecordedFill } from './execution.models';
-import type { TradeRecorder } from './trade-recorder';
-import type { VenueBOrders } from './venue-b-orders';
+import type { RecordedFill } from './execution.models';
+import { draftOrderView, type LiveStart, type OrderPlan, type RunnerDeps } from './order-plan';
 
-/** Everything decided about an order before its stream opens. */
-export interface OrderPlan {
-  draft: OrderDraft;
-  /** Anonymous simulations persist nothing. */
-  anonymous: boolean;
-  request: CheckedRequest;
-  marketTitle: string;
-  walletToken?: string;
-  /** Set when the order is refused before anything else (size 0). */
-  rejectReason?: string;
-}
-
-/**
- * What a live order did before its stream opened: its row and, on venue_a,
- * the submit body and the service's first answer, or (no answer: the submit
- * may have reached the service) why there is none.
- */
-export interface LiveStart {
-  order: Order;
-  submit?: ExecutionServiceOrderRequest;
-  first?: ExecutionServiceOrder;
-  submitProblem?: string;
-}
-
-export interface RunnerDeps {
-  books: MarketBooks;
-  venues: Readonly<Record<Venue, VenueClient>>;
-  recorder: TradeRecorder;
-  client: ExecutionServiceClient | null;
-  /** Who places live venue_b orders (default: the venue_b client), and asks the venue about them later. */
-  venueBOrders?: Pick<VenueBOrders, 'placeOrder' | 'ready' | 'findOrder'>;
-  fees: FeeSchedule;
-  pollMs: number;
-  waitMs: number;
-  notify: (items: NewNotification[]) => Promise<unknown>;
-  now: () => number;
-}
+export type { LiveStart, OrderPlan, RunnerDeps };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -388,34 +336,7 @@ export class OrderRun {
 
   /** The order as the plan and fills make it (anonymous orders have no row). */
   private draftView(state: OrderState, fills: readonly RecordedFill[] = []): OrderView {
-    const d = this.plan.draft;
-    const { filled, notional, fees, avg } = fillTotals(fills);
-    const at = new Date(this.deps.now());
-    return {
-      id: d.id,
-      state,
-      venue: d.venue,
-      marketId: d.venueMarketId,
-      coreId: d.coreEventId,
-      outcome: d.outcome,
-      side: d.side,
-      orderType: d.orderType,
-      mode: d.mode,
-      limitPrice: d.limitPriceMicros === null ? null : num(d.limitPriceMicros),
-      requestedSize: num(d.requestedSizeMicros),
-      filledSize: num(filled),
-      avgPrice: avg === null ? null : num(avg),
-      notional: num(notional),
-      fees: num(fees),
-      total: num(allInOf(d.side, notional, fees)),
-      failureReason: null,
-      externalOrderId: null,
-      positionId: d.positionId,
-      source: d.source,
-      persisted: !this.plan.anonymous,
-      createdAt: at,
-      updatedAt: at,
-    };
+    return draftOrderView(this.plan, state, fills, new Date(this.deps.now()));
   }
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Prisma, type Fill, type Order, type Position, type PrismaClient } from '../../db/generated/client';
 import { ownerAlive } from '../../db/process-owner';
 import type { Venue } from '../../venues/venue.models';
@@ -12,18 +11,15 @@ import {
 } from '../ledger';
 import type { PaperAccounts } from '../paper';
 import { OversellError } from '../portfolio/position.math';
-import {
-  markPending,
-  planPosition,
-  reserveForSell,
-  undoPending,
-  writePosition,
-  type PositionMove,
-} from './position-rows';
+import { markPending, planPosition, reserveForSell, undoPending, writePosition } from './position-rows';
 import type { OrderState } from '../portfolio/portfolio.limits';
-import { EXECUTION_LEDGER_KINDS as K, type OrderSource } from './execution.limits';
+import { EXECUTION_LEDGER_KINDS as K } from './execution.limits';
 import { fillTotals, type OrderDraft, type RecordedFill } from './execution.models';
 import { usdText, microsToNumber } from '../../money';
+import type { OrderListener } from './order-listener';
+import { fillRowsOf, insertFills, orderRowOf, writeNewOrder } from './order-rows';
+
+export { draftOf } from './order-rows';
 
 export type Settled =
   | { ok: true; order: Order; position: Position; balance: Balance }
@@ -37,109 +33,21 @@ export class OrderNotOpenError extends Error {
   }
 }
 
-/** The draft an order row was made from (the reconciler ends orders whose runner is gone). */
-export function draftOf(o: Order): OrderDraft {
-  return {
-    id: o.id,
-    userId: o.userId,
-    venue: o.venue,
-    marketKey: o.marketId,
-    venueMarketId: o.venueMarketId,
-    coreEventId: o.coreEventId,
-    outcome: o.outcome,
-    side: o.side,
-    orderType: o.orderType,
-    mode: o.mode,
-    limitPriceMicros: o.limitPriceMicros,
-    requestedSizeMicros: o.requestedSizeMicros,
-    source: o.source as OrderSource,
-    positionId: o.positionId,
-    idempotencyKey: o.idempotencyKey,
-  };
-}
-
 const usd = usdText;
-const contracts = (micros: bigint) => String(microsToNumber(micros));
-
-/** The `Fill` rows of an order's fills, for an INSERT's VALUES. */
-function fillRows(orderId: string, fills: readonly RecordedFill[]): Prisma.Sql {
-  return Prisma.join(
-    fills.map(
-      (f, i) =>
-        Prisma.sql`(${randomUUID()}, ${orderId}, ${i + 1}::int, ${f.price}, ${f.size}, ${f.fee}, ${f.filledAt})`,
-    ),
-  );
-}
-
 /** An order's owner column, for {@link ownerAlive}. */
 const ORDER_OWNER = Prisma.raw('o."ownerId"');
-
-const FILL_COLUMNS = Prisma.raw(`"id", "orderId", "seq", "priceMicros", "sizeMicros", "feeMicros", "filledAt"`);
-
-/**
- * An order's fills, in one statement. Raw SQL, not `fill.createMany`: Prisma compiles every
- * `createMany` afresh (its query plan cache skips them).
- */
-async function insertFills(tx: Prisma.TransactionClient, orderId: string, fills: readonly RecordedFill[]) {
-  if (fills.length > 0) await tx.$executeRaw`INSERT INTO "Fill" (${FILL_COLUMNS}) VALUES ${fillRows(orderId, fills)}`;
-}
-
-/**
- * A new filled order's rows in ONE statement: its position moved (the row locked by
- * {@link planPosition}), the order inserted, its fills inserted; the position as it now
- * stands. Three statements' round trips and ORM work fewer than writing them one by one; the
- * order is returned as written (`createdAt` and `updatedAt` are the time given).
- */
-async function writeNewOrder(
-  tx: Prisma.TransactionClient,
-  move: PositionMove,
-  order: Omit<Order, 'createdAt' | 'updatedAt' | 'externalOrderId' | 'ownerId'> & { externalOrderId?: string },
-  fills: readonly RecordedFill[],
-): Promise<{ position: Position; order: Order }> {
-  // Written filled: no runner follows it, so it names no owner process.
-  const o: Order = {
-    ...order,
-    externalOrderId: order.externalOrderId ?? null,
-    ownerId: null,
-    createdAt: move.updatedAt,
-    updatedAt: move.updatedAt,
-  };
-  const fillsCte =
-    fills.length > 0
-      ? Prisma.sql`, f AS (INSERT INTO "Fill" (${FILL_COLUMNS}) VALUES ${fillRows(o.id, fills)})`
-      : Prisma.empty;
-  const [position] = await tx.$queryRaw<Position[]>`
-    WITH p AS (
-      UPDATE "Position" SET "sizeMicros" = ${move.sizeMicros}, "costBasisMicros" = ${move.costBasisMicros},
-      "realizedPnlMicros" = ${move.realizedPnlMicros}, "feesMicros" = ${move.feesMicros},
-      "status" = ${move.status}::"PositionStatus", "closedAt" = ${move.closedAt},
-      "openedAt" = COALESCE(${move.openedAt ?? null}, "openedAt"), "updatedAt" = ${move.updatedAt}
-      WHERE "id" = ${move.id}
-      RETURNING "id", "userId", "venue"::text AS "venue", "marketId", "venueMarketId", "coreEventId",
-      "outcome"::text AS "outcome", "status"::text AS "status", "sizeMicros", "costBasisMicros", "realizedPnlMicros",
-      "feesMicros", "openedAt", "closedAt", "updatedAt", "mode"::text AS "mode"
-    ), o AS (
-      INSERT INTO "Order" ("id", "userId", "venue", "marketId", "venueMarketId", "coreEventId", "outcome", "side",
-      "orderType", "mode", "limitPriceMicros", "requestedSizeMicros", "filledSizeMicros", "avgPriceMicros",
-      "notionalMicros", "feeMicros", "state", "failureReason", "source", "positionId", "externalOrderId",
-      "idempotencyKey", "createdAt", "updatedAt")
-      VALUES (${o.id}, ${o.userId}, ${o.venue}::"Venue", ${o.marketId}, ${o.venueMarketId}, ${o.coreEventId},
-      ${o.outcome}::"Outcome", ${o.side}::"TradeSide", ${o.orderType}::"OrderType", ${o.mode}::"ExecutionMode",
-      ${o.limitPriceMicros}, ${o.requestedSizeMicros}, ${o.filledSizeMicros}, ${o.avgPriceMicros}, ${o.notionalMicros},
-      ${o.feeMicros}, ${o.state}::"OrderState", ${o.failureReason}, ${o.source}, ${o.positionId}, ${o.externalOrderId},
-      ${o.idempotencyKey}, ${o.createdAt}, ${o.updatedAt})
-    )${fillsCte}
-    SELECT * FROM p`;
-  return { position, order: o };
-}
+const contracts = (micros: bigint) => String(microsToNumber(micros));
 
 /**
  * Writes orders and their effects. A filled order's order row, fills,
  * position, balance movements and fees commit in ONE transaction (or none of
  * them), and every fee listener runs inside it. Nothing here depends on a
- * client still listening.
+ * client still listening. Each order row written, and each order's fills with the position
+ * they moved, are told to the order listeners ({@link watch}) in the transaction that writes them.
  */
 export class TradeRecorder {
+  private readonly orderListeners: OrderListener[] = [];
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly ledger: LedgerService,
@@ -148,6 +56,19 @@ export class TradeRecorder {
     /** This process: a live order names it while its runner follows it (see {@link unresolved}). */
     private readonly owner?: { readonly id: string },
   ) {}
+
+  /**
+   * Tells `listener` of every order row written and every order's fills (with the position they
+   * moved), inside the writing transaction (the account streams announce them once it commits).
+   */
+  watch(listener: OrderListener): void {
+    this.orderListeners.push(listener);
+  }
+
+  private orderChanged(db: object, order: Order): Order {
+    for (const listener of this.orderListeners) listener.orderChanged(db, order);
+    return order;
+  }
 
   /**
    * A live order as accepted, before it reaches the venue, with `hold` (the
@@ -162,7 +83,8 @@ export class TradeRecorder {
     return this.prisma.$transaction(async (tx) => {
       if (d.side === 'buy') await markPending(tx, d);
       else await reserveForSell(tx, d);
-      const order = await tx.order.create({ data: { ...this.row(d), state: 'pending', ownerId: this.owner?.id } });
+      const order = await tx.order.create({ data: { ...orderRowOf(d), state: 'pending', ownerId: this.owner?.id } });
+      this.orderChanged(tx, order);
       if (hold > 0n) {
         await this.ledger.post(tx, {
           userId: d.userId,
@@ -196,8 +118,12 @@ export class TradeRecorder {
   }
 
   /** The venue (or execution service) has the order. */
-  submitted(orderId: string, externalOrderId: string | null): Promise<Order> {
-    return this.prisma.order.update({ where: { id: orderId }, data: { state: 'submitted', externalOrderId } });
+  async submitted(orderId: string, externalOrderId: string | null): Promise<Order> {
+    const order = await this.prisma.order.update({
+      where: { id: orderId },
+      data: { state: 'submitted', externalOrderId },
+    });
+    return this.orderChanged(this.prisma, order);
   }
 
   /**
@@ -218,7 +144,8 @@ export class TradeRecorder {
         ...(externalOrderId !== null && { externalOrderId }),
       },
     });
-    return n.count === 1 ? this.prisma.order.findUniqueOrThrow({ where: { id: orderId } }) : null;
+    if (n.count !== 1) return null;
+    return this.orderChanged(this.prisma, await this.prisma.order.findUniqueOrThrow({ where: { id: orderId } }));
   }
 
   /**
@@ -278,7 +205,8 @@ export class TradeRecorder {
       };
       const order = existing
         ? await this.finishOpen(tx, d.id, data)
-        : await tx.order.create({ data: { ...this.row(d), ...data } });
+        : await tx.order.create({ data: { ...orderRowOf(d), ...data } });
+      this.orderChanged(tx, order);
       if (existing) {
         await this.releaseHold(tx, d);
         if (d.side === 'buy') await undoPending(tx, d);
@@ -317,15 +245,17 @@ export class TradeRecorder {
         // The position first: its row lock serializes concurrent orders on it, and the order is written with its id.
         const move = await planPosition(tx, d, fills);
         const withPosition = { ...data, positionId: move.id };
+        const rows = fillRowsOf(d.id, fills);
         let position: Position;
         let order: Order;
         if (existing) {
           position = await writePosition(tx, move);
           order = await this.finishOpen(tx, d.id, withPosition);
-          await insertFills(tx, d.id, fills);
+          await insertFills(tx, rows);
         } else {
-          ({ position, order } = await writeNewOrder(tx, move, { ...this.row(d), ...withPosition }, fills));
+          ({ position, order } = await writeNewOrder(tx, move, { ...orderRowOf(d), ...withPosition }, rows));
         }
+        this.filledOrder(tx, order, rows, position);
         const balance = await this.postMoney(tx, d, existing, t.notional, fills);
         return { ok: true as const, order, position, balance };
       });
@@ -357,29 +287,15 @@ export class TradeRecorder {
     }
   }
 
+  /** The order, then its fills and position, to the listeners (before the money: its balance comes last). */
+  private filledOrder(tx: object, order: Order, fills: readonly Fill[], position: Position): void {
+    this.orderChanged(tx, order);
+    for (const listener of this.orderListeners) listener.filled(tx, order, fills, position);
+  }
+
   private paperAccounts(): PaperAccounts {
     if (!this.paper) throw new Error('simulated orders need the paper accounts');
     return this.paper;
-  }
-
-  private row(d: OrderDraft) {
-    return {
-      id: d.id,
-      userId: d.userId,
-      venue: d.venue,
-      marketId: d.marketKey,
-      venueMarketId: d.venueMarketId,
-      coreEventId: d.coreEventId,
-      outcome: d.outcome,
-      side: d.side,
-      orderType: d.orderType,
-      mode: d.mode,
-      limitPriceMicros: d.limitPriceMicros,
-      requestedSizeMicros: d.requestedSizeMicros,
-      source: d.source,
-      positionId: d.positionId,
-      idempotencyKey: d.idempotencyKey,
-    };
   }
 
   /** Moves an open (pending or submitted) order to its end, once. */

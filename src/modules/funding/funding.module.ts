@@ -6,9 +6,11 @@ import { FundingResolver } from './funding.resolver';
 import { FundingService } from './funding.service';
 import { PAYMENTS_CLIENT, createPaymentsClient } from './payments.client';
 import { WithdrawalsService, withdrawalNotification } from './withdrawals.service';
+import { fundingSettings } from './funding.settings';
 
 export const fundingModule = defineModule({
   name: 'funding',
+  settings: fundingSettings,
   resolvers: [FundingResolver],
   services: [
     provide(PAYMENTS_CLIENT, ({ config }) => createPaymentsClient(config)),

@@ -14,6 +14,7 @@ import { CatalogService } from './catalog.service';
 import { IngestionResolver } from './ingestion.resolver';
 import { MarketIndex } from './market-index';
 import { TradeIngestService } from './trade-ingest.service';
+import { ingestionSettings } from './ingestion.settings';
 
 /**
  * The catalog (seeded from the venues; with a live venue, synced by the catalog
@@ -23,6 +24,7 @@ import { TradeIngestService } from './trade-ingest.service';
  */
 export const ingestionModule = defineModule({
   name: 'ingestion',
+  settings: ingestionSettings,
   resolvers: [IngestionResolver],
   services: [
     provide(CatalogService, ({ db, infra, config, logger, get }) => {

@@ -48,6 +48,14 @@ export interface Balance {
   held: bigint;
 }
 
+/**
+ * Told of each balance a movement moved, with its figures after it, inside the movement's
+ * transaction (`db`): what it announces must wait for that transaction's commit.
+ */
+export interface BalanceListener {
+  balanceMoved(db: LedgerDb, balance: Balance): void;
+}
+
 /** A movement would take a balance below zero; nothing was written. */
 export class InsufficientFundsError extends Error {
   constructor(

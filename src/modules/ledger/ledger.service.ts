@@ -3,6 +3,7 @@ import {
   InsufficientFundsError,
   LEDGER_CURRENCY,
   type Balance,
+  type BalanceListener,
   type LedgerDb,
   type LedgerEntryView,
   type LedgerMovement,
@@ -22,7 +23,22 @@ const KIND = /^[a-z][a-z0-9_]{0,39}$/;
  * ledger.post(tx, …))`) so the movement commits or rolls back with their rows.
  */
 export class LedgerService {
+  private readonly balanceListeners: BalanceListener[] = [];
+
   constructor(private readonly prisma: PrismaClient) {}
+
+  /**
+   * Tells `listener` of every balance a movement moves, with its figures after the movement, in the
+   * movement's transaction (the account streams announce it once that commits). Costs no statement:
+   * the balance is read back by the statement that moves it.
+   */
+  watchBalances(listener: BalanceListener): void {
+    this.balanceListeners.push(listener);
+  }
+
+  private moved(db: LedgerDb, balance: Balance): void {
+    for (const listener of this.balanceListeners) listener.balanceMoved(db, balance);
+  }
 
   /**
    * Posts one movement in the caller's transaction. Returns false when a movement
@@ -44,25 +60,29 @@ export class LedgerService {
       RETURNING "id"`;
     if (inserted.length === 0) return false;
     if (m.available >= 0n && m.held >= 0n) {
-      await db.$executeRaw`
+      const [credited] = await db.$queryRaw<{ available: bigint; held: bigint }[]>`
         INSERT INTO "LedgerBalance" ("userId", "currency", "available", "held", "updatedAt")
         VALUES (${m.userId}, ${currency}, ${m.available}, ${m.held}, now())
         ON CONFLICT ("userId", "currency") DO UPDATE SET
           "available" = "LedgerBalance"."available" + EXCLUDED."available",
           "held" = "LedgerBalance"."held" + EXCLUDED."held",
-          "updatedAt" = EXCLUDED."updatedAt"`;
+          "updatedAt" = EXCLUDED."updatedAt"
+        RETURNING "available", "held"`;
+      this.moved(db, balanceOf(m.userId, currency, credited));
       return true;
     }
     // A debit: the row lock makes the condition hold against concurrent debits
     // (PostgreSQL re-checks it on the locked, newest row version).
-    const updated = await db.$executeRaw`
+    const [debited] = await db.$queryRaw<{ available: bigint; held: bigint }[]>`
       UPDATE "LedgerBalance" SET
         "available" = "available" + ${m.available},
         "held" = "held" + ${m.held},
         "updatedAt" = now()
       WHERE "userId" = ${m.userId} AND "currency" = ${currency}
-        AND "available" + ${m.available} >= 0 AND "held" + ${m.held} >= 0`;
-    if (updated === 0) throw new InsufficientFundsError(m.userId, currency);
+        AND "available" + ${m.available} >= 0 AND "held" + ${m.held} >= 0
+      RETURNING "available", "held"`;
+    if (!debited) throw new InsufficientFundsError(m.userId, currency);
+    this.moved(db, balanceOf(m.userId, currency, debited));
     return true;
   }
 
@@ -134,8 +154,11 @@ export class LedgerService {
     const keys = new Set(r.keys ?? []);
     const posted = movements.map((m) => keys.has(m.idempotencyKey));
     if (r.n === 0) return { posted, balance: await this.balance(userId, currency, db) };
-    if (r.available !== null && r.held !== null)
-      return { posted, balance: { userId, currency, available: BigInt(r.available), held: BigInt(r.held) } };
+    if (r.available !== null && r.held !== null) {
+      const balance = balanceOf(userId, currency, r as { available: bigint; held: bigint });
+      this.moved(db, balance);
+      return { posted, balance };
+    }
     // Not moved: short, or no row in this statement's snapshot while the sum lowers a figure (one
     // committed since is seen by a statement of its own, as post()'s debit sees it).
     const [again] = await db.$queryRaw<{ available: bigint; held: bigint }[]>`
@@ -147,7 +170,9 @@ export class LedgerService {
         AND "available" + ${r.netAvailable}::bigint >= 0 AND "held" + ${r.netHeld}::bigint >= 0
       RETURNING "available", "held"`;
     if (!again) throw new InsufficientFundsError(userId, currency);
-    return { posted, balance: { userId, currency, available: BigInt(again.available), held: BigInt(again.held) } };
+    const balance = balanceOf(userId, currency, again);
+    this.moved(db, balance);
+    return { posted, balance };
   }
 
   /** Posts movements in one transaction of their own (all or none). */
@@ -204,4 +229,9 @@ export class LedgerService {
       WHERE COALESCE(b."available", 0) <> COALESCE(s."sumAvailable", 0) OR COALESCE(b."held", 0) <>
       COALESCE(s."sumHeld", 0)`;
   }
+}
+
+/** A balance row's figures as read back by a statement (bigint, or numeric text from a raw row). */
+function balanceOf(userId: string, currency: string, row: { available: bigint; held: bigint }): Balance {
+  return { userId, currency, available: BigInt(row.available), held: BigInt(row.held) };
 }

@@ -5,10 +5,12 @@ import { ApiKeysService } from '../api-keys/api-keys.service';
 import { UsageRecorder } from '../usage/usage.recorder';
 import { MarketDataResolver } from './market-data.resolver';
 import { MarketDataService } from './market-data.service';
+import { marketDataSettings } from './market-data.settings';
 
 /** The market-data surface: its access gate (key, plan limit, usage, headers) and its catalog reads. */
 export const marketDataModule = defineModule({
   name: 'market-data',
+  settings: marketDataSettings,
   resolvers: [MarketDataResolver],
   services: [
     provide(

@@ -10,6 +10,7 @@ import {
 import { CATALOG_CHANGED_TOPIC } from '../events/events.models';
 import { TRADES_TOPIC, type TradeEvent } from '../trades/trades.models';
 import { MarketBookStore } from './book-store';
+import { MarketFollowers } from './market-followers';
 import { MarketKeeper } from './market-keeper';
 import { MarketPublisher } from './market-publisher';
 import {
@@ -19,6 +20,7 @@ import {
   type MarketDemand,
   type VenueStreamView,
 } from './market-streams.models';
+import { MarketUpdatesResolver } from './market-updates.resolver';
 import { createStreamMetrics } from './stream-metrics';
 import { VenueStreamStatus } from './stream-status';
 
@@ -26,12 +28,15 @@ import { VenueStreamStatus } from './stream-status';
  * The market streams (docs/venues.md#what-is-streamed): the venues' websockets (or the simulated
  * world's stream) in one process, each followed market's book kept there and each change published
  * once on the market's topic; in every process, the books without a venue call
- * ({@link MarketBookStore}) and where each venue's live data comes from ({@link VenueStreamStatus}).
+ * ({@link MarketBookStore}) and where each venue's live data comes from ({@link VenueStreamStatus});
+ * and the clients' live books (`marketUpdates`, `/stream/markets`), each market followed once per
+ * process however many clients watch it ({@link MarketFollowers}).
  * The streams run under a lease, started by the ingestion module (its task `venue streams`), which
  * stores the venues' trades.
  */
 export const marketStreamsModule = defineModule({
   name: 'market-streams',
+  resolvers: [MarketUpdatesResolver],
   services: [
     provide(VenueStreamStatus, ({ infra, logger, now, config, venueSources }) => {
       const venues = Object.fromEntries(
@@ -43,6 +48,7 @@ export const marketStreamsModule = defineModule({
       MarketBookStore,
       ({ infra }) => new MarketBookStore(infra.pubsub, infra.kind === 'redis' ? infra.cache : null),
     ),
+    provide(MarketFollowers, ({ infra, get }) => new MarketFollowers(infra.pubsub, get(MarketBookStore))),
     provide(MarketKeeper, ({ db, infra, config, logger, metrics, venues, venueSources, world, get }) => {
       const streamMetrics = createStreamMetrics(metrics.registry, (err) =>
         logger.debug({ err }, 'a market update or book copy could not be written'),
@@ -89,7 +95,10 @@ export const marketStreamsModule = defineModule({
           if (isLiveVenueClient(client)) client.gateTradePolling(() => status.tradesStreamed(v));
         }
       },
-      stop: ({ get }) => get(MarketBookStore).close(),
+      stop: async ({ get }) => {
+        await get(MarketFollowers).close();
+        get(MarketBookStore).close();
+      },
     },
   ],
   topics: {

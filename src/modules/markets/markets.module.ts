@@ -6,9 +6,11 @@ import { marketsLoaders } from './markets.loaders';
 import { MarketScreensResolver, TradeMarketResolver } from './markets.resolver';
 import { MarketsService } from './markets.service';
 import { ShownTrades } from './shown-trades';
+import { marketsSettings } from './markets.settings';
 
 export const marketsModule = defineModule({
   name: 'markets',
+  settings: marketsSettings,
   resolvers: [MarketScreensResolver, TradeMarketResolver],
   services: [
     provide(

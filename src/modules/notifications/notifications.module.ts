@@ -2,9 +2,11 @@ import { defineModule, provide } from '../../kernel';
 import { NotificationsResolver } from './notifications.resolver';
 import { NotificationsService, NOTIFY, Notify } from './notifications.service';
 import { HttpPushClient, SimulatedPushClient } from './push.client';
+import { notificationsSettings } from './notifications.settings';
 
 export const notificationsModule = defineModule({
   name: 'notifications',
+  settings: notificationsSettings,
   resolvers: [NotificationsResolver],
   services: [
     provide(NotificationsService, ({ db, config, logger }) => {

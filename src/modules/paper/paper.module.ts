@@ -3,10 +3,12 @@ import { LedgerService } from '../ledger/ledger.service';
 import { toMicros } from '../../money';
 import { PaperResolver } from './paper.resolver';
 import { PaperAccounts } from './paper.service';
+import { paperSettings } from './paper.settings';
 
 /** Paper trading: the balance simulated orders settle against, and its reset. */
 export const paperModule = defineModule({
   name: 'paper',
+  settings: paperSettings,
   resolvers: [PaperResolver],
   services: [
     provide(

@@ -10,9 +10,11 @@ import { RewardsAccrual } from './rewards-accrual.service';
 import { RewardsAdminResolver } from './rewards-admin.resolver';
 import { RewardsResolver } from './rewards.resolver';
 import { RewardsService } from './rewards.service';
+import { rewardsSettings } from './rewards.settings';
 
 export const rewardsModule = defineModule({
   name: 'rewards',
+  settings: rewardsSettings,
   resolvers: [RewardsResolver, RewardsAdminResolver],
   services: [
     provide(RewardsService, ({ db, now, logger, get }) => new RewardsService(db.prisma, get(NOTIFY), now, logger)),

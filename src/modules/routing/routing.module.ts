@@ -3,9 +3,11 @@ import { EventsService } from '../events/events.service';
 import { MarketBooks } from './market-books';
 import { RoutingResolver } from './routing.resolver';
 import { RoutingService } from './routing.service';
+import { routingSettings } from './routing.settings';
 
 export const routingModule = defineModule({
   name: 'routing',
+  settings: routingSettings,
   resolvers: [RoutingResolver],
   services: [
     provide(MarketBooks, ({ venues }) => new MarketBooks(venues)),

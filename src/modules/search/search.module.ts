@@ -4,9 +4,11 @@ import { EmbeddingStore } from './embedding-store';
 import { SEARCH_INDEX_CHANGED_TOPIC } from './search.models';
 import { SearchResolver } from './search.resolver';
 import { SearchService } from './search.service';
+import { searchSettings } from './search.settings';
 
 export const searchModule = defineModule({
   name: 'search',
+  settings: searchSettings,
   resolvers: [SearchResolver],
   services: [
     provide(

@@ -5,9 +5,11 @@ import { createWalletProvider } from './wallet-provider.client';
 import { walletsLoaders } from './wallets.loaders';
 import { WalletsResolver } from './wallets.resolver';
 import { WalletsService } from './wallets.service';
+import { walletsSettings } from './wallets.settings';
 
 export const walletsModule = defineModule({
   name: 'wallets',
+  settings: walletsSettings,
   resolvers: [WalletsResolver],
   services: [
     provide(

@@ -7,9 +7,11 @@ import { IndexerWebhookService, ANNOUNCE_SWEEP_MS } from './indexer.service';
 import { OutcomeTokenIndex } from './outcome-tokens';
 import { PaymentWebhookService } from './payment-webhook.service';
 import { WebhooksResolver } from './webhooks.resolver';
+import { webhooksSettings } from './webhooks.settings';
 
 export const webhooksModule = defineModule({
   name: 'webhooks',
+  settings: webhooksSettings,
   resolvers: [WebhooksResolver],
   services: [
     provide(OutcomeTokenIndex, ({ db }) => new OutcomeTokenIndex(db.prisma)),

@@ -5,15 +5,12 @@ import { INTERVAL_SECONDS, MAX_HISTORY_POINTS } from '../sim/sim-history';
 import type {
   BookLevel,
   Candle,
-  HistoryInterval,
   HoldersResult,
-  MarketStatus,
   OrderBook,
   PriceHistory,
   PriceHistoryQuery,
   PublicTrade,
   VenueEvent,
-  VenueMarket,
 } from '../venue.models';
 import {
   type PlaceOrderRequest,
@@ -28,9 +25,27 @@ import {
 import { aboutMarket, type VenueHttp } from './http';
 import type { VenueReadCache } from './read-cache';
 import { TradePoller } from './trade-poller';
-import { bookSide, categoryOf, centsToPrice, contracts, decimalPrice } from './units';
+import { bookSide, centsToPrice, contracts, decimalPrice } from './units';
 import { findVenueBOrder, type VenueOrderQuery, type VenueOrderReport } from './venue-b-order-lookup';
 import { venueBAuthHeaders, type VenueBCredentials } from './venue-b-signing';
+import {
+  aggregate,
+  candlesAnswer,
+  DP,
+  eventsPage,
+  level,
+  oneEvent,
+  oneMarket,
+  orderAnswer,
+  orderbookAnswer,
+  PERIODS,
+  priceOf,
+  TICK,
+  toVenueBEvent,
+  toVenueBTrade,
+  type KalshiTrade,
+  tradesPage,
+} from './venue-b.wire';
 
 /**
  * venue_b over Kalshi's trade API v2: open events with nested markets (cursor
@@ -39,141 +54,6 @@ import { venueBAuthHeaders, type VenueBCredentials } from './venue-b-signing';
  * through the signed `POST /portfolio/orders`. Prices arrive as cents and/or
  * dollar strings with four decimals; both become exact 0..1 numbers.
  */
-
-/** Dollar strings carry four decimals (sub-penny ticks). */
-const DP = 4;
-const TICK = 0.0001;
-
-const cents = z.number().nullish();
-const dollars = z.string().nullish();
-
-const kalshiMarket = z.object({
-  ticker: z.string().min(1),
-  event_ticker: z.string(),
-  title: z.string().nullish(),
-  subtitle: z.string().nullish(),
-  yes_sub_title: z.string().nullish(),
-  status: z.string(),
-  close_time: z.string().nullish(),
-  yes_bid: cents,
-  yes_ask: cents,
-  last_price: cents,
-  yes_bid_dollars: dollars,
-  yes_ask_dollars: dollars,
-  last_price_dollars: dollars,
-  volume: z.number().nullish(),
-  volume_fp: dollars,
-  volume_24h: z.number().nullish(),
-  volume_24h_fp: dollars,
-  open_interest: z.number().nullish(),
-  open_interest_fp: dollars,
-  liquidity: z.number().nullish(),
-  liquidity_dollars: dollars,
-  rules_primary: z.string().nullish(),
-  rules_secondary: z.string().nullish(),
-  strike_type: z.string().nullish(),
-  floor_strike: z.number().nullish(),
-  cap_strike: z.number().nullish(),
-  /** A multivariate (combo) market's legs: one question each. */
-  mve_selected_legs: z.array(z.unknown()).nullish(),
-});
-type KalshiMarket = z.infer<typeof kalshiMarket>;
-
-const kalshiEvent = z.object({
-  event_ticker: z.string().min(1),
-  series_ticker: z.string(),
-  title: z.string(),
-  sub_title: z.string().nullish(),
-  category: z.string().nullish(),
-  strike_date: z.string().nullish(),
-  markets: z.array(kalshiMarket).nullish(),
-});
-type KalshiEvent = z.infer<typeof kalshiEvent>;
-const eventsPage = z.object({ events: z.array(kalshiEvent), cursor: z.string().nullish() });
-const oneEvent = z.object({ event: kalshiEvent.omit({ markets: true }) });
-const oneMarket = z.object({ market: kalshiMarket });
-
-const level = z.tuple([z.union([z.number(), z.string()]), z.union([z.number(), z.string()])]);
-const bookSides = z.object({
-  yes: z.array(level).nullish(),
-  no: z.array(level).nullish(),
-  yes_dollars: z.array(level).nullish(),
-  no_dollars: z.array(level).nullish(),
-});
-const orderbookAnswer = z.object({ orderbook: bookSides.nullish(), orderbook_fp: bookSides.nullish() });
-
-const ohlc = z
-  .object({
-    open: cents,
-    high: cents,
-    low: cents,
-    close: cents,
-    open_dollars: dollars,
-    high_dollars: dollars,
-    low_dollars: dollars,
-    close_dollars: dollars,
-  })
-  .nullish();
-const candlesAnswer = z.object({
-  candlesticks: z.array(
-    z.object({
-      end_period_ts: z.number(),
-      yes_bid: ohlc,
-      yes_ask: ohlc,
-      price: ohlc,
-      volume: z.number().nullish(),
-      volume_fp: dollars,
-    }),
-  ),
-});
-
-const kalshiTrade = z.object({
-  trade_id: z.string().min(1),
-  ticker: z.string(),
-  count: z.number().nullish(),
-  count_fp: dollars,
-  yes_price: cents,
-  no_price: cents,
-  yes_price_dollars: dollars,
-  no_price_dollars: dollars,
-  taker_side: z.enum(['yes', 'no']),
-  created_time: z.string(),
-});
-type KalshiTrade = z.infer<typeof kalshiTrade>;
-const tradesPage = z.object({ trades: z.array(kalshiTrade), cursor: z.string().nullish() });
-
-const orderAnswer = z.object({
-  order: z.object({
-    order_id: z.string(),
-    status: z.string(),
-    fill_count: z.number().nullish(),
-    fill_count_fp: dollars,
-    taker_fill_cost: z.number().nullish(),
-    taker_fill_cost_dollars: dollars,
-    maker_fill_cost: z.number().nullish(),
-    maker_fill_cost_dollars: dollars,
-  }),
-});
-
-/** A price from its dollar string when present, else from cents; 0 and 100 cents mean "none" in quotes. */
-function priceOf(d: string | null | undefined, c: number | null | undefined): number | null {
-  const p =
-    d !== null && d !== undefined && d !== ''
-      ? decimalPrice(d, DP)
-      : c === null || c === undefined
-        ? null
-        : centsToPrice(c);
-  return p === null || p <= 0 || p >= 1 ? null : p;
-}
-
-/** Candlestick periods the venue serves (minutes), and how many make one of each interval. */
-const PERIODS: Record<HistoryInterval, { period: number; per: number }> = {
-  '1m': { period: 1, per: 1 },
-  '5m': { period: 1, per: 5 },
-  '1h': { period: 60, per: 1 },
-  '1d': { period: 1440, per: 1 },
-  '1w': { period: 1440, per: 7 },
-};
 
 export interface VenueBClientOptions {
   tradesPollMs: number;
@@ -227,7 +107,9 @@ export class VenueBClient implements VenueClient {
         { path: '/events', query: { status: 'open', with_nested_markets: true, limit, cursor } },
         eventsPage,
       );
-      for (const e of res.events) if (e.markets?.length) out.push(this.toEvent(e));
+      for (const e of res.events)
+        if (e.markets?.length)
+          out.push(toVenueBEvent(e, new Date(this.now()), (ticker, series) => this.series.set(ticker, series)));
       cursor = res.cursor || undefined;
       if (!cursor || res.events.length === 0) return out;
     }
@@ -349,7 +231,7 @@ export class VenueBClient implements VenueClient {
       cursor = res.cursor || undefined;
       if (!cursor || res.trades.length === 0) break;
     }
-    return rows.slice(page.offset, want).map((t) => this.toTrade(t));
+    return rows.slice(page.offset, want).map((t) => toVenueBTrade(t));
   }
 
   getHolders(): Promise<HoldersResult> {
@@ -468,29 +350,12 @@ export class VenueBClient implements VenueClient {
     // Pages back while a whole page is new (more trades than a page since the last poll), three at most.
     for (let page = 0; page < 3; page++) {
       const res = await this.api.json({ path: '/markets/trades', query: { limit, cursor } }, tradesPage);
-      const trades = res.trades.map((t) => this.toTrade(t));
+      const trades = res.trades.map((t) => toVenueBTrade(t));
       out.push(...trades);
       cursor = res.cursor || undefined;
       if (!cursor || trades.length < limit || trades.some(reached)) break;
     }
     return out;
-  }
-
-  private toTrade(t: KalshiTrade): PublicTrade {
-    const price =
-      t.taker_side === 'yes' ? priceOf(t.yes_price_dollars, t.yes_price) : priceOf(t.no_price_dollars, t.no_price);
-    return {
-      venue: this.venue,
-      venueTradeId: t.trade_id,
-      venueMarketId: t.ticker,
-      venueTraderId: null,
-      // The public tape names the taker's side: the taker bought that outcome.
-      side: 'buy',
-      outcome: t.taker_side,
-      price: price ?? 0,
-      size: t.count_fp ? contracts(t.count_fp) : (t.count ?? 0),
-      filledAt: new Date(t.created_time),
-    };
   }
 
   private async seriesOf(ticker: string): Promise<string> {
@@ -505,84 +370,4 @@ export class VenueBClient implements VenueClient {
     this.series.set(ticker, event.series_ticker);
     return event.series_ticker;
   }
-
-  private toEvent(e: KalshiEvent): VenueEvent {
-    const now = new Date(this.now());
-    const markets = (e.markets ?? []).map((m) => this.toMarket(e, m, now));
-    const closes = markets.map((m) => m.endDate?.getTime() ?? 0).filter((t) => t > 0);
-    const strike = e.strike_date ? Date.parse(e.strike_date) : NaN;
-    const single = e.markets?.length === 1 ? e.markets[0].rules_primary : null;
-    return {
-      venue: this.venue,
-      venueEventId: e.event_ticker,
-      title: e.title,
-      description: single ?? e.sub_title ?? '',
-      category: categoryOf([e.category, e.series_ticker]),
-      closeTime: Number.isFinite(strike) ? new Date(strike) : closes.length ? new Date(Math.max(...closes)) : null,
-      updatedAt: now,
-      markets,
-      subtitle: e.sub_title || null,
-    };
-  }
-
-  private toMarket(e: KalshiEvent, m: KalshiMarket, now: Date): VenueMarket {
-    this.series.set(m.ticker, e.series_ticker);
-    const status = statusOf(m.status);
-    const close = m.close_time ? Date.parse(m.close_time) : NaN;
-    const dollarsOrCents = (d: string | null | undefined, c: number | null | undefined): number | null =>
-      d ? Number(d) : c === null || c === undefined ? null : c / 100;
-    return {
-      venue: this.venue,
-      venueMarketId: m.ticker,
-      venueEventId: e.event_ticker,
-      title: m.title ?? e.title,
-      description: m.rules_primary ?? null,
-      slug: null,
-      status,
-      outcomes: ['Yes', 'No'],
-      endDate: Number.isFinite(close) ? new Date(close) : null,
-      bestBid: status === 'active' ? priceOf(m.yes_bid_dollars, m.yes_bid) : null,
-      bestAsk: status === 'active' ? priceOf(m.yes_ask_dollars, m.yes_ask) : null,
-      lastPrice: priceOf(m.last_price_dollars, m.last_price),
-      volume: m.volume_fp ? contracts(m.volume_fp) : (m.volume ?? null),
-      volume24h: m.volume_24h_fp ? contracts(m.volume_24h_fp) : (m.volume_24h ?? null),
-      openInterest: m.open_interest_fp ? contracts(m.open_interest_fp) : (m.open_interest ?? null),
-      liquidity: dollarsOrCents(m.liquidity_dollars, m.liquidity),
-      iconUrl: null,
-      imageUrl: null,
-      updatedAt: now,
-      terms: {
-        outcomeLabel: m.yes_sub_title || m.subtitle || null,
-        strike: m.strike_type
-          ? { type: m.strike_type, floor: m.floor_strike ?? null, cap: m.cap_strike ?? null }
-          : null,
-        rulesSecondary: m.rules_secondary || null,
-        legs: m.mve_selected_legs?.length || 1,
-      },
-    };
-  }
-}
-
-function statusOf(s: string): MarketStatus {
-  if (s === 'active' || s === 'open') return 'active';
-  if (s === 'settled' || s === 'determined' || s === 'finalized') return 'resolved';
-  return 'closed';
-}
-
-/** Candles merged into buckets of `bucketS` seconds (5-minute candles from 1-minute ones, weeks from days). */
-function aggregate(candles: readonly Candle[], bucketS: number): Candle[] {
-  const out: Candle[] = [];
-  for (const c of candles) {
-    const t = Math.floor(c.t / bucketS) * bucketS;
-    const last = out[out.length - 1];
-    if (last && last.t === t) {
-      last.h = Math.max(last.h, c.h);
-      last.l = Math.min(last.l, c.l);
-      last.c = c.c;
-      last.v += c.v;
-    } else {
-      out.push({ ...c, t });
-    }
-  }
-  return out;
 }

@@ -158,6 +158,8 @@ describe('MIGRATE_ON_START=off on a database without the schema', () => {
       const server = await startServerProcess(
         { ...QUIET, DATABASE_URL: url.toString(), MIGRATE_ON_START: 'off' },
         await freePort(),
+        'source',
+        'alive',
       );
       try {
         const waiting = await readinessBecomes(server, 503, /^migrations: none of \d+ applied/);

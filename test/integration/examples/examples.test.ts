@@ -3,6 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { eventsAndMarketDetail } from '../../../examples/rest-client';
 import { portfolioScreen } from '../../../examples/portfolio-screen';
+import { describeUpdate, followAccount, type AccountUpdate } from '../../../examples/account-stream';
 import { followStream, followTrades, type Follower, type TradeMessage } from '../../../examples/trades-stream';
 import { TradeIngestService } from '../../../src/modules/ingestion/trade-ingest.service';
 import type { PublicTrade } from '../../../src/venues/venue.models';
@@ -167,5 +168,35 @@ describe('EventSource consumer with resume (eventsource)', () => {
     expect(resumed).toEqual(['missed one', 'missed two']);
     expect(got).toHaveLength(seen);
     second.close();
+  });
+});
+
+describe('account stream consumer (eventsource with a bearer)', () => {
+  it("follows the signed-in user's own changes: a paper buy's order, fill, position and balance", async () => {
+    const got: AccountUpdate[] = [];
+    const follower = followAccount(app.url, await app.token('examples-account'), { onUpdate: (u) => got.push(u) });
+    try {
+      const market = await app.services.db.prisma.market.findFirstOrThrow({
+        where: { venue: 'venue_a', status: 'active' },
+      });
+      // The stream is live-only: buy until the subscription is up and an order's updates arrive.
+      const buy = async () => {
+        const r = await fetch(`${app.url}/execute`, {
+          method: 'POST',
+          headers: { ...(await app.bearer('examples-account')), 'content-type': 'application/json' },
+          body: JSON.stringify({ marketId: `venue_a:${market.venueMarketId}`, side: 'buy', outcome: 'yes', size: 1 }),
+        });
+        await r.text();
+      };
+      await repeatUntil(buy, () => got.some((u) => u.kind === 'balance'), 'an account update through the consumer', {
+        everyMs: 1_000,
+      });
+      const kinds = got.map((u) => u.kind);
+      expect(kinds).toEqual(expect.arrayContaining(['order', 'fill', 'position', 'balance']));
+      expect(got.every((u) => u.mode === 'simulation')).toBe(true);
+      expect(describeUpdate(got.find((u) => u.kind === 'order')!)).toMatch(/^simulation order .* buy 1 yes: filled$/);
+    } finally {
+      follower.close();
+    }
   });
 });

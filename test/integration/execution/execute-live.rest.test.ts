@@ -27,7 +27,12 @@ afterAll(async () => {
 const live = async (sub: string, json: Record<string, unknown>, extra: Record<string, string> = {}) =>
   postStream(`${app.url}/execute`, { mode: 'live', ...json }, { ...(await app.walletBearer(sub)), ...extra });
 const serve = (handler: (r: UpstreamRequest) => UpstreamReply | Promise<UpstreamReply>) => exec.handle(handler);
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A gate the fake's handler awaits: its answers wait until the test releases it. */
+function gate(): { opened: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  return { opened, release };
+}
 const prisma = () => app.services.db.prisma;
 const reconcile = () => app.services.get(ExecutionService).reconcile();
 const ledgerKinds = async (orderId: string) => (await orderRows(app, orderId)).entries.map((e) => e.kind);
@@ -349,13 +354,15 @@ describe('venue_a live: an outcome not known yet', () => {
   it('a submit that times out is re-submitted with the same Idempotency-Key while the stream waits', async () => {
     await fund(app, 'jade', 20);
     const posts: UpstreamRequest[] = [];
+    // The first submit is not answered until the test ends: the client gives up on it (UPSTREAM_TIMEOUT_MS).
+    const first = gate();
     serve(async (r) => {
       if (!isOrderCall(r)) return { status: 404 };
       posts.push(r);
-      if (posts.length === 1) await sleep(1_200); // beyond UPSTREAM_TIMEOUT_MS: the answer never arrives
+      if (posts.length === 1) await first.opened;
       return { body: { id: 'ex-j', status: 'filled', fills: [{ price: 0.5, size: 2 }] } };
     });
-    const r = await live('jade', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 });
+    const r = await live('jade', { marketId: marketA, side: 'buy', outcome: 'yes', size: 2 }).finally(first.release);
     expect(r.status).toBe(200);
     expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'fill', 'completed']);
     const orderId = lastData(r).orderId;
@@ -371,9 +378,11 @@ describe('venue_a live: an outcome not known yet', () => {
     async () => {
       await fund(app, 'liam', 20);
       const posts: UpstreamRequest[] = [];
+      // No submit is answered until the stream ended: each times out (UPSTREAM_TIMEOUT_MS) unanswered.
+      const unanswered = gate();
       serve(async (r) => {
         if (isOrderCall(r)) posts.push(r);
-        await sleep(1_200);
+        await unanswered.opened;
         return { status: 500 };
       });
       const r = await live('liam', {
@@ -383,7 +392,7 @@ describe('venue_a live: an outcome not known yet', () => {
         size: 2,
         limitPrice: 0.6,
         eventTitle: 'T',
-      });
+      }).finally(unanswered.release);
       expect(r.status).toBe(200);
       expect(names(r)).toEqual(['accepted', 'quote', 'submitted', 'outcome_unknown']);
       expect(lastData(r).order).toMatchObject({ state: 'submitted', externalOrderId: null });

@@ -124,6 +124,43 @@ describe('POST /execute: the stream', () => {
     expect(userToken.body).toMatchObject({ error: 'unauthorized' });
   });
 
+  it('400 before 401: a bad body is refused before its credentials are looked at (/execute, GraphQL)', async () => {
+    const order = { marketId: marketB, side: 'buy', outcome: 'yes', size: 1, mode: 'live' };
+    const mixed = { ...order, orderType: 'market', limitPrice: 0.5 };
+    for (const headers of [{}, { authorization: 'Bearer nope' }, await app.bearer('walletless')]) {
+      for (const [body, field] of [
+        [mixed, /^limitPrice: /],
+        [{ ...order, size: -1 }, /^size: /],
+      ] as const) {
+        const r = await execute(body, headers);
+        expect([r.status, r.body!.message]).toEqual([400, expect.stringMatching(field)]);
+      }
+    }
+    // Over GraphQL without a token: the live order, and the position sell (REST's route asks for the bearer first).
+    const refusals = await Promise.all(
+      [
+        { query: 'subscription($i: ExecuteInput!) { execute(input: $i) { event } }', variables: { i: mixed } },
+        {
+          query: 'subscription($i: SellPositionInput) { sellPosition(positionId: "p-1", input: $i) { event } }',
+          variables: { i: { orderType: 'market', limitPrice: 0.1, mode: 'live' } },
+        },
+      ].map(async (operation) => {
+        const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0 });
+        const results: unknown[] = [];
+        await new Promise<void>((resolve) => {
+          client.subscribe(operation, {
+            next: (m) => void results.push(m),
+            error: (e) => (results.push(e), resolve()),
+            complete: resolve,
+          });
+        });
+        client.dispose();
+        return JSON.stringify(results);
+      }),
+    );
+    for (const text of refusals) expect(text).toMatch(/limitPrice: is not allowed with orderType market/);
+  });
+
   it('503 before streaming: venue_a live with no execution service configured', async () => {
     await fund(app, 'live-a', 50);
     const r = await execute(

@@ -6,14 +6,16 @@ import type { PinnedWorld } from '../../support/pinned-world';
 
 /**
  * An app over the pinned world whose venue_a live orders go to a fake execution
- * service (a 500 for every call until a test serves it), polled every 10 ms; `env`
+ * service (a 422 refusal for every call until a test serves it), polled every 10 ms; `env`
  * adds settings. Close the app, then the service.
  */
 export async function startWithExecutionService(
   pinned: PinnedWorld,
   env: Record<string, string> = {},
 ): Promise<{ app: TestApp; exec: FakeUpstream }> {
-  const exec = await startFakeUpstream(() => ({ status: 500 }));
+  // Until a test says otherwise the service refuses every call (a 4xx: it took nothing, so a submit
+  // fails with a 502 before the stream; a 5xx would leave the outcome unknown).
+  const exec = await startFakeUpstream(() => ({ status: 422, body: { error: 'refused' } }));
   const app = await startTestApp({ EXECUTION_SERVICE_URL: exec.url, EXECUTION_POLL_MS: '10', ...env }, {}, pinned);
   return { app, exec };
 }

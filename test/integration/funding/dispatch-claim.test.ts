@@ -2,7 +2,7 @@ import { WithdrawalsService } from '../../../src/modules/funding/withdrawals.ser
 import { startTestApp, type TestApp } from '../../support/app';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream';
 import { fund } from '../../support/funding';
-import { eventually, sleep, waitFor } from '../../support/wait';
+import { eventually, waitFor } from '../../support/wait';
 
 const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
@@ -17,14 +17,15 @@ describe('withdrawal dispatch claims each payout', () => {
   let failing = false;
   /** When set, the processor's next answer waits for it. */
   let held: Promise<void> | null = null;
+  /** The processor answers no call until this many are in (each dispatcher inside a call at once). */
+  let answerOnceCalled = 0;
 
   beforeAll(async () => {
     upstream = await startFakeUpstream(async (req) => {
       if (req.path !== '/v1/payouts') return { status: 404 };
       const ref = (req.body as { reference: string }).reference;
       calls.push(ref);
-      // Both dispatchers have read the withdrawal as queued before either answer comes back.
-      await sleep(200);
+      await waitFor(() => calls.length >= answerOnceCalled, `${answerOnceCalled} processor calls at once`);
       const hold = held;
       held = null;
       if (hold) await hold;
@@ -75,7 +76,9 @@ describe('withdrawal dispatch claims each payout', () => {
       expect(r.status).toBe(201);
       ids.push((r.body as { id: string }).id);
     }
-    const moved = await dispatchBoth();
+    // Both dispatchers read the withdrawals as queued and each calls the processor before either answer comes back.
+    answerOnceCalled = 2;
+    const moved = await dispatchBoth().finally(() => (answerOnceCalled = 0));
     expect(moved[0] + moved[1]).toBe(3);
     expect([...calls].sort()).toEqual([...ids].sort());
     expect(await dispatchBoth()).toEqual([0, 0]);

@@ -263,7 +263,7 @@ describe('POST /api/social/copytrade', () => {
     expect(order).toMatchObject({ source: 'copytrade', state: 'rejected' });
   });
 
-  it('502 when execution fails (venue_a live: the execution service answers 500)', async () => {
+  it('502 when execution fails (venue_a live: the execution service refuses the order, 422)', async () => {
     await follow('lea');
     await fund(app, 'lea', 100);
     const r = await copy(

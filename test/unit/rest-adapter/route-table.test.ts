@@ -23,6 +23,9 @@ const UNDOCUMENTED_BUT_ROUTED = new Set<string>([
   'mergeCoreEvents', // real venues: admin override, merge two core events
   'splitVenueEvent', // real venues: admin override, split a venue event out
   'pinCatalogDecision', // real venues: admin override, pin a decision
+  'streamAccount', // live means live: the caller's own account changes (docs/portfolio.md)
+  'streamMarket', // live means live: one market's book as it changes (docs/events-and-charts.md)
+  'streamMarkets', // live means live: up to 20 markets' books on one connection
 ]);
 
 /** The documented endpoints, one test case each: `[surface, method, path, endpoint]`. */

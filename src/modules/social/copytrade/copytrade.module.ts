@@ -7,9 +7,11 @@ import { MarketsService } from '../../markets/markets.service';
 import { MarketBooks } from '../../routing/market-books';
 import { CopytradeResolver } from './copytrade.resolver';
 import { CopytradeService } from './copytrade.service';
+import { copytradeSettings } from './copytrade.settings';
 
 export const copytradeModule = defineModule({
   name: 'social/copytrade',
+  settings: copytradeSettings,
   resolvers: [CopytradeResolver],
   services: [
     provide(CopytradeService, ({ db, config, get }) => {

@@ -1,0 +1,2 @@
+export { AccountAnnouncer } from './account-announcer';
+export * from './account-streams.models';

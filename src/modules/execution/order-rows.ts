@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { Prisma, type Fill, type Order, type Position } from '../../db/generated/client';
+import type { OrderSource } from './execution.limits';
+import type { OrderDraft, RecordedFill } from './execution.models';
+import type { PositionMove } from './position-rows';
+
+/**
+ * The order and fill rows the recorder writes in one statement each (raw SQL where Prisma would
+ * compile a statement afresh every time), and the draft an order row was made from.
+ */
+
+/** The draft an order row was made from (the reconciler ends orders whose runner is gone). */
+export function draftOf(o: Order): OrderDraft {
+  return {
+    id: o.id,
+    userId: o.userId,
+    venue: o.venue,
+    marketKey: o.marketId,
+    venueMarketId: o.venueMarketId,
+    coreEventId: o.coreEventId,
+    outcome: o.outcome,
+    side: o.side,
+    orderType: o.orderType,
+    mode: o.mode,
+    limitPriceMicros: o.limitPriceMicros,
+    requestedSizeMicros: o.requestedSizeMicros,
+    source: o.source as OrderSource,
+    positionId: o.positionId,
+    idempotencyKey: o.idempotencyKey,
+  };
+}
+
+/** The columns of a new order row that its draft decides. */
+export function orderRowOf(d: OrderDraft) {
+  return {
+    id: d.id,
+    userId: d.userId,
+    venue: d.venue,
+    marketId: d.marketKey,
+    venueMarketId: d.venueMarketId,
+    coreEventId: d.coreEventId,
+    outcome: d.outcome,
+    side: d.side,
+    orderType: d.orderType,
+    mode: d.mode,
+    limitPriceMicros: d.limitPriceMicros,
+    requestedSizeMicros: d.requestedSizeMicros,
+    source: d.source,
+    positionId: d.positionId,
+    idempotencyKey: d.idempotencyKey,
+  };
+}
+
+/** An order's fills as the rows they are written as (ids made here, `seq` from 1). */
+export function fillRowsOf(orderId: string, fills: readonly RecordedFill[]): Fill[] {
+  return fills.map((f, i) => ({
+    id: randomUUID(),
+    orderId,
+    seq: i + 1,
+    priceMicros: f.price,
+    sizeMicros: f.size,
+    feeMicros: f.fee,
+    filledAt: f.filledAt,
+  }));
+}
+
+/** The `Fill` rows, for an INSERT's VALUES. */
+function fillValues(fills: readonly Fill[]): Prisma.Sql {
+  return Prisma.join(
+    fills.map(
+      (f) =>
+        Prisma.sql`(${f.id}, ${f.orderId}, ${f.seq}::int, ${f.priceMicros}, ${f.sizeMicros}, ${f.feeMicros},
+        ${f.filledAt})`,
+    ),
+  );
+}
+
+const FILL_COLUMNS = Prisma.raw(`"id", "orderId", "seq", "priceMicros", "sizeMicros", "feeMicros", "filledAt"`);
+
+/**
+ * An order's fills, in one statement. Raw SQL, not `fill.createMany`: Prisma compiles every
+ * `createMany` afresh (its query plan cache skips them).
+ */
+export async function insertFills(tx: Prisma.TransactionClient, fills: readonly Fill[]): Promise<void> {
+  if (fills.length > 0) await tx.$executeRaw`INSERT INTO "Fill" (${FILL_COLUMNS}) VALUES ${fillValues(fills)}`;
+}
+
+/**
+ * A new filled order's rows in ONE statement: its position moved (the row locked by
+ * `planPosition`), the order inserted, its fills inserted; the position as it now
+ * stands. Three statements' round trips and ORM work fewer than writing them one by one; the
+ * order is returned as written (`createdAt` and `updatedAt` are the time given).
+ */
+export async function writeNewOrder(
+  tx: Prisma.TransactionClient,
+  move: PositionMove,
+  order: Omit<Order, 'createdAt' | 'updatedAt' | 'externalOrderId' | 'ownerId'> & { externalOrderId?: string },
+  fills: readonly Fill[],
+): Promise<{ position: Position; order: Order }> {
+  // Written filled: no runner follows it, so it names no owner process.
+  const o: Order = {
+    ...order,
+    externalOrderId: order.externalOrderId ?? null,
+    ownerId: null,
+    createdAt: move.updatedAt,
+    updatedAt: move.updatedAt,
+  };
+  const fillsCte =
+    fills.length > 0
+      ? Prisma.sql`, f AS (INSERT INTO "Fill" (${FILL_COLUMNS}) VALUES ${fillValues(fills)})`
+      : Prisma.empty;
+  const [position] = await tx.$queryRaw<Position[]>`
+    WITH p AS (
+      UPDATE "Position" SET "sizeMicros" = ${move.sizeMicros}, "costBasisMicros" = ${move.costBasisMicros},
+      "realizedPnlMicros" = ${move.realizedPnlMicros}, "feesMicros" = ${move.feesMicros},
+      "status" = ${move.status}::"PositionStatus", "closedAt" = ${move.closedAt},
+      "openedAt" = COALESCE(${move.openedAt ?? null}, "openedAt"), "updatedAt" = ${move.updatedAt}
+      WHERE "id" = ${move.id}
+      RETURNING "id", "userId", "venue"::text AS "venue", "marketId", "venueMarketId", "coreEventId",
+      "outcome"::text AS "outcome", "status"::text AS "status", "sizeMicros", "costBasisMicros", "realizedPnlMicros",
+      "feesMicros", "openedAt", "closedAt", "updatedAt", "mode"::text AS "mode"
+    ), o AS (
+      INSERT INTO "Order" ("id", "userId", "venue", "marketId", "venueMarketId", "coreEventId", "outcome", "side",
+      "orderType", "mode", "limitPriceMicros", "requestedSizeMicros", "filledSizeMicros", "avgPriceMicros",
+      "notionalMicros", "feeMicros", "state", "failureReason", "source", "positionId", "externalOrderId",
+      "idempotencyKey", "createdAt", "updatedAt")
+      VALUES (${o.id}, ${o.userId}, ${o.venue}::"Venue", ${o.marketId}, ${o.venueMarketId}, ${o.coreEventId},
+      ${o.outcome}::"Outcome", ${o.side}::"TradeSide", ${o.orderType}::"OrderType", ${o.mode}::"ExecutionMode",
+      ${o.limitPriceMicros}, ${o.requestedSizeMicros}, ${o.filledSizeMicros}, ${o.avgPriceMicros}, ${o.notionalMicros},
+      ${o.feeMicros}, ${o.state}::"OrderState", ${o.failureReason}, ${o.source}, ${o.positionId}, ${o.externalOrderId},
+      ${o.idempotencyKey}, ${o.createdAt}, ${o.updatedAt})
+    )${fillsCte}
+    SELECT * FROM p`;
+  return { position, order: o };
+}
