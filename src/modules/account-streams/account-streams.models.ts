@@ -7,6 +7,7 @@ import {
   positionView,
   toFillView,
   toOrderView,
+  toPositionView,
   type FillView,
   type OrderView,
   type PositionView,
@@ -126,36 +127,24 @@ export function fillEvent(o: Order, f: Fill): PendingAccountEvent {
 }
 
 export function positionEvent(p: Position): PendingAccountEvent {
+  const v = toPositionView(p);
+  const { micros } = v;
   return {
     id: `position:${p.id}:${p.updatedAt.getTime()}`,
     kind: 'position',
     userId: p.userId,
     mode: p.mode,
     position: {
-      id: p.id,
-      userId: p.userId,
-      source: 'service',
-      walletAddress: null,
-      mode: p.mode,
-      venue: p.venue,
-      marketId: p.venueMarketId,
-      eventId: p.coreEventId,
-      outcome: p.outcome,
-      status: p.status,
+      ...v,
+      openedAt: isoOrNull(v.openedAt),
+      closedAt: isoOrNull(v.closedAt),
+      updatedAt: iso(v.updatedAt),
       // The view's figures are derived again when revived (positionView), from the exact ones.
-      size: microsToNumber(p.sizeMicros),
-      avgPrice: null,
-      costBasis: microsToNumber(p.costBasisMicros),
-      realizedPnl: microsToNumber(p.realizedPnlMicros),
-      fees: microsToNumber(p.feesMicros),
-      openedAt: isoOrNull(p.openedAt),
-      closedAt: isoOrNull(p.closedAt),
-      updatedAt: iso(p.updatedAt),
       micros: {
-        size: String(p.sizeMicros),
-        costBasis: String(p.costBasisMicros),
-        realizedPnl: String(p.realizedPnlMicros),
-        fees: String(p.feesMicros),
+        size: String(micros.size),
+        costBasis: String(micros.costBasis),
+        realizedPnl: String(micros.realizedPnl),
+        fees: micros.fees === null ? null : String(micros.fees),
       },
     },
   };

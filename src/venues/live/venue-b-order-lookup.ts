@@ -5,6 +5,7 @@ import { VenueUnavailableError } from '../venue-client';
 import type { VenueHttp } from './http';
 import { centsToPrice, contracts, decimalPrice } from './units';
 import { venueBAuthHeaders, type VenueBCredentials } from './venue-b-signing';
+import { venueBOrderFigures } from './venue-b.wire';
 
 /**
  * Finding an order placed at venue_b by the client order id it was placed with (the service's
@@ -25,17 +26,10 @@ const MAX_PAGES = 20;
 const CLOCK_SLACK_S = 300;
 
 const dollars = z.string().nullish();
-const listedOrder = z.object({
+const listedOrder = venueBOrderFigures.extend({
   order_id: z.string().min(1),
   client_order_id: z.string().nullish(),
   ticker: z.string(),
-  status: z.string(),
-  fill_count: z.number().nullish(),
-  fill_count_fp: dollars,
-  taker_fill_cost: z.number().nullish(),
-  taker_fill_cost_dollars: dollars,
-  maker_fill_cost: z.number().nullish(),
-  maker_fill_cost_dollars: dollars,
   last_update_time: z.string().nullish(),
 });
 type ListedOrder = z.infer<typeof listedOrder>;

@@ -109,18 +109,19 @@ const kalshiTrade = z.object({
 export type KalshiTrade = z.infer<typeof kalshiTrade>;
 export const tradesPage = z.object({ trades: z.array(kalshiTrade), cursor: z.string().nullish() });
 
-export const orderAnswer = z.object({
-  order: z.object({
-    order_id: z.string(),
-    status: z.string(),
-    fill_count: z.number().nullish(),
-    fill_count_fp: dollars,
-    taker_fill_cost: z.number().nullish(),
-    taker_fill_cost_dollars: dollars,
-    maker_fill_cost: z.number().nullish(),
-    maker_fill_cost_dollars: dollars,
-  }),
+/** An order's status and fill figures, as the venue answers a placement and lists the member's orders. */
+export const venueBOrderFigures = z.object({
+  order_id: z.string(),
+  status: z.string(),
+  fill_count: z.number().nullish(),
+  fill_count_fp: dollars,
+  taker_fill_cost: z.number().nullish(),
+  taker_fill_cost_dollars: dollars,
+  maker_fill_cost: z.number().nullish(),
+  maker_fill_cost_dollars: dollars,
 });
+
+export const orderAnswer = z.object({ order: venueBOrderFigures });
 
 /** A price from its dollar string when present, else from cents; 0 and 100 cents mean "none" in quotes. */
 export function priceOf(d: string | null | undefined, c: number | null | undefined): number | null {
