@@ -4,12 +4,14 @@ import { AppError } from '../src/errors/app-error';
 import { classifyGraphQLError } from '../src/errors/classify-error';
 import type { Logger } from '../src/http/logger';
 import { sendError } from '../src/http/send-error';
-import { SseStream, sseFrame } from '../src/http/sse';
+import { SseFrame, SseStream } from '../src/http/sse';
 import { clientAddressOf, type StreamHooks } from '../src/http/stream-limits';
 import { parseInputs } from './inputs';
 import { assertRouteValid } from './route-check';
 import type { AnyRouteDef, RouteAuth, Surface } from './route.types';
+import { isPromise, isPushSource, type MaybePromise } from '../src/http/push-source';
 import { SharedStreamMessages, type StreamMessage } from './shared-stream-messages';
+import { deliverPushed } from './stream-delivery';
 
 /** A route's rendering of its operation's data: its id and how its body is made (JSON or a representation). */
 export interface RouteView {
@@ -226,14 +228,20 @@ async function runStream<C>(
     throw result.errors?.[0] ?? new AppError('internal', 'subscription failed');
   }
   const messageKey = route.auth === 'none' ? `${route.id}\u0000${JSON.stringify(variables)}` : undefined;
-  const makeMessage = async (event: unknown): Promise<StreamMessage> => {
-    const item = await deps.operations.executeEvent({ ...op, event });
+  const toMessage = (item: ExecutionResult): StreamMessage => {
     if (item.errors?.length) return { error: item.errors[0] };
     const value = pick(item.data, route.result) as Record<string, unknown>;
     const id = String(value[stream.idField]);
     const name = stream.eventField ? String(value[stream.eventField]) : stream.event;
-    return { id, frame: Buffer.from(sseFrame(name, id, value)) };
+    return { id, frame: SseFrame.of(name, id, value) };
   };
+  // Synchronous when the compiled operation is (no promise per event unless one is needed).
+  const makeMessage = (event: unknown): MaybePromise<StreamMessage> => {
+    const item = deps.operations.executeEvent({ ...op, event });
+    return isPromise(item) ? item.then(toMessage) : toMessage(item);
+  };
+  const messageOf = (event: unknown): MaybePromise<StreamMessage> =>
+    messageKey === undefined ? makeMessage(event) : shared.messageOf(event, messageKey, () => makeMessage(event));
   const sse = new SseStream(res, {
     heartbeatMs: deps.heartbeatMs,
     maxBufferBytes: deps.streams?.maxBufferBytes,
@@ -247,20 +255,23 @@ async function runStream<C>(
   // An error message repeats the last delivered id: a client reconnecting with it as
   // Last-Event-ID resumes after what it got (an id of its own would not be resumable).
   let lastId: string | undefined;
+  /** Writes one message; false once the stream ends (a dependency down: the client reconnects later). */
+  const deliver = (message: StreamMessage): boolean => {
+    if ('error' in message) {
+      const c = classifyGraphQLError(message.error);
+      sse.send('error', lastId, { error: c.code, message: c.message });
+      return c.code !== 'unavailable';
+    }
+    lastId = message.id;
+    sse.sendFrame(message.frame);
+    return true;
+  };
   try {
-    for await (const event of { [Symbol.asyncIterator]: () => events }) {
-      const message = await (messageKey === undefined
-        ? makeMessage(event)
-        : shared.messageOf(event, messageKey, () => makeMessage(event)));
-      if ('error' in message) {
-        const c = classifyGraphQLError(message.error);
-        sse.send('error', lastId, { error: c.code, message: c.message });
-        // A dependency down (the database unreachable): the client reconnects later, with Last-Event-ID.
-        if (c.code === 'unavailable') break;
-        continue;
+    if (isPushSource(events)) await deliverPushed(events, messageOf, deliver, sse.closed);
+    else {
+      for await (const event of { [Symbol.asyncIterator]: () => events }) {
+        if (!deliver(await messageOf(event))) break;
       }
-      lastId = message.id;
-      sse.sendFrame(message.frame);
     }
   } catch (err) {
     // The source failed (the database unreachable while it reads): an error event, then the end.

@@ -12,7 +12,7 @@ export interface FinalizedSchema {
 /** The parts of type-graphql's metadata read here (its `MetadataStorage`, as `getMetadataStorage()` returns it). */
 type TypeGraphqlMetadata = Pick<
   ReturnType<typeof getMetadataStorage>,
-  'objectTypes' | 'interfaceTypes' | 'fieldResolvers' | 'fields' | 'middlewares' | 'authorizedFields'
+  'objectTypes' | 'interfaceTypes' | 'fieldResolvers' | 'fields' | 'middlewares' | 'authorizedFields' | 'subscriptions'
 >;
 
 const finalized = new WeakSet<GraphQLSchema>();
@@ -29,7 +29,15 @@ const finalized = new WeakSet<GraphQLSchema>();
  *    `root[name]` through its (here empty) middleware chain. Without middlewares or authorization,
  *    graphql's default property read gives the same answer, and graphql-jit compiles it to a
  *    property access; a field with a field resolver, or renamed in the schema, keeps its resolver.
- * 3. **Venue reads counted per client.** The fields that call a venue (`VENUE_FIELDS`) count
+ * 3. **Subscription events mapped without validating the arguments again.** type-graphql's
+ *    resolver validates the field's arguments each time it runs, which for a subscription is each
+ *    event, and that validation is asynchronous: every event's execution became a promise. The
+ *    arguments are the stream's own, checked when it started (1. and the subscribe function), so an
+ *    event resolver whose parameters are its `@Root()` event (untyped) and argument declarations is
+ *    called directly, with the event and the arguments as given: synchronous, one message made
+ *    for a market's 2,000 clients in the same turn as its event. Kept on type-graphql's resolver
+ *    when anything else is asked for (context, info, a typed root, roles, middlewares).
+ * 4. **Venue reads counted per client.** The fields that call a venue (`VENUE_FIELDS`) count
  *    against the caller's venue-read limit ({@link limitVenueFields}): wrapped in the built schema,
  *    because a type-graphql middleware would put every plain field back on a resolver call.
  *
@@ -46,6 +54,7 @@ export function finalizeSchema(
   checkSubscriptionArgsOnSubscribe(schema);
   const resolvedFields = fieldsWithResolvers(metadata);
   usePropertyReads(schema, metadata, resolvedFields);
+  callEventResolversDirectly(schema, metadata);
   limitVenueFields(schema);
   return { resolvedFields };
 }
@@ -84,4 +93,36 @@ function usePropertyReads(schema: GraphQLSchema, m: TypeGraphqlMetadata, resolve
       if (!resolved.has(`${type.name}.${field.name}`) && !renamed.has(field.name)) field.resolve = undefined;
     }
   }
+}
+
+type SubscriptionMetadata = TypeGraphqlMetadata['subscriptions'][number];
+
+function callEventResolversDirectly(schema: GraphQLSchema, m: TypeGraphqlMetadata): void {
+  if (m.middlewares.length > 0 || m.authorizedFields.length > 0) return;
+  const fields = schema.getSubscriptionType()?.getFields() ?? {};
+  const instances = new Map<SubscriptionMetadata['target'], Record<string, (...params: unknown[]) => unknown>>();
+  for (const def of m.subscriptions) {
+    const field = fields[def.schemaName];
+    if (!field || def.roles !== undefined || (def.middlewares?.length ?? 0) > 0) continue;
+    const params = [...(def.params ?? [])].sort((a, b) => a.index - b.index);
+    const direct = params.every(
+      (p) => p.kind === 'args' || p.kind === 'arg' || (p.kind === 'root' && !p.propertyName && untyped(p.getType?.())),
+    );
+    if (!direct) continue;
+    let instance = instances.get(def.target);
+    if (!instance) {
+      instance = new (def.target as new () => Record<string, (...params: unknown[]) => unknown>)();
+      instances.set(def.target, instance);
+    }
+    const target = instance;
+    const method = def.methodName;
+    const pick = (root: unknown, args: Record<string, unknown>): unknown[] =>
+      params.map((p) => (p.kind === 'root' ? root : p.kind === 'args' ? args : args[(p as { name: string }).name]));
+    field.resolve = (root, args: Record<string, unknown>): unknown => target[method](...pick(root, args));
+  }
+}
+
+/** A `@Root()` parameter type-graphql hands over as it is (no class to convert the event to). */
+function untyped(type: unknown): boolean {
+  return type === undefined || type === Object;
 }

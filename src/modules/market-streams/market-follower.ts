@@ -2,6 +2,10 @@ import type { BookLevel } from '../../venues/venue.models';
 import { streamItemId, type MarketRef, type MarketStreamItem } from './market-stream.models';
 import type { BookSnapshot, MarketUpdate, TradeTick } from './market-streams.models';
 
+/** The first wait before the market's topic is subscribed to again after a failure, and the longest (ms). */
+export const SUBSCRIBE_RETRY_MS = 250;
+export const SUBSCRIBE_RETRY_MAX_MS = 5_000;
+
 /** Where a follower hands its items: one client's subscription to the market at one depth. */
 export interface FollowerSink {
   readonly depth: number;
@@ -48,6 +52,7 @@ export class MarketFollower {
   private resyncing = false;
   private unsubscribe: (() => Promise<void>) | null = null;
   private closed = false;
+  private wakeFromPause: (() => void) | null = null;
   readonly ready: Promise<void>;
 
   constructor(
@@ -100,6 +105,7 @@ export class MarketFollower {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.wakeFromPause?.();
     this.windows.clear();
     await this.ready.catch(() => undefined);
     await this.unsubscribe?.();
@@ -107,13 +113,39 @@ export class MarketFollower {
   }
 
   private async start(): Promise<void> {
-    this.unsubscribe = await this.source.subscribe((u) => this.onUpdate(u));
+    for (let attempt = 0; !this.unsubscribe; attempt += 1) {
+      try {
+        this.unsubscribe = await this.source.subscribe((u) => this.onUpdate(u));
+      } catch {
+        // The pub/sub cannot be reached (Redis down): its clients keep their streams (heartbeats)
+        // and the subscription is tried again, with jittered backoff, until it is made or closed.
+        const ms = Math.min(SUBSCRIBE_RETRY_MAX_MS, SUBSCRIBE_RETRY_MS * 2 ** Math.min(attempt, 8));
+        await this.pause(ms * (0.5 + Math.random() / 2));
+        if (this.closed) return;
+      }
+    }
     if (this.closed) {
       await this.unsubscribe();
       this.unsubscribe = null;
       return;
     }
     await this.resync();
+  }
+
+  /** Waits `ms`, or until {@link close}. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wakeFromPause = null;
+        resolve();
+      }, ms);
+      timer.unref();
+      this.wakeFromPause = () => {
+        clearTimeout(timer);
+        this.wakeFromPause = null;
+        resolve();
+      };
+    });
   }
 
   private onUpdate(u: MarketUpdate): void {

@@ -1,3 +1,4 @@
+import type { PushSource } from '../../http/push-source';
 import type { PubSub } from '../../infra';
 import type { MarketBookStore } from './book-store';
 import { MarketFollower, type FollowerSink } from './market-follower';
@@ -88,7 +89,8 @@ export class MarketFollowers {
         },
         this.now,
       );
-      // A subscription that failed (Redis down): the follower holds nothing; its clients wait.
+      // The follower tries its subscription again while the pub/sub is down; a failed first read of
+      // the book leaves it waiting for the next update (a gap reads the book again).
       follower.ready.catch(() => undefined);
       f = { follower, release: this.store.hold(m.venue, m.marketId) };
       this.followed.set(key, f);
@@ -116,10 +118,15 @@ export class MarketFollowers {
   }
 }
 
-/** One client's items, as the async iterator a subscription returns; `return()` ends it. */
-class ClientQueue implements FollowerSink, AsyncIterableIterator<MarketStreamItem> {
+/**
+ * One client's items, as the async iterator a subscription returns (`return()` ends it), or handed
+ * to a listener as the follower publishes them ({@link PushSource}: one loop over a market's
+ * clients per update).
+ */
+class ClientQueue implements FollowerSink, PushSource<MarketStreamItem> {
   private readonly queue: MarketStreamItem[] = [];
   private wake: ((r: IteratorResult<MarketStreamItem>) => void) | null = null;
+  private listener: ((item: MarketStreamItem) => void) | null = null;
   private done = false;
   private ended: (() => void) | null = null;
 
@@ -132,8 +139,17 @@ class ClientQueue implements FollowerSink, AsyncIterableIterator<MarketStreamIte
     this.ended = fn;
   }
 
+  listen(onItem: (item: MarketStreamItem) => void): void {
+    this.listener = onItem;
+    for (const item of this.queue.splice(0)) onItem(item);
+  }
+
   push(item: MarketStreamItem): void {
     if (this.done) return;
+    if (this.listener) {
+      this.listener(item);
+      return;
+    }
     if (this.wake) {
       const wake = this.wake;
       this.wake = null;

@@ -1,5 +1,5 @@
 import { MarketKeeper, type BookSnapshot, type MarketUpdate } from '../../../src/modules/market-streams';
-import { MarketFollower } from '../../../src/modules/market-streams/market-follower';
+import { MarketFollower, SUBSCRIBE_RETRY_MAX_MS } from '../../../src/modules/market-streams/market-follower';
 import type { MarketStreamItem } from '../../../src/modules/market-streams';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { pinnedWorld } from '../../support/pinned-world';
@@ -124,6 +124,42 @@ describe('one market followed for many clients (MarketFollower)', () => {
     expect(got.at(-1)).toMatchObject({ kind: 'delta', seq: 14, bids: [{ price: 0.44, size: 1 }] });
     expect(got.map((i) => i.seq)).toEqual([10, 11, 13, 14]);
     await follower.close();
+  });
+
+  it('the pub/sub unreachable when the market is first followed: subscribed again until it can be, then the book', async () => {
+    let failures = 2;
+    let attempts = 0;
+    let publish: (u: MarketUpdate) => void = () => undefined;
+    const follower = new MarketFollower(
+      { venue: 'venue_b', marketId: 'M' },
+      {
+        subscribe: async (onUpdate) => {
+          attempts += 1;
+          if (failures-- > 0) throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+          publish = onUpdate;
+          return async () => undefined;
+        },
+        snapshot: async () => snapshot(30, [[0.5, 1]]),
+      },
+    );
+    const got: MarketStreamItem[] = [];
+    follower.add({ depth: 2, push: (i) => got.push(i) });
+    await follower.ready;
+    expect(attempts).toBe(3);
+    expect(got.map((i) => [i.kind, i.seq])).toEqual([['snapshot', 30]]);
+    publish(delta(31, [[0.5, 2]]));
+    expect(got.at(-1)).toMatchObject({ kind: 'delta', seq: 31 });
+    await follower.close();
+
+    // Closed while it waits to try again: the wait ends with it.
+    const never = new MarketFollower(
+      { venue: 'venue_b', marketId: 'N' },
+      { subscribe: () => Promise.reject(new Error('down')), snapshot: async () => null },
+    );
+    const started = Date.now();
+    await new Promise((r) => setTimeout(r, 20));
+    await never.close();
+    expect(Date.now() - started).toBeLessThan(SUBSCRIBE_RETRY_MAX_MS);
   });
 
   it('a client that comes back holding the current seq gets no snapshot; one behind gets one', async () => {

@@ -48,6 +48,29 @@ describe('finalizeSchema: the changes made to the built schema, in one place', (
     expect(thrown).toMatchObject({ code: 'bad_request', message: expect.stringMatching(/NUL/) });
   });
 
+  it("maps a subscription's events synchronously: its arguments were checked when the stream started", () => {
+    // type-graphql's resolver validates the arguments again on each event, asynchronously: a promise per event.
+    const item = {
+      id: 'venue_a:m1:7',
+      venue: 'venue_a',
+      marketId: 'm1',
+      seq: 7,
+      kind: 'delta',
+      bids: [],
+      asks: [],
+      trades: [],
+      at: 0,
+      receivedAt: 0,
+    };
+    const mapped = fieldOf(schema, 'Subscription.marketUpdates').resolve!(item, { depth: 10 }, undefined, info);
+    expect(mapped).not.toBeInstanceOf(Promise);
+    expect(mapped).toMatchObject({ id: 'venue_a:m1:7', seq: 7, receivedAt: new Date(0) });
+    for (const name of ['trades', 'accountUpdates', 'feed', 'marketUpdates']) {
+      const resolve = fieldOf(schema, `Subscription.${name}`).resolve!;
+      expect(resolve.length).toBe(2); // called directly (root, args), not through type-graphql's handler
+    }
+  });
+
   it("counts every venue-reading field against the caller's venue-read limit while a venue is live", async () => {
     for (const coordinate of VENUE_FIELDS) {
       const consumed: [string, string][] = [];
