@@ -5,7 +5,8 @@
  *   node -r ./scripts/register.js scripts/check-dockerfile.ts check
  *     reads the Dockerfile and fails unless it has the expected shape: every RUN is an
  *     `npm ci` install or a command CI runs, a non-root runtime user, HOST=0.0.0.0,
- *     a HEALTHCHECK on /health/ready through node, and CMD `node dist/main.js`.
+ *     a HEALTHCHECK on /health/ready through node, and CMD `node dist/main.js` with the Node flags
+ *     `npm start` gives it (package.json).
  *   DATABASE_URL=… REDIS_URL=… node -r ./scripts/register.js scripts/check-dockerfile.ts run
  *     does the check, then runs the Dockerfile's build commands here (its `npm ci` is CI's own
  *     install step, from the same lockfile), starts its CMD with the runtime stage's ENV
@@ -89,6 +90,14 @@ function envPairs(args: string): Record<string, string> {
 }
 
 /** Checks the Dockerfile's shape; returns what CI must run, or the problems found. */
+/** The Node flags `npm start` runs the server with (`exec node <flags> dist/main.js` in package.json). */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const m = /\bexec node ((?:--\S+\s+)*)dist\/main\.js\b/.exec(pkg.scripts.start);
+  if (!m) throw new Error('package.json: `start` must end with `exec node [flags] dist/main.js`');
+  return m[1].trim().split(/\s+/).filter(Boolean);
+}
+
 export function checkDockerfile(text: string): { errors: string[]; plan: DockerPlan } {
   const errors: string[] = [];
   const stages = parseDockerfile(text);
@@ -112,7 +121,8 @@ export function checkDockerfile(text: string): { errors: string[]; plan: DockerP
   if (!user || user === 'root' || user.startsWith('0')) errors.push('the runtime stage must run as a non-root USER');
   const cmd = last('CMD');
   plan.cmd = cmd ? words(cmd.args) : [];
-  if (plan.cmd.join(' ') !== 'node dist/main.js') errors.push('CMD must be ["node", "dist/main.js"]');
+  const expected = ['node', ...startFlags(), 'dist/main.js'];
+  if (plan.cmd.join(' ') !== expected.join(' ')) errors.push(`CMD must be ${JSON.stringify(expected)} (npm start's)`);
   const health = last('HEALTHCHECK')?.args ?? '';
   const healthCmd = /\bCMD\s+(.*)$/.exec(health)?.[1];
   const probe = healthCmd ? words(healthCmd) : [];

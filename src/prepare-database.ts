@@ -19,6 +19,13 @@ export interface PreparedDatabase {
   createdEmpty: boolean;
 }
 
+/**
+ * The server's flag that keeps WebAssembly on V8's baseline compiler (`npm start`): resident memory
+ * for a long-running process. The child runs the embedded database's seeding, hot code that
+ * lives for seconds and whose memory goes back when it exits: it gets the optimizing tier.
+ */
+const WASM_BASELINE_ONLY = '--liftoff-only';
+
 /** The child's entry point, beside this file (`.js` in the build, `.ts` from the sources). */
 const CHILD_FILE = join(__dirname, `prepare-database.child${extname(__filename)}`);
 
@@ -54,7 +61,7 @@ export function prepareInChild(logger: Logger, env: NodeJS.ProcessEnv = process.
   // From the sources (`.ts`), the child compiles them as this process does (the -r register hook).
   const execArgv = CHILD_FILE.endsWith('.ts')
     ? ['-r', join(__dirname, '..', 'scripts', 'register.js')]
-    : process.execArgv;
+    : process.execArgv.filter((a) => a !== WASM_BASELINE_ONLY);
   return new Promise((resolve, reject) => {
     const child = fork(CHILD_FILE, [], { execArgv, env, stdio: 'inherit' });
     let result: PreparedDatabase | undefined;

@@ -126,7 +126,7 @@ describe('one market followed for many clients (MarketFollower)', () => {
     await follower.close();
   });
 
-  it('the pub/sub unreachable when the market is first followed: subscribed again until it can be, then the book', async () => {
+  it('the pub/sub unreachable at first: subscribed again until it can be, then the book', async () => {
     let failures = 2;
     let attempts = 0;
     let publish: (u: MarketUpdate) => void = () => undefined;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { checkDockerfile, parseDockerfile } from '../../../scripts/check-dockerfile';
+import { checkDockerfile, parseDockerfile, startFlags } from '../../../scripts/check-dockerfile';
 
 const DOCKERFILE = readFileSync(path.resolve(__dirname, '../../../Dockerfile'), 'utf8');
 
@@ -11,7 +11,8 @@ describe("the Dockerfile's shape (CI runs its commands: scripts/check-dockerfile
     expect(errors).toEqual([]);
     expect(plan.installs).toEqual(['npm ci --omit=dev --no-audit --no-fund', 'npm ci --no-audit --no-fund']);
     expect(plan.builds).toEqual(['npm run build']);
-    expect(plan.cmd).toEqual(['node', 'dist/main.js']);
+    expect(plan.cmd).toEqual(['node', ...startFlags(), 'dist/main.js']);
+    expect(startFlags()).toEqual(['--max-semi-space-size=4', '--liftoff-only']);
     expect(plan.env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
   });
 
@@ -23,7 +24,8 @@ describe("the Dockerfile's shape (CI runs its commands: scripts/check-dockerfile
       'a curl health check',
       (d: string) => d.replace(/CMD \["node", "-e".*\n/, 'CMD curl -f http://127.0.0.1:4000/health\n'),
     ],
-    ['another command', (d: string) => d.replace('CMD ["node", "dist/main.js"]', 'CMD ["npm", "start"]')],
+    ['another command', (d: string) => d.replace(/^CMD \[.*\]$/m, 'CMD ["npm", "start"]')],
+    ["flags other than npm start's", (d: string) => d.replace(/^CMD \[.*\]$/m, 'CMD ["node", "dist/main.js"]')],
     ['loopback only', (d: string) => d.replace('HOST=0.0.0.0', 'HOST=127.0.0.1')],
   ])('refuses %s', (_what, change) => {
     const changed = change(DOCKERFILE);
