@@ -205,6 +205,7 @@ async function openConfiguredDatabase(
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
     ...(template && { startFrom: template }),
     migrate: config.roles.migrateOnStart,

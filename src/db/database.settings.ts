@@ -37,6 +37,15 @@ export const databaseSettings = defineSettings({
         before the statement fails and the request is answered 503 \`unavailable\`
         ([failures](deployment.md#failures))`,
     ),
+    DATABASE_STATEMENT_TIMEOUT_MS: setting.integer(
+      0,
+      3_600_000,
+      30_000,
+      prose`PostgreSQL: how long one statement may run (PostgreSQL's \`statement_timeout\`, waiting on a lock
+        included) before the database cancels it and the request is answered 503 \`unavailable\` with
+        \`Retry-After\`; \`0\`: no bound. It applies to the migrations a start runs too: raise it for a start that
+        runs a long one`,
+    ),
   },
   map: (v) => ({
     databaseUrl: v.DATABASE_URL,
@@ -54,5 +63,7 @@ export const databaseSettings = defineSettings({
      * before the statement fails and the request is answered 503 (ms).
      */
     databaseConnectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS,
+    /** PostgreSQL: PostgreSQL's `statement_timeout` for every connection (ms); 0: none. */
+    databaseStatementTimeoutMs: v.DATABASE_STATEMENT_TIMEOUT_MS,
   }),
 });

@@ -40,6 +40,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL: how long getting a connection may take (ms) before the statement fails; unset: no bound. */
   connectTimeoutMs?: number;
+  /** PostgreSQL: `statement_timeout` of every connection (ms); unset or 0: none. */
+  statementTimeoutMs?: number;
   /** Whether to apply pending migrations at open (default true; false: the schema is someone else's job). */
   migrate?: boolean;
   /** Called with the names of the migrations applied at open (empty when up to date). */
@@ -113,6 +115,7 @@ async function openPostgres(opts: DatabaseOptions & { databaseUrl: string }): Pr
     schema: opts.schema,
     poolSize: opts.poolSize ?? DEFAULT_POOL_SIZE,
     connectTimeoutMs: opts.connectTimeoutMs,
+    statementTimeoutMs: opts.statementTimeoutMs,
   });
   const { pool } = target;
   try {

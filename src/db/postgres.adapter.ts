@@ -21,6 +21,11 @@ export interface PostgresPoolOptions {
    * a server that does not answer. Unset: no bound.
    */
   connectTimeoutMs?: number;
+  /**
+   * PostgreSQL's `statement_timeout` for every connection (ms): a statement that runs longer (or
+   * waits longer on a lock) is cancelled by the database (SQLSTATE 57014: a 503). Unset or 0: none.
+   */
+  statementTimeoutMs?: number;
 }
 
 /** A pool whose connections use `schema` as search path. */
@@ -52,7 +57,9 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool {
     connectionString: url.toString(),
     max: options.poolSize,
     ...(options.connectTimeoutMs !== undefined && { connectionTimeoutMillis: options.connectTimeoutMs }),
-    options: `-c search_path=${searchPath(schema)}`,
+    options:
+      `-c search_path=${searchPath(schema)}` +
+      (options.statementTimeoutMs ? ` -c statement_timeout=${Math.round(options.statementTimeoutMs)}` : ''),
   });
   // An idle client's error (e.g. server restart) must not crash the process; the next
   // query on it fails and the pool replaces it.

@@ -50,6 +50,13 @@ export function toAppError(err: unknown): AppError | null {
   if (isDatabaseUnreachable(err)) {
     return AppError.unavailable(`database unavailable; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS}s`);
   }
+  // Cancelled by the database's statement_timeout (57014): the database did not answer in time, a
+  // 503 to retry, but not an outage (one slow statement, a lock held elsewhere).
+  if (sqlStateOf(err) === '57014' || (err as { code?: unknown } | null)?.code === '57014') {
+    return AppError.unavailable(
+      `the database did not answer in time (statement timeout); retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS}s`,
+    );
+  }
   // Redis unreachable where a caller needs it and has no fallback (a revocation mark to write).
   if (err instanceof Error && err.name === 'RedisUnavailableError') {
     return AppError.unavailable(`shared state unavailable; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS}s`);

@@ -147,3 +147,54 @@ describePg('database outages as the process sees them (PostgreSQL)', () => {
     }
   });
 });
+
+describePg('a statement the database cancels for taking too long (statement_timeout, PostgreSQL)', () => {
+  const schema = randomSchemaName();
+  let db: Database;
+  let holder: Client;
+
+  beforeAll(async () => {
+    db = await openDatabase({
+      ...TEST_DATABASE_OPTIONS,
+      databaseUrl: process.env.DATABASE_URL,
+      schema,
+      poolSize: 2,
+      statementTimeoutMs: 300,
+    });
+    holder = new Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+  }, 120_000);
+
+  afterAll(async () => {
+    await holder?.query('ROLLBACK').catch(() => undefined);
+    await holder?.end().catch(() => undefined);
+    await db?.close().catch(() => undefined);
+    const pg = new Client({ connectionString: process.env.DATABASE_URL });
+    await pg.connect();
+    await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pg.end();
+  });
+
+  it('is a 503 with Retry-After, not an outage, on every path; the next statement runs', async () => {
+    const started = Date.now();
+    const slow = await failure(() => db.prisma.$queryRawUnsafe('SELECT pg_sleep(5)'));
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(isDatabaseUnreachable(slow)).toBe(false);
+    expect(toAppError(slow)).toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/did not answer in time/),
+      details: { retryAfter: 2 },
+    });
+
+    // A table locked by another session (a long migration, a stuck transaction): waited on no longer.
+    await holder.query('BEGIN');
+    await holder.query(`LOCK TABLE "${schema}"."User" IN ACCESS EXCLUSIVE MODE`);
+    const locked = await failure(() => db.prisma.user.count());
+    expect(toAppError(locked)).toMatchObject({ code: 'unavailable' });
+    const raw = await failure(() => db.sql.query(`SELECT count(*) FROM "${schema}"."User"`, []));
+    expect(toAppError(raw)).toMatchObject({ code: 'unavailable' });
+    await holder.query('ROLLBACK');
+
+    await expect(db.prisma.user.count()).resolves.toBe(0);
+  });
+});
