@@ -31,7 +31,7 @@ import { createInfra } from '../../src/infra';
 import { startAppServer, type AppServer } from './server-process';
 import { percentile } from './streams';
 
-interface Settings {
+export interface AccountStreamsSettings {
   users: number;
   orders: number;
   concurrency: number;
@@ -39,8 +39,8 @@ interface Settings {
   startupTimeoutMs: number;
 }
 
-interface Report {
-  settings: Settings;
+export interface AccountStreamsReport {
+  settings: AccountStreamsSettings;
   database: 'embedded' | 'DATABASE_URL';
   pubsub: 'redis' | 'memory';
   loadAvg1m: number;
@@ -162,7 +162,10 @@ async function pubsubRoundTrips(env: NodeJS.ProcessEnv, n: number): Promise<numb
   }
 }
 
-export async function runAccountStreamsBench(settings: Settings, env: NodeJS.ProcessEnv): Promise<Report> {
+export async function runAccountStreamsBench(
+  settings: AccountStreamsSettings,
+  env: NodeJS.ProcessEnv,
+): Promise<AccountStreamsReport> {
   let server: AppServer | undefined;
   const closers: (() => void)[] = [];
   try {
@@ -233,7 +236,7 @@ export async function runAccountStreamsBench(settings: Settings, env: NodeJS.Pro
   }
 }
 
-export function formatAccountStreamsReport(r: Report): string {
+export function formatAccountStreamsReport(r: AccountStreamsReport): string {
   return [
     `account streams (${r.database}, pub/sub ${r.pubsub}, load ${r.loadAvg1m}):`,
     `  ${r.orders} paper buys (${r.failedOrders} failed), ${r.updates} updates ${JSON.stringify(r.byKind)}`,
@@ -251,7 +254,7 @@ function envNumber(name: string, fallback: number): number {
 }
 
 if (require.main === module) {
-  const settings: Settings = {
+  const settings: AccountStreamsSettings = {
     users: Math.round(envNumber('BENCH_ACCOUNT_USERS', 20)),
     orders: Math.round(envNumber('BENCH_ACCOUNT_ORDERS', 300)),
     concurrency: Math.round(envNumber('BENCH_ACCOUNT_CONCURRENCY', 4)),

@@ -39,6 +39,8 @@ import { formatIndexerTable, runIndexerBench, type IndexerReport } from './index
 import { BASELINE, BASELINE_BODY_PATH, resolveScenario, SCENARIOS, type Scenario } from './scenarios';
 import { REPO_ROOT, startAppServer, type AppServer } from './server-process';
 import { formatStartupTable, runStartupBench, WORLD_BUILD_BUDGET_MS, type StartupReport } from './startup';
+import { formatAccountStreamsReport, runAccountStreamsBench, type AccountStreamsReport } from './account-streams';
+import { formatMarketStreamsReport, runMarketStreamsBench, type MarketStreamsReport } from './market-streams';
 import { formatStreamsReport, runStreamsBench, type StreamsReport } from './streams';
 import { formatExecuteReport, runExecuteBench, type ExecuteReport } from './execute';
 
@@ -225,7 +227,7 @@ async function main(signal: AbortSignal): Promise<boolean> {
     const report: BenchReport & {
       indexer?: IndexerReport;
       startup?: StartupReport;
-      streams?: StreamsReport;
+      streams?: StreamsPartReport;
       execute?: ExecuteReport[];
     } = {
       startedAt: startedAt.toISOString(),
@@ -289,23 +291,41 @@ async function startupPart(
   }
 }
 
-const STREAMS_NAME = 'streams: 2,000 held /stream/trades clients, memory and trade time to client';
+const STREAMS_NAME =
+  'streams: 2,000 held /stream/trades clients (memory, trade time to client), 2,000 clients of one market ' +
+  '(venue message to client beside a bare fan-out), account events (commit to client)';
 const EXECUTE_NAME = 'execute: stored simulated POST /execute, embedded and PostgreSQL';
 
-/** Held SSE clients: memory per connection and live trade delivery (the server's own database mode). */
-async function streamsPart(startupTimeoutMs: number): Promise<{ ok: boolean; report?: StreamsReport }> {
+/** What the streams part measured: held trades streams, a market's fan-out, account events. */
+type StreamsPartReport = StreamsReport & { markets: MarketStreamsReport; account: AccountStreamsReport };
+
+/**
+ * Held SSE clients (the server's own database mode): memory per connection and live trade delivery,
+ * a venue message's fan-out to a market's clients beside a bare Node fan-out, and an account event
+ * from its commit to its client beside a bare pub/sub and HTTP round trip.
+ */
+async function streamsPart(startupTimeoutMs: number): Promise<{ ok: boolean; report?: StreamsPartReport }> {
   log(`measuring: ${STREAMS_NAME}`);
   try {
-    const report = await runStreamsBench(
-      {
-        clients: Math.round(envNumber('BENCH_STREAM_CLIENTS', 2000, 1, 100_000)),
-        tradeRate: envNumber('BENCH_STREAM_TRADE_RATE', 5, 0.1, 1000),
-        seconds: envNumber('BENCH_STREAM_SECONDS', 10, 1, 3600),
-        startupTimeoutMs,
-      },
+    const settings = {
+      clients: Math.round(envNumber('BENCH_STREAM_CLIENTS', 2000, 1, 100_000)),
+      tradeRate: envNumber('BENCH_STREAM_TRADE_RATE', 5, 0.1, 1000),
+      seconds: envNumber('BENCH_STREAM_SECONDS', 10, 1, 3600),
+      startupTimeoutMs,
+    };
+    const trades = await runStreamsBench(settings, process.env);
+    process.stdout.write(`${formatStreamsReport(trades)}\n\n`);
+    const markets = await runMarketStreamsBench(
+      { ...settings, rate: envNumber('BENCH_MARKET_RATE', 20, 0.1, 1000) },
       process.env,
     );
-    process.stdout.write(`${formatStreamsReport(report)}\n\n`);
+    process.stdout.write(`${formatMarketStreamsReport(markets)}\n\n`);
+    const account = await runAccountStreamsBench(
+      { users: 20, orders: 300, concurrency: 4, pings: 2000, startupTimeoutMs },
+      process.env,
+    );
+    process.stdout.write(`${formatAccountStreamsReport(account)}\n\n`);
+    const report = { ...trades, markets, account };
     return { ok: true, report };
   } catch (err) {
     log(`FAILED: ${STREAMS_NAME}: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,3 +1,4 @@
+import { startFlags } from '../../scripts/check-dockerfile';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -12,7 +13,10 @@ const STOP_GRACE_MS = 20_000;
 
 /** How to start the application server. */
 export interface AppServerOptions {
-  /** A command line (see {@link splitCommand}); when absent, the production build: `node dist/main.js`. */
+  /**
+   * A command line (see {@link splitCommand}); when absent, what `npm start` runs: `node <its flags>
+   * dist/main.js` (the flags read from package.json).
+   */
   command?: string;
   /** Give up when `/health` has not answered 200 after this long. */
   startupTimeoutMs: number;
@@ -162,8 +166,10 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   }
   Object.assign(env, opts.extraEnv);
 
-  const description = opts.command ?? 'node dist/main.js';
-  const [file, ...args] = opts.command ? splitCommand(opts.command) : [process.execPath, 'dist/main.js'];
+  // By default what `npm start` runs: the production build with its Node flags.
+  const flags = startFlags();
+  const description = opts.command ?? ['node', ...flags, 'dist/main.js'].join(' ');
+  const [file, ...args] = opts.command ? splitCommand(opts.command) : [process.execPath, ...flags, 'dist/main.js'];
   if (file === undefined) throw new Error('BENCH_SERVER_CMD is empty');
   // detached: the child leads its own process group, so stop() can signal all of it.
   const spawnedAt = performance.now();
