@@ -18,13 +18,25 @@ async function serve(opts: ConstructorParameters<typeof SseStream>[1] = {}) {
   return { server, port, stream, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-/** Reads a whole response on a bare socket with the given request line; the body de-chunked when chunked. */
+/**
+ * Reads a whole response on a bare socket with the given request line: until the connection closes
+ * or, chunked, until the last chunk (the stream keeps its connection alive after it).
+ */
 function rawClient(port: number, requestLine: string) {
   const socket = net.connect(port, '127.0.0.1');
-  socket.write(`${requestLine}\r\nHost: localhost\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n`);
+  socket.write(`${requestLine}\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n`);
   const chunks: Buffer[] = [];
-  socket.on('data', (c: Buffer) => chunks.push(c));
-  const ended = new Promise<string>((resolve) => socket.on('close', () => resolve(Buffer.concat(chunks).toString())));
+  const ended = new Promise<string>((resolve) => {
+    const done = () => {
+      socket.destroy();
+      resolve(Buffer.concat(chunks).toString());
+    };
+    socket.on('data', (c: Buffer) => {
+      chunks.push(c);
+      if (Buffer.concat(chunks).toString('latin1').endsWith('\r\n0\r\n\r\n')) done();
+    });
+    socket.on('close', done);
+  });
   return { socket, ended };
 }
 
