@@ -34,8 +34,6 @@ const REASON: Record<number, string> = {
   503: 'Dependency unavailable or not configured',
 };
 
-const OUTAGE = 'A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After`';
-
 function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   delete js.$schema;
@@ -90,12 +88,6 @@ export function buildOpenApi(routes: readonly AnyRouteDef[], schema: GraphQLSche
               content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
             };
     }
-    // Any route answers 503 while a dependency it needs is down (the database, Redis), never 500.
-    responses[503] = {
-      description: route.errors.includes(503) ? `${REASON[503]}; ${OUTAGE}` : OUTAGE,
-      headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } },
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    };
     paths[p] ??= {};
     paths[p][route.method.toLowerCase()] = {
       operationId: route.id,

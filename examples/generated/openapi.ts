@@ -1868,17 +1868,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     authMe: {
@@ -1942,17 +1931,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     listWallets: {
@@ -1993,17 +1971,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2092,17 +2059,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     walletChallenge: {
@@ -2174,17 +2130,6 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2281,17 +2226,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     removeWallet: {
@@ -2358,17 +2292,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     walletBalance: {
@@ -2420,17 +2343,6 @@ export interface operations {
             /** @description Upstream failure */
             502: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2494,17 +2406,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     solanaBalances: {
@@ -2556,17 +2457,6 @@ export interface operations {
             /** @description Upstream failure */
             502: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2666,17 +2556,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     createPaymentIntent: {
@@ -2770,17 +2649,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     fundingHistory: {
@@ -2841,17 +2709,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2938,17 +2795,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     listWithdrawals: {
@@ -3010,17 +2856,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     paymentWebhook: {
@@ -3065,17 +2900,6 @@ export interface operations {
             /** @description Server misconfigured or failed */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3145,17 +2969,6 @@ export interface operations {
             /** @description Server misconfigured or failed */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3244,17 +3057,6 @@ export interface operations {
             /** @description Malformed or invalid request */
             400: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3353,17 +3155,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     discoverMarketsDeprecated: {
@@ -3456,17 +3247,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getEvent: {
@@ -3540,17 +3320,6 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3633,17 +3402,6 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3742,11 +3500,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Dependency unavailable or not configured; A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
+            /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3847,11 +3603,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Dependency unavailable or not configured; A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
+            /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4070,11 +3824,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Dependency unavailable or not configured; A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
+            /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4151,11 +3903,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Dependency unavailable or not configured; A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
+            /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4239,11 +3989,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Dependency unavailable or not configured; A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
+            /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4302,17 +4050,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     pipelineHealth: {
@@ -4358,17 +4095,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     streamTrades: {
@@ -4404,17 +4130,6 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4470,11 +4185,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Dependency unavailable or not configured; A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
+            /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4539,17 +4252,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     feedQuality: {
@@ -4590,17 +4292,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     streamFeed: {
@@ -4637,17 +4328,6 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4698,17 +4378,6 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4773,17 +4442,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4957,11 +4615,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Dependency unavailable or not configured; A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
+            /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5066,17 +4722,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     execute: {
@@ -5167,11 +4812,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Dependency unavailable or not configured; A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
+            /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5263,11 +4906,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Dependency unavailable or not configured; A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
+            /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5304,17 +4945,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5374,11 +5004,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Dependency unavailable or not configured; A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
+            /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5454,17 +5082,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     referralStatus: {
@@ -5509,17 +5126,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     referralCode: {
@@ -5548,17 +5154,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5627,17 +5222,6 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5720,17 +5304,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     rewardsAudit: {
@@ -5784,17 +5357,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5877,17 +5439,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     rewardsExport: {
@@ -5923,17 +5474,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5996,17 +5536,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     createProofLink: {
@@ -6051,11 +5580,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Dependency unavailable or not configured; A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
+            /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6112,17 +5639,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     proofStatus: {
@@ -6165,17 +5681,6 @@ export interface operations {
             /** @description Upstream failure */
             502: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6258,17 +5763,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     catalogDecisions: {
@@ -6334,17 +5828,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6432,17 +5915,6 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6537,17 +6009,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     pinCatalogDecision: {
@@ -6625,17 +6086,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     listEventComments: {
@@ -6695,17 +6145,6 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6793,17 +6232,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     listTradeComments: {
@@ -6863,17 +6291,6 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6961,17 +6378,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     listCommentReplies: {
@@ -7030,17 +6436,6 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7112,17 +6507,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     likeComment: {
@@ -7171,17 +6555,6 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7242,17 +6615,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     listFollows: {
@@ -7300,17 +6662,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7379,17 +6730,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     unfollow: {
@@ -7440,17 +6780,6 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7518,17 +6847,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     refreshLeaderboard: {
@@ -7557,17 +6875,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7628,17 +6935,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     traderTrades: {
@@ -7687,17 +6983,6 @@ export interface operations {
             /** @description Malformed or invalid request */
             400: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7792,17 +7077,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     friendsTraded: {
@@ -7858,17 +7132,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7976,17 +7239,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     leaderboardMe: {
@@ -8081,17 +7333,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     myStats: {
@@ -8154,17 +7395,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8241,17 +7471,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     productMetrics: {
@@ -8318,17 +7537,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8503,17 +7711,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     copytrade: {
@@ -8680,17 +7877,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     listNotifications: {
@@ -8752,17 +7938,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     markNotificationsRead: {
@@ -8804,17 +7979,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8881,17 +8045,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     removePushToken: {
@@ -8938,17 +8091,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getPreferences: {
@@ -8972,17 +8114,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9027,17 +8158,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9295,17 +8415,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     portfolioPositions: {
@@ -9447,17 +8556,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     portfolioSummary: {
@@ -9564,17 +8662,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     portfolioHistory: {
@@ -9651,17 +8738,6 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9760,17 +8836,6 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9890,17 +8955,6 @@ export interface operations {
             /** @description Missing or invalid credential */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10074,17 +9128,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     positionsByMarket: {
@@ -10204,17 +9247,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     listOrders: {
@@ -10313,17 +9345,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     mdListComparisons: {
@@ -10405,17 +9426,6 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10533,17 +9543,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     mdGetVenueMarket: {
@@ -10639,17 +9638,6 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10759,17 +9747,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     mdListEvents: {
@@ -10846,17 +9823,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     mdEventCategories: {
@@ -10902,17 +9868,6 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10975,17 +9930,6 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11076,17 +10020,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     mdRevokeApiKey: {
@@ -11144,17 +10077,6 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11230,17 +10152,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     mdRateLimit: {
@@ -11283,17 +10194,6 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11352,11 +10252,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Dependency unavailable or not configured; A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
+            /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11413,11 +10311,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Dependency unavailable or not configured; A dependency is unreachable (the database, Redis): `unavailable`, try again after `Retry-After` */
+            /** @description Dependency unavailable or not configured */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
