@@ -1,3 +1,4 @@
+import { isPromise } from '../http/push-source';
 import {
   execute as executeInterpreted,
   GraphQLError,
@@ -100,10 +101,6 @@ export class GraphqlExecutor {
     byName.set(key, query);
     return query;
   }
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as Promise<T>)?.then === 'function';
 }
 
 /**

@@ -26,6 +26,13 @@ async function failure(call: () => Promise<unknown>): Promise<unknown> {
   throw new Error('expected the call to fail');
 }
 
+async function dropSchema(schema: string): Promise<void> {
+  const pg = new Client({ connectionString: process.env.DATABASE_URL });
+  await pg.connect();
+  await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pg.end();
+}
+
 function expectUnavailable(err: unknown): void {
   expect(isDatabaseUnreachable(err)).toBe(true);
   const app = toAppError(err);
@@ -56,10 +63,7 @@ describePg('database outages as the process sees them (PostgreSQL)', () => {
   afterAll(async () => {
     await db?.close().catch(() => undefined);
     await proxy?.close().catch(() => undefined);
-    const pg = new Client({ connectionString: process.env.DATABASE_URL });
-    await pg.connect();
-    await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await pg.end();
+    await dropSchema(schema);
   });
 
   beforeEach(() => {
@@ -169,10 +173,7 @@ describePg('a statement the database cancels for taking too long (statement_time
     await holder?.query('ROLLBACK').catch(() => undefined);
     await holder?.end().catch(() => undefined);
     await db?.close().catch(() => undefined);
-    const pg = new Client({ connectionString: process.env.DATABASE_URL });
-    await pg.connect();
-    await pg.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await pg.end();
+    await dropSchema(schema);
   });
 
   it('is a 503 with Retry-After, not an outage, on every path; the next statement runs', async () => {
