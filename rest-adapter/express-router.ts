@@ -242,15 +242,18 @@ async function runStream<C>(
   };
   const messageOf = (event: unknown): MaybePromise<StreamMessage> =>
     messageKey === undefined ? makeMessage(event) : shared.messageOf(event, messageKey, () => makeMessage(event));
+  // The client leaving ends the iterator, which unsubscribes from the pub/sub.
+  const events = result[Symbol.asyncIterator]();
+  const pushed = isPushSource(events);
   const sse = new SseStream(res, {
     heartbeatMs: deps.heartbeatMs,
     maxBufferBytes: deps.streams?.maxBufferBytes,
     onDrop: (unsent) => deps.streams?.dropped('rest', unsent),
+    // A pulled stream is one client's (an order's, an account's): its burst of events leaves in one write.
+    coalesce: !pushed,
   });
   sse.open();
   deps.streams?.opened('rest');
-  // The client leaving ends the iterator, which unsubscribes from the pub/sub.
-  const events = result[Symbol.asyncIterator]();
   void sse.closed.then(() => events.return?.());
   // An error message repeats the last delivered id: a client reconnecting with it as
   // Last-Event-ID resumes after what it got (an id of its own would not be resumable).
@@ -267,7 +270,7 @@ async function runStream<C>(
     return true;
   };
   try {
-    if (isPushSource(events)) await deliverPushed(events, messageOf, deliver, sse.closed);
+    if (pushed) await deliverPushed(events, messageOf, deliver, sse.closed);
     else {
       for await (const event of { [Symbol.asyncIterator]: () => events }) {
         if (!deliver(await messageOf(event))) break;

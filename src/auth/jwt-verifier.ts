@@ -6,6 +6,8 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
+import { LRUCache } from 'lru-cache';
+import { webcrypto } from 'node:crypto';
 import { AppError } from '../errors/app-error';
 
 /** Which bearer token a verifier takes: the user's, or the wallet-auth token of live trading. */
@@ -71,7 +73,19 @@ export interface JwtVerifier {
 }
 
 type KeySource =
-  { kind: 'secret'; key: Uint8Array } | { kind: 'jwks'; getKey: JWTVerifyGetKey } | { kind: 'pem'; pem: string };
+  | { kind: 'secret'; key: Promise<webcrypto.CryptoKey> }
+  | { kind: 'jwks'; getKey: JWTVerifyGetKey }
+  | { kind: 'pem'; pem: string };
+
+/**
+ * Tokens verified lately, by their whole text (signature included): a client sends the same
+ * bearer token with every request, and verifying it again (an HMAC or a signature check through
+ * WebCrypto, on the thread pool) was 7 % of a stored order's CPU. A token is served from here only
+ * until it expires and at most {@link VERIFIED_TTL_MS} after it was verified, so a key taken out
+ * of a JWKS stops admitting its tokens within that time; a token that failed is never kept.
+ */
+const VERIFIED_MAX_TOKENS = 10_000;
+export const VERIFIED_TTL_MS = 60_000;
 
 /**
  * Builds a verifier with an explicit algorithm allowlist: HS256 for a shared
@@ -83,7 +97,16 @@ export function createJwtVerifier(cfg: JwtVerifierConfig, label: string): JwtVer
   const sources: { source: KeySource; algorithms: string[] }[] = [];
   const asymmetric = cfg.algorithms.filter((a) => a !== 'HS256');
   if (cfg.secret !== undefined && cfg.algorithms.includes('HS256')) {
-    sources.push({ source: { kind: 'secret', key: new TextEncoder().encode(cfg.secret) }, algorithms: ['HS256'] });
+    // Imported once (jose imports raw key bytes again on every call).
+    const key = webcrypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(cfg.secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['verify'],
+    );
+    key.catch(() => undefined); // a key that cannot be imported fails each verification instead
+    sources.push({ source: { kind: 'secret', key }, algorithms: ['HS256'] });
   }
   if (cfg.jwksUrl !== undefined && asymmetric.length > 0) {
     sources.push({
@@ -102,7 +125,7 @@ export function createJwtVerifier(cfg: JwtVerifierConfig, label: string): JwtVer
     const { source, algorithms } = s;
     switch (source.kind) {
       case 'secret':
-        return (await jwtVerify(token, source.key, { ...options, algorithms })).payload;
+        return (await jwtVerify(token, await source.key, { ...options, algorithms })).payload;
       case 'jwks':
         return (await jwtVerify(token, source.getKey, { ...options, algorithms })).payload;
       case 'pem': {
@@ -122,9 +145,14 @@ export function createJwtVerifier(cfg: JwtVerifierConfig, label: string): JwtVer
     }
   }
 
+  const verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_MAX_TOKENS, ttlAutopurge: false });
+
   return {
     async verify(token) {
       if (sources.length === 0) throw AppError.unauthorized(`${label} tokens are not configured`);
+      const known = verified.get(token);
+      // The cache's clock is its own: the token's expiry is checked against the wall clock, as jose does.
+      if (known !== undefined && (known.claims.exp ?? 0) * 1000 > Date.now()) return known;
       const alg = safeHeaderAlg(token);
       const candidates = sources.filter((s) => alg !== null && s.algorithms.includes(alg));
       for (const s of candidates) {
@@ -132,7 +160,11 @@ export function createJwtVerifier(cfg: JwtVerifierConfig, label: string): JwtVer
           const claims = await verifyWith(token, s);
           if (typeof claims.sub !== 'string' || claims.sub.length === 0) break;
           if (!isOfTokenUse(claims, cfg)) break;
-          return { subject: claims.sub, claims };
+          const result = { subject: claims.sub, claims };
+          // Until it expires (jose required `exp`), and no longer than the cache's own bound.
+          const ttl = Math.min(VERIFIED_TTL_MS, (claims.exp ?? 0) * 1000 - Date.now());
+          if (ttl > 0) verified.set(token, result, { ttl });
+          return result;
         } catch {
           // try the next key source; the caller sees one generic 401
         }

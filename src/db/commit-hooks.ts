@@ -41,29 +41,54 @@ export function withCommitHooks(prisma: PrismaClient, onError: CommitHookErrorHa
   const wrappedTransaction = async (arg: unknown, options?: unknown): Promise<unknown> => {
     if (typeof arg !== 'function') return original(arg, options);
     const run = arg as (tx: object) => Promise<unknown>;
-    const hooks: (() => void)[] = [];
-    let client: object | undefined;
+    let hooks: CommitHooks | undefined;
     let result: unknown;
     try {
       result = await original((tx: object) => {
-        client = tx;
-        hooksByTransaction.set(tx, hooks);
+        hooks = openCommitHooks(tx);
         return run(tx);
       }, options);
-    } finally {
-      // Ended either way: a hook added later (a transaction client kept past its callback) is refused.
-      if (client) hooksByTransaction.delete(client);
+    } catch (err) {
+      hooks?.drop();
+      throw err;
     }
-    for (const hook of hooks) {
-      try {
-        hook();
-      } catch (err) {
-        onError(err);
-      }
-    }
+    hooks?.run(onError);
     return result;
   };
   Object.defineProperty(prisma, '$transaction', { value: wrappedTransaction, configurable: true, writable: true });
+}
+
+/** The hooks of one transaction client, for whoever runs its transaction. */
+export interface CommitHooks {
+  /** Committed: runs the hooks in the order they were added (one that throws goes to `onError`). */
+  run(onError?: CommitHookErrorHandler): void;
+  /** Rolled back, or the commit failed: the hooks never run. */
+  drop(): void;
+}
+
+/**
+ * Starts `tx`'s list of hooks ({@link afterCommit} adds to it until the transaction ends): for a
+ * transaction run outside Prisma's `$transaction` (`RawSql.transaction`), as the wrapper does for
+ * Prisma's. Either way the list is closed: a hook added later is refused.
+ */
+export function openCommitHooks(tx: object): CommitHooks {
+  const hooks: (() => void)[] = [];
+  hooksByTransaction.set(tx, hooks);
+  return {
+    run: (onError = warn) => {
+      hooksByTransaction.delete(tx);
+      for (const hook of hooks) {
+        try {
+          hook();
+        } catch (err) {
+          onError(err);
+        }
+      }
+    },
+    drop: () => {
+      hooksByTransaction.delete(tx);
+    },
+  };
 }
 
 /**

@@ -12,6 +12,13 @@ export interface SseOptions {
   maxBufferBytes?: number;
   /** Called once when the client is dropped for falling behind, with its unsent bytes. */
   onDrop?: (unsentBytes: number) => void;
+  /**
+   * Writes made in one turn of the event loop leave in one socket write (one system call, one
+   * wake-up of the client) instead of one each: for a stream of its own client, whose events
+   * come in bursts (an order's `submitted`, `fill` and `completed`, then the end). Not for a
+   * market's fan-out, where the first clients should read while the loop still writes to the rest.
+   */
+  coalesce?: boolean;
 }
 
 const CRLF = Buffer.from('\r\n');
@@ -54,12 +61,31 @@ export class BackpressureWriter {
   private droppedClient = false;
   /** The response has written its head (frames may then go to its socket as chunks). */
   private headWritten = false;
+  /** The socket is corked until the end of this turn ({@link coalesce}). */
+  private corked = false;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly maxBufferBytes: number,
     private readonly onDrop?: (unsentBytes: number) => void,
+    private readonly coalesce = false,
   ) {}
+
+  /**
+   * Holds this turn's writes in the socket until the turn ends ({@link SseOptions.coalesce}):
+   * uncorked on `process.nextTick`, which runs once the turn's microtasks (where a stream's
+   * loop writes) have all run.
+   */
+  private corkForTurn(): void {
+    const socket = this.res.socket;
+    if (!this.coalesce || this.corked || !socket || socket.destroyed) return;
+    socket.cork();
+    this.corked = true;
+    process.nextTick(() => {
+      this.corked = false;
+      socket.uncork();
+    });
+  }
 
   /** True while waiting for `drain`. */
   get congested(): boolean {
@@ -101,6 +127,7 @@ export class BackpressureWriter {
    * loop). Other writes go through the response. Both land in the socket's one buffer, in order.
    */
   private writeNow(chunk: string | Buffer | SseFrame): boolean {
+    this.corkForTurn();
     const socket = this.res.socket;
     if (chunk instanceof SseFrame) {
       // Straight to the socket once the head is out, when the response is chunked (HTTP/1.1).
@@ -117,7 +144,10 @@ export class BackpressureWriter {
   end(): void {
     if (this.droppedClient || this.res.destroyed || this.res.writableEnded) return;
     if (this.waiting) this.ending = true;
-    else this.res.end();
+    else {
+      this.corkForTurn();
+      this.res.end();
+    }
   }
 
   /** The socket's `drain` (frames are written to it directly; the response's comes from it too). */
@@ -222,7 +252,12 @@ export class SseStream {
     this.closed = new Promise((resolve) => {
       this.resolveClosed = resolve;
     });
-    this.writer = new BackpressureWriter(res, opts.maxBufferBytes ?? DEFAULT_MAX_BUFFER_BYTES, opts.onDrop);
+    this.writer = new BackpressureWriter(
+      res,
+      opts.maxBufferBytes ?? DEFAULT_MAX_BUFFER_BYTES,
+      opts.onDrop,
+      opts.coalesce,
+    );
     res.on('close', () => this.teardown());
   }
 

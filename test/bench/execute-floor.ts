@@ -8,8 +8,8 @@
  *
  * Per execution, in order: BEGIN; the position row locked (SELECT … FOR UPDATE);
  * the position moved, the order and its fill inserted (one statement); the paper
- * ledger's entries and balance moved (one statement: the ledger's batch CTE);
- * COMMIT; the notification stored and its user's push tokens read (one statement).
+ * ledger's entries and balance moved (one statement: the ledger's batch CTE); the
+ * notification stored and its user's push tokens read (one statement); COMMIT.
  *
  * PostgreSQL: a pool of one connection per client. Embedded: one PGlite on the data
  * folder the server used (after it stopped), its transactions one at a time as the
@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import { createPGlite } from '../../src/db/pglite.adapter';
 import { createPostgresPool } from '../../src/db/postgres.adapter';
+import { postgresCpuMs } from './process-cpu';
 
 export interface FloorSettings {
   clients: number;
@@ -33,6 +34,8 @@ export interface FloorReport {
   perSecond: number;
   /** The bench process's CPU per execution (driver, protocol, sockets), ms. */
   clientCpuMs: number;
+  /** PostgreSQL's CPU per execution (ms, from `/proc`); undefined for PGlite or where unreadable. */
+  databaseCpuMs?: number;
 }
 
 /** Runs one statement on one connection. */
@@ -172,8 +175,8 @@ async function executeOnce(
       -fee,
       `fee:${orderId}:1`,
     ]);
+    await q(NOTIFY, [randomUUID(), userId, JSON.stringify({ orderId, state: 'filled' })]);
   });
-  await c.query(NOTIFY, [randomUUID(), userId, JSON.stringify({ orderId, state: 'filled' })]);
 }
 
 export async function runExecuteFloor(settings: FloorSettings, target: FloorTarget): Promise<FloorReport> {
@@ -212,16 +215,22 @@ export async function runExecuteFloor(settings: FloorSettings, target: FloorTarg
       return done;
     };
     if (settings.warmupSec > 0) await phase(settings.warmupSec);
+    const dbBefore = target.kind === 'postgres' ? postgresCpuMs() : undefined;
     const cpu = process.cpuUsage();
     const started = performance.now();
     const executions = await phase(settings.seconds);
     const elapsed = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
+    const dbAfter = dbBefore === undefined ? undefined : postgresCpuMs();
     for (const w of workers) w.c.release();
     return {
       executions,
       perSecond: Math.round((executions / elapsed) * 10) / 10,
       clientCpuMs: executions > 0 ? Math.round(((used.user + used.system) / 1000 / executions) * 100) / 100 : 0,
+      databaseCpuMs:
+        dbBefore !== undefined && dbAfter !== undefined && executions > 0
+          ? Math.round(((dbAfter - dbBefore) / executions) * 100) / 100
+          : undefined,
     };
   } finally {
     await connections.close();

@@ -25,6 +25,8 @@ import path from 'node:path';
 import { signToken } from '../../src/auth/token-signer';
 import { loadConfig } from '../../src/config';
 import { runExecuteFloor, type FloorReport } from './execute-floor';
+import { KeepAliveClient } from './keepalive-client';
+import { postgresCpuMs } from './process-cpu';
 import { startAppServer, type AppServer } from './server-process';
 import { percentile } from './streams';
 
@@ -51,6 +53,10 @@ export interface ExecuteReport {
    * figure than the rate. Embedded, it includes the database (PGlite runs in the process).
    */
   cpuMsPerExecution: number;
+  /** PostgreSQL's CPU per execution (ms), read from `/proc` on this machine; undefined embedded or elsewhere. */
+  databaseCpuMsPerExecution?: number;
+  /** The bench's own CPU per execution (its HTTP clients), ms. */
+  clientCpuMsPerExecution: number;
   failures: string[];
   /**
    * The same statements straight over the driver, measured in the same run after the server
@@ -94,14 +100,14 @@ async function counters(baseUrl: string): Promise<{ queries: number; cpuSeconds:
 }
 
 /** One execution to its end: undefined when it completed, else what went wrong. */
-async function executeOnce(baseUrl: string, token: string, marketId: string): Promise<string | undefined> {
-  const res = await fetch(`${baseUrl}/execute`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ marketId, side: 'buy', outcome: 'yes', size: 1 }),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await res.text();
+async function executeOnce(client: KeepAliveClient, token: string, marketId: string): Promise<string | undefined> {
+  const res = await client.request(
+    'POST',
+    '/execute',
+    { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    JSON.stringify({ marketId, side: 'buy', outcome: 'yes', size: 1 }),
+  );
+  const text = res.body;
   if (res.status !== 200) return `status ${res.status}: ${text.slice(0, 200)}`;
   const events = [...text.matchAll(/^event: (.*)$/gm)].map((m) => m[1]);
   const last = events[events.length - 1];
@@ -136,14 +142,17 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
       const until = performance.now() + seconds * 1000;
       await Promise.all(
         tokens.map(async (token) => {
+          // A kept-alive connection per client, as a trading client holds one.
+          const client = KeepAliveClient.of(base);
           while (performance.now() < until) {
             const t0 = performance.now();
-            const problem = await executeOnce(base, token, marketId).catch((err: unknown) => String(err));
+            const problem = await executeOnce(client, token, marketId).catch((err: unknown) => String(err));
             if (problem) {
               failed += 1;
               if (failures.length < 5) failures.push(problem);
             } else latencies.push(performance.now() - t0);
           }
+          client.close();
         }),
       );
       return { latencies, failed };
@@ -154,9 +163,13 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
     }
     log(`measuring (${settings.seconds} s, ${settings.clients} clients)`);
     const before = await counters(base);
+    const dbBefore = env.DATABASE_URL ? postgresCpuMs() : undefined;
+    const clientBefore = process.cpuUsage();
     const started = performance.now();
     const { latencies, failed } = await phase(settings.seconds);
     const elapsed = (performance.now() - started) / 1000;
+    const clientUsed = process.cpuUsage(clientBefore);
+    const dbAfter = dbBefore === undefined ? undefined : postgresCpuMs();
     const after = await counters(base);
     latencies.sort((a, b) => a - b);
     const executions = latencies.length;
@@ -164,6 +177,8 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
     const database = server.database;
     await server.stop();
     log(`the floor: the same statements over the driver (${settings.seconds} s, ${settings.clients} clients)`);
+    const perExecution = (ms: number) =>
+      executions + failed > 0 ? Math.round((ms * 100) / (executions + failed)) / 100 : 0;
     const floor = await runExecuteFloor(
       settings,
       env.DATABASE_URL ? { kind: 'postgres', databaseUrl: env.DATABASE_URL } : { kind: 'pglite', dataDir: dataDir! },
@@ -180,10 +195,10 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
       // The two /metrics reads run no statement; failed executions ran some too, so only a clean run is exact.
       statementsPerExecution:
         executions + failed > 0 ? Math.round(((after.queries - before.queries) / (executions + failed)) * 10) / 10 : 0,
-      cpuMsPerExecution:
-        executions + failed > 0
-          ? Math.round(((after.cpuSeconds - before.cpuSeconds) * 1000 * 100) / (executions + failed)) / 100
-          : 0,
+      cpuMsPerExecution: perExecution((after.cpuSeconds - before.cpuSeconds) * 1000),
+      databaseCpuMsPerExecution:
+        dbBefore !== undefined && dbAfter !== undefined ? perExecution(dbAfter - dbBefore) : undefined,
+      clientCpuMsPerExecution: perExecution((clientUsed.user + clientUsed.system) / 1000),
       failures,
       floor,
       ofFloor: floor.perSecond > 0 ? Math.round((perSecond / floor.perSecond) * 100) / 100 : 0,
@@ -201,8 +216,12 @@ export function formatExecuteReport(r: ExecuteReport): string {
     `  ${r.perSecond} executions/s (${r.executions} in ${r.settings.seconds} s, ${r.failed} failed), ` +
       `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.statementsPerExecution} statements and ` +
       `${r.cpuMsPerExecution} ms of server CPU per execution`,
+    `  CPU per execution elsewhere: the bench's clients ${r.clientCpuMsPerExecution} ms` +
+      (r.databaseCpuMsPerExecution === undefined ? '' : `, PostgreSQL ${r.databaseCpuMsPerExecution} ms`),
     `  the floor, the same statements over the driver: ${r.floor.perSecond}/s (${r.floor.clientCpuMs} ms of ` +
-      `client CPU each); the service at ${r.ofFloor}× the floor`,
+      `client CPU each` +
+      (r.floor.databaseCpuMs === undefined ? '' : `, PostgreSQL ${r.floor.databaseCpuMs} ms`) +
+      `); the service at ${r.ofFloor}× the floor`,
     ...r.failures.map((f) => `  ! ${f}`),
   ].join('\n');
 }

@@ -41,6 +41,9 @@ export const EXECUTION_EVENTS = [
 ] as const;
 export type ExecutionEventKind = (typeof EXECUTION_EVENTS)[number];
 
+/** The events that end an execution's stream: nothing follows one. */
+export const TERMINAL_EVENTS: ReadonlySet<ExecutionEventKind> = new Set(['completed', 'failed', 'outcome_unknown']);
+
 /** Why an execution failed (`failed` events carry one), or why its outcome is not known (`outcome_unknown`). */
 export const FAILURE_CODES = [
   'nothing_to_execute',

@@ -29,7 +29,7 @@ export const executionModule = defineModule({
     provide(
       TradeRecorder,
       ({ db, get, owner }) =>
-        new TradeRecorder(db.prisma, get(LedgerService), get(FeeListeners), get(PaperAccounts), owner),
+        new TradeRecorder(db.prisma, get(LedgerService), get(FeeListeners), get(PaperAccounts), owner, db.sql),
     ),
     provide(ExecutionService, ({ db, config, venues, venueSources, rateLimits, now, logger, get }) => {
       const { trading } = config;

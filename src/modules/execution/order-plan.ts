@@ -1,4 +1,5 @@
 import type { Order } from '../../db/generated/client';
+import type { SqlClient } from '../../db/raw-sql';
 import { microsToNumber } from '../../money';
 import type { VenueClient } from '../../venues/venue-client';
 import type { Venue } from '../../venues/venue.models';
@@ -50,7 +51,8 @@ export interface RunnerDeps {
   fees: FeeSchedule;
   pollMs: number;
   waitMs: number;
-  notify: (items: NewNotification[]) => Promise<unknown>;
+  /** Stores notifications: alone (never failing the caller), or in the transaction `db` (see `Notify`). */
+  notify: (items: NewNotification[], db?: SqlClient) => Promise<unknown>;
   now: () => number;
 }
 

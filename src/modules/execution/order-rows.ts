@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma, type Fill, type Order, type Position } from '../../db/generated/client';
+import type { SqlClient } from '../../db/raw-sql';
 import type { OrderSource } from './execution.limits';
 import type { OrderDraft, RecordedFill } from './execution.models';
 import type { PositionMove } from './position-rows';
@@ -81,7 +82,7 @@ const FILL_COLUMNS = Prisma.raw(`"id", "orderId", "seq", "priceMicros", "sizeMic
  * An order's fills, in one statement. Raw SQL, not `fill.createMany`: Prisma compiles every
  * `createMany` afresh (its query plan cache skips them).
  */
-export async function insertFills(tx: Prisma.TransactionClient, fills: readonly Fill[]): Promise<void> {
+export async function insertFills(tx: SqlClient, fills: readonly Fill[]): Promise<void> {
   if (fills.length > 0) await tx.$executeRaw`INSERT INTO "Fill" (${FILL_COLUMNS}) VALUES ${fillValues(fills)}`;
 }
 
@@ -92,7 +93,7 @@ export async function insertFills(tx: Prisma.TransactionClient, fills: readonly 
  * order is returned as written (`createdAt` and `updatedAt` are the time given).
  */
 export async function writeNewOrder(
-  tx: Prisma.TransactionClient,
+  tx: SqlClient,
   move: PositionMove,
   order: Omit<Order, 'createdAt' | 'updatedAt' | 'externalOrderId' | 'ownerId'> & { externalOrderId?: string },
   fills: readonly Fill[],

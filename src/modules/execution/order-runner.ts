@@ -5,7 +5,7 @@ import { microsToNumber, toMicros } from '../../money';
 import { feeOf, priceBook, toQuote, type BookQuote } from '../routing/order-book.math';
 import { fromVenueError } from '../markets/venue-errors';
 import type { OrderState } from '../portfolio/portfolio.limits';
-import type { ExecutionEventKind, FailureCode } from './execution.limits';
+import { TERMINAL_EVENTS, type ExecutionEventKind, type FailureCode } from './execution.limits';
 import {
   executionEvent,
   toFillView,
@@ -287,7 +287,10 @@ export class OrderRun {
       this.emit('completed', { order: this.draftView(state, fills) });
       return;
     }
-    const r = await this.deps.recorder.settle(this.plan.draft, !simulated, state, fills, externalOrderId);
+    // The fill's notification is stored with the order: the stream ends at `completed` with it stored.
+    const r = await this.deps.recorder.settle(this.plan.draft, !simulated, state, fills, externalOrderId, (tx, order) =>
+      this.deps.notify([fillNotification(this.plan.draft.userId, toOrderView(order), this.plan.marketTitle)], tx),
+    );
     if (!r.ok) {
       this.emit('failed', { order: toOrderView(r.order), error: { code: r.code, message: r.message } });
       return;
@@ -310,7 +313,6 @@ export class OrderRun {
       position: toPositionSummary(r.position),
       balance: { available: num(r.balance.available), held: num(r.balance.held) },
     });
-    await this.deps.notify([fillNotification(this.plan.draft.userId, toOrderView(r.order), this.plan.marketTitle)]);
   }
 
   /** Ends the order without fills: `cancelled` completes; `rejected` and `failed` fail with `code`. */
@@ -329,9 +331,16 @@ export class OrderRun {
     else this.emit('failed', { order, error: { code: code ?? 'internal', message: reason } });
   }
 
+  /**
+   * Appends an event; a terminal one (`completed`, `failed`, `outcome_unknown`) closes the log, so a
+   * stream ends with it, in the same write. Nothing follows a terminal event: an unexpected error
+   * after one (the order's outcome already told) adds nothing.
+   */
   private emit(event: ExecutionEventKind, parts: ExecutionEventParts): void {
+    if (this.log.isClosed) return;
     this.seq += 1;
     this.log.push(executionEvent(this.plan.draft.id, this.seq, event, new Date(this.deps.now()), false, parts));
+    if (TERMINAL_EVENTS.has(event)) this.log.close();
   }
 
   /** The order as the plan and fills make it (anonymous orders have no row). */

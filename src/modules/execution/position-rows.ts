@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Position, Prisma } from '../../db/generated/client';
+import type { SqlClient } from '../../db/raw-sql';
 import { mulMicros } from '../../money';
 import { applyFill, OversellError, type PositionState } from '../portfolio/position.math';
 import type { OrderDraft, RecordedFill } from './execution.models';
@@ -26,7 +27,7 @@ interface LockedPosition {
  * The position row of the order's market outcome, locked and read in one statement (the lock serializes orders on
  * it).
  */
-export async function lockPosition(tx: Prisma.TransactionClient, d: OrderDraft): Promise<LockedPosition | undefined> {
+export async function lockPosition(tx: SqlClient, d: OrderDraft): Promise<LockedPosition | undefined> {
   const [row] = await tx.$queryRaw<LockedPosition[]>`
     SELECT "id", "status"::text AS "status", "sizeMicros", "costBasisMicros", "realizedPnlMicros", "feesMicros",
     "closedAt" FROM "Position"
@@ -41,11 +42,7 @@ export async function lockPosition(tx: Prisma.TransactionClient, d: OrderDraft):
  * order created it first: the caller locks it afterwards. Raw SQL, not `position.createMany`:
  * Prisma compiles every `createMany` afresh (its query plan cache skips them).
  */
-async function createEmptyPosition(
-  tx: Prisma.TransactionClient,
-  d: OrderDraft,
-  status: 'open' | 'pending',
-): Promise<void> {
+async function createEmptyPosition(tx: SqlClient, d: OrderDraft, status: 'open' | 'pending'): Promise<void> {
   const now = new Date();
   await tx.$executeRaw`
     INSERT INTO "Position" ("id", "userId", "venue", "marketId", "venueMarketId", "coreEventId", "outcome", "status",
@@ -172,7 +169,7 @@ export interface PositionMove {
  * statement for a new order).
  */
 export async function planPosition(
-  tx: Prisma.TransactionClient,
+  tx: SqlClient,
   d: OrderDraft,
   fills: readonly RecordedFill[],
 ): Promise<PositionMove> {

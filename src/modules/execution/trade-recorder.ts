@@ -1,4 +1,5 @@
 import { Prisma, type Fill, type Order, type Position, type PrismaClient } from '../../db/generated/client';
+import type { RawSql, SqlClient } from '../../db/raw-sql';
 import { ownerAlive } from '../../db/process-owner';
 import type { Venue } from '../../venues/venue.models';
 import {
@@ -55,6 +56,8 @@ export class TradeRecorder {
     private readonly paper?: PaperAccounts,
     /** This process: a live order names it while its runner follows it (see {@link unresolved}). */
     private readonly owner?: { readonly id: string },
+    /** Transactions straight on the driver, for new simulated orders (see {@link settle}). */
+    private readonly sql?: Pick<RawSql, 'transaction'>,
   ) {}
 
   /**
@@ -222,6 +225,7 @@ export class TradeRecorder {
    * (sells) rolls it all back and records the order as rejected instead.
    * A simulated order settles against the user's paper account (paper
    * balance, paper positions) and tells no fee listener: it earns no rewards.
+   * `alsoWrite` adds the caller's own rows to the same transaction.
    */
   async settle(
     d: OrderDraft,
@@ -229,36 +233,45 @@ export class TradeRecorder {
     state: 'filled' | 'partially_filled',
     fills: readonly RecordedFill[],
     externalOrderId: string | null = null,
+    /** Also written in the transaction, last, with the order as written (the fill's notification). */
+    alsoWrite?: (tx: SqlClient, order: Order) => Promise<unknown>,
   ): Promise<Settled> {
     const t = fillTotals(fills);
+    const write = async (tx: SqlClient): Promise<Settled> => {
+      const data = {
+        state,
+        filledSizeMicros: t.filled,
+        avgPriceMicros: t.avg,
+        notionalMicros: t.notional,
+        feeMicros: t.fees,
+        failureReason: null,
+        ...(externalOrderId !== null && { externalOrderId }),
+      };
+      // The position first: its row lock serializes concurrent orders on it, and the order is written with its id.
+      const move = await planPosition(tx, d, fills);
+      const withPosition = { ...data, positionId: move.id };
+      const rows = fillRowsOf(d.id, fills);
+      let position: Position;
+      let order: Order;
+      if (existing) {
+        const model = modelClient(tx);
+        position = await writePosition(model, move);
+        order = await this.finishOpen(model, d.id, withPosition);
+        await insertFills(tx, rows);
+      } else {
+        ({ position, order } = await writeNewOrder(tx, move, { ...orderRowOf(d), ...withPosition }, rows));
+      }
+      this.filledOrder(tx, order, rows, position);
+      const balance = await this.postMoney(tx, d, existing, t.notional, fills);
+      if (alsoWrite) await alsoWrite(tx, order);
+      return { ok: true as const, order, position, balance };
+    };
     try {
-      return await this.prisma.$transaction(async (tx) => {
-        const data = {
-          state,
-          filledSizeMicros: t.filled,
-          avgPriceMicros: t.avg,
-          notionalMicros: t.notional,
-          feeMicros: t.fees,
-          failureReason: null,
-          ...(externalOrderId !== null && { externalOrderId }),
-        };
-        // The position first: its row lock serializes concurrent orders on it, and the order is written with its id.
-        const move = await planPosition(tx, d, fills);
-        const withPosition = { ...data, positionId: move.id };
-        const rows = fillRowsOf(d.id, fills);
-        let position: Position;
-        let order: Order;
-        if (existing) {
-          position = await writePosition(tx, move);
-          order = await this.finishOpen(tx, d.id, withPosition);
-          await insertFills(tx, rows);
-        } else {
-          ({ position, order } = await writeNewOrder(tx, move, { ...orderRowOf(d), ...withPosition }, rows));
-        }
-        this.filledOrder(tx, order, rows, position);
-        const balance = await this.postMoney(tx, d, existing, t.notional, fills);
-        return { ok: true as const, order, position, balance };
-      });
+      // A new simulated order (the paper account's: no hold to release, no fee listener) runs its
+      // statements straight on the driver; every other settlement through Prisma's transaction.
+      return !existing && d.mode === 'simulation' && this.sql
+        ? await this.sql.transaction(write)
+        : await this.prisma.$transaction(write);
     } catch (err) {
       if (err instanceof InsufficientFundsError) {
         const balance =
@@ -334,7 +347,7 @@ export class TradeRecorder {
    * balance after it.
    */
   private async postMoney(
-    tx: Prisma.TransactionClient,
+    tx: SqlClient,
     d: OrderDraft,
     existing: boolean,
     notional: bigint,
@@ -342,7 +355,7 @@ export class TradeRecorder {
   ): Promise<Balance> {
     const reference = `order:${d.id}`;
     const currency = currencyOfMode(d.mode);
-    const release = existing ? await this.holdRelease(tx, d) : undefined;
+    const release = existing ? await this.holdRelease(modelClient(tx), d) : undefined;
     const grant = d.mode === 'simulation' ? this.paperAccounts().grant(d.userId) : undefined;
     const buy = d.side === 'buy';
     const fees = [...fills.entries()].filter(([, f]) => f.fee > 0n).map(([i, f]) => ({ seq: i + 1, f }));
@@ -371,7 +384,7 @@ export class TradeRecorder {
     if (d.mode === 'simulation') return balance; // paper fees pay no one
     for (const { seq, f } of fees) {
       for (const listener of this.feeListeners) {
-        await listener.onFeeCharged(tx, {
+        await listener.onFeeCharged(modelClient(tx), {
           userId: d.userId,
           orderId: d.id,
           seq,
@@ -383,4 +396,14 @@ export class TradeRecorder {
     }
     return balance;
   }
+}
+
+/**
+ * `tx` as Prisma's transaction client, for the writes that use its models (a live order's
+ * settlement runs in Prisma's transactions; only a new simulated order's runs straight on the
+ * driver, and it never gets here).
+ */
+function modelClient(tx: SqlClient): Prisma.TransactionClient {
+  if (!('order' in tx)) throw new Error("this write needs Prisma's transaction client");
+  return tx as Prisma.TransactionClient;
 }

@@ -53,7 +53,7 @@ export interface Balance {
  * transaction (`db`): what it announces must wait for that transaction's commit.
  */
 export interface BalanceListener {
-  balanceMoved(db: LedgerDb, balance: Balance): void;
+  balanceMoved(db: object, balance: Balance): void;
 }
 
 /** A movement would take a balance below zero; nothing was written. */

@@ -1,4 +1,5 @@
 import { Prisma, type PrismaClient } from '../../db/generated/client';
+import type { SqlClient } from '../../db/raw-sql';
 import {
   InsufficientFundsError,
   LEDGER_CURRENCY,
@@ -36,7 +37,7 @@ export class LedgerService {
     this.balanceListeners.push(listener);
   }
 
-  private moved(db: LedgerDb, balance: Balance): void {
+  private moved(db: SqlClient, balance: Balance): void {
     for (const listener of this.balanceListeners) listener.balanceMoved(db, balance);
   }
 
@@ -95,7 +96,7 @@ export class LedgerService {
    * {@link post} does; `posted[i]` is false for a movement whose key was posted before.
    */
   async postBatch(
-    db: LedgerDb,
+    db: SqlClient,
     userId: string,
     currency: string,
     movements: readonly Omit<LedgerMovement, 'userId' | 'currency'>[],
@@ -185,8 +186,9 @@ export class LedgerService {
   }
 
   /** A user's balance (zero when nothing was ever posted). */
-  async balance(userId: string, currency = LEDGER_CURRENCY, db: LedgerDb = this.prisma): Promise<Balance> {
-    const row = await db.ledgerBalance.findUnique({ where: { userId_currency: { userId, currency } } });
+  async balance(userId: string, currency = LEDGER_CURRENCY, db: SqlClient = this.prisma): Promise<Balance> {
+    const [row] = await db.$queryRaw<{ available: bigint; held: bigint }[]>`
+      SELECT "available", "held" FROM "LedgerBalance" WHERE "userId" = ${userId} AND "currency" = ${currency}`;
     return { userId, currency, available: row?.available ?? 0n, held: row?.held ?? 0n };
   }
 

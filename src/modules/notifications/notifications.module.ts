@@ -20,11 +20,13 @@ export const notificationsModule = defineModule({
         config.push.tokensPerUser,
       );
     }),
-    // Notifying never fails the write that caused it.
+    // Notifying never fails the write that caused it, unless it is part of that write's transaction.
     provide(NOTIFY, ({ get, logger }): Notify => {
       const notifications = get(NotificationsService);
-      return (items) =>
-        notifications.notify(items).catch((err: unknown) => logger.error({ err }, 'storing notifications failed'));
+      return (items, db) =>
+        db === undefined
+          ? notifications.notify(items).catch((err: unknown) => logger.error({ err }, 'storing notifications failed'))
+          : notifications.notify(items, db);
     }),
   ],
   rateLimits: (config) => ({ pushTokens: { limit: config.limits.pushTokensPerMinute, windowMs: 60_000 } }),

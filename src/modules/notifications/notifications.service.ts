@@ -2,6 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Prisma, type PrismaClient } from '../../db/generated/client';
 import type { OffsetPage } from '../../db/offset-page';
 import { AppError } from '../../errors/app-error';
+import { afterCommit } from '../../db/commit-hooks';
+import type { SqlClient } from '../../db/raw-sql';
 import { NOTIFICATION_KINDS, type NotificationKind, type PushPlatform } from './notifications.limits';
 import {
   checkPreference,
@@ -84,8 +86,13 @@ function toView(n: {
  * when the user's preference for that kind allows. Pushing happens after the
  * write and never fails the operation that caused it.
  */
-/** Stores notifications (and pushes them) without failing the caller's write: errors are logged. */
-export type Notify = (items: NewNotification[]) => Promise<void>;
+/**
+ * Stores notifications (and pushes them). Alone (no `db`), after the write that caused them and
+ * without failing it: errors are logged. With `db`, a transaction client, inside that write's
+ * transaction: stored with it or not at all (a crash after its commit loses nothing), an error
+ * fails the transaction as its own statements would, and the pushes start once it committed.
+ */
+export type Notify = (items: NewNotification[], db?: SqlClient) => Promise<void>;
 
 /** The {@link Notify} the notifications module provides to the modules that notify. */
 export const NOTIFY = new ServiceToken<Notify>('notifications.notify');
@@ -107,7 +114,7 @@ export class NotificationsService {
    * stored ones' push tokens. Raw SQL: Prisma compiles every `createManyAndReturn`
    * afresh (its query plan cache skips them), and this runs once per order.
    */
-  async notify(items: readonly NewNotification[]): Promise<void> {
+  async notify(items: readonly NewNotification[], db?: SqlClient): Promise<void> {
     if (items.length === 0) return;
     const rows = items.map((n) => ({
       id: n.onceKey === undefined ? randomUUID() : onceId(n.userId, n.kind, n.onceKey),
@@ -120,7 +127,7 @@ export class NotificationsService {
     const values = rows.map(
       (r) => Prisma.sql`(${r.id}, ${r.userId}, ${r.kind}, ${r.title}, ${r.body}, ${JSON.stringify(r.data)}::jsonb)`,
     );
-    const stored = await this.prisma.$queryRaw<{ id: string; token: string | null }[]>`
+    const stored = await (db ?? this.prisma).$queryRaw<{ id: string; token: string | null }[]>`
       WITH stored AS (
         INSERT INTO "Notification" ("id", "userId", "kind", "title", "body", "data") VALUES ${Prisma.join(values)}
         ON CONFLICT DO NOTHING RETURNING "id", "userId"
@@ -128,9 +135,13 @@ export class NotificationsService {
       SELECT s."id", t."token" FROM stored s LEFT JOIN "PushToken" t ON t."userId" = s."userId"`;
     const tokens = new Map<string, string[]>();
     for (const { id, token } of stored) if (token !== null) tokens.set(id, [...(tokens.get(id) ?? []), token]);
-    const delivery = this.deliver(rows, tokens).catch(this.onPushError);
-    this.inflight.add(delivery);
-    void delivery.finally(() => this.inflight.delete(delivery));
+    const push = () => {
+      const delivery = this.deliver(rows, tokens).catch(this.onPushError);
+      this.inflight.add(delivery);
+      void delivery.finally(() => this.inflight.delete(delivery));
+    };
+    // In a transaction: pushed once it committed, never when it rolled back.
+    if (db === undefined || !afterCommit(db, push)) push();
   }
 
   /** Resolves when pushes already started are done (tests, shutdown). */

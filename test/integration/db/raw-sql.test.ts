@@ -2,7 +2,9 @@
  * Statements run on the driver adapter outside Prisma (`Database.sql`), against
  * the back end of the run: PGlite by default, PostgreSQL when DATABASE_URL is set.
  */
+import { afterCommit } from '../../../src/db/commit-hooks';
 import type { Database } from '../../../src/db/database';
+import { Prisma } from '../../../src/db/generated/client';
 import { isRetryableWriteConflict, withWriteRetry } from '../../../src/modules/ingestion/write-retry';
 import { openTestDatabase } from '../../support/db';
 
@@ -80,4 +82,78 @@ describe('Database.sql', () => {
       expect([out, runs]).toEqual([[{ ok: true }], 2]);
     },
   );
+});
+
+describe('Database.sql.transaction', () => {
+  const table = `lean_tx_${process.pid}`;
+
+  beforeAll(async () => {
+    await db.sql.query(`CREATE TABLE IF NOT EXISTS ${table} (k text PRIMARY KEY, n bigint NOT NULL)`, []);
+  });
+
+  afterAll(async () => {
+    await db.sql.query(`DROP TABLE IF EXISTS ${table}`, []);
+  });
+
+  /** A row in Prisma's answer to the same statement: the values the lean client must give too. */
+  const AT = new Date('2026-11-28T01:02:03.456Z');
+  const DOC = JSON.stringify({ a: [1, 'b'] });
+  const VALUES = Prisma.sql`SELECT ${123n}::bigint AS big, ${7}::int AS small, ${AT}::timestamp AS at,
+    ${'1.25'}::numeric AS dec, ${true}::boolean AS yes, ${DOC}::jsonb AS doc, NULL::text AS none,
+    ${['x', 'y']}::text[] AS list, 'open'::text AS word`;
+
+  it("answers with Prisma's values: bigint, int, Date, Decimal, boolean, JSON, null, arrays", async () => {
+    const [viaPrisma] = await db.prisma.$queryRaw<Record<string, unknown>[]>(VALUES);
+    const [lean] = await db.sql.transaction((tx) => tx.$queryRaw<Record<string, unknown>[]>(VALUES));
+    expect(lean).toEqual(viaPrisma);
+    expect(lean).toMatchObject({ big: 123n, small: 7, yes: true, doc: { a: [1, 'b'] }, none: null, list: ['x', 'y'] });
+    expect(lean.at).toEqual(new Date('2026-11-28T01:02:03.456Z'));
+    expect(String(lean.dec)).toBe('1.25');
+  });
+
+  it('commits its statements together and runs afterCommit hooks once committed', async () => {
+    const ran: string[] = [];
+    const before = db.queryCount();
+    const out = await db.sql.transaction(async (tx) => {
+      await tx.$executeRaw`INSERT INTO ${Prisma.raw(table)} (k, n) VALUES (${'a'}, ${1n})`;
+      await tx.$executeRaw(Prisma.sql`INSERT INTO ${Prisma.raw(table)} (k, n) VALUES (${'b'}, ${2n})`);
+      expect(afterCommit(tx, () => ran.push('hook'))).toBe(true);
+      expect(ran).toEqual([]);
+      return 'done';
+    });
+    expect([out, ran]).toEqual(['done', ['hook']]);
+    // BEGIN, two statements, COMMIT: counted as Prisma's transactions are.
+    expect(db.queryCount() - before).toBe(4);
+    const rows = await db.sql.query<{ k: string; n: string }>(`SELECT k, n::text AS n FROM ${table} ORDER BY k`, []);
+    expect(rows).toEqual([
+      { k: 'a', n: '1' },
+      { k: 'b', n: '2' },
+    ]);
+  });
+
+  it('rolls back whole when its work throws or a statement fails, and its hooks never run', async () => {
+    const ran: string[] = [];
+    await expect(
+      db.sql.transaction(async (tx) => {
+        await tx.$executeRaw`INSERT INTO ${Prisma.raw(table)} (k, n) VALUES (${'c'}, ${3n})`;
+        afterCommit(tx, () => ran.push('hook'));
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    await expect(
+      db.sql.transaction(async (tx) => {
+        await tx.$executeRaw`INSERT INTO ${Prisma.raw(table)} (k, n) VALUES (${'d'}, ${4n})`;
+        afterCommit(tx, () => ran.push('hook'));
+        // The key is taken: the statement fails and the row before it goes too.
+        await tx.$executeRaw`INSERT INTO ${Prisma.raw(table)} (k, n) VALUES (${'a'}, ${5n})`;
+      }),
+    ).rejects.toMatchObject({ name: 'DriverAdapterError', cause: { originalCode: '23505' } });
+    expect(ran).toEqual([]);
+    const keys = await db.sql.query<{ k: string }>(`SELECT k FROM ${table} ORDER BY k`, []);
+    expect(keys.map((r) => r.k)).toEqual(['a', 'b']);
+    // The connection went back clean: the next transaction works.
+    expect(await db.sql.transaction((tx) => tx.$queryRaw<{ one: number }[]>`SELECT 1::int AS one`)).toEqual([
+      { one: 1 },
+    ]);
+  });
 });

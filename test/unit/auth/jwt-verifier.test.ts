@@ -18,6 +18,23 @@ describe('HS256 with a shared secret', () => {
     await expect(verifier.verify(token)).resolves.toMatchObject({ subject: 'user-1' });
   });
 
+  it('verifies a repeated token once, and refuses it once it has expired', async () => {
+    const v = createJwtVerifier(cfg, 'user');
+    const token = await signToken(cfg, 'user-2');
+    const first = await v.verify(token);
+    // Served from the verified tokens: the same result, not verified again.
+    expect(await v.verify(token)).toBe(first);
+    const exp = Math.floor(Date.now() / 1000) + 1;
+    const brief = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u')
+      .setExpirationTime(exp)
+      .sign(new TextEncoder().encode(SECRET));
+    await expect(v.verify(brief)).resolves.toMatchObject({ subject: 'u' });
+    await new Promise((r) => setTimeout(r, exp * 1000 - Date.now() + 20));
+    await expect(v.verify(brief)).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
   it('refuses a wrong secret, an expired token, garbage and alg none', async () => {
     const other = await signToken({ ...cfg, secret: `${SECRET}-other` }, 'u');
     await expect(verifier.verify(other)).rejects.toMatchObject({ code: 'unauthorized' });

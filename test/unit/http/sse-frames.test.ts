@@ -8,14 +8,22 @@ import { SseFrame, SseStream } from '../../../src/http/sse';
 async function serve(opts: ConstructorParameters<typeof SseStream>[1] = {}) {
   let resolveStream!: (s: SseStream) => void;
   const stream = new Promise<SseStream>((r) => (resolveStream = r));
+  let socket: net.Socket | undefined;
   const server = http.createServer((_req, res) => {
+    socket = res.socket ?? undefined;
     const sse = new SseStream(res, { heartbeatMs: 60_000, ...opts });
     sse.open();
     resolveStream(sse);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
-  return { server, port, stream, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    server,
+    port,
+    stream,
+    socket: () => socket!,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /**
@@ -144,6 +152,66 @@ describe('SseFrame: one message written as it is to every client', () => {
       } finally {
         await slow.close();
       }
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("coalesce: one client's burst of messages in one socket write", () => {
+  it("holds a turn's writes, made across its microtasks, in the socket until the turn ends; the end too", async () => {
+    const s = await serve({ coalesce: true });
+    try {
+      const client = rawClient(s.port, 'GET / HTTP/1.1');
+      const sse = await s.stream;
+      const socket = s.socket();
+      await new Promise((r) => setImmediate(r));
+      // The socket's writes to the operating system (Node's stream hooks: one call, one system call).
+      const writes: number[] = [];
+      const sock = socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+      for (const hook of ['_write', '_writev'] as const) {
+        const original = sock[hook].bind(socket);
+        sock[hook] = (...args: unknown[]) => {
+          writes.push(hook === '_writev' ? (args[0] as unknown[]).length : 1);
+          return original(...args);
+        };
+      }
+      const corked: number[] = [];
+      // As an order's stream writes `submitted`, `fill`, `completed` and ends: one microtask each, frames
+      // straight to the socket (the response's own writes cork the socket for their turn anyway).
+      await Promise.resolve().then(async () => {
+        sse.sendFrame(SseFrame.of('submitted', 'o:3', { n: 3 }));
+        await Promise.resolve();
+        sse.sendFrame(SseFrame.of('fill', 'o:4', { n: 4 }));
+        await Promise.resolve();
+        sse.sendFrame(SseFrame.of('completed', 'o:5', { n: 5 }));
+        corked.push(socket.writableCorked, writes.length);
+        sse.end();
+      });
+      // Held until the end (which flushes the socket): then everything left in one write.
+      expect(corked).toEqual([1, 0]);
+      await new Promise((r) => process.nextTick(r));
+      expect(socket.writableCorked).toBe(0);
+      expect(writes.length).toBe(1);
+      expect(writes[0]).toBeGreaterThanOrEqual(4);
+      const raw = await client.ended;
+      const messages = parse(dechunk(raw.slice(raw.indexOf('\r\n\r\n') + 4)));
+      expect(messages.map((m) => m.id)).toEqual(['o:3', 'o:4', 'o:5']);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('is off by default: a fan-out frame goes to the socket at once', async () => {
+    const s = await serve();
+    try {
+      const client = rawClient(s.port, 'GET / HTTP/1.1');
+      const sse = await s.stream;
+      await new Promise((r) => setImmediate(r));
+      sse.sendFrame(SseFrame.of('delta', 'm:1', { n: 1 }));
+      expect(s.socket().writableCorked).toBe(0);
+      sse.end();
+      expect(parse(dechunk((await client.ended).split('\r\n\r\n')[1])).map((m) => m.id)).toEqual(['m:1']);
     } finally {
       await s.close();
     }
