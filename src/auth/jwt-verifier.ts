@@ -85,7 +85,7 @@ type KeySource =
  * of a JWKS stops admitting its tokens within that time; a token that failed is never kept.
  */
 const VERIFIED_MAX_TOKENS = 10_000;
-export const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_TTL_MS = 60_000;
 
 /**
  * Builds a verifier with an explicit algorithm allowlist: HS256 for a shared
@@ -145,7 +145,7 @@ export function createJwtVerifier(cfg: JwtVerifierConfig, label: string): JwtVer
     }
   }
 
-  const verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_MAX_TOKENS, ttlAutopurge: false });
+  const verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_MAX_TOKENS });
 
   return {
     async verify(token) {
