@@ -6,8 +6,8 @@
  * this machine's database gives that transaction: the execution bench reports the
  * service's rate against it, as the HTTP figures are reported against bare Node.
  *
- * Per execution, in order: BEGIN; the position row locked (SELECT … FOR UPDATE);
- * the position moved, the order and its fill inserted (one statement); the paper
+ * Per execution, in order: BEGIN; the position upserted (its row locked and moved), the
+ * order and its fill inserted (one statement); the paper
  * ledger's entries and balance moved (one statement: the ledger's batch CTE); the
  * notification stored and its user's push tokens read (one statement); COMMIT.
  *
@@ -88,20 +88,28 @@ async function pgliteConnections(dataDir: string): Promise<Connections> {
   };
 }
 
-const LOCK = `SELECT "id", "status"::text AS "status", "sizeMicros", "costBasisMicros", "realizedPnlMicros",
-  "feesMicros", "closedAt" FROM "Position" WHERE "userId" = $1 AND "venue" = 'venue_b'::"Venue"
-  AND "venueMarketId" = $2 AND "outcome" = 'yes'::"Outcome" AND "mode" = 'simulation'::"ExecutionMode" FOR UPDATE`;
-/** The recorder's one statement for a new order: the position moved, the order and its fill inserted. */
+/**
+ * The recorder's one statement for a new buy (`writeNewBuy`): the position upserted (created or
+ * moved, which locks its row), the order and its fill inserted.
+ */
 const WRITE = `WITH p AS (
-    UPDATE "Position" SET "sizeMicros" = "sizeMicros" + $1, "costBasisMicros" = "costBasisMicros" + $2,
-    "feesMicros" = "feesMicros" + $3, "status" = 'open'::"PositionStatus", "closedAt" = NULL, "updatedAt" = $4
-    WHERE "id" = $5 RETURNING *
+    INSERT INTO "Position" AS cur ("id", "userId", "venue", "marketId", "venueMarketId", "outcome", "status",
+    "sizeMicros", "costBasisMicros", "realizedPnlMicros", "feesMicros", "mode", "openedAt", "updatedAt")
+    VALUES ($5, $7, 'venue_b', $8, $9, 'yes', 'open', $1, $2, -$3::bigint, $3, 'simulation', $4, $4)
+    ON CONFLICT ("userId", "venue", "venueMarketId", "outcome", "mode") DO UPDATE SET
+    "sizeMicros" = cur."sizeMicros" + EXCLUDED."sizeMicros",
+    "costBasisMicros" = cur."costBasisMicros" + EXCLUDED."costBasisMicros",
+    "realizedPnlMicros" = cur."realizedPnlMicros" + EXCLUDED."realizedPnlMicros",
+    "feesMicros" = cur."feesMicros" + EXCLUDED."feesMicros", "status" = 'open', "closedAt" = NULL,
+    "openedAt" = CASE WHEN cur."sizeMicros" = 0 THEN EXCLUDED."openedAt" ELSE cur."openedAt" END,
+    "updatedAt" = EXCLUDED."updatedAt"
+    RETURNING *
   ), o AS (
     INSERT INTO "Order" ("id", "userId", "venue", "marketId", "venueMarketId", "outcome", "side", "orderType", "mode",
     "requestedSizeMicros", "filledSizeMicros", "avgPriceMicros", "notionalMicros", "feeMicros", "state", "source",
     "positionId", "createdAt", "updatedAt")
-    VALUES ($6, $7, 'venue_b', $8, $9, 'yes', 'buy', 'market', 'simulation', $10, $10, $11, $2, $3, 'filled',
-    'execute', $5, $4, $4)
+    SELECT $6, $7, 'venue_b', $8, $9, 'yes', 'buy', 'market', 'simulation', $10, $10, $11, $2, $3, 'filled',
+    'execute', p."id", $4, $4 FROM p
   ), f AS (
     INSERT INTO "Fill" ("id", "orderId", "seq", "priceMicros", "sizeMicros", "feeMicros", "filledAt")
     VALUES ($12, $6, 1, $11, $1, $3, $4)
@@ -149,7 +157,6 @@ async function executeOnce(
   const now = new Date();
   const [size, price, notional, fee] = [1_000_000n, 230_000n, 230_000n, 20_000n];
   await c.transaction(async (q) => {
-    await q(LOCK, [userId, market]);
     await q(WRITE, [
       size,
       notional,
@@ -207,7 +214,7 @@ export async function runExecuteFloor(settings: FloorSettings, target: FloorTarg
       await Promise.all(
         workers.map(async (w) => {
           while (performance.now() < until) {
-            await executeOnce(w.c, w.userId, w.positionId, market);
+            await executeOnce(w.c, w.userId, randomUUID(), market);
             done += 1;
           }
         }),

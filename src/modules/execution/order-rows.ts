@@ -86,6 +86,49 @@ export async function insertFills(tx: SqlClient, fills: readonly Fill[]): Promis
   if (fills.length > 0) await tx.$executeRaw`INSERT INTO "Fill" (${FILL_COLUMNS}) VALUES ${fillValues(fills)}`;
 }
 
+/** The position columns a write returns (as Prisma's `Position`). */
+const POSITION_RETURNING = Prisma.raw(`"id", "userId", "venue"::text AS "venue", "marketId", "venueMarketId",
+  "coreEventId", "outcome"::text AS "outcome", "status"::text AS "status", "sizeMicros", "costBasisMicros",
+  "realizedPnlMicros", "feesMicros", "openedAt", "closedAt", "updatedAt", "mode"::text AS "mode"`);
+
+/** A new order as written: filled, no runner following it (no owner), stamped `at`. */
+type NewOrderRow = Omit<Order, 'createdAt' | 'updatedAt' | 'externalOrderId' | 'ownerId'> & {
+  externalOrderId?: string;
+};
+
+function writtenOrder(order: NewOrderRow, at: Date, positionId: string): Order {
+  return {
+    ...order,
+    positionId,
+    externalOrderId: order.externalOrderId ?? null,
+    ownerId: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/**
+ * The order's INSERT and its fills' (CTEs `o` and `f`), after a CTE `p` that returns the position
+ * row: the order takes its position id from `p`.
+ */
+function orderAndFills(o: Order, fills: readonly Fill[]): Prisma.Sql {
+  const fillsCte =
+    fills.length > 0
+      ? Prisma.sql`, f AS (INSERT INTO "Fill" (${FILL_COLUMNS}) VALUES ${fillValues(fills)})`
+      : Prisma.empty;
+  return Prisma.sql`, o AS (
+      INSERT INTO "Order" ("id", "userId", "venue", "marketId", "venueMarketId", "coreEventId", "outcome", "side",
+      "orderType", "mode", "limitPriceMicros", "requestedSizeMicros", "filledSizeMicros", "avgPriceMicros",
+      "notionalMicros", "feeMicros", "state", "failureReason", "source", "positionId", "externalOrderId",
+      "idempotencyKey", "createdAt", "updatedAt")
+      SELECT ${o.id}, ${o.userId}, ${o.venue}::"Venue", ${o.marketId}, ${o.venueMarketId}, ${o.coreEventId},
+      ${o.outcome}::"Outcome", ${o.side}::"TradeSide", ${o.orderType}::"OrderType", ${o.mode}::"ExecutionMode",
+      ${o.limitPriceMicros}, ${o.requestedSizeMicros}, ${o.filledSizeMicros}, ${o.avgPriceMicros}, ${o.notionalMicros},
+      ${o.feeMicros}, ${o.state}::"OrderState", ${o.failureReason}, ${o.source}, p."id", ${o.externalOrderId},
+      ${o.idempotencyKey}, ${o.createdAt}, ${o.updatedAt} FROM p
+    )${fillsCte}`;
+}
+
 /**
  * A new filled order's rows in ONE statement: its position moved (the row locked by
  * `planPosition`), the order inserted, its fills inserted; the position as it now
@@ -95,21 +138,10 @@ export async function insertFills(tx: SqlClient, fills: readonly Fill[]): Promis
 export async function writeNewOrder(
   tx: SqlClient,
   move: PositionMove,
-  order: Omit<Order, 'createdAt' | 'updatedAt' | 'externalOrderId' | 'ownerId'> & { externalOrderId?: string },
+  order: NewOrderRow,
   fills: readonly Fill[],
 ): Promise<{ position: Position; order: Order }> {
-  // Written filled: no runner follows it, so it names no owner process.
-  const o: Order = {
-    ...order,
-    externalOrderId: order.externalOrderId ?? null,
-    ownerId: null,
-    createdAt: move.updatedAt,
-    updatedAt: move.updatedAt,
-  };
-  const fillsCte =
-    fills.length > 0
-      ? Prisma.sql`, f AS (INSERT INTO "Fill" (${FILL_COLUMNS}) VALUES ${fillValues(fills)})`
-      : Prisma.empty;
+  const o = writtenOrder(order, move.updatedAt, move.id);
   const [position] = await tx.$queryRaw<Position[]>`
     WITH p AS (
       UPDATE "Position" SET "sizeMicros" = ${move.sizeMicros}, "costBasisMicros" = ${move.costBasisMicros},
@@ -117,20 +149,46 @@ export async function writeNewOrder(
       "status" = ${move.status}::"PositionStatus", "closedAt" = ${move.closedAt},
       "openedAt" = COALESCE(${move.openedAt ?? null}, "openedAt"), "updatedAt" = ${move.updatedAt}
       WHERE "id" = ${move.id}
-      RETURNING "id", "userId", "venue"::text AS "venue", "marketId", "venueMarketId", "coreEventId",
-      "outcome"::text AS "outcome", "status"::text AS "status", "sizeMicros", "costBasisMicros", "realizedPnlMicros",
-      "feesMicros", "openedAt", "closedAt", "updatedAt", "mode"::text AS "mode"
-    ), o AS (
-      INSERT INTO "Order" ("id", "userId", "venue", "marketId", "venueMarketId", "coreEventId", "outcome", "side",
-      "orderType", "mode", "limitPriceMicros", "requestedSizeMicros", "filledSizeMicros", "avgPriceMicros",
-      "notionalMicros", "feeMicros", "state", "failureReason", "source", "positionId", "externalOrderId",
-      "idempotencyKey", "createdAt", "updatedAt")
-      VALUES (${o.id}, ${o.userId}, ${o.venue}::"Venue", ${o.marketId}, ${o.venueMarketId}, ${o.coreEventId},
-      ${o.outcome}::"Outcome", ${o.side}::"TradeSide", ${o.orderType}::"OrderType", ${o.mode}::"ExecutionMode",
-      ${o.limitPriceMicros}, ${o.requestedSizeMicros}, ${o.filledSizeMicros}, ${o.avgPriceMicros}, ${o.notionalMicros},
-      ${o.feeMicros}, ${o.state}::"OrderState", ${o.failureReason}, ${o.source}, ${o.positionId}, ${o.externalOrderId},
-      ${o.idempotencyKey}, ${o.createdAt}, ${o.updatedAt})
-    )${fillsCte}
+      RETURNING ${POSITION_RETURNING}
+    )${orderAndFills(o, fills)}
     SELECT * FROM p`;
   return { position, order: o };
+}
+
+/**
+ * A new filled BUY's rows in ONE statement, its position's lock included: the position row is
+ * created or moved by an upsert (`INSERT … ON CONFLICT DO UPDATE`, which locks the row it moves,
+ * so concurrent orders on it serialize, and moves it from its newest version), then the order and
+ * its fills. A buy only adds to a position (`applyFill`: size, cost basis and fees up by the
+ * fills', realized PnL down by their fees; open; opened now if it held nothing), so it needs no
+ * read of the row first: one statement where a lock, a write (and for a first buy a create and a
+ * second lock) were.
+ */
+export async function writeNewBuy(
+  tx: SqlClient,
+  d: OrderDraft,
+  add: { size: bigint; notional: bigint; fees: bigint },
+  order: NewOrderRow,
+  fills: readonly Fill[],
+): Promise<{ position: Position; order: Order }> {
+  const at = new Date();
+  const [position] = await tx.$queryRaw<Position[]>`
+    WITH p AS (
+      INSERT INTO "Position" AS cur ("id", "userId", "venue", "marketId", "venueMarketId", "coreEventId", "outcome",
+      "status", "sizeMicros", "costBasisMicros", "realizedPnlMicros", "feesMicros", "mode", "openedAt", "updatedAt")
+      VALUES (${randomUUID()}, ${d.userId}, ${d.venue}::"Venue", ${d.marketKey}, ${d.venueMarketId}, ${d.coreEventId},
+      ${d.outcome}::"Outcome", 'open'::"PositionStatus", ${add.size}, ${add.notional}, ${-add.fees}, ${add.fees},
+      ${d.mode}::"ExecutionMode", ${at}, ${at})
+      ON CONFLICT ("userId", "venue", "venueMarketId", "outcome", "mode") DO UPDATE SET
+      "sizeMicros" = cur."sizeMicros" + EXCLUDED."sizeMicros",
+      "costBasisMicros" = cur."costBasisMicros" + EXCLUDED."costBasisMicros",
+      "realizedPnlMicros" = cur."realizedPnlMicros" + EXCLUDED."realizedPnlMicros",
+      "feesMicros" = cur."feesMicros" + EXCLUDED."feesMicros",
+      "status" = 'open'::"PositionStatus", "closedAt" = NULL,
+      "openedAt" = CASE WHEN cur."sizeMicros" = 0 THEN EXCLUDED."openedAt" ELSE cur."openedAt" END,
+      "updatedAt" = EXCLUDED."updatedAt"
+      RETURNING ${POSITION_RETURNING}
+    )${orderAndFills(writtenOrder(order, at, ''), fills)}
+    SELECT * FROM p`;
+  return { position, order: writtenOrder(order, at, position.id) };
 }

@@ -18,7 +18,7 @@ import { EXECUTION_LEDGER_KINDS as K } from './execution.limits';
 import { fillTotals, type OrderDraft, type RecordedFill } from './execution.models';
 import { usdText, microsToNumber } from '../../money';
 import type { OrderListener } from './order-listener';
-import { fillRowsOf, insertFills, orderRowOf, writeNewOrder } from './order-rows';
+import { fillRowsOf, insertFills, orderRowOf, writeNewBuy, writeNewOrder } from './order-rows';
 
 export { draftOf } from './order-rows';
 
@@ -247,19 +247,25 @@ export class TradeRecorder {
         failureReason: null,
         ...(externalOrderId !== null && { externalOrderId }),
       };
-      // The position first: its row lock serializes concurrent orders on it, and the order is written with its id.
-      const move = await planPosition(tx, d, fills);
-      const withPosition = { ...data, positionId: move.id };
       const rows = fillRowsOf(d.id, fills);
       let position: Position;
       let order: Order;
-      if (existing) {
-        const model = modelClient(tx);
-        position = await writePosition(model, move);
-        order = await this.finishOpen(model, d.id, withPosition);
-        await insertFills(tx, rows);
+      if (!existing && d.side === 'buy' && t.filled > 0n) {
+        // A new buy only adds to its position: the position's upsert locks and moves it, with the order, at once.
+        const add = { size: t.filled, notional: t.notional, fees: t.fees };
+        ({ position, order } = await writeNewBuy(tx, d, add, { ...orderRowOf(d), ...data, positionId: null }, rows));
       } else {
-        ({ position, order } = await writeNewOrder(tx, move, { ...orderRowOf(d), ...withPosition }, rows));
+        // The position first: its row lock serializes concurrent orders on it; the order is written with its id.
+        const move = await planPosition(tx, d, fills);
+        const withPosition = { ...data, positionId: move.id };
+        if (existing) {
+          const model = modelClient(tx);
+          position = await writePosition(model, move);
+          order = await this.finishOpen(model, d.id, withPosition);
+          await insertFills(tx, rows);
+        } else {
+          ({ position, order } = await writeNewOrder(tx, move, { ...orderRowOf(d), ...withPosition }, rows));
+        }
       }
       this.filledOrder(tx, order, rows, position);
       const balance = await this.postMoney(tx, d, existing, t.notional, fills);

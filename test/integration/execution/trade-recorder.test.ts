@@ -3,6 +3,7 @@ import type { Database } from '../../../src/db';
 import { TradeRecorder, type OrderDraft } from '../../../src/modules/execution';
 import { LedgerService, type FeeCharged, type FeeListener, type LedgerDb } from '../../../src/modules/ledger';
 import { PaperAccounts } from '../../../src/modules/paper';
+import { applyFill, type PositionState } from '../../../src/modules/portfolio/position.math';
 import { openTestDatabase } from '../../support/db';
 import { micros } from '../../support/money';
 
@@ -139,6 +140,42 @@ describe('TradeRecorder.settle', () => {
       feesMicros: micros(1.08),
     });
     expect((await ledger.balance('r4')).available).toBe(micros(500 - 24.48 - 1.08));
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  it('a buy after the position was sold out reopens it, its figures the position math over every fill', async () => {
+    await ledger.postAll([
+      { userId: 'r6', kind: 'deposit', available: micros(100), held: 0n, reference: 'test', idempotencyKey: 'r6-dep' },
+    ]);
+    const recorder = new TradeRecorder(db.prisma, ledger, []);
+    const sellAll = [{ price: micros(0.5), size: micros(10), fee: micros(0.05), filledAt: at }];
+    const steps: [OrderDraft, typeof fills][] = [
+      [draft('r6'), fills],
+      [draft('r6', { side: 'sell' }), sellAll],
+      [draft('r6'), fills],
+    ];
+    let state: PositionState = { size: 0n, costBasis: 0n, realizedPnl: 0n, fees: 0n };
+    const rows = [];
+    for (const [d, f] of steps) {
+      const r = await recorder.settle(d, false, 'filled', f);
+      if (!r.ok) throw new Error(r.message);
+      for (const x of f)
+        state = applyFill(state, { side: d.side, size: x.size, notional: (x.price * x.size) / micros(1), fee: x.fee });
+      rows.push(await db.prisma.position.findUniqueOrThrow({ where: { id: r.position.id } }));
+      expect(r.position).toEqual(rows.at(-1));
+      expect(rows.at(-1)).toMatchObject({
+        sizeMicros: state.size,
+        costBasisMicros: state.costBasis,
+        realizedPnlMicros: state.realizedPnl,
+        feesMicros: state.fees,
+      });
+    }
+    const [bought, sold, reopened] = rows;
+    expect(sold).toMatchObject({ id: bought.id, status: 'closed', sizeMicros: 0n });
+    expect(sold.closedAt).toBeInstanceOf(Date);
+    expect(reopened).toMatchObject({ id: bought.id, status: 'open', closedAt: null });
+    expect(reopened.openedAt.getTime()).toBeGreaterThanOrEqual(sold.closedAt!.getTime());
+    expect(await db.prisma.position.count({ where: { userId: 'r6' } })).toBe(1);
     expect(await ledger.audit()).toEqual([]);
   });
 
