@@ -206,6 +206,7 @@ async function openConfiguredDatabase(
     databaseUrl: config.databaseUrl,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    preparedStatements: config.databasePreparedStatements,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
     ...(template && { startFrom: template }),
     migrate: config.roles.migrateOnStart,

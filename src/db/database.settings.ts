@@ -46,6 +46,15 @@ export const databaseSettings = defineSettings({
         \`Retry-After\`; \`0\`: no bound. It applies to the migrations a start runs too: raise it for a start that
         runs a long one`,
     ),
+    DATABASE_PREPARED_STATEMENTS: setting.integer(
+      0,
+      100_000,
+      1_000,
+      prose`PostgreSQL: how many distinct statement texts each connection prepares once (parsed and planned on
+        first use, then run by name: on a stored order half of PostgreSQL's CPU was parsing and planning); others
+        are parsed each time; \`0\`: none, for a connection pooler in transaction mode that does not carry
+        prepared statements across its server connections`,
+    ),
   },
   map: (v) => ({
     databaseUrl: v.DATABASE_URL,
@@ -65,5 +74,7 @@ export const databaseSettings = defineSettings({
     databaseConnectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS,
     /** PostgreSQL: PostgreSQL's `statement_timeout` for every connection (ms); 0: none. */
     databaseStatementTimeoutMs: v.DATABASE_STATEMENT_TIMEOUT_MS,
+    /** PostgreSQL: distinct statement texts each connection prepares once; 0: none. */
+    databasePreparedStatements: v.DATABASE_PREPARED_STATEMENTS,
   }),
 });

@@ -42,6 +42,11 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL: `statement_timeout` of every connection (ms); unset or 0: none. */
   statementTimeoutMs?: number;
+  /**
+   * PostgreSQL: how many distinct statement texts are prepared once per connection (see
+   * `statementNames`); 0: none. Default {@link DEFAULT_PREPARED_STATEMENTS}.
+   */
+  preparedStatements?: number;
   /** Whether to apply pending migrations at open (default true; false: the schema is someone else's job). */
   migrate?: boolean;
   /** Called with the names of the migrations applied at open (empty when up to date). */
@@ -94,6 +99,8 @@ export interface Database {
 }
 
 const DEFAULT_POOL_SIZE = 10;
+/** Distinct statement texts each PostgreSQL connection prepares once (`DATABASE_PREPARED_STATEMENTS`). */
+export const DEFAULT_PREPARED_STATEMENTS = 1000;
 
 /** A connected back end, before Prisma is on it. */
 interface Backend {
@@ -124,7 +131,7 @@ async function openPostgres(opts: DatabaseOptions & { databaseUrl: string }): Pr
     return {
       kind: 'postgres',
       schema: target.schema,
-      factory: new PostgresAdapterFactory(target),
+      factory: new PostgresAdapterFactory(target, opts.preparedStatements ?? DEFAULT_PREPARED_STATEMENTS),
       hasVector,
       migrate: (paths) => migratePostgres(opts.databaseUrl, target.schema, paths),
       shutdown: () => pool.end(),

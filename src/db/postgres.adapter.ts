@@ -122,6 +122,27 @@ function patchAdapter(inner: SqlDriverAdapter, pool: pg.Pool): SqlDriverAdapter 
 }
 
 /**
+ * Names for the statements sent through the adapter, so that each connection prepares a statement
+ * once: `pg` then sends only Bind/Execute for a text it prepared on that connection, and
+ * PostgreSQL parses and plans it once per connection instead of every time (parsing and planning
+ * were half of PostgreSQL's CPU on a stored order). The first `max` distinct texts get a name; any
+ * other goes unnamed (parsed each time), so texts that vary without end (a VALUES list per row
+ * count) cannot grow the connections' statements without bound. The name is the text's number in
+ * this process: one text, one name, never reused for another text.
+ */
+export function statementNames(max: number): (query: { sql: string }) => string {
+  const names = new Map<string, string>();
+  return ({ sql }) => {
+    const known = names.get(sql);
+    if (known !== undefined) return known;
+    if (names.size >= max) return ''; // pg: an empty name is the unnamed statement
+    const name = `s${names.size + 1}`;
+    names.set(sql, name);
+    return name;
+  };
+}
+
+/**
  * Prisma driver adapter factory over an externally owned pool (never ended by the
  * adapters: the caller ends it). Shadow databases (`CREATE DATABASE`, for migration
  * development only) come from `@prisma/adapter-pg` as they are.
@@ -131,8 +152,15 @@ export class PostgresAdapterFactory implements SqlMigrationAwareDriverAdapterFac
   readonly adapterName: string;
   private readonly inner: PrismaPg;
 
-  constructor(private readonly target: PostgresPool) {
-    this.inner = new PrismaPg(target.pool, { schema: target.schema });
+  /** @param preparedStatements see {@link statementNames} (0: every statement unnamed, parsed each time). */
+  constructor(
+    private readonly target: PostgresPool,
+    preparedStatements = 0,
+  ) {
+    this.inner = new PrismaPg(target.pool, {
+      schema: target.schema,
+      ...(preparedStatements > 0 && { statementNameGenerator: statementNames(preparedStatements) }),
+    });
     this.adapterName = this.inner.adapterName;
   }
 

@@ -75,13 +75,16 @@ const SERVER_ENV = {
 };
 
 async function someMarket(baseUrl: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/events?sourceType=matched&pageSize=5`);
+  const res = await fetch(`${baseUrl}/api/events?sourceType=matched&pageSize=20`);
   const page = (await res.json()) as { data?: { markets: { venue: string; marketId: string; status: string }[] }[] };
+  // The first active market an anonymous simulation fills on (nothing stored): a database shared
+  // with other data may list markets the simulated venues do not know.
   for (const event of page.data ?? []) {
-    const market = event.markets.find((m) => m.status === 'active');
-    if (market) return market.marketId;
+    for (const market of event.markets.filter((m) => m.status === 'active')) {
+      if (await paperBuy(baseUrl, undefined, market.marketId)) return market.marketId;
+    }
   }
-  throw new Error('no matched event with an active market: is the database seeded?');
+  throw new Error('no matched event with an active market that fills: is the database seeded?');
 }
 
 /** An account stream that records each update's commit → receipt time. */
@@ -118,11 +121,15 @@ async function holdStream(
   };
 }
 
-/** One paper buy to its end; false when it did not complete. */
-async function paperBuy(baseUrl: string, token: string, marketId: string): Promise<boolean> {
+/** A 1-contract simulated buy (`token` undefined: anonymous, nothing stored); whether it completed. */
+async function paperBuy(baseUrl: string, token: string | undefined, marketId: string): Promise<boolean> {
   const res = await fetch(`${baseUrl}/execute`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: {
+      ...(token !== undefined && { authorization: `Bearer ${token}` }),
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+    },
     body: JSON.stringify({ marketId, side: 'buy', outcome: 'yes', size: 1, mode: 'simulation' }),
   });
   const text = await res.text();

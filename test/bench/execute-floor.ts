@@ -11,6 +11,11 @@
  * ledger's entries and balance moved (one statement: the ledger's batch CTE); the
  * notification stored and its user's push tokens read (one statement); COMMIT.
  *
+ * Also, as a second reference, the same rows written one statement each (`shape: 'rowwise'`): BEGIN;
+ * the position row locked (SELECT … FOR UPDATE); the order, its fill inserted; the position
+ * updated; the ledger entries inserted; the balance updated; the notification inserted; COMMIT: the
+ * equivalent transaction written plainly, as an application without folded statements sends it.
+ *
  * PostgreSQL: a pool of one connection per client. Embedded: one PGlite on the data
  * folder the server used (after it stopped), its transactions one at a time as the
  * server's are.
@@ -18,14 +23,21 @@
 import { randomUUID } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import { createPGlite } from '../../src/db/pglite.adapter';
-import { createPostgresPool } from '../../src/db/postgres.adapter';
+import { DEFAULT_PREPARED_STATEMENTS } from '../../src/db/database';
+import { createPostgresPool, statementNames } from '../../src/db/postgres.adapter';
 import { postgresCpuMs } from './process-cpu';
 
 export interface FloorSettings {
   clients: number;
   seconds: number;
   warmupSec: number;
+  /** The service's own statements (default), or the same rows one statement each. */
+  shape?: FloorShape;
+  /** PostgreSQL: each statement prepared once per connection, as the service does (`statementNames`). */
+  prepared?: boolean;
 }
+
+export type FloorShape = 'service' | 'rowwise';
 
 export type FloorTarget = { kind: 'postgres'; databaseUrl: string } | { kind: 'pglite'; dataDir: string };
 
@@ -36,6 +48,8 @@ export interface FloorReport {
   clientCpuMs: number;
   /** PostgreSQL's CPU per execution (ms, from `/proc`); undefined for PGlite or where unreadable. */
   databaseCpuMs?: number;
+  /** Statements per execution, BEGIN and COMMIT included. */
+  statementsPerExecution: number;
 }
 
 /** Runs one statement on one connection. */
@@ -47,12 +61,14 @@ interface Connections {
   close(): Promise<void>;
 }
 
-async function postgresConnections(databaseUrl: string, clients: number): Promise<Connections> {
+async function postgresConnections(databaseUrl: string, clients: number, prepared: boolean): Promise<Connections> {
   const { pool } = createPostgresPool({ databaseUrl, poolSize: clients });
+  const nameOf = statementNames(prepared ? DEFAULT_PREPARED_STATEMENTS : 0);
   return {
     take: async () => {
       const c = await pool.connect();
-      const query: Query = (text, params) => c.query(text, params);
+      const query: Query = (text, params) =>
+        prepared ? c.query({ name: nameOf({ sql: text }), text, values: params }) : c.query(text, params);
       return {
         query,
         transaction: async (work) => {
@@ -146,6 +162,65 @@ const NOTIFY = `WITH stored AS (
   )
   SELECT s."id", t."token" FROM stored s LEFT JOIN "PushToken" t ON t."userId" = s."userId"`;
 
+/** The rowwise floor's statements: the same rows, one statement each (the position created beforehand). */
+const ROW = {
+  lock: `SELECT "id", "sizeMicros", "costBasisMicros", "realizedPnlMicros", "feesMicros" FROM "Position"
+    WHERE "userId" = $1 AND "venue" = 'venue_b' AND "venueMarketId" = $2 AND "outcome" = 'yes'
+    AND "mode" = 'simulation' FOR UPDATE`,
+  order: `INSERT INTO "Order" ("id", "userId", "venue", "marketId", "venueMarketId", "outcome", "side", "orderType",
+    "mode", "requestedSizeMicros", "filledSizeMicros", "avgPriceMicros", "notionalMicros", "feeMicros", "state",
+    "source", "positionId", "createdAt", "updatedAt")
+    VALUES ($1, $2, 'venue_b', $3, $4, 'yes', 'buy', 'market', 'simulation', $5, $5, $6, $7, $8, 'filled',
+    'execute', $9, $10, $10)`,
+  fill: `INSERT INTO "Fill" ("id", "orderId", "seq", "priceMicros", "sizeMicros", "feeMicros", "filledAt")
+    VALUES ($1, $2, 1, $3, $4, $5, $6)`,
+  position: `UPDATE "Position" SET "sizeMicros" = $2, "costBasisMicros" = $3, "realizedPnlMicros" = $4,
+    "feesMicros" = $5, "status" = 'open', "closedAt" = NULL, "updatedAt" = $6 WHERE "id" = $1`,
+  ledger: `INSERT INTO "LedgerEntry" ("userId", "currency", "kind", "availableDelta", "heldDelta", "reference",
+    "idempotencyKey") VALUES ($1, 'PAPER_USD', 'trade_buy', $2, 0, $3, $4), ($1, 'PAPER_USD', 'trading_fee', $5, 0,
+    $3, $6)`,
+  balance: `UPDATE "LedgerBalance" SET "available" = "available" + $2, "updatedAt" = now()
+    WHERE "userId" = $1 AND "currency" = 'PAPER_USD' AND "available" + $2 >= 0 RETURNING "available", "held"`,
+  notify: `INSERT INTO "Notification" ("id", "userId", "kind", "title", "body", "data")
+    VALUES ($1, $2, 'order_fill', 'Order filled', 'Bought 1 YES at 0.23', $3::jsonb)`,
+};
+
+/** The same buy as {@link executeOnce}, its rows written one statement each (the user's balance and position exist). */
+async function executeRowwise(
+  c: Awaited<ReturnType<Connections['take']>>,
+  userId: string,
+  market: string,
+): Promise<void> {
+  const orderId = randomUUID();
+  const now = new Date();
+  const [size, price, notional, fee] = [1_000_000n, 230_000n, 230_000n, 20_000n];
+  await c.transaction(async (q) => {
+    const rows = (await q(ROW.lock, [userId, market])) as
+      { rows: Record<string, unknown>[] } | Record<string, unknown>[];
+    const p = (Array.isArray(rows) ? rows : rows.rows)[0] as {
+      id: string;
+      sizeMicros: string;
+      costBasisMicros: string;
+      realizedPnlMicros: string;
+      feesMicros: string;
+    };
+    await q(ROW.order, [orderId, userId, `venue_b:${market}`, market, size, price, notional, fee, p.id, now]);
+    await q(ROW.fill, [randomUUID(), orderId, price, size, fee, now]);
+    await q(ROW.position, [
+      p.id,
+      BigInt(p.sizeMicros) + size,
+      BigInt(p.costBasisMicros) + notional,
+      BigInt(p.realizedPnlMicros) - fee,
+      BigInt(p.feesMicros) + fee,
+      now,
+    ]);
+    const ref = `order:${orderId}`;
+    await q(ROW.ledger, [userId, -notional, ref, `trade:${orderId}`, -fee, `fee:${orderId}:1`]);
+    await q(ROW.balance, [userId, -(notional + fee)]);
+    await q(ROW.notify, [randomUUID(), userId, JSON.stringify({ orderId, state: 'filled' })]);
+  });
+}
+
 /** A 1-contract buy at 0.23 with a 0.02 fee: what the service's bench order costs. */
 async function executeOnce(
   c: Awaited<ReturnType<Connections['take']>>,
@@ -189,9 +264,10 @@ async function executeOnce(
 export async function runExecuteFloor(settings: FloorSettings, target: FloorTarget): Promise<FloorReport> {
   const connections =
     target.kind === 'postgres'
-      ? await postgresConnections(target.databaseUrl, settings.clients)
+      ? await postgresConnections(target.databaseUrl, settings.clients, settings.prepared === true)
       : await pgliteConnections(target.dataDir);
   try {
+    let statements = 0;
     const run = randomUUID().slice(0, 8);
     const market = `FLOOR-${run}`;
     const workers = await Promise.all(
@@ -205,7 +281,25 @@ export async function runExecuteFloor(settings: FloorSettings, target: FloorTarg
            VALUES ($1, $2, 'venue_b', $3, $4, 'yes', 'open', 0, 0, now(), 'simulation')`,
           [positionId, userId, `venue_b:${market}`, market],
         );
-        return { c, userId, positionId };
+        // The rowwise floor moves an existing balance (the service's first order grants it).
+        await c.query(
+          `INSERT INTO "LedgerBalance" ("userId", "currency", "available", "held", "updatedAt")
+           VALUES ($1, 'PAPER_USD', 1000000000000, 0, now())`,
+          [userId],
+        );
+        // Every statement counted: each transaction's own, and its BEGIN and COMMIT.
+        const counted: typeof c = {
+          ...c,
+          transaction: (work) =>
+            c.transaction((q) => {
+              statements += 2;
+              return work((text, params) => {
+                statements += 1;
+                return q(text, params);
+              });
+            }),
+        };
+        return { c: counted, userId, positionId };
       }),
     );
     const phase = async (seconds: number) => {
@@ -214,7 +308,8 @@ export async function runExecuteFloor(settings: FloorSettings, target: FloorTarg
       await Promise.all(
         workers.map(async (w) => {
           while (performance.now() < until) {
-            await executeOnce(w.c, w.userId, randomUUID(), market);
+            if (settings.shape === 'rowwise') await executeRowwise(w.c, w.userId, market);
+            else await executeOnce(w.c, w.userId, randomUUID(), market);
             done += 1;
           }
         }),
@@ -223,6 +318,7 @@ export async function runExecuteFloor(settings: FloorSettings, target: FloorTarg
     };
     if (settings.warmupSec > 0) await phase(settings.warmupSec);
     const dbBefore = target.kind === 'postgres' ? postgresCpuMs() : undefined;
+    statements = 0;
     const cpu = process.cpuUsage();
     const started = performance.now();
     const executions = await phase(settings.seconds);
@@ -232,6 +328,7 @@ export async function runExecuteFloor(settings: FloorSettings, target: FloorTarg
     for (const w of workers) w.c.release();
     return {
       executions,
+      statementsPerExecution: executions > 0 ? Math.round((statements / executions) * 10) / 10 : 0,
       perSecond: Math.round((executions / elapsed) * 10) / 10,
       clientCpuMs: executions > 0 ? Math.round(((used.user + used.system) / 1000 / executions) * 100) / 100 : 0,
       databaseCpuMs:

@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { signToken } from '../../src/auth/token-signer';
 import { loadConfig } from '../../src/config';
-import { runExecuteFloor, type FloorReport } from './execute-floor';
+import { runExecuteFloor, type FloorReport, type FloorTarget } from './execute-floor';
 import { KeepAliveClient } from './keepalive-client';
 import { postgresCpuMs } from './process-cpu';
 import { startAppServer, type AppServer } from './server-process';
@@ -65,6 +65,18 @@ export interface ExecuteReport {
   floor: FloorReport;
   /** {@link perSecond} over the floor's rate. */
   ofFloor: number;
+  /**
+   * The same rows written one statement each (BEGIN; the position locked; order; fill; position;
+   * ledger entries; balance; notification; COMMIT), over the driver, in the same run: the
+   * equivalent transaction written plainly.
+   */
+  rowwiseFloor: FloorReport;
+  /** {@link perSecond} over the rowwise floor's rate. */
+  ofRowwiseFloor: number;
+  /** PostgreSQL: the floor's statements prepared once per connection, as the service's are. */
+  preparedFloor?: FloorReport;
+  /** {@link perSecond} over the prepared floor's rate. */
+  ofPreparedFloor?: number;
 }
 
 function log(message: string): void {
@@ -179,10 +191,18 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
     log(`the floor: the same statements over the driver (${settings.seconds} s, ${settings.clients} clients)`);
     const perExecution = (ms: number) =>
       executions + failed > 0 ? Math.round((ms * 100) / (executions + failed)) / 100 : 0;
-    const floor = await runExecuteFloor(
-      settings,
-      env.DATABASE_URL ? { kind: 'postgres', databaseUrl: env.DATABASE_URL } : { kind: 'pglite', dataDir: dataDir! },
-    );
+    const target: FloorTarget = env.DATABASE_URL
+      ? { kind: 'postgres', databaseUrl: env.DATABASE_URL }
+      : { kind: 'pglite', dataDir: dataDir! };
+    const floor = await runExecuteFloor(settings, target);
+    log(`the rowwise floor: the same rows one statement each (${settings.seconds} s, ${settings.clients} clients)`);
+    const rowwiseFloor = await runExecuteFloor({ ...settings, shape: 'rowwise' }, target);
+    let preparedFloor: FloorReport | undefined;
+    if (target.kind === 'postgres') {
+      log(`the floor's statements prepared, as the service's are (${settings.seconds} s, ${settings.clients} clients)`);
+      preparedFloor = await runExecuteFloor({ ...settings, prepared: true }, target);
+    }
+    const ofFloorOf = (f: FloorReport) => (f.perSecond > 0 ? Math.round((perSecond / f.perSecond) * 100) / 100 : 0);
     return {
       settings,
       database,
@@ -201,7 +221,10 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
       clientCpuMsPerExecution: perExecution((clientUsed.user + clientUsed.system) / 1000),
       failures,
       floor,
-      ofFloor: floor.perSecond > 0 ? Math.round((perSecond / floor.perSecond) * 100) / 100 : 0,
+      ofFloor: ofFloorOf(floor),
+      rowwiseFloor,
+      ofRowwiseFloor: ofFloorOf(rowwiseFloor),
+      ...(preparedFloor && { preparedFloor, ofPreparedFloor: ofFloorOf(preparedFloor) }),
     };
   } finally {
     if (server) await server.stop();
@@ -222,6 +245,18 @@ export function formatExecuteReport(r: ExecuteReport): string {
       `client CPU each` +
       (r.floor.databaseCpuMs === undefined ? '' : `, PostgreSQL ${r.floor.databaseCpuMs} ms`) +
       `); the service at ${r.ofFloor}× the floor`,
+    `  the same rows one statement each (${r.rowwiseFloor.statementsPerExecution} statements): ` +
+      `${r.rowwiseFloor.perSecond}/s (${r.rowwiseFloor.clientCpuMs} ms of client CPU each` +
+      (r.rowwiseFloor.databaseCpuMs === undefined ? '' : `, PostgreSQL ${r.rowwiseFloor.databaseCpuMs} ms`) +
+      `); the service at ${r.ofRowwiseFloor}× it`,
+    ...(r.preparedFloor
+      ? [
+          `  the floor's statements prepared once per connection, as the service's are: ` +
+            `${r.preparedFloor.perSecond}/s ` +
+            `(${r.preparedFloor.clientCpuMs} ms of client CPU each, PostgreSQL ${r.preparedFloor.databaseCpuMs} ms); ` +
+            `the service at ${r.ofPreparedFloor}× it`,
+        ]
+      : []),
     ...r.failures.map((f) => `  ! ${f}`),
   ].join('\n');
 }
