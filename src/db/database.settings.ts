@@ -2,6 +2,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineSettings, prose, setting } from '../settings';
 
+/** Distinct statement texts each PostgreSQL connection prepares once, by default (`DATABASE_PREPARED_STATEMENTS`). */
+export const DEFAULT_PREPARED_STATEMENTS = 1_000;
+
 /** The database: PostgreSQL, or PGlite in a data folder (embedded mode), and its ready-database template. */
 export const databaseSettings = defineSettings({
   name: 'database',
@@ -49,7 +52,7 @@ export const databaseSettings = defineSettings({
     DATABASE_PREPARED_STATEMENTS: setting.integer(
       0,
       100_000,
-      1_000,
+      DEFAULT_PREPARED_STATEMENTS,
       prose`PostgreSQL: how many distinct statement texts each connection prepares once (parsed and planned on
         first use, then run by name: on a stored order half of PostgreSQL's CPU was parsing and planning); others
         are parsed each time; \`0\`: none, for a connection pooler in transaction mode that does not carry

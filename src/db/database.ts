@@ -27,6 +27,7 @@ import { PROJECT_PRISMA_PATHS, type PrismaPaths } from './project-paths';
 import { withQueryCounting, type QueryCounter, type StatementObserver } from './query-counting.adapter';
 import { withCommitHooks } from './commit-hooks';
 import { rawSqlOn, type RawSql } from './raw-sql';
+import { DEFAULT_PREPARED_STATEMENTS } from './database.settings';
 
 /** How to open the database. */
 export interface DatabaseOptions {
@@ -99,8 +100,6 @@ export interface Database {
 }
 
 const DEFAULT_POOL_SIZE = 10;
-/** Distinct statement texts each PostgreSQL connection prepares once (`DATABASE_PREPARED_STATEMENTS`). */
-export const DEFAULT_PREPARED_STATEMENTS = 1000;
 
 /** A connected back end, before Prisma is on it. */
 interface Backend {

@@ -23,7 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import { createPGlite } from '../../src/db/pglite.adapter';
-import { DEFAULT_PREPARED_STATEMENTS } from '../../src/db/database';
+import { DEFAULT_PREPARED_STATEMENTS } from '../../src/db/database.settings';
 import { createPostgresPool, statementNames } from '../../src/db/postgres.adapter';
 import { postgresCpuMs } from './process-cpu';
 
@@ -52,8 +52,8 @@ export interface FloorReport {
   statementsPerExecution: number;
 }
 
-/** Runs one statement on one connection. */
-type Query = (text: string, params: unknown[]) => Promise<unknown>;
+/** Runs one statement on one connection (`pg` and PGlite both answer with the rows). */
+type Query = (text: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
 
 /** A connection per worker, and how to release everything. */
 interface Connections {
@@ -162,6 +162,19 @@ const NOTIFY = `WITH stored AS (
   )
   SELECT s."id", t."token" FROM stored s LEFT JOIN "PushToken" t ON t."userId" = s."userId"`;
 
+/** One worker's connection. */
+type Connection = Awaited<ReturnType<Connections['take']>>;
+
+/** The bench's order: a 1-contract buy at 0.23 with a 0.02 fee, what the service's bench order costs. */
+const BUY = { size: 1_000_000n, price: 230_000n, notional: 230_000n, fee: 20_000n };
+
+/** One buy's transaction on `c`, with an order id and a time of its own. */
+function buyOnce(c: Connection, write: (q: Query, orderId: string, now: Date) => Promise<void>): Promise<void> {
+  const orderId = randomUUID();
+  const now = new Date();
+  return c.transaction((q) => write(q, orderId, now));
+}
+
 /** The rowwise floor's statements: the same rows, one statement each (the position created beforehand). */
 const ROW = {
   lock: `SELECT "id", "sizeMicros", "costBasisMicros", "realizedPnlMicros", "feesMicros" FROM "Position"
@@ -186,18 +199,10 @@ const ROW = {
 };
 
 /** The same buy as {@link executeOnce}, its rows written one statement each (the user's balance and position exist). */
-async function executeRowwise(
-  c: Awaited<ReturnType<Connections['take']>>,
-  userId: string,
-  market: string,
-): Promise<void> {
-  const orderId = randomUUID();
-  const now = new Date();
-  const [size, price, notional, fee] = [1_000_000n, 230_000n, 230_000n, 20_000n];
-  await c.transaction(async (q) => {
-    const rows = (await q(ROW.lock, [userId, market])) as
-      { rows: Record<string, unknown>[] } | Record<string, unknown>[];
-    const p = (Array.isArray(rows) ? rows : rows.rows)[0] as {
+function executeRowwise(c: Connection, userId: string, market: string): Promise<void> {
+  const { size, price, notional, fee } = BUY;
+  return buyOnce(c, async (q, orderId, now) => {
+    const p = (await q(ROW.lock, [userId, market])).rows[0] as {
       id: string;
       sizeMicros: string;
       costBasisMicros: string;
@@ -221,17 +226,10 @@ async function executeRowwise(
   });
 }
 
-/** A 1-contract buy at 0.23 with a 0.02 fee: what the service's bench order costs. */
-async function executeOnce(
-  c: Awaited<ReturnType<Connections['take']>>,
-  userId: string,
-  positionId: string,
-  market: string,
-): Promise<void> {
-  const orderId = randomUUID();
-  const now = new Date();
-  const [size, price, notional, fee] = [1_000_000n, 230_000n, 230_000n, 20_000n];
-  await c.transaction(async (q) => {
+/** The bench's buy in the service's statements. */
+function executeOnce(c: Connection, userId: string, positionId: string, market: string): Promise<void> {
+  const { size, price, notional, fee } = BUY;
+  return buyOnce(c, async (q, orderId, now) => {
     await q(WRITE, [
       size,
       notional,

@@ -172,6 +172,8 @@ export async function writeNewBuy(
   fills: readonly Fill[],
 ): Promise<{ position: Position; order: Order }> {
   const at = new Date();
+  // The statement takes the position's id from its upsert; the order as written carries it after.
+  const o = writtenOrder(order, at, '');
   const [position] = await tx.$queryRaw<Position[]>`
     WITH p AS (
       INSERT INTO "Position" AS cur ("id", "userId", "venue", "marketId", "venueMarketId", "coreEventId", "outcome",
@@ -188,7 +190,7 @@ export async function writeNewBuy(
       "openedAt" = CASE WHEN cur."sizeMicros" = 0 THEN EXCLUDED."openedAt" ELSE cur."openedAt" END,
       "updatedAt" = EXCLUDED."updatedAt"
       RETURNING ${POSITION_RETURNING}
-    )${orderAndFills(writtenOrder(order, at, ''), fills)}
+    )${orderAndFills(o, fills)}
     SELECT * FROM p`;
-  return { position, order: writtenOrder(order, at, position.id) };
+  return { position, order: { ...o, positionId: position.id } };
 }
