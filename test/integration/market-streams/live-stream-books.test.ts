@@ -190,7 +190,15 @@ describe('live venues: the books the streams keep', () => {
       const release2 = store.hold('venue_a', FED_A);
       try {
         await eventually(async () => (await store.snapshot('venue_a', FED_A)) ?? undefined, 'the venue_a book');
+        // Down, and kept down until the watched book has been read over HTTP: a book already stale when the
+        // connection comes back has nothing to lose, so only a live one says `connected`.
+        streams.refuse('venue_a', 1_000_000);
         streams.drop('venue_a');
+        await waitFor(() => {
+          const down = fed.findIndex((u) => u.kind === 'stale');
+          return down >= 0 && fed.slice(down).some((u) => u.kind === 'snapshot');
+        }, 'the book read over HTTP while the stream is down');
+        streams.refuse('venue_a', 0);
         // Back on a connection that sends no books: after VENUE_STREAM_RESYNC_MS the watched book is read over HTTP
         // (through the venue's shared read cache: `source` says it came from a read, not from the stream).
         await waitFor(() => fed.some((u) => u.kind === 'stale' && u.reason === 'connected'), 'reconnected');
