@@ -43,6 +43,14 @@ export interface RawSql {
    * like one of them (the adapter runs one at a time).
    */
   transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work`'s ONE statement with no transaction around it (PostgreSQL runs a statement as a
+   * transaction of its own: its writes, every CTE's, commit or roll back together), with a client
+   * like {@link transaction}'s: `afterCommit` hooks run once the statement succeeded, never when it
+   * failed. Two round trips fewer than BEGIN, the statement, COMMIT: for a write that fits in one
+   * statement (a new simulated order, its position, ledger and notification).
+   */
+  statement<T>(work: (db: SqlClient) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -134,8 +142,8 @@ function rawValue(v: unknown, type: ColumnType): unknown {
   }
 }
 
-/** A transaction's client for raw statements (see {@link RawSql.transaction}). */
-function sqlClientOf(tx: Transaction): SqlClient {
+/** A transaction's (or the adapter's own) client for raw statements (see {@link RawSql.transaction}). */
+function sqlClientOf(tx: Pick<Transaction, 'queryRaw' | 'executeRaw'>): SqlClient {
   const client = {
     $queryRaw: async (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => {
       const result = await tx.queryRaw(rawQuery(query, values));
@@ -176,30 +184,52 @@ async function endTransaction(tx: Transaction, how: 'COMMIT' | 'ROLLBACK'): Prom
   }
 }
 
+/**
+ * Runs `work` with `queryable`'s client and its commit hooks, then `end` (COMMIT, or nothing for a
+ * lone statement); the hooks run once both succeeded, and are dropped when either failed (`undo`,
+ * a ROLLBACK, runs when `work` did).
+ */
+async function withCommitHooks<T>(
+  queryable: Pick<Transaction, 'queryRaw' | 'executeRaw'>,
+  work: (db: SqlClient) => Promise<T>,
+  end: () => Promise<void>,
+  undo: () => Promise<void>,
+): Promise<T> {
+  const client = sqlClientOf(queryable);
+  const hooks = openCommitHooks(client);
+  let result: T;
+  try {
+    result = await work(client);
+  } catch (err) {
+    hooks.drop();
+    await undo().catch(() => undefined);
+    throw err;
+  }
+  try {
+    await end();
+  } catch (err) {
+    hooks.drop();
+    throw err;
+  }
+  hooks.run();
+  return result;
+}
+
+const nothing = () => Promise.resolve();
+
 /** {@link RawSql} over a connected adapter (the caller disposes it). */
 export function rawSqlOn(adapter: SqlDriverAdapter): RawSql {
   return {
     async transaction<T>(work: (tx: SqlClient) => Promise<T>): Promise<T> {
       const tx = await adapter.startTransaction();
-      const client = sqlClientOf(tx);
-      const hooks = openCommitHooks(client);
-      let result: T;
-      try {
-        result = await work(client);
-      } catch (err) {
-        hooks.drop();
-        await endTransaction(tx, 'ROLLBACK').catch(() => undefined);
-        throw err;
-      }
-      try {
-        await endTransaction(tx, 'COMMIT');
-      } catch (err) {
-        hooks.drop();
-        throw err;
-      }
-      hooks.run();
-      return result;
+      return withCommitHooks(
+        tx,
+        work,
+        () => endTransaction(tx, 'COMMIT'),
+        () => endTransaction(tx, 'ROLLBACK'),
+      );
     },
+    statement: (work) => withCommitHooks(adapter, work, nothing, nothing),
     async query<T>(sql: string, params: readonly SqlParam[]): Promise<T[]> {
       const result = await adapter.queryRaw({ sql, args: [...params], argTypes: params.map(argType) });
       const { columnNames } = result;

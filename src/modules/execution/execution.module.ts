@@ -5,7 +5,7 @@ import { IdempotencyService } from '../idempotency/idempotency.service';
 import { FeeListeners } from '../ledger/fee-events';
 import { LedgerService } from '../ledger/ledger.service';
 import { MarketsService } from '../markets/markets.service';
-import { NOTIFY } from '../notifications/notifications.service';
+import { NOTIFY, NOTIFY_IN_STATEMENT } from '../notifications/notifications.service';
 import { PaperAccounts } from '../paper/paper.service';
 import { MarketBooks } from '../routing/market-books';
 import { ExecutionServiceClient } from './execution-service.client';
@@ -29,7 +29,10 @@ export const executionModule = defineModule({
     provide(
       TradeRecorder,
       ({ db, get, owner }) =>
-        new TradeRecorder(db.prisma, get(LedgerService), get(FeeListeners), get(PaperAccounts), owner, db.sql),
+        new TradeRecorder(db.prisma, get(LedgerService), get(FeeListeners), get(PaperAccounts), owner, db.sql, {
+          notify: get(NOTIFY),
+          inStatement: get(NOTIFY_IN_STATEMENT),
+        }),
     ),
     provide(ExecutionService, ({ db, config, venues, venueSources, rateLimits, now, logger, get }) => {
       const { trading } = config;

@@ -156,26 +156,22 @@ export async function writeNewOrder(
 }
 
 /**
- * A new filled BUY's rows in ONE statement, its position's lock included: the position row is
- * created or moved by an upsert (`INSERT … ON CONFLICT DO UPDATE`, which locks the row it moves,
- * so concurrent orders on it serialize, and moves it from its newest version), then the order and
- * its fills. A buy only adds to a position (`applyFill`: size, cost basis and fees up by the
- * fills', realized PnL down by their fees; open; opened now if it held nothing), so it needs no
- * read of the row first: one statement where a lock, a write (and for a first buy a create and a
- * second lock) were.
+ * A new filled BUY's rows as the CTEs `p` (the position, created or moved by an upsert:
+ * `INSERT … ON CONFLICT DO UPDATE` locks the row it moves, so concurrent orders on it serialize,
+ * and moves it from its newest version), `o` (the order, with its position's id) and `f` (its
+ * fills); the order as written, but for its position id (the statement's `p."id"`). A buy only
+ * adds to a position (`applyFill`: size, cost basis and fees up by the fills', realized PnL down by
+ * their fees; open; opened now if it held nothing), so it needs no read of the row first.
  */
-export async function writeNewBuy(
-  tx: SqlClient,
+export function newBuyCtes(
   d: OrderDraft,
   add: { size: bigint; notional: bigint; fees: bigint },
   order: NewOrderRow,
   fills: readonly Fill[],
-): Promise<{ position: Position; order: Order }> {
+): { ctes: Prisma.Sql; order: Order } {
   const at = new Date();
-  // The statement takes the position's id from its upsert; the order as written carries it after.
   const o = writtenOrder(order, at, '');
-  const [position] = await tx.$queryRaw<Position[]>`
-    WITH p AS (
+  const ctes = Prisma.sql`p AS (
       INSERT INTO "Position" AS cur ("id", "userId", "venue", "marketId", "venueMarketId", "coreEventId", "outcome",
       "status", "sizeMicros", "costBasisMicros", "realizedPnlMicros", "feesMicros", "mode", "openedAt", "updatedAt")
       VALUES (${randomUUID()}, ${d.userId}, ${d.venue}::"Venue", ${d.marketKey}, ${d.venueMarketId}, ${d.coreEventId},
@@ -190,7 +186,22 @@ export async function writeNewBuy(
       "openedAt" = CASE WHEN cur."sizeMicros" = 0 THEN EXCLUDED."openedAt" ELSE cur."openedAt" END,
       "updatedAt" = EXCLUDED."updatedAt"
       RETURNING ${POSITION_RETURNING}
-    )${orderAndFills(o, fills)}
-    SELECT * FROM p`;
+    )${orderAndFills(o, fills)}`;
+  return { ctes, order: o };
+}
+
+/**
+ * A new filled BUY's rows in ONE statement ({@link newBuyCtes}), its position's lock included: one
+ * statement where a lock, a write (and for a first buy a create and a second lock) were.
+ */
+export async function writeNewBuy(
+  tx: SqlClient,
+  d: OrderDraft,
+  add: { size: bigint; notional: bigint; fees: bigint },
+  order: NewOrderRow,
+  fills: readonly Fill[],
+): Promise<{ position: Position; order: Order }> {
+  const { ctes, order: o } = newBuyCtes(d, add, order, fills);
+  const [position] = await tx.$queryRaw<Position[]>`WITH ${ctes} SELECT * FROM p`;
   return { position, order: { ...o, positionId: position.id } };
 }

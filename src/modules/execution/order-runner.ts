@@ -288,9 +288,9 @@ export class OrderRun {
       return;
     }
     // The fill's notification is stored with the order: the stream ends at `completed` with it stored.
-    const r = await this.deps.recorder.settle(this.plan.draft, !simulated, state, fills, externalOrderId, (tx, order) =>
-      this.deps.notify([fillNotification(this.plan.draft.userId, toOrderView(order), this.plan.marketTitle)], tx),
-    );
+    const r = await this.deps.recorder.settle(this.plan.draft, !simulated, state, fills, externalOrderId, (order) => [
+      fillNotification(this.plan.draft.userId, toOrderView(order), this.plan.marketTitle),
+    ]);
     if (!r.ok) {
       this.emit('failed', { order: toOrderView(r.order), error: { code: r.code, message: r.message } });
       return;

@@ -18,7 +18,9 @@ import { EXECUTION_LEDGER_KINDS as K } from './execution.limits';
 import { fillTotals, type OrderDraft, type RecordedFill } from './execution.models';
 import { usdText, microsToNumber } from '../../money';
 import type { OrderListener } from './order-listener';
-import { fillRowsOf, insertFills, orderRowOf, writeNewBuy, writeNewOrder } from './order-rows';
+import { fillRowsOf, insertFills, newBuyCtes, orderRowOf, writeNewBuy, writeNewOrder } from './order-rows';
+import type { NewNotification, Notify, NotifyInStatement } from '../notifications';
+import { sqlStateOf } from '../../errors/sql-state';
 
 export { draftOf } from './order-rows';
 
@@ -38,6 +40,17 @@ const usd = usdText;
 /** An order's owner column, for {@link ownerAlive}. */
 const ORDER_OWNER = Prisma.raw('o."ownerId"');
 const contracts = (micros: bigint) => String(microsToNumber(micros));
+/** SQLSTATE of `statement_requires` (migration `statement_requirements`): a one-statement write's condition failed. */
+const REQUIREMENT_FAILED = 'PM001';
+
+/** What a settled order's row says of its fills (see {@link TradeRecorder.settle}). */
+type OrderFigures = Pick<
+  Order,
+  'state' | 'filledSizeMicros' | 'avgPriceMicros' | 'notionalMicros' | 'feeMicros' | 'failureReason'
+> & { externalOrderId?: string };
+
+/** A ledger batch's movements (see `LedgerService.postBatch`). */
+type Movements = Parameters<LedgerService['postBatch']>[3];
 
 /**
  * Writes orders and their effects. A filled order's order row, fills,
@@ -56,8 +69,10 @@ export class TradeRecorder {
     private readonly paper?: PaperAccounts,
     /** This process: a live order names it while its runner follows it (see {@link unresolved}). */
     private readonly owner?: { readonly id: string },
-    /** Transactions straight on the driver, for new simulated orders (see {@link settle}). */
-    private readonly sql?: Pick<RawSql, 'transaction'>,
+    /** Transactions and single statements straight on the driver, for new simulated orders (see {@link settle}). */
+    private readonly sql?: Pick<RawSql, 'transaction' | 'statement'>,
+    /** Writes the notifications a settlement stores with its order (see {@link settle}'s `notes`). */
+    private readonly notifications?: { notify: Notify; inStatement: NotifyInStatement },
   ) {}
 
   /**
@@ -225,7 +240,11 @@ export class TradeRecorder {
    * (sells) rolls it all back and records the order as rejected instead.
    * A simulated order settles against the user's paper account (paper
    * balance, paper positions) and tells no fee listener: it earns no rewards.
-   * `alsoWrite` adds the caller's own rows to the same transaction.
+   * `notes` are the notifications stored with the order, in the same transaction (the fill's).
+   *
+   * A new simulated BUY is ONE statement and no transaction around it (its position, order, fills,
+   * ledger movements and notifications: {@link settleNewPaperBuy}); only when its balance is short
+   * does it run as the transaction that records the order rejected.
    */
   async settle(
     d: OrderDraft,
@@ -233,21 +252,25 @@ export class TradeRecorder {
     state: 'filled' | 'partially_filled',
     fills: readonly RecordedFill[],
     externalOrderId: string | null = null,
-    /** Also written in the transaction, last, with the order as written (the fill's notification). */
-    alsoWrite?: (tx: SqlClient, order: Order) => Promise<unknown>,
+    /** The notifications stored with the order, last, from the order as written (the fill's). */
+    notes?: (order: Order) => NewNotification[],
   ): Promise<Settled> {
     const t = fillTotals(fills);
+    const data = {
+      state,
+      filledSizeMicros: t.filled,
+      avgPriceMicros: t.avg,
+      notionalMicros: t.notional,
+      feeMicros: t.fees,
+      failureReason: null,
+      ...(externalOrderId !== null && { externalOrderId }),
+    };
+    const rows = fillRowsOf(d.id, fills);
+    if (!existing && d.mode === 'simulation' && d.side === 'buy' && t.filled > 0n && this.sql) {
+      const settled = await this.settleNewPaperBuy(this.sql, d, data, rows, t, fills, notes);
+      if (settled) return settled;
+    }
     const write = async (tx: SqlClient): Promise<Settled> => {
-      const data = {
-        state,
-        filledSizeMicros: t.filled,
-        avgPriceMicros: t.avg,
-        notionalMicros: t.notional,
-        feeMicros: t.fees,
-        failureReason: null,
-        ...(externalOrderId !== null && { externalOrderId }),
-      };
-      const rows = fillRowsOf(d.id, fills);
       let position: Position;
       let order: Order;
       if (!existing && d.side === 'buy' && t.filled > 0n) {
@@ -269,7 +292,7 @@ export class TradeRecorder {
       }
       this.filledOrder(tx, order, rows, position);
       const balance = await this.postMoney(tx, d, existing, t.notional, fills);
-      if (alsoWrite) await alsoWrite(tx, order);
+      if (notes) await this.notificationsOf().notify(notes(order), tx);
       return { ok: true as const, order, position, balance };
     };
     try {
@@ -304,6 +327,61 @@ export class TradeRecorder {
       }
       throw err;
     }
+  }
+
+  /**
+   * A new simulated buy in ONE statement, no BEGIN or COMMIT (PostgreSQL runs a statement as its
+   * own transaction): the position's upsert, the order and its fills (`newBuyCtes`), the ledger
+   * batch (`LedgerService.batchCtes`: the paper grant the first time, the notional, each fee) and
+   * the notifications; `statement_requires` fails the whole statement, every CTE's writes with it,
+   * when the balance did not move (short; or no balance row in the statement's snapshot while the
+   * batch lowers it, one committed since included). Null then: the caller runs the transaction,
+   * which tells the two apart and records a short order rejected. The listeners hear of the rows
+   * as they would of the transaction's, once the statement succeeded.
+   */
+  private async settleNewPaperBuy(
+    sql: Pick<RawSql, 'statement'>,
+    d: OrderDraft,
+    data: OrderFigures,
+    rows: readonly Fill[],
+    t: { filled: bigint; notional: bigint; fees: bigint },
+    fills: readonly RecordedFill[],
+    notes: ((order: Order) => NewNotification[]) | undefined,
+  ): Promise<Settled | null> {
+    const add = { size: t.filled, notional: t.notional, fees: t.fees };
+    const { ctes, order: written } = newBuyCtes(d, add, { ...orderRowOf(d), ...data, positionId: null }, rows);
+    const currency = currencyOfMode(d.mode);
+    const money = this.ledger.batchCtes(d.userId, currency, this.movementsOf(d, undefined, t.notional, fills));
+    const part = notes ? this.notificationsOf().inStatement(notes(written)) : null;
+    try {
+      return await sql.statement(async (db) => {
+        const [row] = await db.$queryRaw<
+          (Position & { balanceAvailable: bigint; balanceHeld: bigint; pushTo: [string, string][] | null })[]
+        >`
+          WITH ${ctes}, ${money}${part ? Prisma.sql`, ${part.ctes}` : Prisma.empty}
+          SELECT p.*, moved."available" AS "balanceAvailable", moved."held" AS "balanceHeld",
+          ${part ? part.pushTo : Prisma.sql`NULL::json`} AS "pushTo"
+          FROM p LEFT JOIN moved ON true
+          WHERE statement_requires(moved."available" IS NOT NULL, 'the balance did not move')`;
+        const { balanceAvailable, balanceHeld, pushTo, ...position } = row;
+        const order = { ...written, positionId: position.id };
+        this.filledOrder(db, order, rows, position);
+        const balance = this.ledger.announce(db, d.userId, currency, {
+          available: balanceAvailable,
+          held: balanceHeld,
+        });
+        part?.stored(db, pushTo);
+        return { ok: true as const, order, position, balance };
+      });
+    } catch (err) {
+      if (sqlStateOf(err) === REQUIREMENT_FAILED) return null;
+      throw err;
+    }
+  }
+
+  private notificationsOf(): { notify: Notify; inStatement: NotifyInStatement } {
+    if (!this.notifications) throw new Error('storing notifications with an order needs the notifications');
+    return this.notifications;
   }
 
   /** The order, then its fills and position, to the listeners (before the money: its balance comes last). */
@@ -347,25 +425,19 @@ export class TradeRecorder {
   }
 
   /**
-   * A filled order's money, in the caller's transaction, in one ledger statement
-   * (`postBatch`): a live order's hold released, a paper account's starting grant (the first
-   * time), the notional, then each fee as its own movement; then the fee listeners. Returns the
-   * balance after it.
+   * A filled order's ledger movements: a live order's hold released (`release`), a paper account's
+   * starting grant (the first time: its key is posted once), the notional, then each fee.
    */
-  private async postMoney(
-    tx: SqlClient,
+  private movementsOf(
     d: OrderDraft,
-    existing: boolean,
+    release: Movements[number] | undefined,
     notional: bigint,
     fills: readonly RecordedFill[],
-  ): Promise<Balance> {
+  ): Movements {
     const reference = `order:${d.id}`;
-    const currency = currencyOfMode(d.mode);
-    const release = existing ? await this.holdRelease(modelClient(tx), d) : undefined;
     const grant = d.mode === 'simulation' ? this.paperAccounts().grant(d.userId) : undefined;
     const buy = d.side === 'buy';
-    const fees = [...fills.entries()].filter(([, f]) => f.fee > 0n).map(([i, f]) => ({ seq: i + 1, f }));
-    const { balance } = await this.ledger.postBatch(tx, d.userId, currency, [
+    return [
       ...(release ? [release] : []),
       ...(grant ? [grant] : []),
       ...(notional > 0n
@@ -379,16 +451,38 @@ export class TradeRecorder {
             },
           ]
         : []),
-      ...fees.map(({ seq, f }) => ({
+      ...feesOf(fills).map(({ seq, f }) => ({
         kind: TRADING_FEE_KIND,
         available: -f.fee,
         held: 0n,
         reference,
         idempotencyKey: `fee:${d.id}:${seq}`,
       })),
-    ]);
+    ];
+  }
+
+  /**
+   * A filled order's money, in the caller's transaction, in one ledger statement
+   * (`postBatch`): a live order's hold released, a paper account's starting grant (the first
+   * time), the notional, then each fee as its own movement; then the fee listeners. Returns the
+   * balance after it.
+   */
+  private async postMoney(
+    tx: SqlClient,
+    d: OrderDraft,
+    existing: boolean,
+    notional: bigint,
+    fills: readonly RecordedFill[],
+  ): Promise<Balance> {
+    const release = existing ? await this.holdRelease(modelClient(tx), d) : undefined;
+    const { balance } = await this.ledger.postBatch(
+      tx,
+      d.userId,
+      currencyOfMode(d.mode),
+      this.movementsOf(d, release, notional, fills),
+    );
     if (d.mode === 'simulation') return balance; // paper fees pay no one
-    for (const { seq, f } of fees) {
+    for (const { seq, f } of feesOf(fills)) {
       for (const listener of this.feeListeners) {
         await listener.onFeeCharged(modelClient(tx), {
           userId: d.userId,
@@ -402,6 +496,11 @@ export class TradeRecorder {
     }
     return balance;
   }
+}
+
+/** The fills that charged a fee, with their `seq` (from 1). */
+function feesOf(fills: readonly RecordedFill[]): { seq: number; f: RecordedFill }[] {
+  return [...fills.entries()].filter(([, f]) => f.fee > 0n).map(([i, f]) => ({ seq: i + 1, f }));
 }
 
 /**

@@ -88,20 +88,17 @@ export class LedgerService {
   }
 
   /**
-   * Posts several movements of one user and currency in the caller's transaction, in ONE
-   * statement: the entries not posted before (by key), then the balance row moved by their sum
-   * and read back. The balance is checked once, after all of them: the same as posting them one
-   * by one in order when every movement that raises a figure comes before those that lower it
-   * (a hold release or a grant, then the debits). Throws {@link InsufficientFundsError} as
-   * {@link post} does; `posted[i]` is false for a movement whose key was posted before.
+   * A batch's movements as the CTEs `entries` (the entries inserted: a key posted before is
+   * skipped), `net` (their sum and count) and `moved` (the balance row after them: no row when the
+   * sum would take a figure below zero, or lowers one of a balance this statement's snapshot does
+   * not hold), for {@link postBatch} and for a caller's own statement that also writes other rows.
    */
-  async postBatch(
-    db: SqlClient,
+  batchCtes(
     userId: string,
     currency: string,
     movements: readonly Omit<LedgerMovement, 'userId' | 'currency'>[],
-  ): Promise<{ posted: boolean[]; balance: Balance }> {
-    if (movements.length === 0) return { posted: [], balance: await this.balance(userId, currency, db) };
+  ): Prisma.Sql {
+    if (movements.length === 0) throw new Error('a ledger batch needs a movement');
     for (const m of movements) {
       if (!KIND.test(m.kind)) throw new Error(`ledger kind ${m.kind} must be a lowercase word`);
       if (m.available === 0n && m.held === 0n) throw new Error('a ledger movement must move something');
@@ -117,17 +114,7 @@ export class LedgerService {
     // A new row is only proposed when the sum takes nothing below zero, and with the figures held at
     // zero or more (the check constraint is tested on the proposal, before the conflict); the update
     // applies the real sum only when the row stays at or above zero (on its locked, newest version).
-    const [r] = await db.$queryRaw<
-      {
-        keys: string[] | null;
-        n: number;
-        netAvailable: bigint;
-        netHeld: bigint;
-        available: bigint | null;
-        held: bigint | null;
-      }[]
-    >`
-      WITH entries AS (
+    return Prisma.sql`entries AS (
         INSERT INTO "LedgerEntry" ("userId", "currency", "kind", "availableDelta", "heldDelta", "reference",
         "idempotencyKey")
         VALUES ${rows}
@@ -148,7 +135,45 @@ export class LedgerService {
         WHERE "LedgerBalance"."available" + (SELECT "available" FROM net) >= 0
           AND "LedgerBalance"."held" + (SELECT "held" FROM net) >= 0
         RETURNING "available", "held"
-      )
+      )`;
+  }
+
+  /**
+   * Tells the balance listeners of a balance a caller's own statement moved ({@link batchCtes}):
+   * `db` is that statement's client, whose commit hooks announce it.
+   */
+  announce(db: SqlClient, userId: string, currency: string, figures: { available: bigint; held: bigint }): Balance {
+    const balance = balanceOf(userId, currency, figures);
+    this.moved(db, balance);
+    return balance;
+  }
+
+  /**
+   * Posts several movements of one user and currency in the caller's transaction, in ONE
+   * statement: the entries not posted before (by key), then the balance row moved by their sum
+   * and read back. The balance is checked once, after all of them: the same as posting them one
+   * by one in order when every movement that raises a figure comes before those that lower it
+   * (a hold release or a grant, then the debits). Throws {@link InsufficientFundsError} as
+   * {@link post} does; `posted[i]` is false for a movement whose key was posted before.
+   */
+  async postBatch(
+    db: SqlClient,
+    userId: string,
+    currency: string,
+    movements: readonly Omit<LedgerMovement, 'userId' | 'currency'>[],
+  ): Promise<{ posted: boolean[]; balance: Balance }> {
+    if (movements.length === 0) return { posted: [], balance: await this.balance(userId, currency, db) };
+    const [r] = await db.$queryRaw<
+      {
+        keys: string[] | null;
+        n: number;
+        netAvailable: bigint;
+        netHeld: bigint;
+        available: bigint | null;
+        held: bigint | null;
+      }[]
+    >`
+      WITH ${this.batchCtes(userId, currency, movements)}
       SELECT (SELECT array_agg("idempotencyKey") FROM entries) AS "keys", net."n", net."available" AS "netAvailable",
       net."held" AS "netHeld", moved."available", moved."held"
       FROM net LEFT JOIN moved ON true`;

@@ -1,4 +1,12 @@
-export { NOTIFY, NotificationsService, type NewNotification, type Notify } from './notifications.service';
+export {
+  NOTIFY,
+  NOTIFY_IN_STATEMENT,
+  NotificationsService,
+  type NewNotification,
+  type NotificationPart,
+  type Notify,
+  type NotifyInStatement,
+} from './notifications.service';
 export {
   NOTIFICATION_KINDS,
   NOTIFICATION_LIMITS,

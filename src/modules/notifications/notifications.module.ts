@@ -1,6 +1,6 @@
 import { defineModule, provide } from '../../kernel';
 import { NotificationsResolver } from './notifications.resolver';
-import { NotificationsService, NOTIFY, Notify } from './notifications.service';
+import { NotificationsService, NOTIFY, NOTIFY_IN_STATEMENT, Notify, NotifyInStatement } from './notifications.service';
 import { HttpPushClient, SimulatedPushClient } from './push.client';
 import { notificationsSettings } from './notifications.settings';
 
@@ -27,6 +27,10 @@ export const notificationsModule = defineModule({
         db === undefined
           ? notifications.notify(items).catch((err: unknown) => logger.error({ err }, 'storing notifications failed'))
           : notifications.notify(items, db);
+    }),
+    provide(NOTIFY_IN_STATEMENT, ({ get }): NotifyInStatement => {
+      const notifications = get(NotificationsService);
+      return (items) => notifications.statementPart(items);
     }),
   ],
   rateLimits: (config) => ({ pushTokens: { limit: config.limits.pushTokensPerMinute, windowMs: 60_000 } }),

@@ -97,6 +97,13 @@ export type Notify = (items: NewNotification[], db?: SqlClient) => Promise<void>
 /** The {@link Notify} the notifications module provides to the modules that notify. */
 export const NOTIFY = new ServiceToken<Notify>('notifications.notify');
 
+/** Notifications a caller writes in its own statement ({@link NotificationsService.statementPart}). */
+export type NotificationPart = ReturnType<NotificationsService['statementPart']>;
+export type NotifyInStatement = (items: readonly NewNotification[]) => NotificationPart;
+
+/** The {@link NotifyInStatement} the notifications module provides (a new paper order's one statement). */
+export const NOTIFY_IN_STATEMENT = new ServiceToken<NotifyInStatement>('notifications.notify-in-statement');
+
 export class NotificationsService {
   private inflight = new Set<Promise<void>>();
 
@@ -116,6 +123,28 @@ export class NotificationsService {
    */
   async notify(items: readonly NewNotification[], db?: SqlClient): Promise<void> {
     if (items.length === 0) return;
+    const part = this.statementPart(items);
+    const stored = await (db ?? this.prisma).$queryRaw<{ id: string; token: string | null }[]>`
+      WITH ${part.ctes}
+      SELECT s."id", t."token" FROM stored s LEFT JOIN "PushToken" t ON t."userId" = s."userId"`;
+    part.stored(
+      db,
+      stored.flatMap(({ id, token }) => (token === null ? [] : [[id, token] as const])),
+    );
+  }
+
+  /**
+   * The notifications as part of a caller's own statement: the CTE `stored` (the notifications
+   * stored, a once-only one stored before skipped), `pushTo` (a column expression: the stored
+   * ones' device tokens, as JSON pairs of notification id and token, or null) for its SELECT, and
+   * `stored` to call with what `pushTo` read once the statement ran (`db`: its client, whose commit
+   * hooks start the pushes).
+   */
+  statementPart(items: readonly NewNotification[]): {
+    ctes: Prisma.Sql;
+    pushTo: Prisma.Sql;
+    stored(db: SqlClient | undefined, pairs: readonly (readonly [string, string])[] | null): void;
+  } {
     const rows = items.map((n) => ({
       id: n.onceKey === undefined ? randomUUID() : onceId(n.userId, n.kind, n.onceKey),
       userId: n.userId,
@@ -127,21 +156,25 @@ export class NotificationsService {
     const values = rows.map(
       (r) => Prisma.sql`(${r.id}, ${r.userId}, ${r.kind}, ${r.title}, ${r.body}, ${JSON.stringify(r.data)}::jsonb)`,
     );
-    const stored = await (db ?? this.prisma).$queryRaw<{ id: string; token: string | null }[]>`
-      WITH stored AS (
+    return {
+      ctes: Prisma.sql`stored AS (
         INSERT INTO "Notification" ("id", "userId", "kind", "title", "body", "data") VALUES ${Prisma.join(values)}
         ON CONFLICT DO NOTHING RETURNING "id", "userId"
-      )
-      SELECT s."id", t."token" FROM stored s LEFT JOIN "PushToken" t ON t."userId" = s."userId"`;
-    const tokens = new Map<string, string[]>();
-    for (const { id, token } of stored) if (token !== null) tokens.set(id, [...(tokens.get(id) ?? []), token]);
-    const push = () => {
-      const delivery = this.deliver(rows, tokens).catch(this.onPushError);
-      this.inflight.add(delivery);
-      void delivery.finally(() => this.inflight.delete(delivery));
+      )`,
+      pushTo: Prisma.sql`(SELECT json_agg(json_build_array(s."id", t."token"))
+        FROM stored s JOIN "PushToken" t ON t."userId" = s."userId")`,
+      stored: (db, pairs) => {
+        const tokens = new Map<string, string[]>();
+        for (const [id, token] of pairs ?? []) tokens.set(id, [...(tokens.get(id) ?? []), token]);
+        const push = () => {
+          const delivery = this.deliver(rows, tokens).catch(this.onPushError);
+          this.inflight.add(delivery);
+          void delivery.finally(() => this.inflight.delete(delivery));
+        };
+        // In a transaction: pushed once it committed, never when it rolled back.
+        if (db === undefined || !afterCommit(db, push)) push();
+      },
     };
-    // In a transaction: pushed once it committed, never when it rolled back.
-    if (db === undefined || !afterCommit(db, push)) push();
   }
 
   /** Resolves when pushes already started are done (tests, shutdown). */

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../src/db';
+import { afterCommit } from '../../../src/db/commit-hooks';
+import type { Fill, Order, Position } from '../../../src/db/generated/client';
 import { TradeRecorder, type OrderDraft } from '../../../src/modules/execution';
+import type { OrderListener } from '../../../src/modules/execution/order-listener';
+import { NotificationsService, SimulatedPushClient, type NewNotification } from '../../../src/modules/notifications';
 import { LedgerService, type FeeCharged, type FeeListener, type LedgerDb } from '../../../src/modules/ledger';
 import { PaperAccounts } from '../../../src/modules/paper';
 import { applyFill, type PositionState } from '../../../src/modules/portfolio/position.math';
@@ -198,6 +202,131 @@ describe('TradeRecorder.settle', () => {
     await recorder.settle(draft('r5'), false, 'filled', fills);
     expect(await db.prisma.position.count({ where: { userId: 'r5' } })).toBe(2);
     expect((await ledger.balance('r5')).available).toBe(micros(50 - 4.08 - 0.18));
+    expect(await ledger.audit()).toEqual([]);
+  });
+});
+
+describe('TradeRecorder.settle: a new simulated buy in one statement', () => {
+  const notificationsOf = () => {
+    const service = new NotificationsService(db.prisma, new SimulatedPushClient());
+    return {
+      notify: (items: NewNotification[], tx?: Parameters<NotificationsService['notify']>[1]) =>
+        service.notify(items, tx),
+      inStatement: (items: readonly NewNotification[]) => service.statementPart(items),
+    };
+  };
+  const notes = (order: Order): NewNotification[] => [
+    {
+      userId: order.userId,
+      kind: 'order_fill',
+      title: 'Order filled',
+      body: `order ${order.id}`,
+      data: { orderId: order.id },
+    },
+  ];
+  /** What an order wrote, without its ids and times: the rows two ways of writing it must agree on. */
+  async function written(userId: string) {
+    const orders = await db.prisma.order.findMany({ where: { userId }, include: { fills: true } });
+    const positions = await db.prisma.position.findMany({ where: { userId } });
+    const entries = await db.prisma.ledgerEntry.findMany({ where: { userId }, orderBy: { id: 'asc' } });
+    const notifications = await db.prisma.notification.findMany({ where: { userId } });
+    return {
+      orders: orders.map(({ id: _i, userId: _u, positionId, createdAt: _c, updatedAt: _up, fills: f, ...o }) => ({
+        ...o,
+        positioned: positionId === positions[0]?.id,
+        fills: f.map(({ id: _f, orderId: _o, ...rest }) => rest).sort((a, b) => a.seq - b.seq),
+      })),
+      positions: positions.map(({ id: _i, userId: _u, openedAt: _o, updatedAt: _up, ...p }) => p),
+      entries: entries.map((e) => [e.kind, e.currency, e.availableDelta, e.heldDelta]),
+      balance: await db.prisma.ledgerBalance.findMany({
+        where: { userId },
+        select: { currency: true, available: true },
+      }),
+      notifications: notifications.map((n) => [n.kind, n.title]),
+    };
+  }
+  /** The order listener's calls, each once its rows committed. */
+  class Announced implements OrderListener {
+    readonly seen: string[] = [];
+    orderChanged(tx: object, order: Order): void {
+      if (!afterCommit(tx, () => this.seen.push(`order ${order.state}`))) throw new Error('outside a transaction');
+    }
+    filled(tx: object, order: Order, f: readonly Fill[], position: Position): void {
+      if (!afterCommit(tx, () => this.seen.push(`fills ${f.length}, position ${position.sizeMicros}`)))
+        throw new Error('outside a transaction');
+    }
+  }
+
+  it('writes in one statement what the transaction writes (grant, order, fills, position, notification)', async () => {
+    const paper = new PaperAccounts(db.prisma, ledger, micros(1_000));
+    const one = new TradeRecorder(db.prisma, ledger, [], paper, undefined, db.sql, notificationsOf());
+    const inTransaction = new TradeRecorder(db.prisma, ledger, [], paper, undefined, undefined, notificationsOf());
+    const heard = new Announced();
+    one.watch(heard);
+    const before = db.queryCount();
+    const r = await one.settle(draft('s1', { mode: 'simulation' }), false, 'filled', fills, null, notes);
+    expect(db.queryCount() - before).toBe(1);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.order).toEqual(await db.prisma.order.findUniqueOrThrow({ where: { id: r.order.id } }));
+    expect(r.position).toEqual(await db.prisma.position.findUniqueOrThrow({ where: { id: r.position.id } }));
+    expect(r.balance).toEqual({
+      userId: 's1',
+      currency: 'PAPER_USD',
+      available: micros(1_000 - 4.08 - 0.18),
+      held: 0n,
+    });
+    expect(heard.seen).toEqual(['order filled', `fills 2, position ${micros(10)}`]);
+    await inTransaction.settle(draft('s2', { mode: 'simulation' }), false, 'filled', fills, null, notes);
+    expect(await written('s1')).toEqual(await written('s2'));
+    // And the next buy of the same position (no grant any more) alike.
+    await one.settle(draft('s1', { mode: 'simulation' }), false, 'filled', fills, null, notes);
+    await inTransaction.settle(draft('s2', { mode: 'simulation' }), false, 'filled', fills, null, notes);
+    const [a, b] = [await written('s1'), await written('s2')];
+    expect(a).toEqual(b);
+    expect(a.positions).toEqual([expect.objectContaining({ sizeMicros: micros(20) })]);
+    expect(a.notifications).toHaveLength(2);
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  it('short: none of it stays, and the order is recorded rejected as the transaction records it', async () => {
+    const paper = new PaperAccounts(db.prisma, ledger, micros(5));
+    const one = new TradeRecorder(db.prisma, ledger, [], paper, undefined, db.sql, notificationsOf());
+    const heard = new Announced();
+    one.watch(heard);
+    // The first buy (4.26 of 5) fills; the second finds 0.74 and is refused whole.
+    expect(await one.settle(draft('s3', { mode: 'simulation' }), false, 'filled', fills, null, notes)).toMatchObject({
+      ok: true,
+    });
+    const before = await written('s3');
+    heard.seen.length = 0;
+    const d = draft('s3', { mode: 'simulation' });
+    const r = await one.settle(d, false, 'filled', fills, null, notes);
+    expect(r).toMatchObject({ ok: false, code: 'insufficient_funds', order: { id: d.id, state: 'rejected' } });
+    if (r.ok) throw new Error('filled');
+    expect(r.message).toBe('insufficient balance: the order costs $4.26 ($4.08 + $0.18 fees), $0.74 available');
+    const after = await written('s3');
+    expect(after.orders).toEqual([...before.orders, expect.objectContaining({ state: 'rejected', fills: [] })]);
+    expect({ ...after, orders: before.orders }).toEqual(before);
+    expect(heard.seen).toEqual(['order rejected']);
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  it("one user's first buys at once: each once, the grant once, the balance what is left", async () => {
+    const paper = new PaperAccounts(db.prisma, ledger, micros(1_000));
+    const one = new TradeRecorder(db.prisma, ledger, [], paper, undefined, db.sql, notificationsOf());
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        one.settle(draft('s4', { mode: 'simulation' }), false, 'filled', fills, null, notes),
+      ),
+    );
+    expect(results.every((r) => r.ok)).toBe(true);
+    const w = await written('s4');
+    expect(w.positions).toEqual([
+      expect.objectContaining({ sizeMicros: micros(80), costBasisMicros: micros(8 * 4.08) }),
+    ]);
+    expect(w.entries.filter(([kind]) => kind === 'paper_grant')).toHaveLength(1);
+    expect(w.balance).toEqual([{ currency: 'PAPER_USD', available: micros(1_000 - 8 * 4.26) }]);
+    expect(w.notifications).toHaveLength(8);
     expect(await ledger.audit()).toEqual([]);
   });
 });
