@@ -6,15 +6,16 @@
  * this machine's database gives that transaction: the execution bench reports the
  * service's rate against it, as the HTTP figures are reported against bare Node.
  *
- * Per execution, in order: BEGIN; the position upserted (its row locked and moved), the
- * order and its fill inserted (one statement); the paper
- * ledger's entries and balance moved (one statement: the ledger's batch CTE); the
- * notification stored and its user's push tokens read (one statement); COMMIT.
+ * The floor (`shape: 'rowwise'`) is the equivalent transaction written plainly, one statement a
+ * row, as an application without folded statements sends it: BEGIN; the position row locked
+ * (SELECT … FOR UPDATE); the order, its fill inserted; the position updated; the ledger entries
+ * inserted; the balance updated; the notification inserted; COMMIT.
  *
- * Also, as a second reference, the same rows written one statement each (`shape: 'rowwise'`): BEGIN;
- * the position row locked (SELECT … FOR UPDATE); the order, its fill inserted; the position
- * updated; the ledger entries inserted; the balance updated; the notification inserted; COMMIT: the
- * equivalent transaction written plainly, as an application without folded statements sends it.
+ * Also, as a second reference (`shape: 'service'`), the service's own ONE statement (no
+ * transaction around it): the position upserted (its row locked and moved), the order and its fill
+ * inserted, the paper ledger's entries and balance moved (the ledger's batch CTEs), the
+ * notification stored and its user's push tokens read, and `statement_requires` that the balance
+ * moved.
  *
  * PostgreSQL: a pool of one connection per client. Embedded: one PGlite on the data
  * folder the server used (after it stopped), its transactions one at a time as the
@@ -31,7 +32,7 @@ export interface FloorSettings {
   clients: number;
   seconds: number;
   warmupSec: number;
-  /** The service's own statements (default), or the same rows one statement each. */
+  /** The same rows one statement each (the floor), or the service's own one statement. */
   shape?: FloorShape;
   /** PostgreSQL: each statement prepared once per connection, as the service does (`statementNames`). */
   prepared?: boolean;
@@ -108,7 +109,7 @@ async function pgliteConnections(dataDir: string): Promise<Connections> {
  * The recorder's one statement for a new buy (`writeNewBuy`): the position upserted (created or
  * moved, which locks its row), the order and its fill inserted.
  */
-const WRITE = `WITH p AS (
+const WRITE_CTES = `p AS (
     INSERT INTO "Position" AS cur ("id", "userId", "venue", "marketId", "venueMarketId", "outcome", "status",
     "sizeMicros", "costBasisMicros", "realizedPnlMicros", "feesMicros", "mode", "openedAt", "updatedAt")
     VALUES ($5, $7, 'venue_b', $8, $9, 'yes', 'open', $1, $2, -$3::bigint, $3, 'simulation', $4, $4)
@@ -129,10 +130,9 @@ const WRITE = `WITH p AS (
   ), f AS (
     INSERT INTO "Fill" ("id", "orderId", "seq", "priceMicros", "sizeMicros", "feeMicros", "filledAt")
     VALUES ($12, $6, 1, $11, $1, $3, $4)
-  )
-  SELECT * FROM p`;
+  )`;
 /** The ledger service's batch statement (`postBatch`), for a grant (first time only), the notional and the fee. */
-const LEDGER = `WITH entries AS (
+const LEDGER_CTES = `entries AS (
     INSERT INTO "LedgerEntry" ("userId", "currency", "kind", "availableDelta", "heldDelta", "reference",
       "idempotencyKey")
     VALUES ($1, 'PAPER_USD', 'paper_grant', 1000000000000, 0, $2, $3), ($1, 'PAPER_USD', 'trade_buy', $4, 0, $5, $6),
@@ -152,15 +152,26 @@ const LEDGER = `WITH entries AS (
     WHERE "LedgerBalance"."available" + (SELECT "available" FROM net) >= 0
       AND "LedgerBalance"."held" + (SELECT "held" FROM net) >= 0
     RETURNING "available", "held"
-  )
-  SELECT (SELECT array_agg("idempotencyKey") FROM entries) AS "keys", net."n", net."available", net."held",
-  moved."available", moved."held" FROM net LEFT JOIN moved ON true`;
-const NOTIFY = `WITH stored AS (
+  )`;
+/** The notification service's statement: stored, its user's push tokens read. */
+const NOTIFY_CTES = `stored AS (
     INSERT INTO "Notification" ("id", "userId", "kind", "title", "body", "data")
     VALUES ($1, $2, 'order_fill', 'Order filled', 'Bought 1 YES at 0.23', $3::jsonb)
     ON CONFLICT DO NOTHING RETURNING "id", "userId"
-  )
-  SELECT s."id", t."token" FROM stored s LEFT JOIN "PushToken" t ON t."userId" = s."userId"`;
+  )`;
+/** `sql`'s placeholders `$n` as `$(n + by)`, for its parameters after `by` others. */
+const shifted = (sql: string, by: number) => sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + by}`);
+/**
+ * The recorder's one statement for a new simulated buy (`TradeRecorder.settleNewPaperBuy`): the
+ * three above as CTEs of one statement (parameters: the write's 12, the ledger's 8, the
+ * notification's 3), failed whole unless the balance moved.
+ */
+const ONE = `WITH ${WRITE_CTES}, ${shifted(LEDGER_CTES, 12)}, ${shifted(NOTIFY_CTES, 20)}
+  SELECT p."id", moved."available" AS "balanceAvailable", moved."held" AS "balanceHeld",
+  (SELECT json_agg(json_build_array(s."id", t."token")) FROM stored s JOIN "PushToken" t ON t."userId" = s."userId")
+  AS "pushTo"
+  FROM p LEFT JOIN moved ON true
+  WHERE statement_requires(moved."available" IS NOT NULL, 'the balance did not move')`;
 
 /** One worker's connection. */
 type Connection = Awaited<ReturnType<Connections['take']>>;
@@ -226,37 +237,40 @@ function executeRowwise(c: Connection, userId: string, market: string): Promise<
   });
 }
 
-/** The bench's buy in the service's statements. */
-function executeOnce(c: Connection, userId: string, positionId: string, market: string): Promise<void> {
+/** The bench's buy in the service's one statement (no transaction: the statement is its own). */
+async function executeOnce(c: Connection, userId: string, positionId: string, market: string): Promise<void> {
   const { size, price, notional, fee } = BUY;
-  return buyOnce(c, async (q, orderId, now) => {
-    await q(WRITE, [
-      size,
-      notional,
-      fee,
-      now,
-      positionId,
-      orderId,
-      userId,
-      `venue_b:${market}`,
-      market,
-      size,
-      price,
-      randomUUID(),
-    ]);
-    const ref = `order:${orderId}`;
-    await q(LEDGER, [
-      userId,
-      `paper:${userId}`,
-      `paper_grant:${userId}`,
-      -notional,
-      ref,
-      `trade:${orderId}`,
-      -fee,
-      `fee:${orderId}:1`,
-    ]);
-    await q(NOTIFY, [randomUUID(), userId, JSON.stringify({ orderId, state: 'filled' })]);
-  });
+  const orderId = randomUUID();
+  const now = new Date();
+  const ref = `order:${orderId}`;
+  await c.query(ONE, [
+    // The position, order and fill.
+    size,
+    notional,
+    fee,
+    now,
+    positionId,
+    orderId,
+    userId,
+    `venue_b:${market}`,
+    market,
+    size,
+    price,
+    randomUUID(),
+    // The ledger batch.
+    userId,
+    `paper:${userId}`,
+    `paper_grant:${userId}`,
+    -notional,
+    ref,
+    `trade:${orderId}`,
+    -fee,
+    `fee:${orderId}:1`,
+    // The notification.
+    randomUUID(),
+    userId,
+    JSON.stringify({ orderId, state: 'filled' }),
+  ]);
 }
 
 export async function runExecuteFloor(settings: FloorSettings, target: FloorTarget): Promise<FloorReport> {
@@ -288,6 +302,10 @@ export async function runExecuteFloor(settings: FloorSettings, target: FloorTarg
         // Every statement counted: each transaction's own, and its BEGIN and COMMIT.
         const counted: typeof c = {
           ...c,
+          query: (text, params) => {
+            statements += 1;
+            return c.query(text, params);
+          },
           transaction: (work) =>
             c.transaction((q) => {
               statements += 2;
@@ -306,8 +324,8 @@ export async function runExecuteFloor(settings: FloorSettings, target: FloorTarg
       await Promise.all(
         workers.map(async (w) => {
           while (performance.now() < until) {
-            if (settings.shape === 'rowwise') await executeRowwise(w.c, w.userId, market);
-            else await executeOnce(w.c, w.userId, randomUUID(), market);
+            if (settings.shape === 'service') await executeOnce(w.c, w.userId, randomUUID(), market);
+            else await executeRowwise(w.c, w.userId, market);
             done += 1;
           }
         }),
