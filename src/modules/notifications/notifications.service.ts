@@ -124,13 +124,9 @@ export class NotificationsService {
   async notify(items: readonly NewNotification[], db?: SqlClient): Promise<void> {
     if (items.length === 0) return;
     const part = this.statementPart(items);
-    const stored = await (db ?? this.prisma).$queryRaw<{ id: string; token: string | null }[]>`
-      WITH ${part.ctes}
-      SELECT s."id", t."token" FROM stored s LEFT JOIN "PushToken" t ON t."userId" = s."userId"`;
-    part.stored(
-      db,
-      stored.flatMap(({ id, token }) => (token === null ? [] : [[id, token] as const])),
-    );
+    const [row] = await (db ?? this.prisma).$queryRaw<{ pushTo: [string, string][] | null }[]>`
+      WITH ${part.ctes} SELECT ${part.pushTo} AS "pushTo"`;
+    part.stored(db, row.pushTo);
   }
 
   /**
