@@ -1,4 +1,4 @@
-import { decodeEnvelope, encodeEnvelope } from './pubsub-envelope';
+import { decodeEnvelope, encodeBatchEnvelope, encodeEnvelope } from './pubsub-envelope';
 import { deliver, listenerEntry, TopicIterators, type ListenerEntry, type PubSubOptions } from './pubsub-support';
 import type { PubSub, PubSubIterator, Unsubscribe } from './pubsub.types';
 
@@ -32,19 +32,26 @@ export class MemoryPubSub implements PubSub {
   }
 
   async publish<T>(topic: string, payload: T): Promise<void> {
-    return this.publishMany(topic, [payload]);
+    this.assertOpen();
+    this.enqueue(topic, encodeEnvelope(payload, this.options.now()));
   }
 
+  /** One message for the batch, as over Redis. */
   async publishMany<T>(topic: string, payloads: readonly T[]): Promise<void> {
     this.assertOpen();
-    // Every payload is encoded first, even without listeners, so a non-serialisable one fails
-    // the same way it would against Redis, and a batch goes out whole or not at all.
-    const at = this.options.now();
-    const raws = payloads.map((p) => encodeEnvelope(p, at));
+    if (payloads.length === 0) return;
+    this.enqueue(topic, encodeBatchEnvelope(payloads, this.options.now()));
+  }
+
+  /**
+   * Queues a message for the topic's present listeners. It is encoded first, even without
+   * listeners, so a non-serialisable payload fails the same way it would against Redis, and a
+   * batch goes out whole or not at all.
+   */
+  private enqueue(topic: string, raw: string): void {
     const listeners = this.topics.get(topic);
-    if (!listeners || listeners.size === 0 || raws.length === 0) return;
-    const targets = [...listeners];
-    for (const raw of raws) this.queue.push({ topic, raw, targets });
+    if (!listeners || listeners.size === 0) return;
+    this.queue.push({ topic, raw, targets: [...listeners] });
     // One immediate drains the whole queue, which keeps FIFO order across topics.
     this.flushHandle ??= setImmediate(() => this.flush());
   }

@@ -57,18 +57,22 @@ export interface MessageDelivery {
 }
 
 /**
- * Feeds the lag metric, then hands the message to its listeners in order, skipping those no
- * longer subscribed; a throwing listener is reported and the others still run.
+ * Hands each of the message's payloads, in order, to its listeners in order (a batch counts as
+ * its payloads: the lag metric is fed once for each), skipping those no longer subscribed (a
+ * listener may unsubscribe another, or itself, between two payloads); a throwing listener is
+ * reported and the others still run.
  */
 export function deliver(d: MessageDelivery, options: PubSubOptions): void {
-  reportLag(options, d.topic, deliveryLag(d.envelope.publishedAt, d.now));
-  const { payload } = d.envelope;
-  for (const entry of d.entries) {
-    if (!d.subscribed(entry)) continue;
-    try {
-      entry.listener(payload);
-    } catch (error) {
-      options.onError(asError(error), 'pubsub:listener');
+  const lag = deliveryLag(d.envelope.publishedAt, d.now);
+  for (const payload of d.envelope.payloads) {
+    reportLag(options, d.topic, lag);
+    for (const entry of d.entries) {
+      if (!d.subscribed(entry)) continue;
+      try {
+        entry.listener(payload);
+      } catch (error) {
+        options.onError(asError(error), 'pubsub:listener');
+      }
     }
   }
 }

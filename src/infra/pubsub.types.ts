@@ -26,10 +26,10 @@ export interface PubSub {
   /** Publishes `payload` to every current subscriber of `topic`, in any process sharing the backend. */
   publish<T>(topic: string, payload: T): Promise<void>;
   /**
-   * Publishes `payloads` to `topic` in order, all or none: every payload is
-   * serialised before any goes out, and over Redis they go in one MULTI/EXEC
-   * (one round trip, applied atomically), so a failure leaves nothing published
-   * and running it again publishes each once.
+   * Publishes `payloads` to `topic` in order, all or none: the batch is
+   * serialised as one message before anything goes out, and over Redis it is one
+   * PUBLISH (one command, delivered whole), so a failure leaves nothing published
+   * and running it again publishes each once. Listeners get the payloads one by one.
    */
   publishMany<T>(topic: string, payloads: readonly T[]): Promise<void>;
   /**

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { asError } from './cache-support';
-import { decodeEnvelope, encodeEnvelope } from './pubsub-envelope';
+import { decodeEnvelope, encodeBatchEnvelope, encodeEnvelope } from './pubsub-envelope';
 import { deliver, listenerEntry, TopicIterators, type ListenerEntry, type PubSubOptions } from './pubsub-support';
 import type { PubSub, PubSubIterator, Unsubscribe } from './pubsub.types';
 import { closeRedisClient } from './redis-connection';
@@ -53,31 +53,21 @@ export class RedisPubSub implements PubSub {
 
   async publish<T>(topic: string, payload: T): Promise<void> {
     this.assertOpen();
-    const channel = this.channelOf(topic);
     // Wall clock: the lag metric compares it with the receiver's wall clock.
-    const raw = encodeEnvelope(payload, Date.now());
-    await this.send(channel, [raw], () => this.publisher.publish(channel, raw));
+    await this.send(this.channelOf(topic), encodeEnvelope(payload, Date.now()));
   }
 
+  /** The batch as one message ({@link encodeBatchEnvelope}): one PUBLISH, all or none, in order. */
   async publishMany<T>(topic: string, payloads: readonly T[]): Promise<void> {
     this.assertOpen();
-    const at = Date.now();
-    const raws = payloads.map((p) => encodeEnvelope(p, at));
-    if (raws.length === 0) return;
-    const channel = this.channelOf(topic);
-    await this.send(channel, raws, async () => {
-      const tx = this.publisher.multi();
-      for (const raw of raws) tx.publish(channel, raw);
-      const replies = await tx.exec();
-      // EXEC answers null when the transaction was discarded; a command's own error comes back in its slot.
-      if (replies === null) throw new Error('pub/sub batch was not applied (EXEC aborted)');
-      const failed = replies.find(([err]) => err);
-      if (failed) throw asError(failed[0]);
-    });
+    const raw = encodeBatchEnvelope(payloads, Date.now());
+    if (payloads.length === 0) return;
+    await this.send(this.channelOf(topic), raw);
   }
 
   /** Publishes through the guard; while Redis is unavailable, to this process's own listeners only. */
-  private async send(channel: string, raws: readonly string[], publish: () => Promise<unknown>): Promise<void> {
+  private async send(channel: string, raw: string): Promise<void> {
+    const publish = () => this.publisher.publish(channel, raw);
     if (!this.guard) {
       await publish();
       return;
@@ -86,9 +76,7 @@ export class RedisPubSub implements PubSub {
       await this.guard.run(publish);
     } catch (error) {
       if (!(error instanceof RedisUnavailableError)) throw error;
-      setImmediate(() => {
-        for (const raw of raws) this.onMessage(channel, raw);
-      });
+      setImmediate(() => this.onMessage(channel, raw));
     }
   }
 

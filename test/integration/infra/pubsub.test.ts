@@ -58,6 +58,22 @@ describe.each(KINDS)('pubsub (%s)', (kind) => {
     expect(received).toEqual(['sentinel']);
   });
 
+  it('publishMany: a listener that leaves during a batch gets none of its rest; the lag is counted per payload', async () => {
+    const leaver: number[] = [];
+    const stayer: number[] = [];
+    let leave: (() => Promise<void>) | undefined;
+    leave = await infra.pubsub.subscribe<Tick>('ticks', (tick) => {
+      leaver.push(tick.seq);
+      void leave?.();
+    });
+    await infra.pubsub.subscribe<Tick>('ticks', (tick) => stayer.push(tick.seq));
+    await infra.pubsub.publishMany<Tick>('ticks', [{ seq: 1 }, { seq: 2 }, { seq: 3 }]);
+    await waitFor(() => stayer.length === 3, 'the whole batch');
+    expect(leaver).toEqual([1]);
+    expect(stayer).toEqual([1, 2, 3]);
+    expect(lags).toHaveLength(3);
+  });
+
   it('delivers to every subscriber and keeps topics apart', async () => {
     const a: unknown[] = [];
     const b: unknown[] = [];

@@ -81,6 +81,31 @@ describeRedis('Redis-specific behaviour', () => {
     expect(errors.map((e) => e.source)).toEqual(['pubsub:message', 'pubsub:message']);
   });
 
+  it('sends a batch as ONE message holding its payloads in order, which a process of the older format reads too', async () => {
+    const listener = createRedisClient(REDIS_URL, 'subscriber', () => undefined);
+    const messages: string[] = [];
+    listener.on('message', (_channel: string, message: string) => messages.push(message));
+    await listener.subscribe(`${prefix}ps:batch`);
+    const received: unknown[] = [];
+    await infra.pubsub.subscribe('batch', (p) => received.push(p));
+    await infra.pubsub.publishMany('batch', [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    await infra.pubsub.publish('batch', { n: 4 });
+    await waitFor(() => messages.length === 2 && received.length === 4, 'the batch and the single message');
+    await closeRedisClient(listener);
+    const [batch, single] = messages.map((m) => JSON.parse(m) as Record<string, unknown>);
+    expect(batch).toEqual({ publishedAt: expect.any(Number), payloads: [{ n: 1 }, { n: 2 }, { n: 3 }] });
+    expect(single).toEqual({ publishedAt: expect.any(Number), payload: { n: 4 } });
+    expect(received).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+    // A batch whose payloads are not a list is a foreign message: reported, nothing delivered.
+    await raw.publish(`${prefix}ps:batch`, JSON.stringify({ publishedAt: Date.now(), payloads: 'nope' }));
+    await infra.pubsub.publish('batch', 'after');
+    await waitFor(() => received.length === 5, 'the message after the foreign one');
+    expect(received[4]).toBe('after');
+    expect(errors.map((e) => [e.source, e.error.message])).toEqual([
+      ['pubsub:message', 'pub/sub batch has no list of payloads'],
+    ]);
+  });
+
   it('stores the sliding log as one sorted set with a TTL, counting only allowed hits', async () => {
     const results = await Promise.all(Array.from({ length: 40 }, () => infra.rateLimiter.hit('log', 25, 5_000)));
     expect(results.filter((r) => r.allowed)).toHaveLength(25);
