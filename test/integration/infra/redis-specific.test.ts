@@ -81,7 +81,7 @@ describeRedis('Redis-specific behaviour', () => {
     expect(errors.map((e) => e.source)).toEqual(['pubsub:message', 'pubsub:message']);
   });
 
-  it('sends a batch as ONE message holding its payloads in order, which a process of the older format reads too', async () => {
+  it('sends a batch as ONE message holding its payloads in order; a single payload keeps its format', async () => {
     const listener = createRedisClient(REDIS_URL, 'subscriber', () => undefined);
     const messages: string[] = [];
     listener.on('message', (_channel: string, message: string) => messages.push(message));
