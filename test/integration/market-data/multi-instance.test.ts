@@ -9,8 +9,13 @@ import { issueKey, md, rateHeaders } from './md-helpers';
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {
-    a = await startTestApp();
-    b = await startTestApp({}, {}, { shareWith: a });
+    // What is tested is the shared quota and revocation, so a Redis command is given time: with the
+    // default 1 s, a test process stalled for a second under a loaded suite timed a command out, and
+    // the instance fell back as designed (an in-process count; a revocation refused with 503), which
+    // the outage tests cover.
+    const env = { REDIS_COMMAND_TIMEOUT_MS: '10000' };
+    a = await startTestApp(env);
+    b = await startTestApp(env, {}, { shareWith: a });
   });
   afterAll(async () => {
     await b.close();
