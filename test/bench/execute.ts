@@ -11,8 +11,16 @@
  * before and after the measured window, over the executions in it, with the
  * periodic background work off so only requests count.
  *
+ * On PostgreSQL the service and the floor (execute-floor.ts) are measured in alternating rounds
+ * (the server stays up, idle, while the floor runs): on a shared machine the database's pace
+ * drifts over a minute (checkpoints, other work), and a floor measured once, after the service,
+ * moved the ratio by half from run to run. The ratio reported is the median of the rounds'; the
+ * rates, CPU and latencies are over all rounds. Embedded, the floor opens the server's data folder
+ * after the server stopped, so it is one round there.
+ *
  * Environment: BENCH_EXECUTE_CLIENTS (default 10), BENCH_EXECUTE_SECONDS
- * (measured, default 10), BENCH_EXECUTE_WARMUP (s, default 3),
+ * (measured per round, default 10), BENCH_EXECUTE_WARMUP (s, default 3), BENCH_EXECUTE_ROUNDS
+ * (PostgreSQL: service and floor rounds, default 3),
  * BENCH_EXECUTE_SAME_USER=1 (every client the same trader: orders serialize on
  * one position row), BENCH_STARTUP_TIMEOUT (s, default 120); BENCH_SERVER_CMD, DATABASE_URL /
  * REDIS_URL as for `npm run bench` (set: PostgreSQL; unset: embedded). Writes
@@ -34,8 +42,17 @@ export interface ExecuteSettings {
   clients: number;
   seconds: number;
   warmupSec: number;
+  /** PostgreSQL: alternating rounds of the service and the floor, `seconds` each (embedded: 1). */
+  rounds: number;
   sameUser: boolean;
   startupTimeoutMs: number;
+}
+
+/** One round's service rate beside the floor's measured right after it. */
+export interface ExecuteRound {
+  perSecond: number;
+  floorPerSecond: number;
+  ofFloor: number;
 }
 
 export interface ExecuteReport {
@@ -61,12 +78,15 @@ export interface ExecuteReport {
   /**
    * The floor: the equivalent transaction written plainly, one statement a row (BEGIN; the
    * position locked; order; fill; position; ledger entries; balance; notification; COMMIT),
-   * straight over the driver, measured in the same run after the server stopped
-   * (execute-floor.ts): what this machine's database gives that transaction.
+   * straight over the driver, measured in the same run, alternating with the service on
+   * PostgreSQL (execute-floor.ts): what this machine's database gives that transaction; over all
+   * rounds.
    */
   floor: FloorReport;
-  /** {@link perSecond} over the floor's rate (the goal: 0.5 or more). */
+  /** The median of the rounds' service rate over the floor's rate (the goal: 0.5 or more). */
   ofFloor: number;
+  /** Each round: the service, then the floor. */
+  rounds: ExecuteRound[];
   /** The service's own one statement straight over the driver, in the same run (a reference). */
   statementFloor: FloorReport;
   /** {@link perSecond} over the statement floor's rate. */
@@ -171,28 +191,63 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
       log(`warming up (${settings.warmupSec} s, ${settings.clients} clients)`);
       await phase(settings.warmupSec);
     }
-    log(`measuring (${settings.seconds} s, ${settings.clients} clients)`);
-    const before = await counters(base);
-    const dbBefore = env.DATABASE_URL ? postgresCpuMs() : undefined;
-    const clientBefore = process.cpuUsage();
-    const started = performance.now();
-    const { latencies, failed } = await phase(settings.seconds);
-    const elapsed = (performance.now() - started) / 1000;
-    const clientUsed = process.cpuUsage(clientBefore);
-    const dbAfter = dbBefore === undefined ? undefined : postgresCpuMs();
-    const after = await counters(base);
-    latencies.sort((a, b) => a - b);
-    const executions = latencies.length;
-    const perSecond = Math.round((executions / elapsed) * 10) / 10;
-    const database = server.database;
-    await server.stop();
-    log(`the floor: the same rows one statement each (${settings.seconds} s, ${settings.clients} clients)`);
-    const perExecution = (ms: number) =>
-      executions + failed > 0 ? Math.round((ms * 100) / (executions + failed)) / 100 : 0;
     const target: FloorTarget = env.DATABASE_URL
       ? { kind: 'postgres', databaseUrl: env.DATABASE_URL }
       : { kind: 'pglite', dataDir: dataDir! };
-    const floor = await runExecuteFloor({ ...settings, shape: 'rowwise' }, target);
+    const rounds = target.kind === 'postgres' ? Math.max(1, settings.rounds) : 1;
+    const latencies: number[] = [];
+    let failed = 0;
+    let elapsed = 0;
+    let queries = 0;
+    let serverCpuMs = 0;
+    let dbCpuMs: number | undefined = env.DATABASE_URL ? 0 : undefined;
+    let clientCpuMs = 0;
+    const perRound: { perSecond: number }[] = [];
+    const floors: FloorReport[] = [];
+    /** One measured window of the service: its executions, and the CPU and statements it took. */
+    const measureService = async (round: number) => {
+      log(`measuring, round ${round}/${rounds} (${settings.seconds} s, ${settings.clients} clients)`);
+      const before = await counters(base);
+      const dbBefore = dbCpuMs === undefined ? undefined : postgresCpuMs();
+      const clientBefore = process.cpuUsage();
+      const started = performance.now();
+      const result = await phase(settings.seconds);
+      const took = (performance.now() - started) / 1000;
+      const clientUsed = process.cpuUsage(clientBefore);
+      const dbAfter = dbBefore === undefined ? undefined : postgresCpuMs();
+      const after = await counters(base);
+      latencies.push(...result.latencies);
+      failed += result.failed;
+      elapsed += took;
+      queries += after.queries - before.queries;
+      serverCpuMs += (after.cpuSeconds - before.cpuSeconds) * 1000;
+      if (dbCpuMs !== undefined && dbBefore !== undefined && dbAfter !== undefined) dbCpuMs += dbAfter - dbBefore;
+      clientCpuMs += (clientUsed.user + clientUsed.system) / 1000;
+      perRound.push({ perSecond: result.latencies.length / took });
+    };
+    const measureFloor = async (round: number) => {
+      log(`the floor, round ${round}/${rounds}: the same rows one statement each (${settings.seconds} s)`);
+      floors.push(await runExecuteFloor({ ...settings, shape: 'rowwise' }, target));
+    };
+    for (let round = 1; round <= rounds; round += 1) {
+      await measureService(round);
+      // PostgreSQL: the server stays up, idle, while the floor runs; PGlite: the floor needs its folder.
+      if (target.kind === 'postgres') await measureFloor(round);
+    }
+    const database = server.database;
+    await server.stop();
+    if (target.kind === 'pglite') await measureFloor(1);
+    latencies.sort((a, b) => a - b);
+    const executions = latencies.length;
+    const perSecond = Math.round((executions / elapsed) * 10) / 10;
+    const perExecution = (ms: number) =>
+      executions + failed > 0 ? Math.round((ms * 100) / (executions + failed)) / 100 : 0;
+    const floor = combineFloors(floors);
+    const roundsReport: ExecuteRound[] = perRound.map((r, i) => ({
+      perSecond: Math.round(r.perSecond * 10) / 10,
+      floorPerSecond: floors[i].perSecond,
+      ofFloor: floors[i].perSecond > 0 ? Math.round((r.perSecond / floors[i].perSecond) * 100) / 100 : 0,
+    }));
     log(`the service's statement over the driver (${settings.seconds} s, ${settings.clients} clients)`);
     const statementFloor = await runExecuteFloor({ ...settings, shape: 'service' }, target);
     let preparedFloor: FloorReport | undefined;
@@ -210,16 +265,15 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
       perSecond,
       p50: Math.round(percentile(latencies, 50) * 10) / 10,
       p99: Math.round(percentile(latencies, 99) * 10) / 10,
-      // The two /metrics reads run no statement; failed executions ran some too, so only a clean run is exact.
-      statementsPerExecution:
-        executions + failed > 0 ? Math.round(((after.queries - before.queries) / (executions + failed)) * 10) / 10 : 0,
-      cpuMsPerExecution: perExecution((after.cpuSeconds - before.cpuSeconds) * 1000),
-      databaseCpuMsPerExecution:
-        dbBefore !== undefined && dbAfter !== undefined ? perExecution(dbAfter - dbBefore) : undefined,
-      clientCpuMsPerExecution: perExecution((clientUsed.user + clientUsed.system) / 1000),
+      // The /metrics reads run no statement; failed executions ran some too, so only a clean run is exact.
+      statementsPerExecution: executions + failed > 0 ? Math.round((queries / (executions + failed)) * 10) / 10 : 0,
+      cpuMsPerExecution: perExecution(serverCpuMs),
+      databaseCpuMsPerExecution: dbCpuMs === undefined ? undefined : perExecution(dbCpuMs),
+      clientCpuMsPerExecution: perExecution(clientCpuMs),
       failures,
       floor,
-      ofFloor: ofFloorOf(floor),
+      ofFloor: median(roundsReport.map((r) => r.ofFloor)),
+      rounds: roundsReport,
       statementFloor,
       ofStatementFloor: ofFloorOf(statementFloor),
       ...(preparedFloor && { preparedFloor, ofPreparedFloor: ofFloorOf(preparedFloor) }),
@@ -230,11 +284,34 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
   }
 }
 
+/** The floor over several rounds: their executions added, rates and CPU averaged (weighted by executions). */
+function combineFloors(floors: readonly FloorReport[]): FloorReport {
+  const executions = floors.reduce((n, f) => n + f.executions, 0);
+  const weighted = (pick: (f: FloorReport) => number) =>
+    executions > 0 ? Math.round((floors.reduce((n, f) => n + pick(f) * f.executions, 0) / executions) * 100) / 100 : 0;
+  const withDb = floors.every((f) => f.databaseCpuMs !== undefined);
+  return {
+    executions,
+    perSecond: Math.round((floors.reduce((n, f) => n + f.perSecond, 0) / floors.length) * 10) / 10,
+    clientCpuMs: weighted((f) => f.clientCpuMs),
+    ...(withDb && { databaseCpuMs: weighted((f) => f.databaseCpuMs!) }),
+    statementsPerExecution: Math.round(weighted((f) => f.statementsPerExecution) * 10) / 10,
+  };
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : Math.round(((sorted[mid - 1] + sorted[mid]) / 2) * 100) / 100;
+}
+
 export function formatExecuteReport(r: ExecuteReport): string {
   return [
     `stored simulated POST /execute, ${r.database}, ${r.settings.clients} clients` +
       `${r.settings.sameUser ? ' (one trader)' : ''}, load ${r.loadAvg1m}`,
-    `  ${r.perSecond} executions/s (${r.executions} in ${r.settings.seconds} s, ${r.failed} failed), ` +
+    `  ${r.perSecond} executions/s (${r.executions} in ${r.settings.seconds * Math.max(1, r.rounds.length)} s, ` +
+      `${r.failed} failed), ` +
       `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.statementsPerExecution} statements and ` +
       `${r.cpuMsPerExecution} ms of server CPU per execution`,
     `  CPU per execution elsewhere: the bench's clients ${r.clientCpuMsPerExecution} ms` +
@@ -242,7 +319,12 @@ export function formatExecuteReport(r: ExecuteReport): string {
     `  the floor, the equivalent transaction one statement a row (${r.floor.statementsPerExecution} statements) ` +
       `over the driver: ${r.floor.perSecond}/s (${r.floor.clientCpuMs} ms of client CPU each` +
       (r.floor.databaseCpuMs === undefined ? '' : `, PostgreSQL ${r.floor.databaseCpuMs} ms`) +
-      `); the service at ${r.ofFloor}× the floor`,
+      `); the service at ${r.ofFloor}× the floor` +
+      (r.rounds.length > 1
+        ? ` (median of ${r.rounds.length} alternating rounds: ` +
+          r.rounds.map((x) => `${x.perSecond}/${x.floorPerSecond} = ${x.ofFloor}×`).join(', ') +
+          ')'
+        : ''),
     `  the service's own statement over the driver (${r.statementFloor.statementsPerExecution} statement): ` +
       `${r.statementFloor.perSecond}/s (${r.statementFloor.clientCpuMs} ms of client CPU each` +
       (r.statementFloor.databaseCpuMs === undefined ? '' : `, PostgreSQL ${r.statementFloor.databaseCpuMs} ms`) +
@@ -271,6 +353,7 @@ if (require.main === module) {
     clients: Math.round(envNumber('BENCH_EXECUTE_CLIENTS', 10, 1)),
     seconds: envNumber('BENCH_EXECUTE_SECONDS', 10, 1),
     warmupSec: envNumber('BENCH_EXECUTE_WARMUP', 3, 0),
+    rounds: Math.round(envNumber('BENCH_EXECUTE_ROUNDS', 3, 1)),
     sameUser: process.env.BENCH_EXECUTE_SAME_USER === '1',
     startupTimeoutMs: envNumber('BENCH_STARTUP_TIMEOUT', 120, 1) * 1000,
   };

@@ -344,6 +344,7 @@ async function executePart(startupTimeoutMs: number): Promise<{ ok: boolean; rep
     clients: Math.round(envNumber('BENCH_EXECUTE_CLIENTS', 10, 1, 1000)),
     seconds: envNumber('BENCH_EXECUTE_SECONDS', 10, 1, 3600),
     warmupSec: envNumber('BENCH_EXECUTE_WARMUP', 3, 0, 600),
+    rounds: Math.round(envNumber('BENCH_EXECUTE_ROUNDS', 3, 1, 20)),
     sameUser: false,
     startupTimeoutMs,
   };
