@@ -60,9 +60,8 @@ export class RedisPubSub implements PubSub {
   /** The batch as one message ({@link encodeBatchEnvelope}): one PUBLISH, all or none, in order. */
   async publishMany<T>(topic: string, payloads: readonly T[]): Promise<void> {
     this.assertOpen();
-    const raw = encodeBatchEnvelope(payloads, Date.now());
     if (payloads.length === 0) return;
-    await this.send(this.channelOf(topic), raw);
+    await this.send(this.channelOf(topic), encodeBatchEnvelope(payloads, Date.now()));
   }
 
   /** Publishes through the guard; while Redis is unavailable, to this process's own listeners only. */

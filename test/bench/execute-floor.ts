@@ -26,7 +26,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { createPGlite } from '../../src/db/pglite.adapter';
 import { DEFAULT_PREPARED_STATEMENTS } from '../../src/db/database.settings';
 import { createPostgresPool, statementNames } from '../../src/db/postgres.adapter';
-import { postgresCpuMs } from './process-cpu';
+import { measureWindow } from './process-cpu';
 
 export interface FloorSettings {
   clients: number;
@@ -333,24 +333,17 @@ export async function runExecuteFloor(settings: FloorSettings, target: FloorTarg
       return done;
     };
     if (settings.warmupSec > 0) await phase(settings.warmupSec);
-    const dbBefore = target.kind === 'postgres' ? postgresCpuMs() : undefined;
     statements = 0;
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    const executions = await phase(settings.seconds);
-    const elapsed = (performance.now() - started) / 1000;
-    const used = process.cpuUsage(cpu);
-    const dbAfter = dbBefore === undefined ? undefined : postgresCpuMs();
+    const window = await measureWindow(() => phase(settings.seconds), target.kind === 'postgres');
+    const executions = window.value;
     for (const w of workers) w.c.release();
+    const each = (ms: number) => (executions > 0 ? Math.round((ms / executions) * 100) / 100 : 0);
     return {
       executions,
       statementsPerExecution: executions > 0 ? Math.round((statements / executions) * 10) / 10 : 0,
-      perSecond: Math.round((executions / elapsed) * 10) / 10,
-      clientCpuMs: executions > 0 ? Math.round(((used.user + used.system) / 1000 / executions) * 100) / 100 : 0,
-      databaseCpuMs:
-        dbBefore !== undefined && dbAfter !== undefined && executions > 0
-          ? Math.round(((dbAfter - dbBefore) / executions) * 100) / 100
-          : undefined,
+      perSecond: Math.round((executions / window.seconds) * 10) / 10,
+      clientCpuMs: each(window.clientCpuMs),
+      databaseCpuMs: window.databaseCpuMs !== undefined && executions > 0 ? each(window.databaseCpuMs) : undefined,
     };
   } finally {
     await connections.close();

@@ -34,7 +34,7 @@ import { signToken } from '../../src/auth/token-signer';
 import { loadConfig } from '../../src/config';
 import { runExecuteFloor, type FloorReport, type FloorTarget } from './execute-floor';
 import { KeepAliveClient } from './keepalive-client';
-import { postgresCpuMs } from './process-cpu';
+import { measureWindow } from './process-cpu';
 import { startAppServer, type AppServer } from './server-process';
 import { percentile } from './streams';
 
@@ -208,22 +208,19 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
     const measureService = async (round: number) => {
       log(`measuring, round ${round}/${rounds} (${settings.seconds} s, ${settings.clients} clients)`);
       const before = await counters(base);
-      const dbBefore = dbCpuMs === undefined ? undefined : postgresCpuMs();
-      const clientBefore = process.cpuUsage();
-      const started = performance.now();
-      const result = await phase(settings.seconds);
-      const took = (performance.now() - started) / 1000;
-      const clientUsed = process.cpuUsage(clientBefore);
-      const dbAfter = dbBefore === undefined ? undefined : postgresCpuMs();
+      const window = await measureWindow(() => phase(settings.seconds), dbCpuMs !== undefined);
       const after = await counters(base);
+      const result = window.value;
       latencies.push(...result.latencies);
       failed += result.failed;
-      elapsed += took;
+      elapsed += window.seconds;
       queries += after.queries - before.queries;
       serverCpuMs += (after.cpuSeconds - before.cpuSeconds) * 1000;
-      if (dbCpuMs !== undefined && dbBefore !== undefined && dbAfter !== undefined) dbCpuMs += dbAfter - dbBefore;
-      clientCpuMs += (clientUsed.user + clientUsed.system) / 1000;
-      perRound.push({ perSecond: result.latencies.length / took });
+      // A round whose PostgreSQL CPU could not be read leaves the figure out rather than short.
+      dbCpuMs =
+        dbCpuMs === undefined || window.databaseCpuMs === undefined ? undefined : dbCpuMs + window.databaseCpuMs;
+      clientCpuMs += window.clientCpuMs;
+      perRound.push({ perSecond: result.latencies.length / window.seconds });
     };
     const measureFloor = async (round: number) => {
       log(`the floor, round ${round}/${rounds}: the same rows one statement each (${settings.seconds} s)`);

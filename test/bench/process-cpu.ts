@@ -47,3 +47,30 @@ export function postgresCpuMs(): number | undefined {
   }
   return (ticks * 1000) / TICKS_PER_SECOND;
 }
+
+/** What one timed window of a bench took. */
+export interface MeasuredWindow<T> {
+  value: T;
+  seconds: number;
+  /** This process's CPU over the window (ms). */
+  clientCpuMs: number;
+  /** PostgreSQL's CPU over the window (ms); undefined when not asked for or not readable. */
+  databaseCpuMs?: number;
+}
+
+/** Runs `run` as one timed window: its wall time, this process's CPU and (when asked) PostgreSQL's. */
+export async function measureWindow<T>(run: () => Promise<T>, readDatabase: boolean): Promise<MeasuredWindow<T>> {
+  const dbBefore = readDatabase ? postgresCpuMs() : undefined;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const value = await run();
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const dbAfter = dbBefore === undefined ? undefined : postgresCpuMs();
+  return {
+    value,
+    seconds,
+    clientCpuMs: (used.user + used.system) / 1000,
+    databaseCpuMs: dbBefore !== undefined && dbAfter !== undefined ? dbAfter - dbBefore : undefined,
+  };
+}
