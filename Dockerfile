@@ -36,4 +36,4 @@ EXPOSE 4000
 # Readiness: database and Redis answer, migrations and start-up work done, not draining.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--max-semi-space-size=4", "--liftoff-only", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--liftoff-only", "dist/main.js"]

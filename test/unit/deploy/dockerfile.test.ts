@@ -12,7 +12,7 @@ describe("the Dockerfile's shape (CI runs its commands: scripts/check-dockerfile
     expect(plan.installs).toEqual(['npm ci --omit=dev --no-audit --no-fund', 'npm ci --no-audit --no-fund']);
     expect(plan.builds).toEqual(['npm run build']);
     expect(plan.cmd).toEqual(['node', ...startFlags(), 'dist/main.js']);
-    expect(startFlags()).toEqual(['--max-semi-space-size=4', '--liftoff-only']);
+    expect(startFlags()).toEqual(['--max-semi-space-size=8', '--liftoff-only']);
     expect(plan.env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
   });
 
