@@ -20,6 +20,7 @@ import { FastPath } from './http/fast-path';
 import { contextFromHttp, requestIdFrom, type ContextDeps } from './http/request-context';
 import { sendError } from './http/send-error';
 import { httpServerOptions } from './http/server-options';
+import { adoptServerPrototypes, createHttpServer } from './http/server-classes';
 import { toAppError } from './errors/normalize-error';
 import { StreamSlots, type StreamHooks } from './http/stream-limits';
 import { bodyGate, graphqlInputGate } from './http/body-gate';
@@ -281,7 +282,9 @@ export async function startServer(
   const handler: http.RequestListener = (req, res) => {
     fastPath.handle(req, res, () => void app(req, res));
   };
-  const server = opts.adopt?.server ?? http.createServer(httpServerOptions(services.config), handler);
+  const server = opts.adopt?.server ?? createHttpServer(httpServerOptions(services.config), handler);
+  // Its requests and responses are made with the app's prototypes, which Express would otherwise set on each.
+  adoptServerPrototypes(server, app, { request: express.request, response: express.response });
   server.keepAliveTimeout = services.config.http.keepAliveTimeoutMs;
   if (opts.adopt) opts.adopt.handOver(handler);
   else {

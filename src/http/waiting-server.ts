@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReadinessReport } from '../kernel';
 import { sendError } from './send-error';
+import { createHttpServer } from './server-classes';
 
 /**
  * What listens on the service's port before the app is built (the process listens first, then
@@ -41,7 +42,8 @@ export async function startWaitingServer(
     }
     sendError(res, 'unavailable', `starting: ${why}`);
   };
-  const server = http.createServer(options, waiting);
+  // Its requests are made from classes the app adopts when it takes over (server-classes.ts).
+  const server = createHttpServer(options, waiting);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => {
