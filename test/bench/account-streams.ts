@@ -29,7 +29,7 @@ import { signToken } from '../../src/auth/token-signer';
 import { loadConfig } from '../../src/config';
 import { createInfra } from '../../src/infra';
 import { startAppServer, type AppServer } from './server-process';
-import { percentile } from './streams';
+import { percentile } from './stats';
 
 export interface AccountStreamsSettings {
   users: number;

@@ -36,7 +36,7 @@ import { runExecuteFloor, type FloorReport, type FloorTarget } from './execute-f
 import { KeepAliveClient } from './keepalive-client';
 import { measureWindow } from './process-cpu';
 import { startAppServer, type AppServer } from './server-process';
-import { percentile } from './streams';
+import { median, percentile } from './stats';
 
 export interface ExecuteSettings {
   clients: number;
@@ -269,7 +269,7 @@ export async function runExecuteBench(settings: ExecuteSettings, env: NodeJS.Pro
       clientCpuMsPerExecution: perExecution(clientCpuMs),
       failures,
       floor,
-      ofFloor: median(roundsReport.map((r) => r.ofFloor)),
+      ofFloor: Math.round(median(roundsReport.map((r) => r.ofFloor)) * 100) / 100,
       rounds: roundsReport,
       statementFloor,
       ofStatementFloor: ofFloorOf(statementFloor),
@@ -294,13 +294,6 @@ function combineFloors(floors: readonly FloorReport[]): FloorReport {
     ...(withDb && { databaseCpuMs: weighted((f) => f.databaseCpuMs!) }),
     statementsPerExecution: Math.round(weighted((f) => f.statementsPerExecution) * 10) / 10,
   };
-}
-
-function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : Math.round(((sorted[mid - 1] + sorted[mid]) / 2) * 100) / 100;
 }
 
 export function formatExecuteReport(r: ExecuteReport): string {

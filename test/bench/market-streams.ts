@@ -24,6 +24,7 @@ import { tokensOf } from '../support/fake-venue-books';
 import { startFakeVenues } from '../support/fake-venues';
 import { startFakeVenueStreams } from '../support/fake-venue-streams';
 import { REPO_ROOT, startAppServer, type AppServer } from './server-process';
+import { median } from './stats';
 
 /** A venue_a market of the HTTP fake's catalog, with a book. */
 const MARKET = '0x1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f801';
@@ -162,7 +163,7 @@ async function rssMb(baseUrl: string): Promise<number> {
     if (last.length === 3 && Math.max(...last) - Math.min(...last) <= 2) break;
     await sleep(500);
   }
-  return [...readings.slice(-3)].sort((a, b) => a - b)[Math.min(1, readings.length - 1)];
+  return median(readings.slice(-3));
 }
 
 function percentile(sorted: ArrayLike<number>, p: number): number {

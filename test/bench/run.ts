@@ -38,6 +38,7 @@ import { formatTable, withRatios, writeReport, type BenchReport, type ScenarioRe
 import { formatIndexerTable, runIndexerBench, type IndexerReport } from './indexer';
 import { BASELINE, BASELINE_BODY_PATH, resolveScenario, SCENARIOS, type Scenario } from './scenarios';
 import { REPO_ROOT, startAppServer, type AppServer } from './server-process';
+import { median } from './stats';
 import { formatStartupTable, runStartupBench, WORLD_BUILD_BUDGET_MS, type StartupReport } from './startup';
 import { formatAccountStreamsReport, runAccountStreamsBench, type AccountStreamsReport } from './account-streams';
 import { formatMarketStreamsReport, runMarketStreamsBench, type MarketStreamsReport } from './market-streams';
@@ -197,8 +198,7 @@ async function main(signal: AbortSignal): Promise<boolean> {
         if (a.ok && b.ok && a.rps > 0) ratios.push(b.rps / a.rps);
       }
       if (ratios.length === 0) continue;
-      const sorted = [...ratios].sort((x, y) => x - y);
-      const rpsRatio = sorted[Math.floor((sorted.length - 1) / 2)];
+      const rpsRatio = median(ratios);
       const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
       process.stdout.write(
         `${s.name}: ${pct(rpsRatio)} of the throughput of "${other.name}" (${pct(1 - rpsRatio)} cost; ` +

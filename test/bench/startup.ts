@@ -19,6 +19,7 @@ import { Client } from 'pg';
 import { createSimulatedWorld } from '../../src/venues';
 import { sleep } from '../support/wait';
 import { freePort, REPO_ROOT, startAppServer, type AppServer } from './server-process';
+import { median } from './stats';
 
 /** One start of the server: how long each answer took from spawn, and its idle memory when measured. */
 export interface StartRow {
@@ -62,11 +63,6 @@ export function measureWorldBuild(): number {
     times.push(performance.now() - started);
   }
   return median(times);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 export interface StartupOptions {

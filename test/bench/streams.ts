@@ -27,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { formatMarketStreamsReport, runMarketStreamsBench } from './market-streams';
 import { startAppServer, type AppServer } from './server-process';
+import { median, percentile } from './stats';
 
 export interface StreamsSettings {
   clients: number;
@@ -66,12 +67,6 @@ function log(message: string): void {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Nearest-rank percentile of ascending `sorted` (also the execute bench's). */
-export function percentile(sorted: ArrayLike<number>, p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
 async function rssMb(baseUrl: string): Promise<number> {
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -97,8 +92,8 @@ async function settledRssMb(baseUrl: string): Promise<number> {
   for (;;) {
     readings.push(await rssMb(baseUrl));
     const last = readings.slice(-3);
-    if (last.length === 3 && Math.max(...last) - Math.min(...last) <= 2) return [...last].sort((a, b) => a - b)[1];
-    if (Date.now() > deadline) return [...last].sort((a, b) => a - b)[1];
+    if (last.length === 3 && Math.max(...last) - Math.min(...last) <= 2) return median(last);
+    if (Date.now() > deadline) return median(last);
     await sleep(500);
   }
 }
